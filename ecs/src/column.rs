@@ -1,0 +1,287 @@
+//! Storage for one component type, and the change-signalling handle [`Mut`].
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use crate::Entity;
+use crate::entity_set::EntitySet;
+
+/// Every component of one type, packed densely, with a sparse index by entity.
+///
+/// Reading is free of bookkeeping. Writing through [`Column::get_mut`] returns a [`Mut`], which
+/// signals a change when it is mutably dereferenced; only columns that some system *watches*
+/// record those signals, so writes to unwatched types cost nothing extra.
+pub struct Column<T> {
+    entities: EntitySet,
+    values: Vec<T>,
+    /// Entities whose value changed since the world last delivered changes to systems.
+    /// `None` while no system watches this type.
+    changes: Option<RefCell<EntitySet>>,
+}
+
+impl<T> Default for Column<T> {
+    fn default() -> Self {
+        Self {
+            entities: EntitySet::default(),
+            values: Vec::new(),
+            changes: None,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Column<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Column")
+            .field("type", &std::any::type_name::<T>())
+            .field("len", &self.values.len())
+            .field("watched", &self.changes.is_some())
+            .finish()
+    }
+}
+
+impl<T: 'static> Column<T> {
+    /// The component of `entity`, or `None` if it has none (or the handle is stale).
+    #[inline]
+    pub fn get(&self, entity: Entity) -> Option<&T> {
+        self.entities.index_of(entity).map(|i| &self.values[i])
+    }
+
+    /// A change-signalling handle to the component of `entity`.
+    #[inline]
+    pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        let i = self.entities.index_of(entity)?;
+        Some(Mut {
+            value: &mut self.values[i],
+            entity,
+            changes: self.changes.as_ref(),
+        })
+    }
+
+    /// Whether `entity` has this component.
+    #[inline]
+    pub fn contains(&self, entity: Entity) -> bool {
+        self.entities.contains(entity)
+    }
+
+    /// Number of entities with this component.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no entity has this component.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The entities that have this component, in storage order.
+    #[inline]
+    pub fn entities(&self) -> &[Entity] {
+        self.entities.as_slice()
+    }
+
+    /// Iterate over `(entity, &component)` in storage order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Entity, &T)> + '_ {
+        self.entities.as_slice().iter().copied().zip(&self.values)
+    }
+
+    /// Iterate over `(entity, Mut<component>)` in storage order.
+    pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Entity, Mut<'_, T>)> + '_ {
+        let changes = self.changes.as_ref();
+        self.entities
+            .as_slice()
+            .iter()
+            .copied()
+            .zip(&mut self.values)
+            .map(move |(entity, value)| {
+                (
+                    entity,
+                    Mut {
+                        value,
+                        entity,
+                        changes,
+                    },
+                )
+            })
+    }
+
+    /// Component at storage position `i` if it belongs to `entity`, else a sparse lookup.
+    ///
+    /// Columns filled in the same order keep the same order, so joins that walk one column and
+    /// probe another mostly hit this fast path.
+    #[inline]
+    pub(crate) fn get_hinted(&self, entity: Entity, i: usize) -> Option<&T> {
+        match self.entities.as_slice().get(i) {
+            Some(&e) if e == entity => Some(&self.values[i]),
+            _ => self.get(entity),
+        }
+    }
+
+    /// Insert or replace; returns the old value.
+    pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
+        self.mark_changed(entity);
+        match self.entities.index_of(entity) {
+            Some(i) => Some(std::mem::replace(&mut self.values[i], value)),
+            None => {
+                self.entities.insert(entity);
+                self.values.push(value);
+                None
+            }
+        }
+    }
+
+    pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
+        let i = self.entities.remove(entity)?;
+        self.mark_changed(entity);
+        Some(self.values.swap_remove(i))
+    }
+
+    #[inline]
+    fn mark_changed(&self, entity: Entity) {
+        if let Some(changes) = &self.changes {
+            changes.borrow_mut().insert(entity);
+        }
+    }
+}
+
+/// Type-erased column operations the world needs without knowing `T`.
+pub(crate) trait AnyColumn: Any {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
+    fn despawn(&mut self, entity: Entity);
+    fn clear(&mut self);
+    fn watch(&mut self);
+    fn changes(&self) -> Option<&RefCell<EntitySet>>;
+}
+
+impl<T: 'static> AnyColumn for Column<T> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn despawn(&mut self, entity: Entity) {
+        if let Some(i) = self.entities.remove(entity) {
+            self.values.swap_remove(i);
+        }
+        if let Some(changes) = &mut self.changes {
+            changes.get_mut().remove(entity);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entities.clear();
+        self.values.clear();
+        if let Some(changes) = &mut self.changes {
+            changes.get_mut().clear();
+        }
+    }
+
+    fn watch(&mut self) {
+        if self.changes.is_none() {
+            self.changes = Some(RefCell::default());
+        }
+    }
+
+    fn changes(&self) -> Option<&RefCell<EntitySet>> {
+        self.changes.as_ref()
+    }
+}
+
+/// Mutable access to a component that signals a change to the systems watching its type.
+///
+/// Reading through `Mut` (via [`Deref`]) signals nothing. The first mutable dereference marks
+/// the entity changed; [`Mut::set_if_neq`] writes and signals only when the value differs.
+///
+/// ```
+/// use ecs::World;
+///
+/// #[derive(PartialEq, Debug)]
+/// struct Health(u32);
+///
+/// let mut world = World::new();
+/// let e = world.spawn((Health(10),));
+/// let mut health = world.get_mut::<Health>(e).unwrap();
+/// assert!(!health.set_if_neq(Health(10)), "same value: no write, no change signal");
+/// assert!(health.set_if_neq(Health(8)));
+/// assert_eq!(*world.get::<Health>(e).unwrap(), Health(8));
+/// ```
+pub struct Mut<'a, T> {
+    value: &'a mut T,
+    entity: Entity,
+    changes: Option<&'a RefCell<EntitySet>>,
+}
+
+impl<T> Mut<'_, T> {
+    /// The entity this component belongs to.
+    #[inline]
+    pub fn entity(&self) -> Entity {
+        self.entity
+    }
+
+    /// Signal a change without writing (e.g. after interior mutation).
+    #[inline]
+    pub fn set_changed(&mut self) {
+        if let Some(changes) = self.changes {
+            changes.borrow_mut().insert(self.entity);
+        }
+    }
+
+    /// Write `value` and signal a change, only if it differs from the current value.
+    /// Returns whether it wrote.
+    #[inline]
+    pub fn set_if_neq(&mut self, value: T) -> bool
+    where
+        T: PartialEq,
+    {
+        if *self.value == value {
+            return false;
+        }
+        *self.value = value;
+        self.set_changed();
+        true
+    }
+}
+
+impl<T> Deref for Mut<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        self.value
+    }
+}
+
+impl<T> DerefMut for Mut<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        self.set_changed();
+        self.value
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Mut<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Mut").field(&self.value).finish()
+    }
+}
+
+/// Iterate over every entity that has both an `A` and a `B`, with `A` mutable.
+///
+/// Walks `a` in storage order and probes `b`, taking a fast path while the two columns are
+/// stored in the same entity order (as they are when filled together).
+pub fn join_mut<'a, A: 'static, B: 'static>(
+    a: &'a mut Column<A>,
+    b: &'a Column<B>,
+) -> impl Iterator<Item = (Entity, Mut<'a, A>, &'a B)> + 'a {
+    a.iter_mut()
+        .enumerate()
+        .filter_map(move |(i, (e, a))| b.get_hinted(e, i).map(|b| (e, a, b)))
+}

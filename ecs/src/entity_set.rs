@@ -1,0 +1,141 @@
+//! A sparse set of entities: O(1) insert, remove and membership, iteration over a dense slice.
+
+use crate::Entity;
+
+const NONE: u32 = u32::MAX;
+
+/// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
+/// and a sparse table from slot index to position in that list.
+///
+/// ```text
+/// sparse: [ 1 | - | 0 | - ]      slot index -> position in dense
+/// dense:  [ 2v1, 0v3 ]           the members, contiguous
+/// ```
+///
+/// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
+/// handle for an occupied slot replaces the stale one. Memory is bounded by the number of slots,
+/// never by how often entities are inserted.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EntitySet {
+    dense: Vec<Entity>,
+    sparse: Vec<u32>,
+}
+
+impl EntitySet {
+    #[inline]
+    fn position(&self, index: u32) -> Option<usize> {
+        match self.sparse.get(index as usize) {
+            Some(&p) if p != NONE => Some(p as usize),
+            _ => None,
+        }
+    }
+
+    /// Whether `entity` (this exact generation) is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, entity: Entity) -> bool {
+        self.position(entity.index())
+            .is_some_and(|p| self.dense[p] == entity)
+    }
+
+    /// Whether some generation of slot `index` is in the set. Callers that know the slot's live
+    /// entity is the one they mean use this to skip the generation compare.
+    #[inline]
+    pub(crate) fn contains_index(&self, index: u32) -> bool {
+        self.position(index).is_some()
+    }
+
+    /// Insert `entity`; returns `false` if it was already present.
+    #[inline]
+    pub(crate) fn insert(&mut self, entity: Entity) -> bool {
+        if let Some(p) = self.position(entity.index()) {
+            let present = self.dense[p] == entity;
+            self.dense[p] = entity;
+            return !present;
+        }
+        let i = entity.index() as usize;
+        if i >= self.sparse.len() {
+            self.sparse.resize(i + 1, NONE);
+        }
+        self.sparse[i] = self.dense.len() as u32;
+        self.dense.push(entity);
+        true
+    }
+
+    /// Remove `entity`; returns its former position in [`EntitySet::as_slice`].
+    #[inline]
+    pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
+        let p = self.position(entity.index())?;
+        if self.dense[p] != entity {
+            return None;
+        }
+        self.sparse[entity.index() as usize] = NONE;
+        self.dense.swap_remove(p);
+        if let Some(&moved) = self.dense.get(p) {
+            self.sparse[moved.index() as usize] = p as u32;
+        }
+        Some(p)
+    }
+
+    /// Position of `entity` in [`EntitySet::as_slice`].
+    #[inline]
+    pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
+        self.position(entity.index())
+            .filter(|&p| self.dense[p] == entity)
+    }
+
+    /// Remove everything in O(len), keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        for e in self.dense.drain(..) {
+            self.sparse[e.index() as usize] = NONE;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Entity] {
+        &self.dense
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.dense.len()
+    }
+
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.dense.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(index: u32, generation: u32) -> Entity {
+        Entity::from_bits(((generation as u64) << 32) | index as u64).unwrap()
+    }
+
+    #[test]
+    fn insert_remove_keep_dense_and_sparse_in_step() {
+        let mut set = EntitySet::default();
+        assert!(set.insert(e(5, 1)));
+        assert!(set.insert(e(2, 1)));
+        assert!(!set.insert(e(5, 1)));
+        assert_eq!(set.as_slice(), [e(5, 1), e(2, 1)]);
+        assert_eq!(set.remove(e(5, 1)), Some(0));
+        assert_eq!(set.as_slice(), [e(2, 1)]);
+        assert!(set.contains(e(2, 1)));
+        assert!(!set.contains(e(5, 1)));
+        set.clear();
+        assert!(set.is_empty());
+        assert!(!set.contains_index(2));
+    }
+
+    #[test]
+    fn newer_generation_replaces_stale_one() {
+        let mut set = EntitySet::default();
+        set.insert(e(3, 1));
+        assert!(set.insert(e(3, 2)));
+        assert_eq!(set.as_slice(), [e(3, 2)]);
+        assert_eq!(set.remove(e(3, 1)), None);
+    }
+}

@@ -1,0 +1,129 @@
+//! Typed events: messages from one system to the others, each seen once per reader.
+
+use std::any::Any;
+use std::collections::VecDeque;
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::World;
+
+/// Queue of events of one type. Events sent during one update stay readable until the end of
+/// the next, so a reader that runs every update sees every event exactly once, whether the
+/// sender runs before it (same update) or after it (next update).
+pub struct Events<E> {
+    queue: VecDeque<E>,
+    /// Sequence number of `queue[0]`.
+    first: u64,
+    /// Events numbered below this were sent before the previous update ended.
+    keep_from: u64,
+}
+
+impl<E> Default for Events<E> {
+    fn default() -> Self {
+        Self {
+            queue: VecDeque::new(),
+            first: 0,
+            keep_from: 0,
+        }
+    }
+}
+
+impl<E> fmt::Debug for Events<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Events")
+            .field("type", &std::any::type_name::<E>())
+            .field("queued", &self.queue.len())
+            .finish()
+    }
+}
+
+impl<E> Events<E> {
+    /// Number one past the newest event.
+    fn end(&self) -> u64 {
+        self.first + self.queue.len() as u64
+    }
+
+    pub(crate) fn send(&mut self, event: E) {
+        self.queue.push_back(event);
+    }
+
+    /// Events still queued, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &E> {
+        self.queue.iter()
+    }
+}
+
+pub(crate) trait AnyEvents: Any {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// Drop events sent before the previous update ended.
+    fn end_update(&mut self);
+}
+
+impl<E: 'static> AnyEvents for Events<E> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn end_update(&mut self) {
+        let stale = (self.keep_from - self.first) as usize;
+        self.queue.drain(..stale);
+        self.first = self.keep_from;
+        self.keep_from = self.end();
+    }
+}
+
+/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
+///
+/// ```
+/// use ecs::{EventReader, World};
+///
+/// struct Hit(u32);
+/// let mut world = World::new();
+/// let mut reader = EventReader::<Hit>::default();
+/// world.send(Hit(1));
+/// assert_eq!(reader.read(&world).map(|h| h.0).collect::<Vec<_>>(), [1]);
+/// assert_eq!(reader.read(&world).count(), 0, "already seen");
+/// ```
+pub struct EventReader<E> {
+    next: u64,
+    _event: PhantomData<fn() -> E>,
+}
+
+impl<E> Default for EventReader<E> {
+    fn default() -> Self {
+        Self {
+            next: 0,
+            _event: PhantomData,
+        }
+    }
+}
+
+impl<E> fmt::Debug for EventReader<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EventReader")
+            .field("next", &self.next)
+            .finish()
+    }
+}
+
+impl<E: 'static> EventReader<E> {
+    /// Events sent since this reader last read (that are still queued), oldest first.
+    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
+        let (skip, events) = match world.events::<E>() {
+            Some(events) => {
+                let skip = self.next.saturating_sub(events.first) as usize;
+                self.next = events.end();
+                (skip, Some(events))
+            }
+            None => (0, None),
+        };
+        events
+            .into_iter()
+            .flat_map(move |ev| ev.queue.iter().skip(skip))
+    }
+}

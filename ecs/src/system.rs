@@ -1,0 +1,163 @@
+//! Systems: the logic that runs each update, and how each one declares what it tracks.
+
+use std::time::Duration;
+
+use crate::component::{Component, ComponentRef};
+use crate::entity_set::EntitySet;
+use crate::{Entity, World};
+
+/// Game logic run once per [`World::update`], in priority order.
+///
+/// A system sees the world only through `&mut World`: components, resources and events. Systems
+/// never call each other; that is the one rule for how they communicate (see the crate docs).
+///
+/// Closures `FnMut(&mut World, &SystemEntities)` are systems too.
+pub trait System: 'static {
+    /// Run one update. `entities` holds the tracked entities and the dirty subset.
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>);
+
+    /// React to [`World::clear`], after every entity is gone (e.g. rebuild a pool of entities).
+    fn on_clear(&mut self, world: &mut World) {
+        let _ = world;
+    }
+}
+
+impl<F> System for F
+where
+    F: FnMut(&mut World, &SystemEntities<'_>) + 'static,
+{
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        self(world, entities)
+    }
+}
+
+/// What a system receives each update: the entities it tracks and the dirty subset.
+#[derive(Clone, Copy, Debug)]
+pub struct SystemEntities<'a> {
+    pub(crate) tracked: &'a [Entity],
+    pub(crate) dirty: &'a [Entity],
+}
+
+impl<'a> SystemEntities<'a> {
+    /// Every entity that has all the required components (in no particular order).
+    #[inline]
+    pub fn tracked(&self) -> &'a [Entity] {
+        self.tracked
+    }
+
+    /// Tracked entities for which a watched component changed, was added or was removed since
+    /// this system last ran, plus entities that started being tracked since then.
+    ///
+    /// Each entity appears at most once. Empty for systems that watch nothing. When change
+    /// tracking is switched off ([`World::set_change_tracking`]) this is every tracked entity.
+    #[inline]
+    pub fn dirty(&self) -> &'a [Entity] {
+        self.dirty
+    }
+}
+
+/// Handle to a system added with [`World::add_system`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SystemId(pub(crate) usize);
+
+/// How a system is scheduled and what it tracks: its name, priority, required and watched
+/// components, and whether it is a debug system.
+///
+/// ```
+/// use ecs::SystemDesc;
+/// # struct Position; struct Sprite; struct Dead;
+/// let desc = SystemDesc::new("draw_data")
+///     .priority(90)
+///     .requires::<Position>()
+///     .requires::<Sprite>()
+///     .watches::<Position>()
+///     .watches::<Dead>(); // watched need not be required
+/// ```
+#[derive(Clone, Debug)]
+pub struct SystemDesc {
+    pub(crate) name: &'static str,
+    pub(crate) priority: i32,
+    pub(crate) debug: bool,
+    pub(crate) requires: Vec<ComponentRef>,
+    pub(crate) watches: Vec<ComponentRef>,
+}
+
+impl SystemDesc {
+    /// Describe a system called `name`, priority 0, requiring and watching nothing.
+    pub fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            priority: 0,
+            debug: false,
+            requires: Vec::new(),
+            watches: Vec::new(),
+        }
+    }
+
+    /// Lower priorities run first; equal priorities run in the order systems were added.
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// Track only entities that have a `T` (on top of the other requirements).
+    pub fn requires<T: Component>(mut self) -> Self {
+        self.requires.push(ComponentRef::of::<T>());
+        self
+    }
+
+    /// Make a tracked entity dirty when its `T` changes, is added or is removed.
+    pub fn watches<T: Component>(mut self) -> Self {
+        self.watches.push(ComponentRef::of::<T>());
+        self
+    }
+
+    /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
+    pub fn debug(mut self) -> Self {
+        self.debug = true;
+        self
+    }
+}
+
+/// Snapshot of one system's scheduling state and last-run figures.
+#[derive(Clone, Debug)]
+pub struct SystemInfo {
+    /// Handle of the system.
+    pub id: SystemId,
+    /// Name given in its [`SystemDesc`].
+    pub name: &'static str,
+    /// Scheduling priority.
+    pub priority: i32,
+    /// Whether it runs in debug-only updates.
+    pub debug: bool,
+    /// Whether it runs at all.
+    pub enabled: bool,
+    /// Entities tracked now.
+    pub tracked: usize,
+    /// Entities dirty now (waiting for its next run).
+    pub pending_dirty: usize,
+    /// Dirty entities it received on its last run.
+    pub last_dirty: usize,
+    /// Wall time of its last run.
+    pub last_duration: Duration,
+    /// Number of times it has run.
+    pub runs: u64,
+}
+
+/// A system plus the entity sets the world maintains for it.
+pub(crate) struct SystemSlot {
+    pub(crate) desc: SystemDesc,
+    /// `None` while the system is running (it is moved out to borrow the world).
+    pub(crate) system: Option<Box<dyn System>>,
+    pub(crate) required: crate::component::ComponentSet,
+    pub(crate) watches_any: bool,
+    pub(crate) enabled: bool,
+    pub(crate) tracked: EntitySet,
+    pub(crate) dirty: EntitySet,
+    /// Entities whose membership must be re-evaluated once the running system finishes.
+    pub(crate) pending_membership: Vec<Entity>,
+    pub(crate) running: bool,
+    pub(crate) last_dirty: usize,
+    pub(crate) last_duration: Duration,
+    pub(crate) runs: u64,
+}

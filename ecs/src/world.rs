@@ -1,0 +1,780 @@
+//! The world: entities, component columns, systems and their tracked/dirty sets, resources and
+//! events, and the update loop that ties them together.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+use crate::Entity;
+use crate::column::{AnyColumn, Column, Mut};
+use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
+use crate::entity::Entities;
+use crate::entity_set::EntitySet;
+use crate::events::{AnyEvents, Events};
+use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot};
+
+/// Error returned when an operation names an entity that is not alive (despawned, or a stale
+/// handle whose slot was reused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchEntity(pub Entity);
+
+impl fmt::Display for NoSuchEntity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entity {} is not alive (despawned or a stale handle)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoSuchEntity {}
+
+/// `TypeId`s are already hashes; feeding them through SipHash only costs time.
+#[derive(Default)]
+struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
+
+/// Everything in one ECS: entities, components, systems, resources and events.
+///
+/// See the [crate documentation](crate) for the model and a walkthrough.
+pub struct World {
+    entities: Entities,
+    component_ids: TypeMap<ComponentId>,
+    columns: Vec<Box<dyn AnyColumn>>,
+    component_names: Vec<&'static str>,
+    /// Per component type: systems that require it (their membership can change with it).
+    requirers: Vec<Vec<usize>>,
+    /// Per component type: systems that watch it.
+    watchers: Vec<Vec<usize>>,
+    watched: Vec<ComponentId>,
+    /// Systems that require nothing and so track every entity.
+    requires_nothing: Vec<usize>,
+    systems: Vec<SystemSlot>,
+    /// Indices into `systems`, by priority then insertion.
+    order: Vec<usize>,
+    resources: TypeMap<Box<dyn Any>>,
+    events: TypeMap<Box<dyn AnyEvents>>,
+    updating: bool,
+    pending_despawns: Vec<Entity>,
+    pending_clear: bool,
+    change_tracking: bool,
+    scratch_ids: Vec<ComponentId>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for World {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.entities.len())
+            .field("component_types", &self.component_names)
+            .field(
+                "systems",
+                &self
+                    .order
+                    .iter()
+                    .map(|&s| self.systems[s].desc.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// Create an empty world with change tracking on.
+    pub fn new() -> Self {
+        Self {
+            entities: Entities::default(),
+            component_ids: TypeMap::default(),
+            columns: Vec::new(),
+            component_names: Vec::new(),
+            requirers: Vec::new(),
+            watchers: Vec::new(),
+            watched: Vec::new(),
+            requires_nothing: Vec::new(),
+            systems: Vec::new(),
+            order: Vec::new(),
+            resources: TypeMap::default(),
+            events: TypeMap::default(),
+            updating: false,
+            pending_despawns: Vec::new(),
+            pending_clear: false,
+            change_tracking: true,
+            scratch_ids: Vec::new(),
+        }
+    }
+
+    // ----- component types -------------------------------------------------------------------
+
+    /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
+    /// adding systems register types implicitly.
+    ///
+    /// # Panics
+    /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
+    pub fn register<T: Component>(&mut self) -> ComponentId {
+        if let Some(&id) = self.component_ids.get(&TypeId::of::<T>()) {
+            return id;
+        }
+        let index = self.columns.len();
+        assert!(
+            index < MAX_COMPONENT_TYPES,
+            "cannot register `{}`: a world holds at most {MAX_COMPONENT_TYPES} component types",
+            type_name::<T>()
+        );
+        let id = ComponentId(index as u16);
+        self.component_ids.insert(TypeId::of::<T>(), id);
+        self.columns.push(Box::new(Column::<T>::default()));
+        self.component_names.push(type_name::<T>());
+        self.requirers.push(Vec::new());
+        self.watchers.push(Vec::new());
+        id
+    }
+
+    /// Id of component type `T`, if registered.
+    #[inline]
+    pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
+        self.component_ids.get(&TypeId::of::<T>()).copied()
+    }
+
+    /// Every component of type `T`.
+    ///
+    /// # Panics
+    /// If `T` was never registered (no entity ever had one and no system names it); use
+    /// [`World::try_column`] when that is expected.
+    #[inline]
+    pub fn column<T: Component>(&self) -> &Column<T> {
+        self.try_column()
+            .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
+    }
+
+    /// Every component of type `T`, or `None` if `T` was never registered.
+    #[inline]
+    pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
+        let id = self.component_id::<T>()?;
+        Some(downcast::<T>(&*self.columns[id.index()]))
+    }
+
+    /// Every component of type `T`, mutably (registering `T` if needed). Writes through
+    /// [`Column::get_mut`] signal changes; adding and removing go through the world.
+    #[inline]
+    pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
+        let id = self.register::<T>();
+        downcast_mut::<T>(&mut *self.columns[id.index()])
+    }
+
+    /// Two columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If `A` and `B` are the same type.
+    pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
+        let a = self.register::<A>().index();
+        let b = self.register::<B>().index();
+        assert_ne!(
+            a,
+            b,
+            "columns_mut::<{0}, {0}>: asked for the same column twice",
+            type_name::<A>()
+        );
+        let [ca, cb] = self
+            .columns
+            .get_disjoint_mut([a, b])
+            .expect("distinct registered columns");
+        (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
+    }
+
+    /// Three columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If any two of `A`, `B`, `C` are the same type.
+    pub fn columns3_mut<A: Component, B: Component, C: Component>(
+        &mut self,
+    ) -> (&mut Column<A>, &mut Column<B>, &mut Column<C>) {
+        let ids = [
+            self.register::<A>().index(),
+            self.register::<B>().index(),
+            self.register::<C>().index(),
+        ];
+        let [ca, cb, cc] = self.columns.get_disjoint_mut(ids).unwrap_or_else(|_| {
+            panic!(
+                "columns3_mut::<{}, {}, {}>: asked for the same column twice",
+                type_name::<A>(),
+                type_name::<B>(),
+                type_name::<C>()
+            )
+        });
+        (
+            downcast_mut::<A>(&mut **ca),
+            downcast_mut::<B>(&mut **cb),
+            downcast_mut::<C>(&mut **cc),
+        )
+    }
+
+    // ----- entities and components -----------------------------------------------------------
+
+    /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
+    ///
+    /// Systems see the entity (and its watched components as dirty) on their next run.
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
+        let entity = self.entities.alloc();
+        let mut ids = std::mem::take(&mut self.scratch_ids);
+        bundle.insert_into(self, entity, &mut ids);
+        for i in 0..self.requires_nothing.len() {
+            self.refresh_membership(self.requires_nothing[i], entity);
+        }
+        for &id in &ids {
+            for i in 0..self.requirers[id.index()].len() {
+                self.refresh_membership(self.requirers[id.index()][i], entity);
+            }
+        }
+        ids.clear();
+        self.scratch_ids = ids;
+        entity
+    }
+
+    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
+    /// [`World::spawn`], which refreshes membership afterwards.
+    #[doc(hidden)]
+    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, value: T) -> ComponentId {
+        let id = self.register::<T>();
+        downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        if let Some(sig) = self.entities.components_mut(entity) {
+            sig.insert(id);
+        }
+        id
+    }
+
+    /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
+    /// component counts as changed for systems watching `T`.
+    ///
+    /// # Errors
+    /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
+    pub fn insert<T: Component>(
+        &mut self,
+        entity: Entity,
+        value: T,
+    ) -> Result<Option<T>, NoSuchEntity> {
+        if !self.entities.is_alive(entity) {
+            return Err(NoSuchEntity(entity));
+        }
+        let id = self.register::<T>();
+        let old = downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        if old.is_none() {
+            if let Some(sig) = self.entities.components_mut(entity) {
+                sig.insert(id);
+            }
+            self.refresh_requirers(id, entity);
+        }
+        Ok(old)
+    }
+
+    /// Remove `entity`'s `T` and return it; `None` if it had none or the handle is stale.
+    pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
+        let id = self.component_id::<T>()?;
+        let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
+        if let Some(sig) = self.entities.components_mut(entity) {
+            sig.remove(id);
+        }
+        self.refresh_requirers(id, entity);
+        Some(value)
+    }
+
+    /// `entity`'s `T`, or `None` if it has none or the handle is stale.
+    #[inline]
+    pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
+        self.try_column::<T>()?.get(entity)
+    }
+
+    /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        let id = self.component_id::<T>()?;
+        downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
+    }
+
+    /// Whether `entity` is alive and has a `T`.
+    #[inline]
+    pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        self.try_column::<T>().is_some_and(|c| c.contains(entity))
+    }
+
+    /// Whether `entity` is alive (not despawned, not stale).
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.entities.is_alive(entity)
+    }
+
+    /// Number of live entities (including ones despawned during this update, until it ends).
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether there are no live entities.
+    pub fn is_empty(&self) -> bool {
+        self.entities.len() == 0
+    }
+
+    /// Every live entity, in slot order.
+    pub fn iter_entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.entities.iter().map(|(e, _)| e)
+    }
+
+    /// Despawn `entity`: immediately outside an update; at the end of the update when called
+    /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    pub fn despawn(&mut self, entity: Entity) -> bool {
+        if !self.entities.is_alive(entity) {
+            return false;
+        }
+        if self.updating {
+            self.pending_despawns.push(entity);
+        } else {
+            self.despawn_now(entity);
+        }
+        true
+    }
+
+    fn despawn_now(&mut self, entity: Entity) {
+        let Some(sig) = self.entities.free(entity) else {
+            return; // despawned twice in one update
+        };
+        for id in sig.iter() {
+            self.columns[id.index()].despawn(entity);
+        }
+        for slot in &mut self.systems {
+            if slot.tracked.remove(entity).is_some() {
+                slot.dirty.remove(entity);
+            }
+        }
+    }
+
+    /// Remove every entity and component at once. Systems' [`System::on_clear`] run afterwards
+    /// and may spawn again; old handles stay stale, so nothing new aliases anything old.
+    /// Called from a system, the clear happens at the end of the update. Resources remain.
+    pub fn clear(&mut self) {
+        if self.updating {
+            self.pending_clear = true;
+        } else {
+            self.clear_now();
+        }
+    }
+
+    fn clear_now(&mut self) {
+        let live: Vec<Entity> = self.iter_entities().collect();
+        for entity in live {
+            self.entities.free(entity);
+        }
+        for column in &mut self.columns {
+            column.clear();
+        }
+        for slot in &mut self.systems {
+            slot.tracked.clear();
+            slot.dirty.clear();
+            slot.pending_membership.clear();
+        }
+        self.pending_despawns.clear();
+        for k in 0..self.order.len() {
+            let s = self.order[k];
+            if let Some(mut system) = self.systems[s].system.take() {
+                system.on_clear(self);
+                self.systems[s].system = Some(system);
+            }
+        }
+    }
+
+    // ----- resources and events --------------------------------------------------------------
+
+    /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
+    /// one.
+    pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+        self.resources
+            .insert(TypeId::of::<R>(), Box::new(resource))
+            .map(|old| {
+                *old.downcast::<R>()
+                    .expect("resource stored under its own TypeId")
+            })
+    }
+
+    /// The `R` resource.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
+    #[inline]
+    pub fn resource<R: 'static>(&self) -> &R {
+        self.get_resource().unwrap_or_else(|| {
+            panic!(
+                "no resource `{}`: call World::insert_resource first",
+                type_name::<R>()
+            )
+        })
+    }
+
+    /// The `R` resource, mutably.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
+    #[inline]
+    pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
+        self.get_resource_mut().unwrap_or_else(|| {
+            panic!(
+                "no resource `{}`: call World::insert_resource first",
+                type_name::<R>()
+            )
+        })
+    }
+
+    /// The `R` resource, if inserted.
+    #[inline]
+    pub fn get_resource<R: 'static>(&self) -> Option<&R> {
+        self.resources.get(&TypeId::of::<R>())?.downcast_ref()
+    }
+
+    /// The `R` resource mutably, if inserted.
+    #[inline]
+    pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
+        self.resources.get_mut(&TypeId::of::<R>())?.downcast_mut()
+    }
+
+    /// Remove and return the `R` resource.
+    pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
+        self.resources.remove(&TypeId::of::<R>()).map(|old| {
+            *old.downcast::<R>()
+                .expect("resource stored under its own TypeId")
+        })
+    }
+
+    /// Send an event to every [`EventReader<E>`](crate::EventReader).
+    pub fn send<E: 'static>(&mut self, event: E) {
+        self.events
+            .entry(TypeId::of::<E>())
+            .or_insert_with(|| Box::new(Events::<E>::default()))
+            .as_any_mut()
+            .downcast_mut::<Events<E>>()
+            .expect("events stored under their own TypeId")
+            .send(event);
+    }
+
+    /// The queue of `E` events, if any were ever sent.
+    pub fn events<E: 'static>(&self) -> Option<&Events<E>> {
+        self.events.get(&TypeId::of::<E>())?.as_any().downcast_ref()
+    }
+
+    // ----- systems ---------------------------------------------------------------------------
+
+    /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
+    /// watches anything), so its first run sees the world as new.
+    ///
+    /// # Panics
+    /// If called from inside a system's update.
+    pub fn add_system(&mut self, desc: SystemDesc, system: impl System) -> SystemId {
+        assert!(!self.updating, "World::add_system called during an update");
+        let s = self.systems.len();
+        let mut required = ComponentSet::EMPTY;
+        for r in &desc.requires {
+            let id = (r.register)(self);
+            required.insert(id);
+            self.requirers[id.index()].push(s);
+        }
+        for w in &desc.watches {
+            let id = (w.register)(self);
+            if !self.watchers[id.index()].contains(&s) {
+                self.watchers[id.index()].push(s);
+            }
+            if !self.watched.contains(&id) {
+                self.watched.push(id);
+                self.columns[id.index()].watch();
+            }
+        }
+        if required.is_empty() {
+            self.requires_nothing.push(s);
+        }
+        let mut slot = SystemSlot {
+            watches_any: !desc.watches.is_empty(),
+            desc,
+            system: Some(Box::new(system)),
+            required,
+            enabled: true,
+            tracked: EntitySet::default(),
+            dirty: EntitySet::default(),
+            pending_membership: Vec::new(),
+            running: false,
+            last_dirty: 0,
+            last_duration: Duration::ZERO,
+            runs: 0,
+        };
+        for (entity, sig) in self.entities.iter() {
+            if sig.is_superset(&slot.required) {
+                slot.tracked.insert(entity);
+                if slot.watches_any {
+                    slot.dirty.insert(entity);
+                }
+            }
+        }
+        let priority = slot.desc.priority;
+        self.systems.push(slot);
+        let at = self
+            .order
+            .partition_point(|&o| self.systems[o].desc.priority <= priority);
+        self.order.insert(at, s);
+        SystemId(s)
+    }
+
+    /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
+    /// entities (each at most once), and receives them all on its first run after re-enabling.
+    pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
+        self.slot_mut(id).enabled = enabled;
+    }
+
+    /// Whether a system is enabled.
+    pub fn is_enabled(&self, id: SystemId) -> bool {
+        self.slot(id).enabled
+    }
+
+    /// The system named `name`, if any.
+    pub fn system_by_name(&self, name: &str) -> Option<SystemId> {
+        self.systems
+            .iter()
+            .position(|s| s.desc.name == name)
+            .map(SystemId)
+    }
+
+    /// Figures for every system, in run order.
+    pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
+        self.order.iter().map(|&s| self.info(SystemId(s)))
+    }
+
+    /// Figures for one system.
+    pub fn system_info(&self, id: SystemId) -> SystemInfo {
+        self.info(id)
+    }
+
+    /// The entities `id` currently tracks and would receive as dirty on its next run.
+    pub fn system_entities(&self, id: SystemId) -> SystemEntities<'_> {
+        let slot = self.slot(id);
+        SystemEntities {
+            tracked: slot.tracked.as_slice(),
+            dirty: slot.dirty.as_slice(),
+        }
+    }
+
+    fn info(&self, id: SystemId) -> SystemInfo {
+        let slot = self.slot(id);
+        SystemInfo {
+            id,
+            name: slot.desc.name,
+            priority: slot.desc.priority,
+            debug: slot.desc.debug,
+            enabled: slot.enabled,
+            tracked: slot.tracked.len(),
+            pending_dirty: slot.dirty.len(),
+            last_dirty: slot.last_dirty,
+            last_duration: slot.last_duration,
+            runs: slot.runs,
+        }
+    }
+
+    fn slot(&self, id: SystemId) -> &SystemSlot {
+        self.systems
+            .get(id.0)
+            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+    }
+
+    fn slot_mut(&mut self, id: SystemId) -> &mut SystemSlot {
+        self.systems
+            .get_mut(id.0)
+            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+    }
+
+    /// Switch change tracking off to hand every system all of its tracked entities as dirty on
+    /// every run (the baseline the optimization is measured against), or back on.
+    pub fn set_change_tracking(&mut self, on: bool) {
+        self.change_tracking = on;
+    }
+
+    /// Whether change tracking is on (the default).
+    pub fn change_tracking(&self) -> bool {
+        self.change_tracking
+    }
+
+    // ----- the update loop -------------------------------------------------------------------
+
+    /// Run every enabled system once, in priority order, then apply deferred despawns and clears.
+    ///
+    /// # Panics
+    /// If called from inside a system.
+    pub fn update(&mut self) {
+        self.run(false);
+    }
+
+    /// Like [`World::update`], but run only enabled debug systems (e.g. while the game is
+    /// paused); the other systems keep accumulating dirty entities.
+    pub fn update_debug_only(&mut self) {
+        self.run(true);
+    }
+
+    fn run(&mut self, debug_only: bool) {
+        assert!(
+            !self.updating,
+            "World::update called from inside a system's update"
+        );
+        self.updating = true;
+        for k in 0..self.order.len() {
+            let s = self.order[k];
+            let slot = &self.systems[s];
+            if !slot.enabled || (debug_only && !slot.desc.debug) {
+                continue;
+            }
+            self.deliver_changes();
+            self.run_system(s);
+        }
+        self.deliver_changes();
+        for k in 0..self.pending_despawns.len() {
+            let entity = self.pending_despawns[k];
+            self.despawn_now(entity);
+        }
+        self.pending_despawns.clear();
+        for events in self.events.values_mut() {
+            events.end_update();
+        }
+        self.updating = false;
+        if std::mem::take(&mut self.pending_clear) {
+            self.clear_now();
+        }
+    }
+
+    fn run_system(&mut self, s: usize) {
+        let slot = &mut self.systems[s];
+        let mut system = slot
+            .system
+            .take()
+            .expect("a system is never run re-entrantly");
+        let tracked = std::mem::take(&mut slot.tracked);
+        let mut dirty = std::mem::take(&mut slot.dirty);
+        slot.running = true;
+        let delivered = if !slot.watches_any {
+            &[][..]
+        } else if self.change_tracking {
+            dirty.as_slice()
+        } else {
+            tracked.as_slice()
+        };
+        let start = Instant::now();
+        system.update(
+            self,
+            &SystemEntities {
+                tracked: tracked.as_slice(),
+                dirty: delivered,
+            },
+        );
+        let elapsed = start.elapsed();
+        let last_dirty = delivered.len();
+
+        let slot = &mut self.systems[s];
+        slot.system = Some(system);
+        slot.running = false;
+        slot.tracked = tracked;
+        slot.last_dirty = last_dirty;
+        slot.last_duration = elapsed;
+        slot.runs += 1;
+        // Nothing reaches a running system's dirty set: membership changes wait in
+        // `pending_membership` and value changes wait in the columns until delivered.
+        debug_assert!(slot.dirty.is_empty());
+        dirty.clear();
+        slot.dirty = dirty;
+        let mut pending = std::mem::take(&mut slot.pending_membership);
+        for entity in pending.drain(..) {
+            self.refresh_membership(s, entity);
+        }
+        self.systems[s].pending_membership = pending;
+    }
+
+    /// Move recorded value changes from the watched columns into the dirty sets of the systems
+    /// that watch them and track the entity.
+    fn deliver_changes(&mut self) {
+        for &id in &self.watched {
+            let Some(changes) = self.columns[id.index()].changes() else {
+                continue;
+            };
+            let mut changes = changes.borrow_mut();
+            if changes.is_empty() {
+                continue;
+            }
+            for &entity in changes.as_slice() {
+                if !self.entities.is_alive(entity) {
+                    continue; // despawned outside an update after changing
+                }
+                for &s in &self.watchers[id.index()] {
+                    let slot = &mut self.systems[s];
+                    if slot.tracked.contains_index(entity.index()) {
+                        slot.dirty.insert(entity);
+                    }
+                }
+            }
+            changes.clear();
+        }
+    }
+
+    fn refresh_requirers(&mut self, id: ComponentId, entity: Entity) {
+        for i in 0..self.requirers[id.index()].len() {
+            self.refresh_membership(self.requirers[id.index()][i], entity);
+        }
+    }
+
+    /// Make system `s` track `entity` iff it is alive and has every required component.
+    fn refresh_membership(&mut self, s: usize, entity: Entity) {
+        let slot = &mut self.systems[s];
+        if slot.running {
+            slot.pending_membership.push(entity);
+            return;
+        }
+        let matches = self
+            .entities
+            .components(entity)
+            .is_some_and(|sig| sig.is_superset(&slot.required));
+        if matches {
+            if slot.tracked.insert(entity) && slot.watches_any {
+                slot.dirty.insert(entity);
+            }
+        } else if slot.tracked.remove(entity).is_some() {
+            slot.dirty.remove(entity);
+        }
+    }
+}
+
+#[inline]
+fn downcast<T: Component>(column: &dyn AnyColumn) -> &Column<T> {
+    column
+        .as_any()
+        .downcast_ref()
+        .expect("column stored under its own TypeId")
+}
+
+#[inline]
+fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    column
+        .as_any_mut()
+        .downcast_mut()
+        .expect("column stored under its own TypeId")
+}
