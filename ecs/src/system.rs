@@ -36,6 +36,7 @@ where
 pub struct SystemEntities<'a> {
     pub(crate) tracked: &'a [Entity],
     pub(crate) dirty: &'a [Entity],
+    pub(crate) removed: &'a [Entity],
 }
 
 impl<'a> SystemEntities<'a> {
@@ -53,6 +54,16 @@ impl<'a> SystemEntities<'a> {
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         self.dirty
+    }
+
+    /// Entities that stopped being tracked since this system last ran: despawned, cleared, or
+    /// lost a required component. Handles may be stale; use them as keys, not to read
+    /// components. Delivered whether or not change tracking is on, so a system that keeps
+    /// per-entity state (an index, a cache) can drop it. Holds at most one handle per slot (the
+    /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
+    #[inline]
+    pub fn removed(&self) -> &'a [Entity] {
+        self.removed
     }
 }
 
@@ -154,6 +165,7 @@ pub(crate) struct SystemSlot {
     pub(crate) enabled: bool,
     pub(crate) tracked: EntitySet,
     pub(crate) dirty: EntitySet,
+    pub(crate) removed: EntitySet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
     pub(crate) running: bool,

@@ -366,6 +366,7 @@ impl World {
         for slot in &mut self.systems {
             if slot.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity);
+                slot.removed.insert(entity);
             }
         }
     }
@@ -390,6 +391,9 @@ impl World {
             column.clear();
         }
         for slot in &mut self.systems {
+            for &entity in slot.tracked.as_slice() {
+                slot.removed.insert(entity);
+            }
             slot.tracked.clear();
             slot.dirty.clear();
             slot.pending_membership.clear();
@@ -518,6 +522,7 @@ impl World {
             enabled: true,
             tracked: EntitySet::default(),
             dirty: EntitySet::default(),
+            removed: EntitySet::default(),
             pending_membership: Vec::new(),
             running: false,
             last_dirty: 0,
@@ -576,6 +581,7 @@ impl World {
         SystemEntities {
             tracked: slot.tracked.as_slice(),
             dirty: slot.dirty.as_slice(),
+            removed: slot.removed.as_slice(),
         }
     }
 
@@ -672,6 +678,7 @@ impl World {
             .expect("a system is never run re-entrantly");
         let tracked = std::mem::take(&mut slot.tracked);
         let mut dirty = std::mem::take(&mut slot.dirty);
+        let mut removed = std::mem::take(&mut slot.removed);
         slot.running = true;
         let delivered = if !slot.watches_any {
             &[][..]
@@ -686,6 +693,7 @@ impl World {
             &SystemEntities {
                 tracked: tracked.as_slice(),
                 dirty: delivered,
+                removed: removed.as_slice(),
             },
         );
         let elapsed = start.elapsed();
@@ -700,9 +708,11 @@ impl World {
         slot.runs += 1;
         // Nothing reaches a running system's dirty set: membership changes wait in
         // `pending_membership` and value changes wait in the columns until delivered.
-        debug_assert!(slot.dirty.is_empty());
+        debug_assert!(slot.dirty.is_empty() && slot.removed.is_empty());
         dirty.clear();
         slot.dirty = dirty;
+        removed.clear();
+        slot.removed = removed;
         let mut pending = std::mem::take(&mut slot.pending_membership);
         for entity in pending.drain(..) {
             self.refresh_membership(s, entity);
@@ -754,11 +764,15 @@ impl World {
             .components(entity)
             .is_some_and(|sig| sig.is_superset(&slot.required));
         if matches {
-            if slot.tracked.insert(entity) && slot.watches_any {
-                slot.dirty.insert(entity);
+            if slot.tracked.insert(entity) {
+                slot.removed.remove(entity);
+                if slot.watches_any {
+                    slot.dirty.insert(entity);
+                }
             }
         } else if slot.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity);
+            slot.removed.insert(entity);
         }
     }
 }
