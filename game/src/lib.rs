@@ -1,1 +1,10 @@
-//! Crate Room placeholder.
+//! Crate Room: a top-down crate-smashing game on the `ecs` crate.
+//!
+//! The simulation ([`sim`]), the level format ([`level`]) and the atlas's frame table
+//! ([`atlas`]) never touch macroquad; only the window side does.
+
+pub mod atlas;
+pub mod headless;
+pub mod level;
+pub mod paths;
+pub mod sim;

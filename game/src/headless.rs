@@ -1,0 +1,218 @@
+//! Headless runs (`crate-room sim`): load a level, step the simulation with idle or bot input,
+//! and report the outcome and its cost.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::atlas::AtlasData;
+use crate::level::{self, Level, LevelError};
+use crate::sim::{Clips, Input, Sim};
+
+/// Where the `sim` input comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputMode {
+    /// No input at all: everything idles.
+    Idle,
+    /// The scripted bot walks to crates and smashes them.
+    Bot,
+}
+
+/// Options of a headless run.
+#[derive(Clone, Debug)]
+pub struct SimOptions {
+    /// Level file.
+    pub level: PathBuf,
+    /// Steps to simulate.
+    pub frames: u64,
+    /// Input source.
+    pub input: InputMode,
+    /// Seed of the simulation's randomness.
+    pub seed: u64,
+    /// Dirty-component optimization on (the default) or off.
+    pub dirty: bool,
+}
+
+/// Per-system figures of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct SystemReport {
+    /// System name.
+    pub name: &'static str,
+    /// Mean wall time per step, microseconds.
+    pub mean_us: f64,
+    /// Entities tracked at the end of the run.
+    pub tracked: usize,
+    /// Mean dirty entities received per step.
+    pub dirty_mean: f64,
+}
+
+/// Outcome and cost of a headless run (the `--json` output).
+#[derive(Clone, Debug, Serialize)]
+pub struct SimReport {
+    /// Level file.
+    pub level: String,
+    /// Level name.
+    pub level_name: String,
+    /// Steps simulated.
+    pub frames: u64,
+    /// Input mode (`idle` or `bot`).
+    pub input: &'static str,
+    /// Seed.
+    pub seed: u64,
+    /// Whether the dirty optimization was on.
+    pub dirty: bool,
+    /// Live entities at the end.
+    pub entities: usize,
+    /// Crates in the level.
+    pub crates_total: u32,
+    /// Crates left at the end.
+    pub crates_left: u32,
+    /// Coins collected.
+    pub score: u32,
+    /// Hash of the final world state (hex).
+    pub state_hash: String,
+    /// Time to read, validate and build the level, milliseconds.
+    pub load_ms: f64,
+    /// Mean `World::update` time per step, microseconds.
+    pub update_us_mean: f64,
+    /// Median update time, microseconds.
+    pub update_us_median: f64,
+    /// 99th-percentile update time, microseconds.
+    pub update_us_p99: f64,
+    /// Per-system figures, in run order.
+    pub systems: Vec<SystemReport>,
+}
+
+/// Anything that stops a headless run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The level file is invalid.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// The atlas is missing or invalid.
+    #[error(transparent)]
+    Atlas(#[from] crate::atlas::AtlasError),
+    /// The atlas lacks a clip.
+    #[error(transparent)]
+    Clips(#[from] crate::sim::resources::ClipError),
+    /// The atlas lacks a clip the rules need.
+    #[error(transparent)]
+    MissingClip(#[from] crate::sim::MissingClip),
+}
+
+/// Load and validate the level at `path` against `atlas`, and build its simulation.
+///
+/// # Errors
+/// A [`RunError`] saying what to fix.
+pub fn load_sim(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Sim), RunError> {
+    puffin::profile_function!();
+    let level = level::load(path, &|skin| atlas.has_crate_skin(skin))?;
+    let clips = Clips::from_atlas(atlas)?;
+    let sim = Sim::new(&level, clips, seed)?;
+    Ok((level, sim))
+}
+
+/// Run the simulation as `opts` says and measure it.
+///
+/// # Errors
+/// A [`RunError`] if the level or atlas cannot be loaded.
+pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> {
+    let started = Instant::now();
+    let (level, mut sim) = load_sim(&opts.level, atlas, opts.seed)?;
+    let load = started.elapsed();
+    sim.set_dirty_optimization(opts.dirty);
+    sim.set_bot(opts.input == InputMode::Bot);
+
+    let names: Vec<&'static str> = sim.world().systems().map(|s| s.name).collect();
+    let mut system_time = vec![Duration::ZERO; names.len()];
+    let mut system_dirty = vec![0u64; names.len()];
+    let mut updates = Vec::with_capacity(opts.frames as usize);
+    for _ in 0..opts.frames {
+        let t = Instant::now();
+        sim.step(Input::default());
+        updates.push(t.elapsed());
+        for (i, info) in sim.world().systems().enumerate() {
+            // A system that did not run this step (disabled) keeps its last figures.
+            if info.enabled {
+                system_time[i] += info.last_duration;
+                system_dirty[i] += info.last_dirty as u64;
+            }
+        }
+    }
+    let frames = opts.frames.max(1) as f64;
+    let systems = sim
+        .world()
+        .systems()
+        .enumerate()
+        .filter(|(_, info)| info.enabled)
+        .map(|(i, info)| SystemReport {
+            name: info.name,
+            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
+            tracked: info.tracked,
+            dirty_mean: system_dirty[i] as f64 / frames,
+        })
+        .collect();
+    let state = sim.state();
+    let mut sorted = updates.clone();
+    sorted.sort();
+    let percentile = |p: f64| {
+        sorted
+            .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+            .map_or(0.0, |d| d.as_secs_f64() * 1e6)
+    };
+    Ok(SimReport {
+        level: opts.level.display().to_string(),
+        level_name: level.name.clone(),
+        frames: opts.frames,
+        input: match opts.input {
+            InputMode::Idle => "idle",
+            InputMode::Bot => "bot",
+        },
+        seed: opts.seed,
+        dirty: opts.dirty,
+        entities: sim.world().len(),
+        crates_total: state.crates_total,
+        crates_left: state.crates_left,
+        score: state.score,
+        state_hash: format!("{:016x}", sim.state_hash()),
+        load_ms: load.as_secs_f64() * 1e3,
+        update_us_mean: updates.iter().map(Duration::as_secs_f64).sum::<f64>() * 1e6 / frames,
+        update_us_median: percentile(0.5),
+        update_us_p99: percentile(0.99),
+        systems,
+    })
+}
+
+impl SimReport {
+    /// Human-readable summary.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} ({}): {} steps, input {}, dirty optimization {}\n\
+             crates {}/{} left, score {}, {} entities, state {}\n\
+             load {:.1} ms, update mean {:.1} us, median {:.1} us, p99 {:.1} us\n",
+            self.level_name,
+            self.level,
+            self.frames,
+            self.input,
+            if self.dirty { "on" } else { "off" },
+            self.crates_left,
+            self.crates_total,
+            self.score,
+            self.entities,
+            self.state_hash,
+            self.load_ms,
+            self.update_us_mean,
+            self.update_us_median,
+            self.update_us_p99,
+        );
+        s.push_str("  system            mean us   tracked  dirty/step\n");
+        for sys in &self.systems {
+            s.push_str(&format!(
+                "  {:<16} {:>8.2} {:>9} {:>11.1}\n",
+                sys.name, sys.mean_us, sys.tracked, sys.dirty_mean
+            ));
+        }
+        s
+    }
+}

@@ -1,0 +1,248 @@
+//! Components of the crate room: plain data, compared with `set_if_neq` so that writing an
+//! unchanged value never makes an entity dirty.
+
+use crate::atlas::FrameRect;
+
+/// Centre of an entity in world pixels (one art pixel = one world unit; a tile is 16).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Position {
+    /// Pixels from the left edge of the level.
+    pub x: f32,
+    /// Pixels from the top edge of the level.
+    pub y: f32,
+}
+
+/// Displacement per fixed step, in world pixels. Entities with a velocity are *movers*.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Velocity {
+    /// Pixels per step, rightwards.
+    pub x: f32,
+    /// Pixels per step, downwards.
+    pub y: f32,
+}
+
+/// Axis-aligned collision box centred on the entity's [`Position`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collider {
+    /// Half the width, pixels.
+    pub half_w: f32,
+    /// Half the height, pixels.
+    pub half_h: f32,
+    /// Solid boxes block movers; non-solid ones (coins) only report contacts.
+    pub solid: bool,
+    /// Disabled boxes collide with nothing and leave the spatial hash (an exploding crate).
+    pub enabled: bool,
+}
+
+impl Collider {
+    /// An enabled solid box.
+    pub fn solid(half_w: f32, half_h: f32) -> Self {
+        Self {
+            half_w,
+            half_h,
+            solid: true,
+            enabled: true,
+        }
+    }
+
+    /// An enabled box that reports contacts but blocks nothing.
+    pub fn sensor(half_w: f32, half_h: f32) -> Self {
+        Self {
+            solid: false,
+            ..Self::solid(half_w, half_h)
+        }
+    }
+}
+
+/// One of four facings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Facing {
+    /// Towards the bottom of the screen.
+    #[default]
+    Down,
+    /// Towards the top of the screen.
+    Up,
+    /// Towards the left.
+    Left,
+    /// Towards the right.
+    Right,
+}
+
+impl Facing {
+    /// Name used in clip names (`player_walk_down`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Facing::Down => "down",
+            Facing::Up => "up",
+            Facing::Left => "left",
+            Facing::Right => "right",
+        }
+    }
+
+    /// Unit vector.
+    pub fn vector(self) -> (f32, f32) {
+        match self {
+            Facing::Down => (0.0, 1.0),
+            Facing::Up => (0.0, -1.0),
+            Facing::Left => (-1.0, 0.0),
+            Facing::Right => (1.0, 0.0),
+        }
+    }
+}
+
+/// The player: which way it faces and the state of its swing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Player {
+    /// Last direction moved in (a diagonal faces its horizontal part).
+    pub facing: Facing,
+    /// Whether the player moved this step (picks the walk clip).
+    pub walking: bool,
+    /// Steps left in the current swing; 0 when not attacking.
+    pub swing: u32,
+    /// Steps until the next swing may start.
+    pub cooldown: u32,
+}
+
+/// A breakable crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crate {
+    /// Hits left.
+    pub health: u32,
+    /// Hits it started with.
+    pub max_health: u32,
+    /// Whether it drops a coin when it breaks.
+    pub coin: bool,
+}
+
+/// A crate that was just hit: flashes and wobbles for a few steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitFlash {
+    /// Steps left.
+    pub steps: u32,
+}
+
+/// A crate whose health reached zero: plays its explosion, then is despawned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exploding {
+    /// Steps left until despawn.
+    pub steps: u32,
+}
+
+/// Despawn after this many steps (debris).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetime {
+    /// Steps left.
+    pub steps: u32,
+}
+
+/// Scales an entity's velocity each step (debris and coins slide to a stop).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Friction(pub f32);
+
+/// A coin the player picks up by touching it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coin;
+
+/// A splinter thrown by an exploding crate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Debris;
+
+/// Index of a clip in [`Clips`](super::resources::Clips).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClipId(pub u16);
+
+impl ClipId {
+    /// No clip yet: `animation_state` picks one on the entity's first step.
+    pub const NONE: Self = Self(u16::MAX);
+}
+
+impl Default for ClipId {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+/// Which clips an entity plays, resolved once at spawn so per-step code never looks up names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Looks {
+    /// The player: clips chosen from facing and action (see `PlayerClips`).
+    Player,
+    /// A crate skin.
+    Crate {
+        /// While whole.
+        idle: ClipId,
+        /// After a hit.
+        hit: ClipId,
+        /// While exploding.
+        explode: ClipId,
+    },
+    /// Always the same clip (walls, coins, debris, effects).
+    Fixed(ClipId),
+}
+
+/// What an entity looks like and where it sorts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sprite {
+    /// Its clips.
+    pub looks: Looks,
+    /// Draw order band: lower draws first.
+    pub layer: u8,
+}
+
+/// Draw layers.
+pub mod layer {
+    /// Walls.
+    pub const WALLS: u8 = 0;
+    /// Coins lying on the floor.
+    pub const PICKUPS: u8 = 1;
+    /// Crates and the player, sorted by their feet.
+    pub const BODIES: u8 = 2;
+    /// Debris and swing effects, over everything.
+    pub const EFFECTS: u8 = 3;
+}
+
+/// Which clip plays and which of its frames shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Animation {
+    /// Current clip.
+    pub clip: ClipId,
+    /// Frame of the clip on screen.
+    pub frame: u16,
+    /// A once-clip that reached its last frame.
+    pub finished: bool,
+}
+
+/// Present while an entity's animation advances (multi-frame clip, not finished). The
+/// animation system visits only these, so idle crates cost it nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Animating {
+    /// Steps shown of the current frame.
+    pub ticks: u32,
+}
+
+/// Everything the renderer needs for one sprite, recomputed only when its inputs change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawData {
+    /// Source rectangle in the atlas.
+    pub src: FrameRect,
+    /// Top-left corner in world pixels.
+    pub x: f32,
+    /// Top-left corner in world pixels.
+    pub y: f32,
+    /// RGBA multiplier.
+    pub tint: [u8; 4],
+    /// Draw as a white silhouette (the first steps of a hit).
+    pub flash: bool,
+    /// Sort key: layer first, then the y of the sprite's feet.
+    pub layer: u8,
+    /// Sort key within a layer.
+    pub sort_y: f32,
+}
+
+/// Marks entities that never move (walls, crates): inserted into the spatial hash once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Static;
+
+/// Entity the camera follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CameraTarget;

@@ -1,0 +1,174 @@
+//! The crate room simulation: components, systems and their schedule, headless and
+//! deterministic. Nothing here imports macroquad; input arrives as the [`Input`] resource.
+
+pub mod components;
+pub mod events;
+pub mod resources;
+mod schedule;
+mod setup;
+pub mod spatial_hash;
+mod state_hash;
+pub mod systems;
+
+use ecs::World;
+
+pub use resources::{Camera, Clips, GameState, Input, MissingClip, RoleClips, STEPS_PER_SECOND};
+pub use spatial_hash::{Aabb, SpatialHash};
+
+use crate::level::Level;
+
+/// Size of a map cell in world pixels (one art tile).
+pub const TILE: f32 = 16.0;
+
+/// Tunable numbers of the game rules, in steps (1/60 s) and world pixels.
+pub mod tuning {
+    /// Player walking speed: 1.5 px/step = 90 px/s, about 5.6 tiles per second.
+    pub const PLAYER_SPEED: f32 = 1.5;
+    /// Player collision box half extents: a 10 x 10 box fits 16 px corridors with room to spare.
+    pub const PLAYER_HALF: f32 = 5.0;
+    /// Steps a swing lasts (0.25 s).
+    pub const SWING_STEPS: u32 = 15;
+    /// Step of the swing (counted from its start) on which the hitbox is tested.
+    pub const SWING_HIT_AT: u32 = 5;
+    /// Steps between the starts of two swings (0.35 s).
+    pub const SWING_COOLDOWN: u32 = 21;
+    /// Reach of the swing: a 14 x 14 box whose centre is this far in front of the player.
+    pub const SWING_REACH: f32 = 12.0;
+    /// Half extent of the swing's hitbox.
+    pub const SWING_HALF: f32 = 7.0;
+    /// Steps of white flash at the start of a hit.
+    pub const FLASH_STEPS: u32 = 4;
+    /// Debris thrown by a breaking crate.
+    pub const DEBRIS_PER_CRATE: u32 = 5;
+    /// Debris lifetime (0.6 s).
+    pub const DEBRIS_STEPS: u32 = 36;
+    /// Velocity kept per step by sliding debris and coins.
+    pub const FRICTION: f32 = 0.9;
+    /// Speeds below this snap to zero, so sliding things come to rest exactly.
+    pub const REST_SPEED: f32 = 0.05;
+    /// Largest move tested for collision in one piece; longer moves are split, so nothing
+    /// tunnels through a box at least twice this size.
+    pub const MAX_SUBSTEP: f32 = 4.0;
+    /// Camera smoothing: fraction of the remaining distance covered per step.
+    pub const CAMERA_LERP: f32 = 0.15;
+    /// Cell size of the collision grid (2 x 2 tiles).
+    pub const COLLISION_CELL: f32 = 32.0;
+    /// Cell size of the render grid (4 x 4 tiles).
+    pub const DRAW_CELL: f32 = 64.0;
+}
+
+/// A running crate room: the world with every system scheduled, built from a level.
+#[derive(Debug)]
+pub struct Sim {
+    world: World,
+    bot: ecs::SystemId,
+}
+
+impl Sim {
+    /// Build the world for `level`, with clips resolved from the atlas and randomness from `seed`.
+    ///
+    /// # Errors
+    /// If the atlas lacks a clip the rules need.
+    pub fn new(level: &Level, clips: Clips, seed: u64) -> Result<Self, MissingClip> {
+        let role = RoleClips::resolve(&clips)?;
+        let mut world = World::new();
+        setup::insert_resources(&mut world, level, clips, role, seed);
+        let ids = schedule::add_systems(&mut world);
+        setup::spawn_level(&mut world, level);
+        world.set_enabled(ids.bot, false);
+        Ok(Self {
+            world,
+            bot: ids.bot,
+        })
+    }
+
+    /// Advance one fixed step with `input` (ignored while the bot plays).
+    pub fn step(&mut self, input: Input) {
+        if !self.world.is_enabled(self.bot) {
+            *self.world.resource_mut::<Input>() = input;
+        }
+        self.world.resource_mut::<GameState>().step += 1;
+        self.world.update();
+    }
+
+    /// Let the scripted bot produce the input (for `--input bot`, demos and tests).
+    pub fn set_bot(&mut self, on: bool) {
+        self.world.set_enabled(self.bot, on);
+    }
+
+    /// Turn the dirty-component optimization on (default) or off. Results are identical
+    /// either way; only the cost differs.
+    pub fn set_dirty_optimization(&mut self, on: bool) {
+        self.world.set_change_tracking(on);
+    }
+
+    /// Whether the dirty-component optimization is on.
+    pub fn dirty_optimization(&self) -> bool {
+        self.world.change_tracking()
+    }
+
+    /// The world, for rendering, debug views and tests.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The world, mutably (tests, the window's camera size).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Score, crate counts and step counter.
+    pub fn state(&self) -> GameState {
+        *self.world.resource::<GameState>()
+    }
+
+    /// Hash of the whole simulation state; equal hashes mean equal games.
+    pub fn state_hash(&self) -> u64 {
+        state_hash::hash_world(&self.world)
+    }
+}
+
+/// Fixed-step accumulator: turns frame times into a whole number of simulation steps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixedStep {
+    accumulated: f64,
+}
+
+impl FixedStep {
+    /// Longest frame time that is simulated: a stall longer than this (a debugger, a dragged
+    /// window) is dropped instead of being caught up, so the game cannot spiral into ever
+    /// longer frames. 0.25 s = at most 15 steps per frame.
+    pub const MAX_FRAME: f64 = 0.25;
+
+    /// Add `dt` seconds; returns how many steps to run now.
+    pub fn advance(&mut self, dt: f64) -> u32 {
+        let step = 1.0 / f64::from(STEPS_PER_SECOND);
+        self.accumulated += dt.clamp(0.0, Self::MAX_FRAME);
+        let steps = (self.accumulated / step).floor();
+        self.accumulated -= steps * step;
+        steps as u32
+    }
+
+    /// Fraction of a step accumulated but not yet simulated (for interpolation).
+    pub fn alpha(&self) -> f64 {
+        self.accumulated * f64::from(STEPS_PER_SECOND)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_step_runs_one_step_per_sixtieth_and_clamps_stalls() {
+        let mut fs = FixedStep::default();
+        assert_eq!(fs.advance(1.0 / 60.0 + 1e-9), 1);
+        assert_eq!(fs.advance(0.5 / 60.0), 0);
+        assert_eq!(fs.advance(0.5 / 60.0), 1);
+        assert_eq!(
+            fs.advance(10.0),
+            15,
+            "a 10 s stall runs at most 0.25 s of steps"
+        );
+    }
+}

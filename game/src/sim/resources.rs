@@ -1,0 +1,283 @@
+//! Resources: the singletons systems share (input, clips, game state, camera, random numbers).
+
+use std::collections::HashMap;
+
+use ecs::Entity;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use crate::atlas::{AtlasData, FrameRect};
+use crate::level::{Level, Tile};
+
+use super::components::ClipId;
+
+/// Steps per second of the fixed simulation step.
+pub const STEPS_PER_SECOND: u32 = 60;
+
+/// One step's input, however it was produced (keyboard, bot, test script).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Input {
+    /// -1 left, 0, +1 right.
+    pub move_x: i8,
+    /// -1 up, 0, +1 down.
+    pub move_y: i8,
+    /// Attack held this step.
+    pub attack: bool,
+}
+
+/// One clip resolved against the atlas: frame rectangles and timing in steps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClipData {
+    /// Clip name (`crate_explode`).
+    pub name: String,
+    /// Atlas rectangle of each frame.
+    pub frames: Vec<FrameRect>,
+    /// Steps each frame shows (at least 1).
+    pub steps_per_frame: u32,
+    /// Loops forever, or stops on its last frame.
+    pub looping: bool,
+}
+
+impl ClipData {
+    /// Steps a once-clip takes to play through.
+    pub fn duration_steps(&self) -> u32 {
+        self.steps_per_frame * self.frames.len() as u32
+    }
+
+    /// Whether the clip ever changes frame.
+    pub fn animates(&self) -> bool {
+        self.frames.len() > 1
+    }
+}
+
+/// Every clip of the atlas, by id and by name.
+#[derive(Clone, Debug, Default)]
+pub struct Clips {
+    clips: Vec<ClipData>,
+    by_name: HashMap<String, ClipId>,
+}
+
+/// A clip the atlas lacks or names a frame it lacks.
+#[derive(Debug, thiserror::Error)]
+pub enum ClipError {
+    /// A clip names a frame that is not in the frame table.
+    #[error("clip `{clip}` names frame `{frame}`, which is not in the atlas frame table")]
+    MissingFrame {
+        /// The clip.
+        clip: String,
+        /// The frame it names.
+        frame: String,
+    },
+    /// A clip has no frames.
+    #[error("clip `{0}` has no frames")]
+    Empty(String),
+}
+
+impl Clips {
+    /// Resolve every clip of `atlas` (frame names to rectangles, seconds to steps).
+    ///
+    /// # Errors
+    /// If a clip is empty or names a missing frame.
+    pub fn from_atlas(atlas: &AtlasData) -> Result<Self, ClipError> {
+        let mut clips = Self::default();
+        for (name, clip) in &atlas.clips {
+            if clip.frames.is_empty() {
+                return Err(ClipError::Empty(name.clone()));
+            }
+            let frames = clip
+                .frames
+                .iter()
+                .map(|f| {
+                    atlas.frame(f).ok_or_else(|| ClipError::MissingFrame {
+                        clip: name.clone(),
+                        frame: f.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let steps = (clip.frame_time * STEPS_PER_SECOND as f32).round().max(1.0) as u32;
+            let id = ClipId(clips.clips.len() as u16);
+            clips.by_name.insert(name.clone(), id);
+            clips.clips.push(ClipData {
+                name: name.clone(),
+                frames,
+                steps_per_frame: steps,
+                looping: clip.looping,
+            });
+        }
+        Ok(clips)
+    }
+
+    /// Id of the clip called `name`.
+    pub fn id(&self, name: &str) -> Option<ClipId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The clip with id `id`.
+    ///
+    /// # Panics
+    /// If `id` did not come from this table.
+    pub fn get(&self, id: ClipId) -> &ClipData {
+        &self.clips[id.0 as usize]
+    }
+}
+
+/// Score, crate counts and the step counter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameState {
+    /// Steps simulated so far.
+    pub step: u64,
+    /// Crates the level started with.
+    pub crates_total: u32,
+    /// Crates not yet despawned (an exploding crate still counts until its explosion ends).
+    pub crates_left: u32,
+    /// Coins picked up.
+    pub score: u32,
+    /// Step at which the last crate disappeared.
+    pub cleared_at: Option<u64>,
+}
+
+/// The level's tile grid, shared by the bot, the renderer and level bounds checks.
+#[derive(Clone, Debug)]
+pub struct TileMap {
+    /// Width in tiles.
+    pub width: u32,
+    /// Height in tiles.
+    pub height: u32,
+    /// Row-major tiles.
+    pub tiles: Vec<Tile>,
+    /// Crate standing on each cell (row-major), `None` once broken.
+    pub crates: Vec<Option<Entity>>,
+}
+
+impl TileMap {
+    /// Tile grid of `level`, without crates (setup fills them in).
+    pub fn new(level: &Level) -> Self {
+        Self {
+            width: level.width,
+            height: level.height,
+            tiles: level.tiles.clone(),
+            crates: vec![None; level.tiles.len()],
+        }
+    }
+
+    /// Tile at `(x, y)`; outside the map is void.
+    pub fn tile(&self, x: i32, y: i32) -> Tile {
+        self.index(x, y).map_or(Tile::Void, |i| self.tiles[i])
+    }
+
+    /// Row-major index of `(x, y)` if inside the map.
+    pub fn index(&self, x: i32, y: i32) -> Option<usize> {
+        (x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height)
+            .then(|| y as usize * self.width as usize + x as usize)
+    }
+
+    /// Level size in world pixels.
+    pub fn size_px(&self) -> (f32, f32) {
+        (
+            self.width as f32 * super::TILE,
+            self.height as f32 * super::TILE,
+        )
+    }
+}
+
+/// Where the camera looks: the centre of the view in world pixels, and the view size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// View centre, world pixels.
+    pub x: f32,
+    /// View centre, world pixels.
+    pub y: f32,
+    /// View width in world pixels (screen width / zoom).
+    pub view_w: f32,
+    /// View height in world pixels.
+    pub view_h: f32,
+    /// Jump straight to the target on the next step instead of easing (level start).
+    pub snap: bool,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        // 1280 x 720 at 3 screen pixels per art pixel.
+        Self {
+            x: 0.0,
+            y: 0.0,
+            view_w: 1280.0 / 3.0,
+            view_h: 720.0 / 3.0,
+            snap: true,
+        }
+    }
+}
+
+/// The simulation's only source of randomness, seeded from the command line.
+#[derive(Debug)]
+pub struct SimRng(pub StdRng);
+
+impl SimRng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(StdRng::seed_from_u64(seed))
+    }
+}
+
+/// Entities the draw-data system recomputed on its last run (the debug overlay's dirty view).
+#[derive(Clone, Debug, Default)]
+pub struct DrawDirtyLog(pub Vec<Entity>);
+
+/// The clips the rules refer to by role, resolved once when the level starts.
+#[derive(Clone, Debug)]
+pub struct RoleClips {
+    /// Player standing, by [`Facing`](super::components::Facing) (down, up, left, right).
+    pub player_idle: [ClipId; 4],
+    /// Player walking, by facing.
+    pub player_walk: [ClipId; 4],
+    /// Player swinging, by facing.
+    pub player_attack: [ClipId; 4],
+    /// Swing effect, by facing.
+    pub slash: [ClipId; 4],
+    /// Flying splinter.
+    pub debris: ClipId,
+    /// Spinning coin.
+    pub coin: ClipId,
+    /// Wall tile variants.
+    pub walls: Vec<ClipId>,
+}
+
+/// A clip the rules need is missing from the atlas.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the atlas has no clip `{0}`, which the game needs (regenerate assets with `cargo run -p game --bin gen-assets`)"
+)]
+pub struct MissingClip(pub String);
+
+impl RoleClips {
+    /// Look up every role's clip.
+    ///
+    /// # Errors
+    /// Names the first clip the atlas lacks.
+    pub fn resolve(clips: &Clips) -> Result<Self, MissingClip> {
+        let get = |name: String| clips.id(&name).ok_or(MissingClip(name));
+        let dirs = |prefix: &str| -> Result<[ClipId; 4], MissingClip> {
+            Ok([
+                get(format!("{prefix}_down"))?,
+                get(format!("{prefix}_up"))?,
+                get(format!("{prefix}_left"))?,
+                get(format!("{prefix}_right"))?,
+            ])
+        };
+        let walls: Vec<ClipId> = (0..)
+            .map_while(|i| clips.id(&format!("wall_{i}")))
+            .collect();
+        if walls.is_empty() {
+            return Err(MissingClip("wall_0".into()));
+        }
+        Ok(Self {
+            player_idle: dirs("player_idle")?,
+            player_walk: dirs("player_walk")?,
+            player_attack: dirs("player_attack")?,
+            slash: dirs("slash")?,
+            debris: get("debris".into())?,
+            coin: get("coin".into())?,
+            walls,
+        })
+    }
+}

@@ -1,0 +1,135 @@
+//! The schedule: every system, its priority band, what it tracks and what it watches, in one
+//! table. Bands follow the seed article: input 0s, control 10s, actions 20s, movement and
+//! spatial hash 40s, collision 50s, resolution and damage 60s, timers and lifetimes 70s,
+//! camera 80s, animation state 90s.
+
+use ecs::{SystemDesc, SystemId, World};
+
+use super::components::{
+    Animating, Animation, CameraTarget, Coin, Collider, Crate, Exploding, HitFlash, Lifetime,
+    Player, Position, Sprite, Velocity,
+};
+use super::systems::{
+    animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
+    collision::Collision, damage::Damage, draw_data::DrawDataSystem, explosion, hit_flash,
+    lifetime, movement::Movement, pickup::Pickup, player_control, spatial_hash::SpatialHashSystem,
+};
+
+/// Handles the simulation needs to switch systems on and off.
+pub(super) struct ScheduleIds {
+    pub(super) bot: SystemId,
+}
+
+/// Add every system to `world`.
+pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
+    let bot = world.add_system(
+        SystemDesc::new("bot")
+            .priority(0)
+            .requires::<Player>()
+            .requires::<Position>(),
+        Bot::default(),
+    );
+    world.add_system(
+        SystemDesc::new("player_control")
+            .priority(10)
+            .requires::<Player>()
+            .requires::<Velocity>(),
+        player_control::run,
+    );
+    world.add_system(
+        SystemDesc::new("attack")
+            .priority(20)
+            .requires::<Player>()
+            .requires::<Position>(),
+        Attack::default(),
+    );
+    world.add_system(
+        SystemDesc::new("movement")
+            .priority(40)
+            .requires::<Position>()
+            .requires::<Velocity>(),
+        Movement::default(),
+    );
+    world.add_system(
+        SystemDesc::new("spatial_hash")
+            .priority(45)
+            .requires::<Position>()
+            .requires::<Collider>()
+            .watches::<Position>()
+            .watches::<Collider>(),
+        SpatialHashSystem::default(),
+    );
+    world.add_system(
+        SystemDesc::new("collision")
+            .priority(50)
+            .requires::<Position>()
+            .requires::<Collider>()
+            .requires::<Velocity>()
+            .watches::<Position>()
+            .watches::<Collider>(),
+        Collision::default(),
+    );
+    world.add_system(
+        SystemDesc::new("pickup").priority(60).requires::<Coin>(),
+        Pickup::default(),
+    );
+    world.add_system(
+        SystemDesc::new("damage").priority(61).requires::<Crate>(),
+        Damage::default(),
+    );
+    world.add_system(
+        SystemDesc::new("hit_flash")
+            .priority(70)
+            .requires::<HitFlash>(),
+        hit_flash::run,
+    );
+    world.add_system(
+        SystemDesc::new("explosion")
+            .priority(71)
+            .requires::<Exploding>(),
+        explosion::run,
+    );
+    world.add_system(
+        SystemDesc::new("lifetime")
+            .priority(72)
+            .requires::<Lifetime>(),
+        lifetime::run,
+    );
+    world.add_system(
+        SystemDesc::new("camera")
+            .priority(80)
+            .requires::<CameraTarget>()
+            .requires::<Position>(),
+        camera::run,
+    );
+    world.add_system(
+        SystemDesc::new("animation_state")
+            .priority(90)
+            .requires::<Animation>()
+            .requires::<Sprite>()
+            .watches::<Sprite>()
+            .watches::<Player>()
+            .watches::<HitFlash>()
+            .watches::<Exploding>(),
+        AnimationState::default(),
+    );
+    world.add_system(
+        SystemDesc::new("animate")
+            .priority(91)
+            .requires::<Animation>()
+            .requires::<Animating>(),
+        Animate::default(),
+    );
+    world.add_system(
+        SystemDesc::new("draw_data")
+            .priority(95)
+            .requires::<Position>()
+            .requires::<Animation>()
+            .requires::<Sprite>()
+            .watches::<Position>()
+            .watches::<Animation>()
+            .watches::<HitFlash>(),
+        DrawDataSystem::default(),
+    );
+    ScheduleIds { bot }
+}

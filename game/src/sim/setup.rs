@@ -1,0 +1,141 @@
+//! Building a world from a level: resources first, then one entity per wall, crate and coin.
+
+use ecs::World;
+
+use super::TILE;
+use super::components::{
+    Animation, CameraTarget, Coin, Collider, Crate, Looks, Player, Position, Sprite, Static,
+    Velocity, layer,
+};
+use super::resources::{Camera, Clips, DrawDirtyLog, GameState, Input, RoleClips, SimRng, TileMap};
+use super::spatial_hash::SpatialHash;
+use super::systems::{CollisionGrid, DrawGrid};
+use super::tuning;
+use crate::level::{Level, Tile};
+
+/// Insert every resource the systems use.
+pub(super) fn insert_resources(
+    world: &mut World,
+    level: &Level,
+    clips: Clips,
+    role: RoleClips,
+    seed: u64,
+) {
+    let map = TileMap::new(level);
+    let (w, h) = map.size_px();
+    world.insert_resource(Input::default());
+    world.insert_resource(GameState {
+        crates_total: level.crates.len() as u32,
+        crates_left: level.crates.len() as u32,
+        ..GameState::default()
+    });
+    world.insert_resource(map);
+    world.insert_resource(clips);
+    world.insert_resource(role);
+    world.insert_resource(SimRng::new(seed));
+    world.insert_resource(Camera::default());
+    world.insert_resource(DrawDirtyLog::default());
+    world.insert_resource(CollisionGrid(SpatialHash::new(
+        w,
+        h,
+        tuning::COLLISION_CELL,
+    )));
+    world.insert_resource(DrawGrid(SpatialHash::new(w, h, tuning::DRAW_CELL)));
+}
+
+/// Centre of map cell `(x, y)` in world pixels.
+pub(crate) fn cell_center(x: u32, y: u32) -> Position {
+    Position {
+        x: (x as f32 + 0.5) * TILE,
+        y: (y as f32 + 0.5) * TILE,
+    }
+}
+
+/// Spawn the level's walls, crates, coins and player.
+pub(super) fn spawn_level(world: &mut World, level: &Level) {
+    let role = world.resource::<RoleClips>().clone();
+    let clips_for_skin = |world: &World, skin: &str| {
+        let clips = world.resource::<Clips>();
+        let get = |state: &str| clips.id(&format!("{skin}_{state}"));
+        match (get("idle"), get("hit"), get("explode")) {
+            (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
+            // Levels are validated against the atlas, so this only guards hand-built worlds.
+            _ => Looks::Fixed(role.walls[0]),
+        }
+    };
+    let half = TILE / 2.0;
+    for y in 0..level.height {
+        for x in 0..level.width {
+            if level.tile(x, y) == Tile::Wall {
+                // A cheap hash of the cell picks a variant, so walls look varied but stable.
+                let variant = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize
+                    % role.walls.len();
+                let clip = role.walls[variant];
+                world.spawn((
+                    cell_center(x, y),
+                    Collider::solid(half, half),
+                    Static,
+                    Sprite {
+                        looks: Looks::Fixed(clip),
+                        layer: layer::WALLS,
+                    },
+                    Animation::default(),
+                ));
+            }
+        }
+    }
+    for spawn in &level.crates {
+        let looks = clips_for_skin(world, &spawn.skin);
+        let crate_entity = world.spawn((
+            cell_center(spawn.at.x, spawn.at.y),
+            Collider::solid(half, half),
+            Static,
+            Crate {
+                health: spawn.health,
+                max_health: spawn.health,
+                coin: spawn.coin,
+            },
+            Sprite {
+                looks,
+                layer: layer::BODIES,
+            },
+            Animation::default(),
+        ));
+        let map = world.resource_mut::<TileMap>();
+        if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
+            map.crates[i] = Some(crate_entity);
+        }
+    }
+    for coin in &level.coins {
+        spawn_coin(world, cell_center(coin.x, coin.y), Velocity::default());
+    }
+    world.spawn((
+        cell_center(level.player_start.x, level.player_start.y),
+        Velocity::default(),
+        Collider::sensor(tuning::PLAYER_HALF, tuning::PLAYER_HALF),
+        Player::default(),
+        CameraTarget,
+        Sprite {
+            looks: Looks::Player,
+            layer: layer::BODIES,
+        },
+        Animation::default(),
+    ));
+}
+
+/// Spawn a coin at `at` sliding with `velocity`.
+pub(crate) fn spawn_coin(world: &mut World, at: Position, velocity: Velocity) {
+    let clip = world.resource::<RoleClips>().coin;
+    world.spawn((
+        at,
+        velocity,
+        super::components::Friction(tuning::FRICTION),
+        Collider::sensor(4.0, 4.0),
+        Coin,
+        Sprite {
+            looks: Looks::Fixed(clip),
+            layer: layer::PICKUPS,
+        },
+        Animation::default(),
+    ));
+}

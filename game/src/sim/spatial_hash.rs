@@ -1,0 +1,313 @@
+//! A uniform grid of axis-aligned boxes: the broad phase for collision, attacks and culling.
+//!
+//! ```text
+//!   cell = 32 px        an entry is listed in every cell its box touches;
+//!  +----+----+----+     queries visit only the cells the query box touches,
+//!  |  a | a  |    |     so cost follows the query's size, not the world's.
+//!  +----+----+----+
+//!  |    | b  |    |     entries are keyed by entity slot index, so a newer
+//!  +----+----+----+     entity in a reused slot replaces the stale one.
+//! ```
+
+use ecs::Entity;
+
+/// Axis-aligned box in world pixels, min inclusive, max exclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Left edge.
+    pub min_x: f32,
+    /// Top edge.
+    pub min_y: f32,
+    /// Right edge.
+    pub max_x: f32,
+    /// Bottom edge.
+    pub max_y: f32,
+}
+
+impl Aabb {
+    /// Box centred on `(x, y)` with the given half extents.
+    pub fn centered(x: f32, y: f32, half_w: f32, half_h: f32) -> Self {
+        Self {
+            min_x: x - half_w,
+            min_y: y - half_h,
+            max_x: x + half_w,
+            max_y: y + half_h,
+        }
+    }
+
+    /// Whether the boxes share interior area (touching edges do not overlap).
+    #[inline]
+    pub fn overlaps(&self, other: &Aabb) -> bool {
+        self.min_x < other.max_x
+            && other.min_x < self.max_x
+            && self.min_y < other.max_y
+            && other.min_y < self.max_y
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    entity: Entity,
+    aabb: Aabb,
+    solid: bool,
+    cells: CellRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CellRange {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+}
+
+/// One entry as seen by a query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// The entity.
+    pub entity: Entity,
+    /// Its box.
+    pub aabb: Aabb,
+    /// Whether it blocks movement.
+    pub solid: bool,
+}
+
+/// Uniform grid over a bounded area; boxes outside the area are clamped into its edge cells.
+#[derive(Clone, Debug)]
+pub struct SpatialHash {
+    cell: f32,
+    cols: i32,
+    rows: i32,
+    cells: Vec<Vec<u32>>,
+    entries: Vec<Option<Entry>>,
+    len: usize,
+}
+
+impl SpatialHash {
+    /// Grid of `cell`-pixel cells covering `width` x `height` pixels.
+    pub fn new(width: f32, height: f32, cell: f32) -> Self {
+        let cols = ((width / cell).ceil() as i32).max(1);
+        let rows = ((height / cell).ceil() as i32).max(1);
+        Self {
+            cell,
+            cols,
+            rows,
+            cells: vec![Vec::new(); (cols * rows) as usize],
+            entries: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Cell size in pixels.
+    pub fn cell_size(&self) -> f32 {
+        self.cell
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the grid is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn range(&self, aabb: &Aabb) -> CellRange {
+        let cx = |v: f32| ((v / self.cell).floor() as i32).clamp(0, self.cols - 1);
+        let cy = |v: f32| ((v / self.cell).floor() as i32).clamp(0, self.rows - 1);
+        // max is exclusive: a box ending exactly on a cell edge does not enter the next cell.
+        CellRange {
+            x0: cx(aabb.min_x),
+            y0: cy(aabb.min_y),
+            x1: cx(aabb.max_x - f32::EPSILON * aabb.max_x.abs().max(1.0)).max(cx(aabb.min_x)),
+            y1: cy(aabb.max_y - f32::EPSILON * aabb.max_y.abs().max(1.0)).max(cy(aabb.min_y)),
+        }
+    }
+
+    /// Insert `entity` with box `aabb`, replacing whatever its slot held.
+    pub fn insert(&mut self, entity: Entity, aabb: Aabb, solid: bool) {
+        let slot = entity.index() as usize;
+        let cells = self.range(&aabb);
+        if let Some(old) = self.entries.get(slot).copied().flatten() {
+            if old.cells == cells {
+                self.entries[slot] = Some(Entry {
+                    entity,
+                    aabb,
+                    solid,
+                    cells,
+                });
+                return;
+            }
+            self.remove_slot(entity.index());
+        }
+        if slot >= self.entries.len() {
+            self.entries.resize(slot + 1, None);
+        }
+        self.entries[slot] = Some(Entry {
+            entity,
+            aabb,
+            solid,
+            cells,
+        });
+        self.len += 1;
+        for y in cells.y0..=cells.y1 {
+            for x in cells.x0..=cells.x1 {
+                self.cells[(y * self.cols + x) as usize].push(slot as u32);
+            }
+        }
+    }
+
+    /// Remove whatever entity occupies slot `index`; returns whether there was one.
+    pub fn remove_slot(&mut self, index: u32) -> bool {
+        let Some(entry) = self.entries.get_mut(index as usize).and_then(Option::take) else {
+            return false;
+        };
+        self.len -= 1;
+        let c = entry.cells;
+        for y in c.y0..=c.y1 {
+            for x in c.x0..=c.x1 {
+                let cell = &mut self.cells[(y * self.cols + x) as usize];
+                if let Some(p) = cell.iter().position(|&i| i == index) {
+                    cell.swap_remove(p);
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `entity` (this generation) is in the grid.
+    pub fn contains(&self, entity: Entity) -> bool {
+        self.entries
+            .get(entity.index() as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|e| e.entity == entity)
+    }
+
+    /// Every entry overlapping `aabb`, each once, in entity-index order (deterministic whatever
+    /// the insertion history).
+    pub fn query(&self, aabb: &Aabb, out: &mut Vec<Hit>) {
+        out.clear();
+        let c = self.range(aabb);
+        for y in c.y0..=c.y1 {
+            for x in c.x0..=c.x1 {
+                for &i in &self.cells[(y * self.cols + x) as usize] {
+                    let e = self.entries[i as usize].expect("cells list only live slots");
+                    if e.aabb.overlaps(aabb) {
+                        out.push(Hit {
+                            entity: e.entity,
+                            aabb: e.aabb,
+                            solid: e.solid,
+                        });
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|h| h.entity.index());
+        out.dedup_by_key(|h| h.entity.index());
+    }
+
+    /// Occupied cells overlapping `aabb`: `(cell box, number of entries)`, for the debug view.
+    pub fn occupied_cells(&self, aabb: &Aabb) -> impl Iterator<Item = (Aabb, usize)> + '_ {
+        let c = self.range(aabb);
+        (c.y0..=c.y1).flat_map(move |y| {
+            (c.x0..=c.x1).filter_map(move |x| {
+                let n = self.cells[(y * self.cols + x) as usize].len();
+                (n > 0).then(|| {
+                    let (px, py) = (x as f32 * self.cell, y as f32 * self.cell);
+                    (
+                        Aabb {
+                            min_x: px,
+                            min_y: py,
+                            max_x: px + self.cell,
+                            max_y: py + self.cell,
+                        },
+                        n,
+                    )
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ecs::World;
+
+    fn entities(n: usize) -> Vec<Entity> {
+        let mut world = World::new();
+        (0..n).map(|_| world.spawn(())).collect()
+    }
+
+    fn found(grid: &SpatialHash, aabb: Aabb) -> Vec<Entity> {
+        let mut out = Vec::new();
+        grid.query(&aabb, &mut out);
+        out.into_iter().map(|h| h.entity).collect()
+    }
+
+    #[test]
+    fn shape_spanning_several_cells_is_found_once_from_each_cell() {
+        let e = entities(1);
+        let mut grid = SpatialHash::new(128.0, 128.0, 32.0);
+        grid.insert(e[0], Aabb::centered(64.0, 64.0, 40.0, 40.0), true);
+        assert_eq!(
+            grid.occupied_cells(&Aabb::centered(64.0, 64.0, 64.0, 64.0))
+                .count(),
+            16
+        );
+        assert_eq!(found(&grid, Aabb::centered(64.0, 64.0, 64.0, 64.0)), [e[0]]);
+        assert_eq!(found(&grid, Aabb::centered(30.0, 30.0, 2.0, 2.0)), [e[0]]);
+        assert_eq!(found(&grid, Aabb::centered(2.0, 2.0, 1.0, 1.0)), []);
+    }
+
+    #[test]
+    fn removed_shape_leaves_every_cell() {
+        let e = entities(2);
+        let mut grid = SpatialHash::new(128.0, 128.0, 32.0);
+        grid.insert(e[0], Aabb::centered(32.0, 32.0, 20.0, 20.0), true);
+        grid.insert(e[1], Aabb::centered(40.0, 40.0, 4.0, 4.0), false);
+        assert!(grid.remove_slot(e[0].index()));
+        assert!(!grid.remove_slot(e[0].index()));
+        assert_eq!(grid.len(), 1);
+        assert_eq!(found(&grid, Aabb::centered(32.0, 32.0, 64.0, 64.0)), [e[1]]);
+        let counts: usize = grid
+            .occupied_cells(&Aabb::centered(64.0, 64.0, 64.0, 64.0))
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(counts, 1);
+    }
+
+    #[test]
+    fn moving_shape_is_rehashed() {
+        let e = entities(1);
+        let mut grid = SpatialHash::new(256.0, 256.0, 32.0);
+        grid.insert(e[0], Aabb::centered(16.0, 16.0, 4.0, 4.0), true);
+        grid.insert(e[0], Aabb::centered(200.0, 200.0, 4.0, 4.0), true);
+        assert_eq!(grid.len(), 1);
+        assert_eq!(found(&grid, Aabb::centered(16.0, 16.0, 8.0, 8.0)), []);
+        assert_eq!(found(&grid, Aabb::centered(200.0, 200.0, 8.0, 8.0)), [e[0]]);
+    }
+
+    #[test]
+    fn touching_edges_do_not_overlap_and_box_on_cell_edge_stays_in_its_cell() {
+        let e = entities(2);
+        let mut grid = SpatialHash::new(128.0, 128.0, 16.0);
+        grid.insert(e[0], Aabb::centered(8.0, 8.0, 8.0, 8.0), true);
+        assert_eq!(
+            grid.occupied_cells(&Aabb::centered(64.0, 64.0, 64.0, 64.0))
+                .count(),
+            1
+        );
+        assert_eq!(found(&grid, Aabb::centered(24.0, 8.0, 8.0, 8.0)), []);
+    }
+
+    #[test]
+    fn shapes_outside_the_bounds_clamp_to_edge_cells() {
+        let e = entities(1);
+        let mut grid = SpatialHash::new(64.0, 64.0, 32.0);
+        grid.insert(e[0], Aabb::centered(-50.0, 500.0, 4.0, 4.0), true);
+        assert_eq!(found(&grid, Aabb::centered(-50.0, 500.0, 8.0, 8.0)), [e[0]]);
+    }
+}

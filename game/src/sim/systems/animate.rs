@@ -1,0 +1,58 @@
+//! `animate`: advances the frame of every entity that is animating. Entities showing a
+//! single-frame clip or a finished once-clip have no [`Animating`] and cost nothing here.
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::sim::components::{Animating, Animation};
+use crate::sim::resources::Clips;
+
+/// Scratch buffers kept between runs.
+#[derive(Debug, Default)]
+pub struct Animate {
+    steps: Vec<(Entity, Animating, Animation)>,
+}
+
+impl ecs::System for Animate {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("animate");
+        self.steps.clear();
+        let clips = world.resource::<Clips>();
+        for &e in entities.tracked() {
+            let (Some(&timer), Some(&anim)) =
+                (world.get::<Animating>(e), world.get::<Animation>(e))
+            else {
+                continue;
+            };
+            let clip = clips.get(anim.clip);
+            let mut timer = Animating {
+                ticks: timer.ticks + 1,
+            };
+            let mut next = anim;
+            if timer.ticks >= clip.steps_per_frame {
+                timer.ticks = 0;
+                let last = clip.frames.len() as u16 - 1;
+                if next.frame < last {
+                    next.frame += 1;
+                } else if clip.looping {
+                    next.frame = 0;
+                }
+                next.finished = !clip.looping && next.frame == last;
+            }
+            self.steps.push((e, timer, next));
+        }
+        let (timers, anims) = world.columns_mut::<Animating, Animation>();
+        for &(e, timer, next) in &self.steps {
+            if let Some(mut t) = timers.get_mut(e) {
+                *t = timer;
+            }
+            if let Some(mut anim) = anims.get_mut(e) {
+                anim.set_if_neq(next);
+            }
+        }
+        for &(e, _, next) in &self.steps {
+            if next.finished {
+                world.remove::<Animating>(e);
+            }
+        }
+    }
+}

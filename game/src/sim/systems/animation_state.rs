@@ -1,0 +1,77 @@
+//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, hit,
+//! exploding). Runs only for entities whose state changed; the choice is a pure function of
+//! the state, so running it for unchanged entities changes nothing.
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::sim::components::{
+    Animating, Animation, ClipId, Exploding, HitFlash, Looks, Player, Sprite,
+};
+use crate::sim::resources::{Clips, RoleClips};
+
+/// Scratch buffer kept between runs.
+#[derive(Debug, Default)]
+pub struct AnimationState {
+    changes: Vec<(Entity, ClipId, bool)>,
+}
+
+impl ecs::System for AnimationState {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("animation_state");
+        self.changes.clear();
+        {
+            let role = world.resource::<RoleClips>();
+            let clips = world.resource::<Clips>();
+            for &e in entities.dirty() {
+                let (Some(sprite), Some(anim)) =
+                    (world.get::<Sprite>(e), world.get::<Animation>(e))
+                else {
+                    continue;
+                };
+                let clip = match sprite.looks {
+                    Looks::Player => match world.get::<Player>(e) {
+                        Some(p) => {
+                            let f = p.facing as usize;
+                            if p.swing > 0 {
+                                role.player_attack[f]
+                            } else if p.walking {
+                                role.player_walk[f]
+                            } else {
+                                role.player_idle[f]
+                            }
+                        }
+                        None => role.player_idle[0],
+                    },
+                    Looks::Crate { idle, hit, explode } => {
+                        if world.has::<Exploding>(e) {
+                            explode
+                        } else if world.has::<HitFlash>(e) {
+                            hit
+                        } else {
+                            idle
+                        }
+                    }
+                    Looks::Fixed(clip) => clip,
+                };
+                if clip != anim.clip {
+                    self.changes.push((e, clip, clips.get(clip).animates()));
+                }
+            }
+        }
+        for &(e, clip, animates) in &self.changes {
+            if let Some(mut anim) = world.get_mut::<Animation>(e) {
+                *anim = Animation {
+                    clip,
+                    frame: 0,
+                    finished: false,
+                };
+            }
+            if animates {
+                // Replacing restarts the frame timer for the new clip.
+                let _ = world.insert(e, Animating::default());
+            } else {
+                world.remove::<Animating>(e);
+            }
+        }
+    }
+}

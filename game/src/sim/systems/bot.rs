@@ -1,0 +1,131 @@
+//! `bot`: a deterministic scripted player for headless runs, demos and tests. It walks (by
+//! breadth-first search over the tile map) to the nearest reachable crate, faces it and swings
+//! until it breaks, then picks the next one. It writes the [`Input`] resource, like a keyboard.
+
+use std::collections::VecDeque;
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::level::Tile;
+use crate::sim::TILE;
+use crate::sim::components::{Crate, Facing, Player, Position};
+use crate::sim::resources::{Input, TileMap};
+
+/// Planning state kept between steps.
+#[derive(Debug, Default)]
+pub struct Bot {
+    target: Option<Entity>,
+    /// Cells still to walk through, next first.
+    path: VecDeque<(i32, i32)>,
+    /// Which way to face at the end of the path.
+    face: Facing,
+    /// Breadth-first search scratch: the step at which each cell was visited, and its parent.
+    visited: Vec<u32>,
+    parent: Vec<u32>,
+    stamp: u32,
+    queue: VecDeque<u32>,
+    /// Steps since the last plan, to replan if something blocks the way.
+    since_plan: u32,
+}
+
+impl ecs::System for Bot {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("bot");
+        let Some(&me) = entities.tracked().first() else {
+            return;
+        };
+        let (Some(&pos), Some(&player)) = (world.get::<Position>(me), world.get::<Player>(me))
+        else {
+            return;
+        };
+        let target_alive = self
+            .target
+            .and_then(|t| world.get::<Crate>(t))
+            .is_some_and(|c| c.health > 0);
+        self.since_plan += 1;
+        if !target_alive || self.since_plan > 600 {
+            self.plan(world.resource::<TileMap>(), pos);
+        }
+        let mut input = Input::default();
+        if let Some(&(cx, cy)) = self.path.front() {
+            let (tx, ty) = ((cx as f32 + 0.5) * TILE, (cy as f32 + 0.5) * TILE);
+            let (dx, dy) = (tx - pos.x, ty - pos.y);
+            // Walk one axis at a time: path steps are 4-connected, so this never cuts a corner.
+            if dx.abs() > 0.75 {
+                input.move_x = dx.signum() as i8;
+            } else if dy.abs() > 0.75 {
+                input.move_y = dy.signum() as i8;
+            } else {
+                self.path.pop_front();
+            }
+        } else if self.target.is_some() {
+            if player.facing == self.face {
+                input.attack = true;
+            } else {
+                let (fx, fy) = self.face.vector();
+                input.move_x = fx as i8;
+                input.move_y = fy as i8;
+            }
+        }
+        *world.resource_mut::<Input>() = input;
+    }
+}
+
+impl Bot {
+    /// Find the nearest reachable floor cell next to a whole crate and the path to it.
+    fn plan(&mut self, map: &TileMap, from: Position) {
+        self.since_plan = 0;
+        self.target = None;
+        self.path.clear();
+        let cells = map.tiles.len();
+        if self.visited.len() != cells {
+            self.visited = vec![0; cells];
+            self.parent = vec![0; cells];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.visited.fill(0);
+            self.stamp = 1;
+        }
+        let start = ((from.x / TILE) as i32, (from.y / TILE) as i32);
+        let Some(s) = map.index(start.0, start.1) else {
+            return;
+        };
+        let walkable = |i: usize| map.tiles[i] == Tile::Floor && map.crates[i].is_none();
+        self.queue.clear();
+        self.queue.push_back(s as u32);
+        self.visited[s] = self.stamp;
+        let w = map.width as i32;
+        const DIRS: [(i32, i32, Facing); 4] = [
+            (0, 1, Facing::Down),
+            (0, -1, Facing::Up),
+            (-1, 0, Facing::Left),
+            (1, 0, Facing::Right),
+        ];
+        while let Some(i) = self.queue.pop_front() {
+            let (x, y) = (i as i32 % w, i as i32 / w);
+            for (dx, dy, facing) in DIRS {
+                let Some(n) = map.index(x + dx, y + dy) else {
+                    continue;
+                };
+                if let Some(crate_entity) = map.crates[n] {
+                    self.target = Some(crate_entity);
+                    self.face = facing;
+                    let mut at = i;
+                    while at as usize != s {
+                        self.path.push_front((at as i32 % w, at as i32 / w));
+                        at = self.parent[at as usize];
+                    }
+                    self.path.push_front(start);
+                    return;
+                }
+                if self.visited[n] != self.stamp && walkable(n) {
+                    self.visited[n] = self.stamp;
+                    self.parent[n] = i;
+                    self.queue.push_back(n as u32);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! `damage`: applies [`CrateHit`]s. A hit crate flashes and wobbles; at zero health its
+//! collider turns off at once, it starts exploding, throws debris and maybe a coin.
+
+use ecs::{EventReader, SystemEntities, World};
+use rand::RngExt;
+
+use crate::sim::components::{
+    Animation, Collider, Crate, Debris, Exploding, Friction, HitFlash, Lifetime, Looks, Position,
+    Sprite, Velocity, layer,
+};
+use crate::sim::events::CrateHit;
+use crate::sim::resources::{Clips, RoleClips, SimRng, TileMap};
+use crate::sim::setup::spawn_coin;
+use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION};
+
+/// The system's event cursor.
+#[derive(Debug, Default)]
+pub struct Damage {
+    hits: EventReader<CrateHit>,
+}
+
+impl ecs::System for Damage {
+    fn update(&mut self, world: &mut World, _: &SystemEntities<'_>) {
+        puffin::profile_scope!("damage");
+        let mut targets: Vec<_> = self.hits.read(world).map(|h| h.target).collect();
+        // One swing hits a crate once, whatever else it reaches.
+        targets.sort_unstable();
+        targets.dedup();
+        for target in targets {
+            hit(world, target);
+        }
+    }
+}
+
+fn hit(world: &mut World, target: ecs::Entity) {
+    let Some(mut c) = world.get_mut::<Crate>(target) else {
+        return;
+    };
+    if c.health == 0 {
+        return; // already exploding
+    }
+    c.health -= 1;
+    let Crate { health, coin, .. } = *c;
+    let Some(&Sprite {
+        looks: Looks::Crate { hit, explode, .. },
+        ..
+    }) = world.get::<Sprite>(target)
+    else {
+        return;
+    };
+    let clips = world.resource::<Clips>();
+    let (hit_steps, explode_steps) = (
+        clips.get(hit).duration_steps(),
+        clips.get(explode).duration_steps(),
+    );
+    if health > 0 {
+        let _ = world.insert(target, HitFlash { steps: hit_steps });
+        return;
+    }
+    if let Some(mut collider) = world.get_mut::<Collider>(target) {
+        collider.enabled = false;
+    }
+    world.remove::<HitFlash>(target);
+    let _ = world.insert(
+        target,
+        Exploding {
+            steps: explode_steps,
+        },
+    );
+    let Some(&at) = world.get::<Position>(target) else {
+        return;
+    };
+    let map = world.resource_mut::<TileMap>();
+    let cell = map.index(
+        (at.x / crate::sim::TILE) as i32,
+        (at.y / crate::sim::TILE) as i32,
+    );
+    if let Some(i) = cell {
+        map.crates[i] = None;
+    }
+    let debris_clip = world.resource::<RoleClips>().debris;
+    for _ in 0..DEBRIS_PER_CRATE {
+        let rng = &mut world.resource_mut::<SimRng>().0;
+        let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+        let speed: f32 = rng.random_range(1.0..2.5);
+        world.spawn((
+            at,
+            Velocity {
+                x: angle.cos() * speed,
+                y: angle.sin() * speed,
+            },
+            Friction(FRICTION),
+            Debris,
+            Lifetime {
+                steps: DEBRIS_STEPS,
+            },
+            Sprite {
+                looks: Looks::Fixed(debris_clip),
+                layer: layer::EFFECTS,
+            },
+            Animation::default(),
+        ));
+    }
+    if coin {
+        let rng = &mut world.resource_mut::<SimRng>().0;
+        let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+        spawn_coin(
+            world,
+            at,
+            Velocity {
+                x: angle.cos() * 1.5,
+                y: angle.sin() * 1.5,
+            },
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! `draw_data`: recomputes the [`DrawData`] of entities whose position, animation frame or hit
+//! state changed, and keeps the [`DrawGrid`] (the renderer's culling index) in step. An idle
+//! crate is never visited.
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::sim::components::{Animation, ClipId, DrawData, HitFlash, Position, Sprite};
+use crate::sim::resources::{Clips, DrawDirtyLog};
+use crate::sim::spatial_hash::Aabb;
+use crate::sim::systems::DrawGrid;
+use crate::sim::tuning::FLASH_STEPS;
+
+/// Scratch buffer kept between runs.
+#[derive(Debug, Default)]
+pub struct DrawDataSystem {
+    computed: Vec<(Entity, Option<DrawData>)>,
+}
+
+impl ecs::System for DrawDataSystem {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("draw_data");
+        self.computed.clear();
+        {
+            let clips = world.resource::<Clips>();
+            for &e in entities.dirty() {
+                let (Some(p), Some(anim), Some(sprite)) = (
+                    world.get::<Position>(e),
+                    world.get::<Animation>(e),
+                    world.get::<Sprite>(e),
+                ) else {
+                    continue;
+                };
+                let data = (anim.clip != ClipId::NONE).then(|| {
+                    let clip = clips.get(anim.clip);
+                    let src = clip.frames[(anim.frame as usize).min(clip.frames.len() - 1)];
+                    let flash = world.get::<HitFlash>(e).is_some_and(|f| {
+                        clip.duration_steps().saturating_sub(f.steps) < FLASH_STEPS
+                    });
+                    let (w, h) = (f32::from(src.w), f32::from(src.h));
+                    DrawData {
+                        src,
+                        x: (p.x - w / 2.0).round(),
+                        y: (p.y - h / 2.0).round(),
+                        tint: [255; 4],
+                        flash,
+                        layer: sprite.layer,
+                        sort_y: p.y,
+                    }
+                });
+                self.computed.push((e, data));
+            }
+        }
+        let log = &mut world.resource_mut::<DrawDirtyLog>().0;
+        log.clear();
+        log.extend(self.computed.iter().map(|&(e, _)| e));
+
+        let grid = &mut world.resource_mut::<DrawGrid>().0;
+        for &e in entities.removed() {
+            grid.remove_slot(e.index());
+        }
+        for &(e, data) in &self.computed {
+            match data {
+                Some(d) => grid.insert(
+                    e,
+                    Aabb {
+                        min_x: d.x,
+                        min_y: d.y,
+                        max_x: d.x + f32::from(d.src.w),
+                        max_y: d.y + f32::from(d.src.h),
+                    },
+                    false,
+                ),
+                None => {
+                    grid.remove_slot(e.index());
+                }
+            }
+        }
+        for (e, data) in self.computed.drain(..) {
+            match data {
+                Some(d) => match world.get_mut::<DrawData>(e) {
+                    Some(mut old) => {
+                        old.set_if_neq(d);
+                    }
+                    None => {
+                        let _ = world.insert(e, d);
+                    }
+                },
+                None => {
+                    world.remove::<DrawData>(e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! `explosion`: counts down [`Exploding`]; when an explosion ends the crate is despawned, and
+//! when the last crate goes the room is cleared.
+
+use ecs::{SystemEntities, World};
+
+use crate::sim::components::Exploding;
+use crate::sim::resources::GameState;
+
+/// Run `explosion` (tracks Exploding).
+pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
+    puffin::profile_scope!("explosion");
+    let explosions = world.column_mut::<Exploding>();
+    let mut done = Vec::new();
+    for &e in entities.tracked() {
+        if let Some(mut ex) = explosions.get_mut(e) {
+            ex.steps = ex.steps.saturating_sub(1);
+            if ex.steps == 0 {
+                done.push(e);
+            }
+        }
+    }
+    for e in done {
+        if world.despawn(e) {
+            let state = world.resource_mut::<GameState>();
+            state.crates_left = state.crates_left.saturating_sub(1);
+            if state.crates_left == 0 && state.cleared_at.is_none() {
+                state.cleared_at = Some(state.step);
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! `player_control`: turns the [`Input`] resource into the player's velocity, facing and swing.
+
+use ecs::{SystemEntities, World};
+
+use crate::sim::components::{Facing, Player, Velocity};
+use crate::sim::resources::Input;
+use crate::sim::tuning::{PLAYER_SPEED, SWING_COOLDOWN, SWING_STEPS};
+
+/// Run `player_control` (tracks Player + Velocity).
+pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
+    puffin::profile_scope!("player_control");
+    let input = *world.resource::<Input>();
+    let (dx, dy) = (
+        f32::from(input.move_x.signum()),
+        f32::from(input.move_y.signum()),
+    );
+    // Diagonals are normalized so moving diagonally is not faster.
+    let len = (dx * dx + dy * dy).sqrt();
+    let velocity = if len > 0.0 {
+        Velocity {
+            x: dx / len * PLAYER_SPEED,
+            y: dy / len * PLAYER_SPEED,
+        }
+    } else {
+        Velocity::default()
+    };
+    let (players, velocities) = world.columns_mut::<Player, Velocity>();
+    for &e in entities.tracked() {
+        let Some(mut player) = players.get_mut(e) else {
+            continue;
+        };
+        let mut next = *player;
+        next.swing = next.swing.saturating_sub(1);
+        next.cooldown = next.cooldown.saturating_sub(1);
+        next.walking = len > 0.0;
+        // A diagonal faces its horizontal part, like most top-down games.
+        if dx < 0.0 {
+            next.facing = Facing::Left;
+        } else if dx > 0.0 {
+            next.facing = Facing::Right;
+        } else if dy < 0.0 {
+            next.facing = Facing::Up;
+        } else if dy > 0.0 {
+            next.facing = Facing::Down;
+        }
+        if input.attack && next.cooldown == 0 {
+            next.swing = SWING_STEPS;
+            next.cooldown = SWING_COOLDOWN;
+        }
+        player.set_if_neq(next);
+        if let Some(mut v) = velocities.get_mut(e) {
+            v.set_if_neq(velocity);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `spatial_hash`: keeps the [`CollisionGrid`] in step with colliders. Only entities whose
+//! position or collider changed are rehashed, so static walls and idle crates are inserted
+//! once; disabled and removed colliders leave the grid.
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::sim::components::{Collider, Position};
+use crate::sim::spatial_hash::Aabb;
+use crate::sim::systems::CollisionGrid;
+
+/// Scratch buffer kept between runs.
+#[derive(Debug, Default)]
+pub struct SpatialHashSystem {
+    updates: Vec<(Entity, Option<(Aabb, bool)>)>,
+}
+
+impl ecs::System for SpatialHashSystem {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("spatial_hash");
+        self.updates.clear();
+        for &e in entities.dirty() {
+            let (Some(p), Some(c)) = (world.get::<Position>(e), world.get::<Collider>(e)) else {
+                continue;
+            };
+            let shape = c
+                .enabled
+                .then(|| (Aabb::centered(p.x, p.y, c.half_w, c.half_h), c.solid));
+            self.updates.push((e, shape));
+        }
+        let grid = &mut world.resource_mut::<CollisionGrid>().0;
+        for &e in entities.removed() {
+            grid.remove_slot(e.index());
+        }
+        for &(e, shape) in &self.updates {
+            match shape {
+                Some((aabb, solid)) => grid.insert(e, aabb, solid),
+                None => {
+                    if grid.contains(e) {
+                        grid.remove_slot(e.index());
+                    }
+                }
+            }
+        }
+    }
+}
