@@ -231,8 +231,6 @@ pub struct DrawData {
     pub y: f32,
     /// RGBA multiplier.
     pub tint: [u8; 4],
-    /// Draw as a white silhouette (the first steps of a hit).
-    pub flash: bool,
     /// Sort key: layer first, then the y of the sprite's feet.
     pub layer: u8,
     /// Sort key within a layer.

@@ -36,8 +36,6 @@ pub mod tuning {
     pub const SWING_REACH: f32 = 12.0;
     /// Half extent of the swing's hitbox.
     pub const SWING_HALF: f32 = 7.0;
-    /// Steps of white flash at the start of a hit.
-    pub const FLASH_STEPS: u32 = 4;
     /// Debris thrown by a breaking crate.
     pub const DEBRIS_PER_CRATE: u32 = 5;
     /// Debris lifetime (0.6 s).

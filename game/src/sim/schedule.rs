@@ -127,8 +127,7 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .requires::<Animation>()
             .requires::<Sprite>()
             .watches::<Position>()
-            .watches::<Animation>()
-            .watches::<HitFlash>(),
+            .watches::<Animation>(),
         DrawDataSystem::default(),
     );
     ScheduleIds { bot }

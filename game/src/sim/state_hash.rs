@@ -92,12 +92,10 @@ pub(super) fn hash_world(world: &World) -> u64 {
         }
         if let Some(d) = world.get::<DrawData>(e) {
             h.u64(11);
-            h.bytes(&[d.src.x, d.src.y, d.src.w, d.src.h].map(|v| v as u8));
-            h.u64(u64::from(d.src.x) << 32 | u64::from(d.src.y));
+            h.u64(u64::from(d.src.x) << 48 | u64::from(d.src.y) << 32 | u64::from(d.src.w) << 16 | u64::from(d.src.h));
             h.f32(d.x);
             h.f32(d.y);
             h.bytes(&d.tint);
-            h.u64(u64::from(d.flash));
             h.u64(u64::from(d.layer));
             h.f32(d.sort_y);
         }

@@ -1,14 +1,13 @@
-//! `draw_data`: recomputes the [`DrawData`] of entities whose position, animation frame or hit
-//! state changed, and keeps the [`DrawGrid`] (the renderer's culling index) in step. An idle
+//! `draw_data`: recomputes the [`DrawData`] of entities whose position or animation frame
+//! changed, and keeps the [`DrawGrid`] (the renderer's culling index) in step. An idle
 //! crate is never visited.
 
 use ecs::{Entity, SystemEntities, World};
 
-use crate::sim::components::{Animation, ClipId, DrawData, HitFlash, Position, Sprite};
+use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
 use crate::sim::resources::{Clips, DrawDirtyLog};
 use crate::sim::spatial_hash::Aabb;
 use crate::sim::systems::DrawGrid;
-use crate::sim::tuning::FLASH_STEPS;
 
 /// Scratch buffer kept between runs.
 #[derive(Debug, Default)]
@@ -33,16 +32,12 @@ impl ecs::System for DrawDataSystem {
                 let data = (anim.clip != ClipId::NONE).then(|| {
                     let clip = clips.get(anim.clip);
                     let src = clip.frames[(anim.frame as usize).min(clip.frames.len() - 1)];
-                    let flash = world.get::<HitFlash>(e).is_some_and(|f| {
-                        clip.duration_steps().saturating_sub(f.steps) < FLASH_STEPS
-                    });
                     let (w, h) = (f32::from(src.w), f32::from(src.h));
                     DrawData {
                         src,
                         x: (p.x - w / 2.0).round(),
                         y: (p.y - h / 2.0).round(),
                         tint: [255; 4],
-                        flash,
                         layer: sprite.layer,
                         sort_y: p.y,
                     }

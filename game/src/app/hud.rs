@@ -1,0 +1,113 @@
+//! Screen-space text and panels: the HUD, the pause and room-cleared screens, the level error
+//! banner. Panels are drawn before text so each kind batches into one draw call.
+
+use macroquad::prelude::*;
+
+/// One piece of text to draw after the panels.
+struct Label {
+    text: String,
+    x: f32,
+    y: f32,
+    size: f32,
+    color: Color,
+}
+
+/// Collects panels and labels for one frame, then draws all panels and then all labels.
+#[derive(Default)]
+pub struct Hud {
+    panels: Vec<(Rect, Color)>,
+    labels: Vec<Label>,
+}
+
+impl std::fmt::Debug for Hud {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hud")
+            .field("panels", &self.panels.len())
+            .field("labels", &self.labels.len())
+            .finish()
+    }
+}
+
+/// Ink colours.
+pub mod ink {
+    use macroquad::prelude::Color;
+    /// Body text.
+    pub const TEXT: Color = Color::new(0.95, 0.93, 0.86, 1.0);
+    /// Numbers that matter.
+    pub const GOLD: Color = Color::new(1.0, 0.82, 0.3, 1.0);
+    /// Errors.
+    pub const ERROR: Color = Color::new(1.0, 0.45, 0.4, 1.0);
+    /// Secondary text.
+    pub const DIM: Color = Color::new(0.7, 0.7, 0.75, 1.0);
+    /// Panel background.
+    pub const PANEL: Color = Color::new(0.06, 0.05, 0.08, 0.78);
+}
+
+impl Hud {
+    /// Queue a filled rectangle.
+    pub fn panel(&mut self, rect: Rect, color: Color) {
+        self.panels.push((rect, color));
+    }
+
+    /// Queue a line of text with its baseline at `y`.
+    pub fn text(&mut self, text: impl Into<String>, x: f32, y: f32, size: f32, color: Color) {
+        self.labels.push(Label {
+            text: text.into(),
+            x,
+            y,
+            size,
+            color,
+        });
+    }
+
+    /// Queue text centred horizontally on the screen.
+    pub fn centered(&mut self, text: impl Into<String>, y: f32, size: f32, color: Color) {
+        let text = text.into();
+        let w = measure_text(&text, None, size as u16, 1.0).width;
+        self.text(text, (screen_width() - w) / 2.0, y, size, color);
+    }
+
+    /// Queue a panel sized to `lines` of text at `size`, with its top-left at `(x, y)`.
+    /// Returns the panel's rectangle.
+    pub fn text_box(&mut self, lines: &[(String, Color)], x: f32, y: f32, size: f32) -> Rect {
+        let pad = size * 0.5;
+        let line_h = size * 1.15;
+        let w = lines
+            .iter()
+            .map(|(t, _)| measure_text(t, None, size as u16, 1.0).width)
+            .fold(0.0, f32::max);
+        let rect = Rect::new(x, y, w + 2.0 * pad, line_h * lines.len() as f32 + pad);
+        self.panel(rect, ink::PANEL);
+        for (i, (t, c)) in lines.iter().enumerate() {
+            self.text(t.clone(), x + pad, y + pad + size * 0.8 + line_h * i as f32, size, *c);
+        }
+        rect
+    }
+
+    /// Draw everything queued (screen camera must be set) and empty the queues.
+    pub fn draw(&mut self) {
+        for (r, c) in self.panels.drain(..) {
+            draw_rectangle(r.x, r.y, r.w, r.h, c);
+        }
+        for l in self.labels.drain(..) {
+            draw_text(&l.text, l.x.round(), l.y.round(), l.size, l.color);
+        }
+    }
+}
+
+/// `m:ss.t` for a number of simulation steps at 60 per second.
+pub fn format_steps(steps: u64) -> String {
+    let tenths = steps * 10 / 60;
+    format!("{}:{:02}.{}", tenths / 600, (tenths / 10) % 60, tenths % 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_steps;
+
+    #[test]
+    fn step_counts_format_as_minutes_seconds_tenths() {
+        assert_eq!(format_steps(0), "0:00.0");
+        assert_eq!(format_steps(60 * 61 + 30), "1:01.5");
+    }
+}

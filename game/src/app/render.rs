@@ -1,0 +1,215 @@
+//! The world pass: floor tiles, shadows and sprites, all from one atlas texture so macroquad
+//! batches them into one draw call (two if a huge window overflows a batch). Only what the
+//! camera sees is drawn: sprites come from a query of the render grid, floor from the visible
+//! cells of the tile map.
+
+use std::path::Path;
+
+use ecs::Entity;
+use macroquad::prelude::*;
+
+use crate::atlas::{AtlasData, FrameRect};
+use crate::level::Tile;
+use crate::sim::components::{DrawData, layer};
+use crate::sim::resources::TileMap;
+use crate::sim::spatial_hash::{Aabb, Hit};
+use crate::sim::systems::DrawGrid;
+use crate::sim::{Camera, Sim, TILE};
+
+/// The atlas image could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum TextureError {
+    /// Reading the file failed.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a PNG the game can use.
+    #[error("{path} is not a usable PNG: {message}")]
+    Decode {
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Decode a PNG file into RGBA8 pixels, without panicking on bad data.
+pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), TextureError> {
+    let shown = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|source| TextureError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let decode = |message: String| TextureError::Decode {
+        path: shown.clone(),
+        message,
+    };
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().map_err(|e| decode(e.to_string()))?;
+    let mut buf = vec![0; reader.output_buffer_size().ok_or_else(|| decode("image too large".into()))?];
+    let info = reader.next_frame(&mut buf).map_err(|e| decode(e.to_string()))?;
+    if info.bit_depth != png::BitDepth::Eight || info.color_type != png::ColorType::Rgba {
+        return Err(decode(format!(
+            "expected 8-bit RGBA after expansion, got {:?} {:?}",
+            info.bit_depth, info.color_type
+        )));
+    }
+    buf.truncate(info.buffer_size());
+    Ok((info.width, info.height, buf))
+}
+
+/// Draws the world; owns the atlas texture.
+#[derive(Debug)]
+pub struct Renderer {
+    atlas: Texture2D,
+    floors: Vec<FrameRect>,
+    shadow: Option<FrameRect>,
+    hits: Vec<Hit>,
+    sprites: Vec<(u8, f32, Entity, DrawData)>,
+    /// Screen pixels per art pixel.
+    pub scale: f32,
+    /// Quads submitted by the last world pass.
+    pub last_quads: usize,
+}
+
+impl Renderer {
+    /// Load `atlas.png` next to the frame table.
+    ///
+    /// # Errors
+    /// If the image is missing or not a PNG.
+    pub fn new(assets: &Path, atlas: &AtlasData) -> Result<Self, TextureError> {
+        let (w, h, pixels) = load_png_rgba(&assets.join(&atlas.image))?;
+        let too_big = |_| TextureError::Decode {
+            path: atlas.image.clone(),
+            message: format!("{w} x {h} is larger than a texture may be"),
+        };
+        let texture = Texture2D::from_rgba8(
+            u16::try_from(w).map_err(too_big)?,
+            u16::try_from(h).map_err(too_big)?,
+            &pixels,
+        );
+        texture.set_filter(FilterMode::Nearest);
+        let floors = (0..).map_while(|i| atlas.frame(&format!("floor_{i}"))).collect();
+        Ok(Self {
+            atlas: texture,
+            floors,
+            shadow: atlas
+                .clip("shadow")
+                .and_then(|c| c.frames.first())
+                .and_then(|f| atlas.frame(f)),
+            hits: Vec::new(),
+            sprites: Vec::new(),
+            scale: 3.0,
+            last_quads: 0,
+        })
+    }
+
+    /// Pick the integer zoom for the window and tell the simulation's camera its view size.
+    pub fn fit_camera(&mut self, sim: &mut Sim) {
+        // About 15 tiles tall: 720 px -> 3x, 1080 px -> 4x; never below 1x.
+        self.scale = (screen_height() / (15.0 * TILE)).floor().max(1.0);
+        let cam = sim.world_mut().resource_mut::<Camera>();
+        cam.view_w = screen_width() / self.scale;
+        cam.view_h = screen_height() / self.scale;
+    }
+
+    /// The camera's view in world pixels, snapped to whole screen pixels so sprites never shimmer.
+    pub fn view(&self, sim: &Sim) -> Aabb {
+        let cam = sim.world().resource::<Camera>();
+        let snap = |v: f32| (v * self.scale).round() / self.scale;
+        let (x0, y0) = (snap(cam.x - cam.view_w / 2.0), snap(cam.y - cam.view_h / 2.0));
+        Aabb {
+            min_x: x0,
+            min_y: y0,
+            max_x: x0 + cam.view_w,
+            max_y: y0 + cam.view_h,
+        }
+    }
+
+    /// Set a macroquad camera that maps the world view to the screen.
+    pub fn set_world_camera(&self, view: &Aabb) {
+        set_camera(&Camera2D::from_display_rect(Rect::new(
+            view.min_x,
+            view.min_y,
+            view.max_x - view.min_x,
+            view.max_y - view.min_y,
+        )));
+    }
+
+    fn quad(&mut self, src: FrameRect, x: f32, y: f32, color: Color) {
+        draw_texture_ex(
+            &self.atlas,
+            x,
+            y,
+            color,
+            DrawTextureParams {
+                dest_size: Some(vec2(f32::from(src.w), f32::from(src.h))),
+                source: Some(Rect::new(
+                    f32::from(src.x),
+                    f32::from(src.y),
+                    f32::from(src.w),
+                    f32::from(src.h),
+                )),
+                ..Default::default()
+            },
+        );
+        self.last_quads += 1;
+    }
+
+    /// Draw floor, shadows and sprites visible in `view` (world camera must be set).
+    pub fn draw_world(&mut self, sim: &Sim, view: &Aabb) {
+        puffin::profile_function!();
+        self.last_quads = 0;
+        let world = sim.world();
+        let map = world.resource::<TileMap>();
+        if !self.floors.is_empty() {
+            let x0 = (view.min_x / TILE).floor().max(0.0) as i32;
+            let y0 = (view.min_y / TILE).floor().max(0.0) as i32;
+            let x1 = (view.max_x / TILE).ceil() as i32;
+            let y1 = (view.max_y / TILE).ceil() as i32;
+            for y in y0..y1.min(map.height as i32) {
+                for x in x0..x1.min(map.width as i32) {
+                    if map.tile(x, y) == Tile::Floor {
+                        let v = (x as u32).wrapping_mul(2_654_435_761) ^ (y as u32).wrapping_mul(40_503);
+                        // Mostly the plain tile, now and then a variant.
+                        let i = if v % 7 < 4 { 0 } else { (v as usize / 7) % self.floors.len() };
+                        self.quad(self.floors[i], x as f32 * TILE, y as f32 * TILE, WHITE);
+                    }
+                }
+            }
+        }
+        world.resource::<DrawGrid>().0.query(view, &mut self.hits);
+        self.sprites.clear();
+        for hit in &self.hits {
+            if let Some(d) = world.get::<DrawData>(hit.entity) {
+                self.sprites.push((d.layer, d.sort_y, hit.entity, *d));
+            }
+        }
+        // Layer, then feet position, then entity: a total order, so overlaps never flicker.
+        self.sprites.sort_unstable_by(|a, b| {
+            (a.0, a.1, a.2.index())
+                .partial_cmp(&(b.0, b.1, b.2.index()))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if let Some(shadow) = self.shadow {
+            for i in 0..self.sprites.len() {
+                let (l, _, _, d) = self.sprites[i];
+                if l == layer::BODIES {
+                    let x = d.x + f32::from(d.src.w) / 2.0 - f32::from(shadow.w) / 2.0;
+                    let y = d.y + f32::from(d.src.h) - f32::from(shadow.h) / 2.0 - 1.0;
+                    self.quad(shadow, x, y, WHITE);
+                }
+            }
+        }
+        for i in 0..self.sprites.len() {
+            let d = self.sprites[i].3;
+            let [r, g, b, a] = d.tint;
+            self.quad(d.src, d.x, d.y, Color::from_rgba(r, g, b, a));
+        }
+    }
+}
