@@ -1,1 +1,3 @@
-//! Crate Room placeholder.
+//! Crate Room: a top-down crate-smashing game.
+
+pub mod level;
