@@ -112,9 +112,23 @@ impl Reporter<'_> {
         use ron::error::Error as E;
         // ron's span runs from the token before the problem to where the parser stopped; for
         // identifiers (unknown/duplicate fields, variants) the start is the identifier itself.
-        let start = Pos {
+        // ron's span starts before the whitespace that precedes the offending token.
+        let Some(start) = self.spans.skip_whitespace(Pos {
             line: err.span.start.line.max(1),
             col: err.span.start.col.max(1),
+        }) else {
+            // Nothing but whitespace follows: whatever ron expected, the file ended first.
+            let (message, hint) = match err.code {
+                E::ExpectedNamedStructLike(_) => (
+                    "the file holds no level, only comments and blank lines",
+                    "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
+                ),
+                _ => (
+                    "unexpected end of file",
+                    "the file looks truncated: check for a missing `)`, `]` or `}`",
+                ),
+            };
+            return self.at_pos(self.spans.end(), message).with_hint(hint);
         };
         let end = Pos {
             line: err.span.end.line.max(1),
@@ -162,8 +176,8 @@ impl Reporter<'_> {
             ),
             E::ExceededRecursionLimit => (
                 start,
-                format!("values are nested too deeply (more than {RECURSION_LIMIT} levels)"),
-                Some("a level nests at most a few brackets deep".to_owned()),
+                "brackets are nested too deeply".to_owned(),
+                Some("a level nests brackets at most four deep; check for unclosed `(` or `[`".to_owned()),
             ),
             E::Eof => (
                 end,
@@ -187,10 +201,25 @@ impl Reporter<'_> {
             ),
             E::ExpectedComma => (
                 start,
-                "expected a comma".to_owned(),
+                "expected `,` before this".to_owned(),
                 Some("separate fields and list items with `,`".to_owned()),
             ),
             E::UnexpectedChar(c) => (start, format!("unexpected character {c:?}"), None),
+            E::ExpectedString => (start, "expected a string in double quotes".to_owned(), None),
+            E::ExpectedInteger => (start, "expected a whole number".to_owned(), None),
+            E::IntegerOutOfBounds => (start, "number is out of range".to_owned(), None),
+            E::ExpectedBoolean => (start, "expected `true` or `false`".to_owned(), None),
+            E::ExpectedArray => (start, "expected a list `[ ... ]`".to_owned(), None),
+            E::ExpectedMap => (start, "expected a map `{ ... }`".to_owned(), None),
+            E::ExpectedNamedStructLike("Level") => (
+                start,
+                "expected `(` to start the level".to_owned(),
+                Some(
+                    "a level file holds one `( ... )` with at least `name` and `map`; see \
+                     levels/README.md"
+                        .to_owned(),
+                ),
+            ),
             E::InvalidValueForType { expected, found } => {
                 (start, format!("expected {expected}, found {found}"), None)
             }
@@ -202,7 +231,8 @@ impl Reporter<'_> {
     }
 }
 
-/// ron's default, which [`parse`](super::parse) keeps on explicitly.
+/// ron's default, which [`parse`](super::parse) keeps on explicitly. ron spends about two units
+/// per bracket, so this stops at roughly 64 nested brackets, far beyond any real level.
 pub(crate) const RECURSION_LIMIT: usize = 128;
 
 fn in_what(outer: Option<&str>) -> String {

@@ -115,6 +115,23 @@ impl<'a> Spans<'a> {
         }
     }
 
+    /// The first non-whitespace position at or after `pos`; `None` if only whitespace follows.
+    pub fn skip_whitespace(&self, pos: Pos) -> Option<Pos> {
+        let line_start = *self.line_starts.get(pos.line.saturating_sub(1))?;
+        let line = &self.text[line_start..];
+        let offset = line
+            .char_indices()
+            .nth(pos.col.saturating_sub(1))
+            .map_or(self.text.len(), |(i, _)| line_start + i);
+        let skip = self.text[offset..].find(|c: char| !c.is_whitespace())?;
+        Some(self.pos(offset + skip))
+    }
+
+    /// The position just past the last character.
+    pub fn end(&self) -> Pos {
+        self.pos(self.text.len())
+    }
+
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> Option<&'a str> {
         let start = *self.line_starts.get(line.checked_sub(1)?)?;
