@@ -2,7 +2,8 @@
 //!
 //! Layout: a square room whose interior is a grid of 4 x 4 blocks separated by one-cell lanes.
 //! Crates only ever go in blocks, so every lane stays walkable and the player, who starts on a
-//! lane crossing near the centre, can reach every cluster.
+//! lane crossing near the centre, can reach every cluster. The four blocks around the start stay
+//! empty.
 //!
 //! ```text
 //! #############
@@ -56,8 +57,17 @@ impl SplitMix64 {
 /// crates it stays within the 1024 x 1024 map limit.
 pub fn generate(crates: usize, seed: u64) -> String {
     let mut rng = SplitMix64(seed);
-    let blocks_needed = crates.div_ceil(AVERAGE_FILL);
-    let per_side = ((blocks_needed as f64).sqrt().ceil() as usize).max(MIN_BLOCKS_PER_SIDE);
+    // The four blocks around the start stay empty, so the player starts in a clear plaza.
+    let blocks_needed = crates.div_ceil(AVERAGE_FILL) + 4;
+    let mut per_side = ((blocks_needed as f64).sqrt().ceil() as usize).max(MIN_BLOCKS_PER_SIDE);
+    while per_side * per_side < blocks_needed {
+        per_side += 1;
+    }
+    let centre_lane = per_side / 2;
+    let near_start = |block: usize| {
+        let (bx, by) = (block % per_side, block / per_side);
+        (centre_lane - 1..=centre_lane).contains(&bx) && (centre_lane - 1..=centre_lane).contains(&by)
+    };
     // Lane, then (block, lane) per block, then the outer walls.
     let inner = per_side * PERIOD + 1;
     let side = inner + 2;
@@ -73,10 +83,10 @@ pub fn generate(crates: usize, seed: u64) -> String {
         (1 + 1 + bx * PERIOD, 1 + 1 + by * PERIOD)
     };
 
-    let mut order: Vec<usize> = (0..per_side * per_side).collect();
+    let mut order: Vec<usize> = (0..per_side * per_side).filter(|&b| !near_start(b)).collect();
     rng.shuffle(&mut order);
     let mut cells: Vec<usize> = (0..BLOCK * BLOCK).collect();
-    let mut fill = vec![0usize; order.len()];
+    let mut fill = vec![0usize; per_side * per_side];
     let mut remaining = crates;
     // First pass: clusters of varying density; second pass tops blocks up if that fell short.
     for pass in 0..2 {
@@ -96,6 +106,9 @@ pub fn generate(crates: usize, seed: u64) -> String {
     }
     for (block, &count) in fill.iter().enumerate() {
         let (ox, oy) = block_origin(block);
+        if near_start(block) {
+            continue;
+        }
         if count == 0 {
             // An unused block becomes a pillar now and then, for some interior walls.
             if rng.below(4) == 0 {
@@ -116,7 +129,7 @@ pub fn generate(crates: usize, seed: u64) -> String {
         }
     }
     // The lane crossing nearest the centre; lanes never hold crates or pillars.
-    let centre = 1 + (per_side / 2) * PERIOD;
+    let centre = 1 + centre_lane * PERIOD;
     grid[centre * side + centre] = b'@';
 
     let mut text = String::with_capacity(side * (side + 8) + 200);
