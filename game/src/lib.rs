@@ -1,8 +1,9 @@
 //! Crate Room: a top-down crate-smashing game on the `ecs` crate.
 //!
 //! The simulation ([`sim`]), the level format ([`level`]) and the atlas's frame table
-//! ([`atlas`]) never touch macroquad; only the window side does.
+//! ([`atlas`]) never touch macroquad; only the window side ([`app`]) does.
 
+pub mod app;
 pub mod atlas;
 pub mod headless;
 pub mod level;

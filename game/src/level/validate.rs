@@ -1,0 +1,443 @@
+//! Turning a syntactically valid [`RawLevel`] into a [`Level`], or the first thing wrong with it.
+
+use std::collections::HashMap;
+
+use super::error::{LevelError, Reporter, suggest};
+use super::format::{LegendEntry, RawLevel, RawOverride};
+use super::spans::Node;
+use super::{Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_SIDE, Tile};
+
+/// What one map character places on its cell.
+#[derive(Clone, Debug)]
+enum Glyph {
+    Tile(Tile),
+    Player,
+    Coin,
+    Crate {
+        health: u32,
+        skin: String,
+        coin: bool,
+    },
+}
+
+fn built_in(c: char) -> Option<Glyph> {
+    let default_crate = |health, skin: &str, coin| Glyph::Crate {
+        health,
+        skin: skin.to_owned(),
+        coin,
+    };
+    Some(match c {
+        '#' => Glyph::Tile(Tile::Wall),
+        '.' => Glyph::Tile(Tile::Floor),
+        ' ' => Glyph::Tile(Tile::Void),
+        '@' => Glyph::Player,
+        'c' => default_crate(3, "crate", false),
+        'C' => default_crate(6, "crate_strong", false),
+        '$' => default_crate(3, "crate", true),
+        'o' => Glyph::Coin,
+        _ => return None,
+    })
+}
+
+/// Default health of a legend crate that gives none.
+const LEGEND_CRATE_HEALTH: i64 = 3;
+
+struct Validator<'a> {
+    rep: &'a Reporter<'a>,
+    skins: &'a dyn Fn(&str) -> bool,
+    root: Option<&'a Node>,
+}
+
+pub(crate) fn build(
+    raw: RawLevel,
+    rep: &Reporter<'_>,
+    skins: &dyn Fn(&str) -> bool,
+) -> Result<Level, LevelError> {
+    let v = Validator {
+        rep,
+        skins,
+        root: rep.spans.root.as_ref(),
+    };
+    let name_at = v.offset(v.root.and_then(|r| r.field("name")));
+    if raw.name.trim().is_empty() {
+        return Err(rep
+            .at(name_at, "the level name is empty")
+            .with_hint("give it a name, e.g. `name: \"The Crate Room\"`"));
+    }
+    let legend = v.legend(raw.legend.0)?;
+    let mut level = v.map(raw.name, &raw.map, &legend)?;
+    v.overrides(&raw.crates, &raw.map, &mut level)?;
+    Ok(level)
+}
+
+impl Validator<'_> {
+    fn offset(&self, node: Option<&Node>) -> usize {
+        node.map_or(0, |n| n.start)
+    }
+
+    fn legend(
+        &self,
+        entries: Vec<(super::format::LegendKey, LegendEntry)>,
+    ) -> Result<HashMap<char, Glyph>, LevelError> {
+        let node = self.root.and_then(|r| r.field("legend"));
+        let mut legend: HashMap<char, (Glyph, usize)> = HashMap::new();
+        for (i, (key, entry)) in entries.into_iter().enumerate() {
+            let (key_node, value_node) = node.and_then(|n| n.entry(i)).unzip();
+            let key_at = key_node.map_or(self.offset(node), |n| n.start);
+            let mut chars = key.0.chars();
+            let c = match (chars.next(), chars.next()) {
+                (Some(c), None) => c,
+                _ => {
+                    return Err(self
+                        .rep
+                        .at(key_at, format!("legend key {:?} is not a single character", key.0))
+                        .with_hint("each legend key is one map character, written like 'x'"));
+                }
+            };
+            if built_in(c).is_some() {
+                return Err(self
+                    .rep
+                    .at(key_at, format!("legend redefines the built-in character {c:?}"))
+                    .with_hint(
+                        "the built-in characters `#` `.` ` ` `@` `c` `C` `$` `o` keep their \
+                         meaning; pick another character",
+                    ));
+            }
+            if let Some((_, first)) = legend.get(&c) {
+                let line = self.rep.spans.pos(*first).line;
+                return Err(self
+                    .rep
+                    .at(key_at, format!("legend defines {c:?} twice"))
+                    .with_hint(format!("the first definition is on line {line}; keep one")));
+            }
+            let glyph = match entry {
+                LegendEntry::Wall => Glyph::Tile(Tile::Wall),
+                LegendEntry::Floor => Glyph::Tile(Tile::Floor),
+                LegendEntry::Void => Glyph::Tile(Tile::Void),
+                LegendEntry::Coin => Glyph::Coin,
+                LegendEntry::Crate { health, skin, coin } => {
+                    let field = |name| value_node.and_then(|n| n.field(name));
+                    let health = self.health(
+                        health.unwrap_or(LEGEND_CRATE_HEALTH),
+                        self.offset(field("health").or(value_node)),
+                    )?;
+                    let skin = skin.unwrap_or_else(|| DEFAULT_SKINS[0].to_owned());
+                    self.skin(&skin, self.offset(field("skin").or(value_node)))?;
+                    Glyph::Crate { health, skin, coin }
+                }
+            };
+            legend.insert(c, (glyph, key_at));
+        }
+        Ok(legend.into_iter().map(|(c, (glyph, _))| (c, glyph)).collect())
+    }
+
+    fn health(&self, health: i64, at: usize) -> Result<u32, LevelError> {
+        if HEALTH_RANGE.contains(&health) {
+            // The range lies well inside u32.
+            return Ok(u32::try_from(health).unwrap_or(1));
+        }
+        Err(self.rep.at(
+            at,
+            format!(
+                "crate health must be between {} and {}, found {health}",
+                HEALTH_RANGE.start(),
+                HEALTH_RANGE.end()
+            ),
+        ))
+    }
+
+    fn skin(&self, skin: &str, at: usize) -> Result<(), LevelError> {
+        if (self.skins)(skin) {
+            return Ok(());
+        }
+        let hint = match self.similar_skin(skin) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => format!(
+                "skins are sprite names in the art atlas, e.g. `{}` or `{}`",
+                DEFAULT_SKINS[0], DEFAULT_SKINS[1]
+            ),
+        };
+        Err(self
+            .rep
+            .at(at, format!("unknown crate skin `{skin}`"))
+            .with_hint(hint))
+    }
+
+    /// A skin the atlas has that is one typo away from `skin`. The atlas is only known through
+    /// the `skins` predicate, so besides the default skins this asks it about every name one
+    /// edit away (a few thousand calls for a long name, on an error path only).
+    fn similar_skin(&self, skin: &str) -> Option<String> {
+        let known = DEFAULT_SKINS.into_iter().filter(|s| (self.skins)(s));
+        if let Some(near) = suggest(skin, known) {
+            return Some(near.to_owned());
+        }
+        const LONGEST_GUESSED: usize = 40;
+        const ALPHABET: &str = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+        let chars: Vec<char> = skin.chars().collect();
+        if chars.len() > LONGEST_GUESSED {
+            return None;
+        }
+        let accept = |candidate: Vec<char>| {
+            let candidate: String = candidate.into_iter().collect();
+            (self.skins)(&candidate).then_some(candidate)
+        };
+        for i in 0..=chars.len() {
+            if i < chars.len() {
+                let mut deleted = chars.clone();
+                deleted.remove(i);
+                if let Some(found) = accept(deleted) {
+                    return Some(found);
+                }
+            }
+            if i + 1 < chars.len() {
+                let mut swapped = chars.clone();
+                swapped.swap(i, i + 1);
+                if let Some(found) = accept(swapped) {
+                    return Some(found);
+                }
+            }
+            for letter in ALPHABET.chars() {
+                let mut inserted = chars.clone();
+                inserted.insert(i, letter);
+                if let Some(found) = accept(inserted) {
+                    return Some(found);
+                }
+                if i < chars.len() && chars[i] != letter {
+                    let mut replaced = chars.clone();
+                    replaced[i] = letter;
+                    if let Some(found) = accept(replaced) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Byte offset of character `col` of map row `row` (its closing quote if `col` is the row's
+    /// length), falling back to the start of the map.
+    fn map_char(&self, row: usize, col: usize) -> usize {
+        let map = self.root.and_then(|r| r.field("map"));
+        map.and_then(|m| m.item(row))
+            .and_then(|r| self.rep.spans.char_in_str(r, col))
+            .unwrap_or_else(|| self.offset(map))
+    }
+
+    fn map(
+        &self,
+        name: String,
+        rows: &[String],
+        legend: &HashMap<char, Glyph>,
+    ) -> Result<Level, LevelError> {
+        let rep = self.rep;
+        let map_at = self.offset(self.root.and_then(|r| r.field("map")));
+        let max = MAX_SIDE as usize;
+        let Some(first) = rows.first() else {
+            return Err(rep
+                .at(map_at, "the map is empty")
+                .with_hint("add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`"));
+        };
+        if rows.len() > max {
+            return Err(rep.at(
+                self.map_char(max, 0),
+                format!("the map has {} rows; the limit is {max}", rows.len()),
+            ));
+        }
+        let width = first.chars().count();
+        if width == 0 {
+            return Err(rep
+                .at(self.map_char(0, 0), "map row 0 is empty")
+                .with_hint("every row needs at least one character; use ` ` for void"));
+        }
+        if width > max {
+            return Err(rep.at(
+                self.map_char(0, max),
+                format!("the map is {width} cells wide; the limit is {max}"),
+            ));
+        }
+        for (y, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if len != width {
+                return Err(rep
+                    .at(
+                        self.map_char(y, len.min(width)),
+                        format!("map row {y} is {len} cells wide, but row 0 is {width}"),
+                    )
+                    .with_hint("all rows must be equally wide; pad with ` ` (void) or `.` (floor)"));
+            }
+        }
+
+        // Both sides are at most MAX_SIDE, so this allocation is bounded.
+        let mut tiles = Vec::with_capacity(width * rows.len());
+        let mut player: Option<Cell> = None;
+        let mut crates = Vec::new();
+        let mut coins = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let cell = Cell {
+                    x: x as u32,
+                    y: y as u32,
+                };
+                let built;
+                let glyph = match legend.get(&c) {
+                    Some(glyph) => glyph,
+                    None => match built_in(c) {
+                        Some(glyph) => {
+                            built = glyph;
+                            &built
+                        }
+                        None => return Err(self.unknown_char(c, x, y, legend)),
+                    },
+                };
+                let tile = match glyph {
+                    Glyph::Tile(tile) => *tile,
+                    Glyph::Player => {
+                        if let Some(first) = player {
+                            let line = rep.spans.pos(self.map_char(first.y as usize, first.x as usize)).line;
+                            return Err(rep
+                                .at(
+                                    self.map_char(y, x),
+                                    format!("second player start `@` at ({x}, {y}); a level has exactly one"),
+                                )
+                                .with_hint(format!(
+                                    "the first is at ({}, {}) on line {line}; replace one with `.`",
+                                    first.x, first.y
+                                )));
+                        }
+                        player = Some(cell);
+                        Tile::Floor
+                    }
+                    Glyph::Coin => {
+                        coins.push(cell);
+                        Tile::Floor
+                    }
+                    Glyph::Crate { health, skin, coin } => {
+                        if crates.len() == MAX_CRATES {
+                            return Err(rep.at(
+                                self.map_char(y, x),
+                                format!("more than {MAX_CRATES} crates; that is the limit"),
+                            ));
+                        }
+                        crates.push(CrateSpawn {
+                            at: cell,
+                            health: *health,
+                            coin: *coin,
+                            skin: skin.clone(),
+                        });
+                        Tile::Floor
+                    }
+                };
+                tiles.push(tile);
+            }
+        }
+        let Some(player_start) = player else {
+            return Err(rep
+                .at(map_at, "the map has no player start `@`")
+                .with_hint("put one `@` on the floor cell where the player begins"));
+        };
+        Ok(Level {
+            name,
+            width: width as u32,
+            height: rows.len() as u32,
+            tiles,
+            player_start,
+            crates,
+            coins,
+        })
+    }
+
+    fn unknown_char(&self, c: char, x: usize, y: usize, legend: &HashMap<char, Glyph>) -> LevelError {
+        // Look-alikes of built-in characters, and the other case of a known letter.
+        let look_alike = match c {
+            '0' | 'O' => Some('o'),
+            'S' | 's' => Some('$'),
+            'H' | 'X' | '=' | '|' => Some('#'),
+            ',' | '_' | '-' | '\t' => Some('.'),
+            'P' | 'p' => Some('@'),
+            _ => None,
+        };
+        let other_case = c
+            .to_lowercase()
+            .chain(c.to_uppercase())
+            .find(|&o| o != c && (built_in(o).is_some() || legend.contains_key(&o)));
+        let hint = match other_case.or(look_alike) {
+            Some(near) => format!("did you mean {near:?}? or define {c:?} in `legend`"),
+            None => format!("add it to `legend`, e.g. `legend: {{ {c:?}: Wall }}`"),
+        };
+        self.rep
+            .at(
+                self.map_char(y, x),
+                format!("unknown map character {c:?} at ({x}, {y})"),
+            )
+            .with_hint(hint)
+    }
+
+    fn overrides(
+        &self,
+        overrides: &[RawOverride],
+        rows: &[String],
+        level: &mut Level,
+    ) -> Result<(), LevelError> {
+        if overrides.is_empty() {
+            return Ok(());
+        }
+        let rep = self.rep;
+        let node = self.root.and_then(|r| r.field("crates"));
+        let by_cell: HashMap<Cell, usize> = level
+            .crates
+            .iter()
+            .enumerate()
+            .map(|(i, spawn)| (spawn.at, i))
+            .collect();
+        let mut seen: HashMap<Cell, usize> = HashMap::new();
+        for (i, over) in overrides.iter().enumerate() {
+            let item = node.and_then(|n| n.item(i));
+            let field = |name| item.and_then(|n| n.field(name)).or(item);
+            let at = self.offset(field("at"));
+            let (x, y) = over.at;
+            let inside = (0..i64::from(level.width)).contains(&x) && (0..i64::from(level.height)).contains(&y);
+            if !inside {
+                return Err(rep
+                    .at(
+                        at,
+                        format!(
+                            "crate override at ({x}, {y}) is outside the {} x {} map",
+                            level.width, level.height
+                        ),
+                    )
+                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+            }
+            let cell = Cell {
+                x: x as u32,
+                y: y as u32,
+            };
+            if let Some(first) = seen.insert(cell, at) {
+                let line = rep.spans.pos(first).line;
+                return Err(rep
+                    .at(at, format!("second crate override for ({x}, {y})"))
+                    .with_hint(format!("the first is on line {line}; merge them into one")));
+            }
+            let Some(&index) = by_cell.get(&cell) else {
+                let c = rows[y as usize].chars().nth(x as usize).unwrap_or(' ');
+                return Err(rep
+                    .at(
+                        at,
+                        format!("crate override at ({x}, {y}) points at {c:?}, not a crate"),
+                    )
+                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+            };
+            let spawn = &mut level.crates[index];
+            if let Some(health) = over.health {
+                spawn.health = self.health(health, self.offset(field("health")))?;
+            }
+            if let Some(skin) = &over.skin {
+                self.skin(skin, self.offset(field("skin")))?;
+                spawn.skin.clone_from(skin);
+            }
+            if let Some(coin) = over.coin {
+                spawn.coin = coin;
+            }
+        }
+        Ok(())
+    }
+}

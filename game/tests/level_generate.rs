@@ -1,0 +1,76 @@
+//! `level::generate` makes valid, deterministic crate-filled rooms of any requested size.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use game::level::{self, Level, MAX_CRATES, MAX_SIDE, Tile};
+
+fn default_skins(skin: &str) -> bool {
+    skin == "crate" || skin == "crate_strong"
+}
+
+fn parse(text: &str) -> Level {
+    level::parse(Path::new("generated.ron"), text, &default_skins).unwrap_or_else(|err| panic!("{err}"))
+}
+
+#[test]
+fn generated_levels_have_exactly_the_requested_crates() {
+    for n in [0, 1, 50, 2000] {
+        for seed in [0, 1, 42, u64::MAX] {
+            let level = parse(&level::generate(n, seed));
+            assert_eq!(level.crates.len(), n, "n = {n}, seed = {seed}");
+        }
+    }
+}
+
+#[test]
+fn same_arguments_give_byte_identical_text() {
+    assert_eq!(level::generate(2000, 7), level::generate(2000, 7));
+    assert_ne!(level::generate(2000, 7), level::generate(2000, 8));
+}
+
+#[test]
+fn generated_output_is_frozen() {
+    // Guards the "never changes" promise: a different layout for the same seed would silently
+    // change every generated stress level.
+    let text = level::generate(20, 3);
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    assert_eq!(hash, FROZEN_HASH, "generate(20, 3) changed:\n{text}");
+}
+
+const FROZEN_HASH: u64 = 3_490_875_574_625_268_535;
+
+#[test]
+fn generated_room_is_walled_with_a_clear_start() {
+    let level = parse(&level::generate(500, 9));
+    let (w, h) = (level.width, level.height);
+    assert!(w.abs_diff(h) <= 1, "roughly square: {w} x {h}");
+    for x in 0..w {
+        assert_eq!(level.tile(x, 0), Tile::Wall);
+        assert_eq!(level.tile(x, h - 1), Tile::Wall);
+    }
+    for y in 0..h {
+        assert_eq!(level.tile(0, y), Tile::Wall);
+        assert_eq!(level.tile(w - 1, y), Tile::Wall);
+    }
+    let start = level.player_start;
+    let near_start = |c: &level::CrateSpawn| c.at.x.abs_diff(start.x) <= 1 && c.at.y.abs_diff(start.y) <= 1;
+    assert!(!level.crates.iter().any(near_start), "the start and its neighbours are clear");
+    let coins = level.crates.iter().filter(|c| c.coin).count();
+    assert!(coins > 0 && coins < 500 / 5, "a few crates drop coins: {coins}");
+    assert!(level.crates.iter().any(|c| c.skin == "crate_strong"));
+}
+
+#[test]
+fn hundred_thousand_crates_generate_quickly_and_parse_within_limits() {
+    let started = Instant::now();
+    let text = level::generate(100_000, 1);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "generate took {took:?}");
+    let level = parse(&text);
+    assert_eq!(level.crates.len(), 100_000);
+    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
+    assert!(level.crates.len() <= MAX_CRATES);
+}

@@ -1,0 +1,74 @@
+//! The levels shipped in `levels/` are valid and fit what the game expects of them.
+
+use std::path::{Path, PathBuf};
+
+use game::level::{self, Level, Tile};
+
+fn default_skins(skin: &str) -> bool {
+    skin == "crate" || skin == "crate_strong"
+}
+
+fn levels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels")
+}
+
+fn load(name: &str) -> Level {
+    let path = levels_dir().join(name);
+    level::load(&path, &default_skins).unwrap_or_else(|err| panic!("{err}"))
+}
+
+#[test]
+fn every_shipped_level_passes_check() {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(levels_dir())
+        .expect("levels/ exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 3, "{paths:?}");
+    let mut out = Vec::new();
+    let status = level::check(&paths, &default_skins, &mut out);
+    assert_eq!(status, 0, "{}", String::from_utf8_lossy(&out));
+    assert!(out.is_empty());
+}
+
+#[test]
+fn crate_room_fits_one_screen_with_both_crate_kinds() {
+    let room = load("crate_room.ron");
+    // 1280 x 720 pixels at 16-pixel tiles drawn 3x: 26 x 15 cells.
+    assert!(room.width <= 1280 / (16 * 3) && room.height <= 720 / (16 * 3));
+    assert!((40..=60).contains(&room.crates.len()), "{}", room.crates.len());
+    assert!(room.crates.iter().any(|c| c.skin == "crate"));
+    assert!(room.crates.iter().any(|c| c.skin == "crate_strong"));
+    assert!(room.crates.iter().filter(|c| c.coin).count() >= 3);
+    let walls = (1..room.height - 1)
+        .flat_map(|y| (1..room.width - 1).map(move |x| (x, y)))
+        .filter(|&(x, y)| room.tile(x, y) == Tile::Wall)
+        .count();
+    assert!(walls > 0, "the default room has interior walls");
+}
+
+#[test]
+fn cratetopia_is_crate_filled_and_bigger_than_the_screen() {
+    let level = load("cratetopia.ron");
+    assert!(level.crates.len() >= 2000, "{}", level.crates.len());
+    assert!(level.width > 26 && level.height > 15);
+}
+
+#[test]
+fn crates_and_coins_stand_on_floor() {
+    for name in ["crate_room.ron", "cratetopia.ron", "corridors.ron", "vault.ron"] {
+        let level = load(name);
+        let start = level.player_start;
+        assert_eq!(level.tile(start.x, start.y), Tile::Floor, "{name}");
+        for spawn in &level.crates {
+            assert_eq!(level.tile(spawn.at.x, spawn.at.y), Tile::Floor, "{name}");
+        }
+        for coin in &level.coins {
+            assert_eq!(level.tile(coin.x, coin.y), Tile::Floor, "{name}");
+        }
+        let mut sorted = level.crates.clone();
+        sorted.sort_by_key(|c| (c.at.y, c.at.x));
+        assert_eq!(sorted, level.crates, "{name}: crates are row-major");
+    }
+}
