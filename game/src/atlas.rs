@@ -93,6 +93,17 @@ pub enum AtlasError {
 
 impl AtlasData {
     /// Parse a frame table from RON text (no validation beyond the schema).
+    ///
+    /// ```
+    /// use game::atlas::AtlasData;
+    ///
+    /// let text = r#"(image: "atlas.png", tile: 16,
+    ///     frames: { "coin_0": (x: 0, y: 0, w: 16, h: 16) },
+    ///     clips: { "coin": (frames: ["coin_0"], frame_time: 0.1, looping: true) })"#;
+    /// let atlas = AtlasData::from_ron(text).unwrap();
+    /// assert_eq!(atlas.frame("coin_0").map(|r| r.w), Some(16));
+    /// assert!(atlas.validate().is_ok());
+    /// ```
     pub fn from_ron(text: &str) -> Result<Self, AtlasError> {
         Self::parse(text, Path::new("<string>"))
     }
@@ -196,4 +207,158 @@ fn png_size(path: &Path) -> Result<(u32, u32), AtlasError> {
     })?;
     let info = reader.info();
     Ok((info.width, info.height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clip names the game plays; the contract between the art and the game code.
+    fn required_clips() -> Vec<String> {
+        let mut clips = vec!["debris".to_owned(), "coin".to_owned(), "shadow".to_owned()];
+        for dir in ["down", "up", "left", "right"] {
+            for kind in ["player_idle", "player_walk", "player_attack", "slash"] {
+                clips.push(format!("{kind}_{dir}"));
+            }
+        }
+        for skin in ["crate", "crate_strong"] {
+            for state in ["idle", "hit", "explode"] {
+                clips.push(format!("{skin}_{state}"));
+            }
+        }
+        for i in 0..4 {
+            clips.push(format!("floor_{i}"));
+            clips.push(format!("wall_{i}"));
+        }
+        clips
+    }
+
+    fn assets_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets")
+    }
+
+    fn committed() -> AtlasData {
+        match AtlasData::load(&assets_dir()) {
+            Ok(atlas) => atlas,
+            Err(e) => panic!("committed atlas does not load: {e}"),
+        }
+    }
+
+    fn sample() -> AtlasData {
+        let text = r#"(image: "atlas.png", tile: 16,
+            frames: { "a": (x: 0, y: 0, w: 16, h: 16), "b": (x: 16, y: 0, w: 16, h: 16) },
+            clips: { "ab": (frames: ["a", "b"], frame_time: 0.1, looping: false) })"#;
+        AtlasData::from_ron(text).unwrap()
+    }
+
+    #[test]
+    fn committed_atlas_parses_and_validates_against_its_image() {
+        let atlas = committed();
+        assert_eq!(atlas.image, "atlas.png");
+        assert_eq!(atlas.tile, 16);
+    }
+
+    #[test]
+    fn committed_atlas_has_every_clip_the_game_plays() {
+        let atlas = committed();
+        let missing: Vec<_> = required_clips()
+            .into_iter()
+            .filter(|name| atlas.clip(name).is_none())
+            .collect();
+        assert!(missing.is_empty(), "missing clips: {missing:?}");
+    }
+
+    #[test]
+    fn clips_have_the_promised_length_and_looping() {
+        let atlas = committed();
+        let expect = |name: &str, min_frames: usize, looping: bool| {
+            let clip = atlas.clip(name).unwrap();
+            assert!(clip.frames.len() >= min_frames, "{name} is too short");
+            assert_eq!(clip.looping, looping, "{name} looping");
+        };
+        for dir in ["down", "up", "left", "right"] {
+            expect(&format!("player_idle_{dir}"), 2, true);
+            expect(&format!("player_walk_{dir}"), 4, true);
+            expect(&format!("player_attack_{dir}"), 3, false);
+            expect(&format!("slash_{dir}"), 3, false);
+        }
+        for skin in ["crate", "crate_strong"] {
+            expect(&format!("{skin}_idle"), 1, true);
+            expect(&format!("{skin}_hit"), 3, false);
+            expect(&format!("{skin}_explode"), 5, false);
+        }
+        expect("debris", 4, true);
+        expect("coin", 6, true);
+    }
+
+    #[test]
+    fn both_crate_skins_are_complete_and_unknown_skins_are_not() {
+        let atlas = committed();
+        assert!(atlas.has_crate_skin("crate"));
+        assert!(atlas.has_crate_skin("crate_strong"));
+        assert!(!atlas.has_crate_skin("barrel"));
+    }
+
+    #[test]
+    fn parse_error_carries_line_and_column() {
+        let err = AtlasData::from_ron("(image: \"atlas.png\",\n tile: oops)").unwrap_err();
+        assert!(err.to_string().starts_with("<string>:2:"), "{err}");
+        match err {
+            // ron points at the value (or the gap just before it), never at line 1.
+            AtlasError::Parse { line, col, .. } => assert!(line == 2 && (7..=8).contains(&col)),
+            other => panic!("expected a parse error, got {other}"),
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let text = r#"(image: "atlas.png", tile: 16, frames: {}, clips: {}, extra: 1)"#;
+        assert!(matches!(
+            AtlasData::from_ron(text),
+            Err(AtlasError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn load_error_names_the_missing_file() {
+        let dir = Path::new("/nonexistent/crate-room-assets");
+        let message = AtlasData::load(dir).unwrap_err().to_string();
+        assert!(
+            message.contains("/nonexistent/crate-room-assets/atlas.ron"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn clip_naming_an_absent_frame_fails_validation() {
+        let mut atlas = sample();
+        atlas.frames.remove("b");
+        let err = atlas.validate().unwrap_err();
+        assert!(matches!(err, AtlasError::MissingFrame { ref frame, .. } if frame == "b"));
+    }
+
+    #[test]
+    fn empty_clip_and_zero_frame_time_fail_validation() {
+        let mut atlas = sample();
+        atlas.clips.get_mut("ab").unwrap().frame_time = 0.0;
+        assert!(matches!(
+            atlas.validate(),
+            Err(AtlasError::BadFrameTime { .. })
+        ));
+        atlas.clips.get_mut("ab").unwrap().frames.clear();
+        assert!(matches!(
+            atlas.validate(),
+            Err(AtlasError::EmptyClip { .. })
+        ));
+    }
+
+    #[test]
+    fn frame_outside_the_image_fails_validation() {
+        let atlas = sample();
+        assert!(atlas.validate_within(32, 16).is_ok());
+        assert!(matches!(
+            atlas.validate_within(24, 16),
+            Err(AtlasError::OutOfBounds { ref frame, .. }) if frame == "b"
+        ));
+    }
 }

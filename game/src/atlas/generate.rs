@@ -126,7 +126,10 @@ pub fn draw_atlas() -> Canvas {
 pub fn generate() -> Result<GeneratedAtlas, GenerateError> {
     let (image, data) = draw_sheet();
     let png = encode_png(&image)?;
-    let config = ron::ser::PrettyConfig::new().struct_names(true);
+    // Depth 2 puts one frame or clip per line, which keeps diffs of the table readable.
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .depth_limit(2);
     let mut ron = ron::ser::to_string_pretty(&data, config)?;
     ron.push('\n');
     Ok(GeneratedAtlas { png, ron, data })
@@ -156,4 +159,128 @@ pub fn encode_png(image: &Canvas) -> Result<Vec<u8>, png::EncodingError> {
     writer.write_image_data(&image.to_bytes())?;
     writer.finish()?;
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atlas::palette;
+
+    #[test]
+    fn generator_output_is_byte_identical_across_runs() {
+        let first = generate().unwrap();
+        let second = generate().unwrap();
+        assert_eq!(first.png, second.png);
+        assert_eq!(first.ron, second.ron);
+    }
+
+    #[test]
+    fn committed_assets_match_the_generator() {
+        // Fails when the art code changed without `cargo run -p game --bin gen-assets`.
+        let fresh = generate().unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+        let ron = std::fs::read_to_string(dir.join(crate::atlas::ATLAS_RON)).unwrap();
+        let png = std::fs::read(dir.join(ATLAS_PNG)).unwrap();
+        assert!(
+            ron == fresh.ron,
+            "assets/atlas.ron is stale; run gen-assets"
+        );
+        assert!(
+            png == fresh.png,
+            "assets/atlas.png is stale; run gen-assets"
+        );
+    }
+
+    #[test]
+    fn generated_ron_round_trips_and_validates() {
+        let atlas = generate().unwrap();
+        let parsed = AtlasData::from_ron(&atlas.ron).unwrap();
+        assert_eq!(parsed, atlas.data);
+        let image = draw_atlas();
+        parsed
+            .validate_within(image.width() as u32, image.height() as u32)
+            .unwrap();
+        assert!(image.width().is_power_of_two());
+    }
+
+    #[test]
+    fn frames_never_overlap() {
+        let atlas = generate().unwrap().data;
+        let rects: Vec<_> = atlas.frames.iter().collect();
+        for (i, (a_name, a)) in rects.iter().enumerate() {
+            for (b_name, b) in &rects[i + 1..] {
+                let apart =
+                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(apart, "{a_name} overlaps {b_name}");
+            }
+        }
+    }
+
+    fn frame_has_colour(image: &Canvas, rect: FrameRect, colour: palette::Rgb) -> bool {
+        (rect.y..rect.y + rect.h).any(|y| {
+            (rect.x..rect.x + rect.w).any(|x| {
+                let c = image.get(i32::from(x), i32::from(y));
+                c[3] == 255 && c[..3] == colour
+            })
+        })
+    }
+
+    #[test]
+    fn tunic_blue_appears_in_every_player_frame_and_nowhere_else() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        for (name, &rect) in &atlas.frames {
+            let is_player = name.starts_with("player_");
+            assert_eq!(
+                frame_has_colour(&image, rect, palette::PLAYER_BASE),
+                is_player,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn key_colours_mark_their_sprites() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        let frame = |name: &str| atlas.frame(name).unwrap();
+        for i in 0..4 {
+            assert!(frame_has_colour(
+                &image,
+                frame(&format!("floor_{i}")),
+                palette::FLOOR_BASE
+            ));
+            assert!(frame_has_colour(
+                &image,
+                frame(&format!("wall_{i}")),
+                palette::WALL_BASE
+            ));
+        }
+        assert!(frame_has_colour(
+            &image,
+            frame("crate_idle"),
+            palette::CRATE_BASE
+        ));
+        assert!(frame_has_colour(
+            &image,
+            frame("crate_strong_idle"),
+            palette::CRATE_BASE
+        ));
+        assert!(frame_has_colour(
+            &image,
+            frame("coin_0"),
+            palette::COIN_BASE
+        ));
+    }
+
+    #[test]
+    fn shadow_is_translucent_and_sprites_have_transparent_margins() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        let shadow = atlas.frame("shadow").unwrap();
+        let centre = image.get(i32::from(shadow.x) + 8, i32::from(shadow.y) + 13);
+        assert!(centre[3] > 0 && centre[3] < 255, "{centre:?}");
+        let corner = atlas.frame("player_idle_down_0").unwrap();
+        assert_eq!(image.get(i32::from(corner.x), i32::from(corner.y))[3], 0);
+    }
 }

@@ -389,7 +389,7 @@ fn crate_body(skin: Skin) -> Canvas {
             let lid = y <= lid_end;
             let base = if lid { CRATE_LIGHT } else { CRATE_BASE };
             // Wood grain: horizontal streaks, keyed on the row so a plank reads as one board.
-            let grain = noise(x / 3, y, 11) % 5 == 0 || n < 24;
+            let grain = noise(x / 3, y, 11).is_multiple_of(5) || n < 24;
             let mut col = if grain {
                 mix(base, CRATE_DARK, 0.35)
             } else {
@@ -793,9 +793,7 @@ fn wall(variant: u32) -> Canvas {
                     MORTAR
                 } else if ry == 0 || rx == 0 {
                     WALL_LIGHT
-                } else if ry == 2 || rx == 6 {
-                    WALL_DARK
-                } else if noise(x, y, 200 + variant) < 30 {
+                } else if ry == 2 || rx == 6 || noise(x, y, 200 + variant) < 30 {
                     WALL_DARK
                 } else {
                     WALL_BASE
