@@ -1,9 +1,28 @@
-//! TEMPORARY stand-in for the atlas module (replaced by the art branch).
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::Path;
+//! Sprite atlas: the frame table and animation clips that describe `assets/atlas.png`.
+//!
+//! The table is plain data (RON on disk) so the simulation side can name clips without knowing
+//! how they are drawn; only the render module turns a [`FrameRect`] into a macroquad draw call.
+//! The art itself is produced by [`generate`], a deterministic pixel-art generator run by the
+//! `gen-assets` binary.
+//!
+//! Architecture Invariant: this module and its children never import macroquad.
 
+pub mod canvas;
+pub mod generate;
+pub mod palette;
+mod sprites;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// File name of the frame table inside the assets directory.
+pub const ATLAS_RON: &str = "atlas.ron";
+
+/// Pixel rectangle of one frame inside the atlas image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FrameRect {
     pub x: u16,
     pub y: u16,
@@ -11,94 +30,335 @@ pub struct FrameRect {
     pub h: u16,
 }
 
+/// Named sequence of frames played at a fixed rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Clip {
+    /// Frame names, each a key of [`AtlasData::frames`].
     pub frames: Vec<String>,
+    /// Seconds each frame stays on screen.
     pub frame_time: f32,
+    /// Whether the clip restarts after its last frame (otherwise it holds the last frame).
     pub looping: bool,
 }
 
+/// Frame table of the sprite atlas, as stored in `assets/atlas.ron`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AtlasData {
+    /// Image file name, relative to the directory holding the table (`"atlas.png"`).
     pub image: String,
+    /// Edge of one grid tile in pixels (16).
     pub tile: u16,
     pub frames: BTreeMap<String, FrameRect>,
     pub clips: BTreeMap<String, Clip>,
 }
 
+/// Failure to load or validate the atlas frame table.
 #[derive(Debug, thiserror::Error)]
-#[error("atlas error: {0}")]
-pub struct AtlasError(String);
+pub enum AtlasError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{col}: {message}")]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        col: usize,
+        message: String,
+    },
+    #[error("cannot read the header of {path}: {source}")]
+    Image {
+        path: PathBuf,
+        #[source]
+        source: png::DecodingError,
+    },
+    #[error("clip `{clip}` has no frames")]
+    EmptyClip { clip: String },
+    #[error("clip `{clip}` has a non-positive or non-finite frame_time {frame_time}")]
+    BadFrameTime { clip: String, frame_time: f32 },
+    #[error("clip `{clip}` names frame `{frame}`, which is not in the frame table")]
+    MissingFrame { clip: String, frame: String },
+    #[error("frame `{frame}` ({rect:?}) lies outside the {width}x{height} image")]
+    OutOfBounds {
+        frame: String,
+        rect: FrameRect,
+        width: u32,
+        height: u32,
+    },
+}
 
 impl AtlasData {
-    pub fn load(dir: &Path) -> Result<Self, AtlasError> {
-        let text = std::fs::read_to_string(dir.join("atlas.ron"))
-            .map_err(|e| AtlasError(e.to_string()))?;
-        ron::from_str(&text).map_err(|e| AtlasError(e.to_string()))
+    /// Parse a frame table from RON text (no validation beyond the schema).
+    ///
+    /// ```
+    /// use game::atlas::AtlasData;
+    ///
+    /// let text = r#"(image: "atlas.png", tile: 16,
+    ///     frames: { "coin_0": (x: 0, y: 0, w: 16, h: 16) },
+    ///     clips: { "coin": (frames: ["coin_0"], frame_time: 0.1, looping: true) })"#;
+    /// let atlas = AtlasData::from_ron(text).unwrap();
+    /// assert_eq!(atlas.frame("coin_0").map(|r| r.w), Some(16));
+    /// assert!(atlas.validate().is_ok());
+    /// ```
+    pub fn from_ron(text: &str) -> Result<Self, AtlasError> {
+        Self::parse(text, Path::new("<string>"))
     }
+
+    /// Read `atlas.ron` from `assets_dir`, then validate it against the image it names.
+    ///
+    /// Only the PNG header is read, to learn the image size; decoding pixels is the renderer's job.
+    pub fn load(assets_dir: &Path) -> Result<Self, AtlasError> {
+        let path = assets_dir.join(ATLAS_RON);
+        let text = std::fs::read_to_string(&path).map_err(|source| AtlasError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let data = Self::parse(&text, &path)?;
+        let image_path = assets_dir.join(&data.image);
+        let (width, height) = png_size(&image_path)?;
+        data.validate_within(width, height)?;
+        Ok(data)
+    }
+
+    fn parse(text: &str, path: &Path) -> Result<Self, AtlasError> {
+        ron::from_str(text).map_err(|e: ron::error::SpannedError| AtlasError::Parse {
+            path: path.to_path_buf(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })
+    }
+
+    /// Check that every clip is playable: non-empty, positive frame time, and every frame it
+    /// names exists in the frame table.
+    pub fn validate(&self) -> Result<(), AtlasError> {
+        for (name, clip) in &self.clips {
+            if clip.frames.is_empty() {
+                return Err(AtlasError::EmptyClip { clip: name.clone() });
+            }
+            if !(clip.frame_time.is_finite() && clip.frame_time > 0.0) {
+                return Err(AtlasError::BadFrameTime {
+                    clip: name.clone(),
+                    frame_time: clip.frame_time,
+                });
+            }
+            if let Some(missing) = clip.frames.iter().find(|f| !self.frames.contains_key(*f)) {
+                return Err(AtlasError::MissingFrame {
+                    clip: name.clone(),
+                    frame: missing.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// [`validate`](Self::validate), plus check that every frame lies inside a
+    /// `width` x `height` image.
+    pub fn validate_within(&self, width: u32, height: u32) -> Result<(), AtlasError> {
+        self.validate()?;
+        for (name, &rect) in &self.frames {
+            let right = u32::from(rect.x) + u32::from(rect.w);
+            let bottom = u32::from(rect.y) + u32::from(rect.h);
+            if rect.w == 0 || rect.h == 0 || right > width || bottom > height {
+                return Err(AtlasError::OutOfBounds {
+                    frame: name.clone(),
+                    rect,
+                    width,
+                    height,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Look up a clip by name.
     pub fn clip(&self, name: &str) -> Option<&Clip> {
         self.clips.get(name)
     }
+
+    /// Look up a frame rectangle by name.
     pub fn frame(&self, name: &str) -> Option<FrameRect> {
         self.frames.get(name).copied()
     }
+
+    /// Whether `skin` can be used for a crate: it needs `{skin}_idle`, `{skin}_hit` and
+    /// `{skin}_explode` clips.
     pub fn has_crate_skin(&self, skin: &str) -> bool {
         ["idle", "hit", "explode"]
             .iter()
-            .all(|s| self.clips.contains_key(&format!("{skin}_{s}")))
+            .all(|state| self.clips.contains_key(&format!("{skin}_{state}")))
     }
-    /// Test helper: a synthetic atlas with every clip the game needs.
-    pub fn synthetic() -> Self {
-        let mut frames = BTreeMap::new();
-        let mut clips = BTreeMap::new();
-        let mut add = |name: &str, n: usize, looping: bool| {
-            let mut names = Vec::new();
-            for i in 0..n {
-                let f = format!("{name}_{i}");
-                let k = frames.len() as u16;
-                frames.insert(
-                    f.clone(),
-                    FrameRect {
-                        x: (k % 16) * 16,
-                        y: (k / 16) * 16,
-                        w: 16,
-                        h: 16,
-                    },
-                );
-                names.push(f);
+}
+
+/// Read the width and height from a PNG header.
+fn png_size(path: &Path) -> Result<(u32, u32), AtlasError> {
+    let file = std::fs::File::open(path).map_err(|source| AtlasError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let reader = decoder.read_info().map_err(|source| AtlasError::Image {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let info = reader.info();
+    Ok((info.width, info.height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clip names the game plays; the contract between the art and the game code.
+    fn required_clips() -> Vec<String> {
+        let mut clips = vec!["debris".to_owned(), "coin".to_owned(), "shadow".to_owned()];
+        for dir in ["down", "up", "left", "right"] {
+            for kind in ["player_idle", "player_walk", "player_attack", "slash"] {
+                clips.push(format!("{kind}_{dir}"));
             }
-            clips.insert(
-                name.to_string(),
-                Clip {
-                    frames: names,
-                    frame_time: 0.1,
-                    looping,
-                },
-            );
-        };
-        for d in ["down", "up", "left", "right"] {
-            add(&format!("player_idle_{d}"), 2, true);
-            add(&format!("player_walk_{d}"), 4, true);
-            add(&format!("player_attack_{d}"), 3, false);
-            add(&format!("slash_{d}"), 3, false);
         }
-        for s in ["crate", "crate_strong"] {
-            add(&format!("{s}_idle"), 1, true);
-            add(&format!("{s}_hit"), 3, false);
-            add(&format!("{s}_explode"), 5, false);
+        for skin in ["crate", "crate_strong"] {
+            for state in ["idle", "hit", "explode"] {
+                clips.push(format!("{skin}_{state}"));
+            }
         }
-        add("debris", 4, true);
-        add("coin", 6, true);
-        add("shadow", 1, true);
         for i in 0..4 {
-            add(&format!("floor_{i}"), 1, true);
-            add(&format!("wall_{i}"), 1, true);
+            clips.push(format!("floor_{i}"));
+            clips.push(format!("wall_{i}"));
         }
-        Self {
-            image: "atlas.png".into(),
-            tile: 16,
-            frames,
-            clips,
+        clips
+    }
+
+    fn assets_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets")
+    }
+
+    fn committed() -> AtlasData {
+        match AtlasData::load(&assets_dir()) {
+            Ok(atlas) => atlas,
+            Err(e) => panic!("committed atlas does not load: {e}"),
         }
+    }
+
+    fn sample() -> AtlasData {
+        let text = r#"(image: "atlas.png", tile: 16,
+            frames: { "a": (x: 0, y: 0, w: 16, h: 16), "b": (x: 16, y: 0, w: 16, h: 16) },
+            clips: { "ab": (frames: ["a", "b"], frame_time: 0.1, looping: false) })"#;
+        AtlasData::from_ron(text).unwrap()
+    }
+
+    #[test]
+    fn committed_atlas_parses_and_validates_against_its_image() {
+        let atlas = committed();
+        assert_eq!(atlas.image, "atlas.png");
+        assert_eq!(atlas.tile, 16);
+    }
+
+    #[test]
+    fn committed_atlas_has_every_clip_the_game_plays() {
+        let atlas = committed();
+        let missing: Vec<_> = required_clips()
+            .into_iter()
+            .filter(|name| atlas.clip(name).is_none())
+            .collect();
+        assert!(missing.is_empty(), "missing clips: {missing:?}");
+    }
+
+    #[test]
+    fn clips_have_the_promised_length_and_looping() {
+        let atlas = committed();
+        let expect = |name: &str, min_frames: usize, looping: bool| {
+            let clip = atlas.clip(name).unwrap();
+            assert!(clip.frames.len() >= min_frames, "{name} is too short");
+            assert_eq!(clip.looping, looping, "{name} looping");
+        };
+        for dir in ["down", "up", "left", "right"] {
+            expect(&format!("player_idle_{dir}"), 2, true);
+            expect(&format!("player_walk_{dir}"), 4, true);
+            expect(&format!("player_attack_{dir}"), 3, false);
+            expect(&format!("slash_{dir}"), 3, false);
+        }
+        for skin in ["crate", "crate_strong"] {
+            expect(&format!("{skin}_idle"), 1, true);
+            expect(&format!("{skin}_hit"), 3, false);
+            expect(&format!("{skin}_explode"), 5, false);
+        }
+        expect("debris", 4, true);
+        expect("coin", 6, true);
+    }
+
+    #[test]
+    fn both_crate_skins_are_complete_and_unknown_skins_are_not() {
+        let atlas = committed();
+        assert!(atlas.has_crate_skin("crate"));
+        assert!(atlas.has_crate_skin("crate_strong"));
+        assert!(!atlas.has_crate_skin("barrel"));
+    }
+
+    #[test]
+    fn parse_error_carries_line_and_column() {
+        let err = AtlasData::from_ron("(image: \"atlas.png\",\n tile: oops)").unwrap_err();
+        assert!(err.to_string().starts_with("<string>:2:"), "{err}");
+        match err {
+            // ron points at the value (or the gap just before it), never at line 1.
+            AtlasError::Parse { line, col, .. } => assert!(line == 2 && (7..=8).contains(&col)),
+            other => panic!("expected a parse error, got {other}"),
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let text = r#"(image: "atlas.png", tile: 16, frames: {}, clips: {}, extra: 1)"#;
+        assert!(matches!(
+            AtlasData::from_ron(text),
+            Err(AtlasError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn load_error_names_the_missing_file() {
+        let dir = Path::new("/nonexistent/crate-room-assets");
+        let message = AtlasData::load(dir).unwrap_err().to_string();
+        assert!(
+            message.contains("/nonexistent/crate-room-assets/atlas.ron"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn clip_naming_an_absent_frame_fails_validation() {
+        let mut atlas = sample();
+        atlas.frames.remove("b");
+        let err = atlas.validate().unwrap_err();
+        assert!(matches!(err, AtlasError::MissingFrame { ref frame, .. } if frame == "b"));
+    }
+
+    #[test]
+    fn empty_clip_and_zero_frame_time_fail_validation() {
+        let mut atlas = sample();
+        atlas.clips.get_mut("ab").unwrap().frame_time = 0.0;
+        assert!(matches!(
+            atlas.validate(),
+            Err(AtlasError::BadFrameTime { .. })
+        ));
+        atlas.clips.get_mut("ab").unwrap().frames.clear();
+        assert!(matches!(
+            atlas.validate(),
+            Err(AtlasError::EmptyClip { .. })
+        ));
+    }
+
+    #[test]
+    fn frame_outside_the_image_fails_validation() {
+        let atlas = sample();
+        assert!(atlas.validate_within(32, 16).is_ok());
+        assert!(matches!(
+            atlas.validate_within(24, 16),
+            Err(AtlasError::OutOfBounds { ref frame, .. }) if frame == "b"
+        ));
     }
 }

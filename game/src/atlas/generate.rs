@@ -1,0 +1,286 @@
+//! Deterministic atlas generator: draws every sprite, packs the frames on a grid, and encodes the
+//! PNG and the RON frame table.
+//!
+//! Same input, same bytes: no clock, no unseeded randomness (texture noise is a hash of the pixel
+//! position), and the frame table is a `BTreeMap`, so the committed `assets/` can be checked
+//! against a fresh run.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::canvas::Canvas;
+use super::{AtlasData, Clip, FrameRect, sprites};
+
+/// Edge of one grid tile in pixels.
+pub const TILE: u16 = 16;
+/// Atlas width in pixels: 16 tiles, a power of two.
+pub const ATLAS_WIDTH: u16 = 16 * TILE;
+/// File name of the generated image.
+pub const ATLAS_PNG: &str = "atlas.png";
+
+/// Generated atlas: the encoded image, the frame table, and its RON text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedAtlas {
+    pub png: Vec<u8>,
+    pub ron: String,
+    pub data: AtlasData,
+}
+
+/// Failure to encode or write the generated atlas.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("cannot encode the atlas image: {0}")]
+    Png(#[from] png::EncodingError),
+    #[error("cannot serialise the frame table: {0}")]
+    Ron(#[from] ron::Error),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Frames waiting to be packed, grouped in rows so related clips stay next to each other.
+#[derive(Debug, Default)]
+pub(super) struct SheetBuilder {
+    rows: Vec<Vec<(String, Canvas)>>,
+    clips: BTreeMap<String, Clip>,
+}
+
+impl SheetBuilder {
+    /// Start a new grid row for the clips that follow.
+    pub(super) fn new_row(&mut self) {
+        self.rows.push(Vec::new());
+    }
+
+    /// Add a clip and its frames. A one-frame clip's frame shares the clip's name; otherwise
+    /// frames are named `{clip}_{index}`.
+    pub(super) fn clip(&mut self, name: &str, frames: Vec<Canvas>, frame_time: f32, looping: bool) {
+        let names: Vec<String> = if frames.len() == 1 {
+            vec![name.to_owned()]
+        } else {
+            (0..frames.len()).map(|i| format!("{name}_{i}")).collect()
+        };
+        let per_row = usize::from(ATLAS_WIDTH / TILE);
+        for (frame_name, canvas) in names.iter().cloned().zip(frames) {
+            if self.rows.last().is_none_or(|row| row.len() == per_row) {
+                self.new_row();
+            }
+            if let Some(row) = self.rows.last_mut() {
+                row.push((frame_name, canvas));
+            }
+        }
+        self.clips.insert(
+            name.to_owned(),
+            Clip {
+                frames: names,
+                frame_time,
+                looping,
+            },
+        );
+    }
+
+    /// Pack every frame on the tile grid; the height is rounded up to a power of two.
+    fn pack(self) -> (Canvas, AtlasData) {
+        let rows: Vec<_> = self.rows.into_iter().filter(|r| !r.is_empty()).collect();
+        let used = rows.len() * usize::from(TILE);
+        let height = used.next_power_of_two().max(usize::from(TILE));
+        let mut image = Canvas::new(usize::from(ATLAS_WIDTH), height);
+        let mut frames = BTreeMap::new();
+        for (row_index, row) in (0u16..).zip(rows) {
+            for (col_index, (name, canvas)) in (0u16..).zip(row) {
+                let (x, y) = (col_index * TILE, row_index * TILE);
+                image.draw(&canvas, i32::from(x), i32::from(y));
+                let rect = FrameRect {
+                    x,
+                    y,
+                    w: TILE,
+                    h: TILE,
+                };
+                frames.insert(name, rect);
+            }
+        }
+        let data = AtlasData {
+            image: ATLAS_PNG.to_owned(),
+            tile: TILE,
+            frames,
+            clips: self.clips,
+        };
+        (image, data)
+    }
+}
+
+fn draw_sheet() -> (Canvas, AtlasData) {
+    let mut sheet = SheetBuilder::default();
+    sprites::draw_all(&mut sheet);
+    sheet.pack()
+}
+
+/// Draw the atlas image without encoding it (for previews and pixel tests).
+pub fn draw_atlas() -> Canvas {
+    draw_sheet().0
+}
+
+/// Draw, pack and encode the whole atlas. Pure: the result depends on nothing but this code.
+pub fn generate() -> Result<GeneratedAtlas, GenerateError> {
+    let (image, data) = draw_sheet();
+    let png = encode_png(&image)?;
+    // Depth 2 puts one frame or clip per line, which keeps diffs of the table readable.
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .depth_limit(2);
+    let mut ron = ron::ser::to_string_pretty(&data, config)?;
+    ron.push('\n');
+    Ok(GeneratedAtlas { png, ron, data })
+}
+
+/// Generate the atlas and write `atlas.png` and `atlas.ron` into `dir`.
+pub fn write_to(dir: &Path) -> Result<GeneratedAtlas, GenerateError> {
+    let atlas = generate()?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| GenerateError::Write { path, source })
+    };
+    write(ATLAS_PNG, &atlas.png)?;
+    write(super::ATLAS_RON, atlas.ron.as_bytes())?;
+    Ok(atlas)
+}
+
+/// Encode a canvas as an RGBA8 PNG.
+pub fn encode_png(image: &Canvas) -> Result<Vec<u8>, png::EncodingError> {
+    let mut bytes = Vec::new();
+    let (w, h) = (image.width() as u32, image.height() as u32);
+    let mut encoder = png::Encoder::new(&mut bytes, w, h);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&image.to_bytes())?;
+    writer.finish()?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atlas::palette;
+
+    #[test]
+    fn generator_output_is_byte_identical_across_runs() {
+        let first = generate().unwrap();
+        let second = generate().unwrap();
+        assert_eq!(first.png, second.png);
+        assert_eq!(first.ron, second.ron);
+    }
+
+    #[test]
+    fn committed_assets_match_the_generator() {
+        // Fails when the art code changed without `cargo run -p game --bin gen-assets`.
+        let fresh = generate().unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+        let ron = std::fs::read_to_string(dir.join(crate::atlas::ATLAS_RON)).unwrap();
+        let png = std::fs::read(dir.join(ATLAS_PNG)).unwrap();
+        assert!(
+            ron == fresh.ron,
+            "assets/atlas.ron is stale; run gen-assets"
+        );
+        assert!(
+            png == fresh.png,
+            "assets/atlas.png is stale; run gen-assets"
+        );
+    }
+
+    #[test]
+    fn generated_ron_round_trips_and_validates() {
+        let atlas = generate().unwrap();
+        let parsed = AtlasData::from_ron(&atlas.ron).unwrap();
+        assert_eq!(parsed, atlas.data);
+        let image = draw_atlas();
+        parsed
+            .validate_within(image.width() as u32, image.height() as u32)
+            .unwrap();
+        assert!(image.width().is_power_of_two());
+    }
+
+    #[test]
+    fn frames_never_overlap() {
+        let atlas = generate().unwrap().data;
+        let rects: Vec<_> = atlas.frames.iter().collect();
+        for (i, (a_name, a)) in rects.iter().enumerate() {
+            for (b_name, b) in &rects[i + 1..] {
+                let apart =
+                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(apart, "{a_name} overlaps {b_name}");
+            }
+        }
+    }
+
+    fn frame_has_colour(image: &Canvas, rect: FrameRect, colour: palette::Rgb) -> bool {
+        (rect.y..rect.y + rect.h).any(|y| {
+            (rect.x..rect.x + rect.w).any(|x| {
+                let c = image.get(i32::from(x), i32::from(y));
+                c[3] == 255 && c[..3] == colour
+            })
+        })
+    }
+
+    #[test]
+    fn tunic_blue_appears_in_every_player_frame_and_nowhere_else() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        for (name, &rect) in &atlas.frames {
+            let is_player = name.starts_with("player_");
+            assert_eq!(
+                frame_has_colour(&image, rect, palette::PLAYER_BASE),
+                is_player,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn key_colours_mark_their_sprites() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        let frame = |name: &str| atlas.frame(name).unwrap();
+        for i in 0..4 {
+            assert!(frame_has_colour(
+                &image,
+                frame(&format!("floor_{i}")),
+                palette::FLOOR_BASE
+            ));
+            assert!(frame_has_colour(
+                &image,
+                frame(&format!("wall_{i}")),
+                palette::WALL_BASE
+            ));
+        }
+        assert!(frame_has_colour(
+            &image,
+            frame("crate_idle"),
+            palette::CRATE_BASE
+        ));
+        assert!(frame_has_colour(
+            &image,
+            frame("crate_strong_idle"),
+            palette::CRATE_BASE
+        ));
+        assert!(frame_has_colour(
+            &image,
+            frame("coin_0"),
+            palette::COIN_BASE
+        ));
+    }
+
+    #[test]
+    fn shadow_is_translucent_and_sprites_have_transparent_margins() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        let shadow = atlas.frame("shadow").unwrap();
+        let centre = image.get(i32::from(shadow.x) + 8, i32::from(shadow.y) + 13);
+        assert!(centre[3] > 0 && centre[3] < 255, "{centre:?}");
+        let corner = atlas.frame("player_idle_down_0").unwrap();
+        assert_eq!(image.get(i32::from(corner.x), i32::from(corner.y))[3], 0);
+    }
+}

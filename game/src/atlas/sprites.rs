@@ -1,0 +1,851 @@
+//! The sprites themselves. Every function returns 16x16 canvases; light comes from the top-left.
+//!
+//! Characters are painted from small character templates (one letter per palette entry) and
+//! outlined automatically, so silhouettes stay closed however parts are combined.
+
+use super::canvas::{Canvas, Rgba, alpha, noise, opaque};
+use super::generate::SheetBuilder;
+use super::palette::*;
+
+const SIZE: usize = 16;
+
+fn blank() -> Canvas {
+    Canvas::new(SIZE, SIZE)
+}
+
+/// Draw every clip the game uses, in atlas order.
+pub(super) fn draw_all(sheet: &mut SheetBuilder) {
+    for facing in Facing::ALL {
+        sheet.new_row();
+        player(sheet, facing);
+        let slash = slash(facing);
+        sheet.clip(&format!("slash_{}", facing.name()), slash, 0.06, false);
+    }
+    for skin in [Skin::Plain, Skin::Strong] {
+        sheet.new_row();
+        crate_clips(sheet, skin);
+    }
+    sheet.clip("debris", debris(), 0.08, true);
+    sheet.clip("shadow", vec![shadow()], 1.0, true);
+    sheet.new_row();
+    sheet.clip("coin", coin(), 0.1, true);
+    for variant in 0..4 {
+        sheet.clip(&format!("floor_{variant}"), vec![floor(variant)], 1.0, true);
+    }
+    for variant in 0..4 {
+        sheet.clip(&format!("wall_{variant}"), vec![wall(variant)], 1.0, true);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Player
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Facing {
+    Down,
+    Up,
+    Left,
+    Right,
+}
+
+impl Facing {
+    const ALL: [Facing; 4] = [Facing::Down, Facing::Up, Facing::Left, Facing::Right];
+
+    fn name(self) -> &'static str {
+        match self {
+            Facing::Down => "down",
+            Facing::Up => "up",
+            Facing::Left => "left",
+            Facing::Right => "right",
+        }
+    }
+}
+
+/// Letters used by the character templates.
+fn hero_key() -> [(char, Rgba); 12] {
+    [
+        ('o', opaque(OUTLINE)),
+        ('h', opaque(HAIR)),
+        ('H', opaque(HAIR_LIGHT)),
+        ('k', opaque(mix(HAIR, OUTLINE, 0.45))),
+        ('s', opaque(SKIN)),
+        ('S', opaque(SKIN_DARK)),
+        ('e', opaque(OUTLINE)),
+        ('b', opaque(PLAYER_BASE)),
+        ('B', opaque(PLAYER_LIGHT)),
+        ('d', opaque(PLAYER_DARK)),
+        ('l', opaque(LEATHER)),
+        ('y', opaque(COIN_DARK)),
+    ]
+}
+
+// Upper body (head, torso, arms, belt, tunic hem) for rows 0..=12; legs are separate so walking
+// and breathing can move them independently.
+const UPPER_DOWN: [&str; 13] = [
+    "................",
+    "................",
+    ".....HHHhhh.....",
+    "....HHhhhhhh....",
+    "....Hhhhhhhk....",
+    "....hhssssSk....",
+    "....hsessesk....",
+    "....hssssssk....",
+    ".....sssSSS.....",
+    "....BBbbbbbd....",
+    "...BoBbbbbdod...",
+    "...soldyyldoS...",
+    "....bbbbbbdd....",
+];
+
+const UPPER_UP: [&str; 13] = [
+    "................",
+    "................",
+    ".....HHHhhh.....",
+    "....HHHhhhhh....",
+    "....Hhhhhhhk....",
+    "....hhhhhhhk....",
+    "....hhhhhhkk....",
+    "....khhhhkkk....",
+    ".....sSSSSS.....",
+    "....BBbbbbbd....",
+    "...BoBbbbbdod...",
+    "...solllllloS...",
+    "....bbbbbbdd....",
+];
+
+const UPPER_RIGHT: [&str; 13] = [
+    "................",
+    "................",
+    ".....HHHhhh.....",
+    "....HHhhhhhhh...",
+    "....Hhhhhhsss...",
+    "....hhhhhssess..",
+    "....khhhhsssss..",
+    "....kkhhSssss...",
+    ".....kkSSss.....",
+    ".....BBbbbd.....",
+    ".....BBBbdd.....",
+    ".....llsSll.....",
+    ".....bbbbdd.....",
+];
+
+/// Leg poses: (left/back leg lifted, right/front leg lifted) for the front/back views, or a
+/// stride for the side view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Legs {
+    Stand,
+    LiftA,
+    LiftB,
+}
+
+fn legs(facing: Facing, pose: Legs) -> [&'static str; 3] {
+    match (facing, pose) {
+        (Facing::Down | Facing::Up, Legs::Stand) => {
+            [".....dd..dd.....", ".....ll..ll.....", "................"]
+        }
+        (Facing::Down | Facing::Up, Legs::LiftA) => {
+            [".....ll..dd.....", "..........ll....", "................"]
+        }
+        (Facing::Down | Facing::Up, Legs::LiftB) => {
+            [".....dd..ll.....", ".....ll.........", "................"]
+        }
+        (_, Legs::Stand) => [".....dd.dd......", ".....ll.lll.....", "................"],
+        (_, Legs::LiftA) => ["....dd...dd.....", "...ll.....lll...", "................"],
+        (_, Legs::LiftB) => [".....ddddd......", "......llll......", "................"],
+    }
+}
+
+/// Where the hammer is: the hand pixel and the direction the handle points.
+#[derive(Debug, Clone, Copy)]
+struct Grip {
+    hand: (i32, i32),
+    dir: (i32, i32),
+    len: i32,
+    /// Whether the hammer is hidden behind the body.
+    behind: bool,
+}
+
+fn rest_grip(facing: Facing) -> Grip {
+    match facing {
+        Facing::Down => Grip {
+            hand: (12, 11),
+            dir: (0, -1),
+            len: 4,
+            behind: false,
+        },
+        Facing::Up => Grip {
+            hand: (3, 11),
+            dir: (0, -1),
+            len: 4,
+            behind: true,
+        },
+        _ => Grip {
+            hand: (8, 11),
+            dir: (-1, -1),
+            len: 4,
+            behind: true,
+        },
+    }
+}
+
+fn attack_grips(facing: Facing) -> [Grip; 3] {
+    let g = |hand, dir, len, behind| Grip {
+        hand,
+        dir,
+        len,
+        behind,
+    };
+    match facing {
+        Facing::Down => [
+            g((11, 9), (1, -1), 2, true),
+            g((12, 10), (1, 1), 1, false),
+            g((9, 11), (0, 1), 1, false),
+        ],
+        Facing::Up => [
+            g((3, 11), (-1, 1), 2, false),
+            g((3, 9), (-1, -1), 3, true),
+            g((8, 8), (0, -1), 4, true),
+        ],
+        _ => [
+            g((7, 10), (-1, -1), 4, true),
+            g((9, 9), (1, -1), 3, false),
+            g((10, 11), (1, 0), 3, false),
+        ],
+    }
+}
+
+/// Draw the hammer: a wooden handle from the hand along `dir`, then an iron head across it.
+fn hammer(c: &mut Canvas, grip: Grip) {
+    let (hx, hy) = grip.hand;
+    let (dx, dy) = grip.dir;
+    for i in 1..=grip.len {
+        c.set(hx + dx * i, hy + dy * i, opaque(HANDLE));
+    }
+    let (cx, cy) = (hx + dx * (grip.len + 1), hy + dy * (grip.len + 1));
+    if dx == 0 || dy == 0 {
+        // Head 4 wide across the handle, 3 deep along it.
+        let (ax, ay) = (-dy, dx);
+        for along in 0..3 {
+            for across in -2..=1 {
+                let (x, y) = (cx + dx * along + ax * across, cy + dy * along + ay * across);
+                c.set(x, y, opaque(iron_shade(x - cx, y - cy)));
+            }
+        }
+    } else {
+        for oy in -1..=1 {
+            for ox in -1..=1 {
+                c.set(cx + ox, cy + oy, opaque(iron_shade(ox, oy)));
+            }
+        }
+        // Corner that sticks out along the handle's perpendicular makes a head, not a ball.
+        c.set(cx - dy, cy + dx, opaque(IRON_DARK));
+        c.set(cx + dy * 2 / 2, cy - dx, opaque(IRON_LIGHT));
+    }
+    c.set(hx, hy, opaque(SKIN));
+}
+
+fn iron_shade(ox: i32, oy: i32) -> Rgb {
+    match ox + oy {
+        i32::MIN..=-2 => IRON_LIGHT,
+        -1..=1 => IRON_BASE,
+        _ => IRON_DARK,
+    }
+}
+
+/// One hero frame: legs, upper body bobbed down by `bob`, hammer, outline.
+fn hero(facing: Facing, pose: Legs, bob: i32, grip: Grip) -> Canvas {
+    let key = hero_key();
+    let side = matches!(facing, Facing::Left | Facing::Right);
+    let upper: &[&str] = match facing {
+        Facing::Down => &UPPER_DOWN,
+        Facing::Up => &UPPER_UP,
+        _ => &UPPER_RIGHT,
+    };
+    let mut c = blank();
+    if grip.behind {
+        hammer(&mut c, grip_bob(grip, bob));
+    }
+    c.stamp(0, 13, &legs(facing, pose), &key);
+    c.stamp(0, bob, upper, &key);
+    if !grip.behind {
+        hammer(&mut c, grip_bob(grip, bob));
+    }
+    if side {
+        // The near arm swings with the hammer, drawn over the torso.
+        let (hx, hy) = grip_bob(grip, bob).hand;
+        let shoulder = (8, 9 + bob);
+        c.line(shoulder, (hx, hy), opaque(PLAYER_LIGHT));
+        c.set(hx, hy, opaque(SKIN));
+    }
+    c.outline(opaque(OUTLINE));
+    if facing == Facing::Left {
+        c.flip_x()
+    } else {
+        c
+    }
+}
+
+fn grip_bob(grip: Grip, bob: i32) -> Grip {
+    Grip {
+        hand: (grip.hand.0, grip.hand.1 + bob),
+        ..grip
+    }
+}
+
+fn player(sheet: &mut SheetBuilder, facing: Facing) {
+    let dir = facing.name();
+    let rest = rest_grip(facing);
+    let idle = vec![
+        hero(facing, Legs::Stand, 0, rest),
+        hero(facing, Legs::Stand, 1, rest),
+    ];
+    sheet.clip(&format!("player_idle_{dir}"), idle, 0.5, true);
+    let walk = vec![
+        hero(facing, Legs::Stand, 1, rest),
+        hero(facing, Legs::LiftA, 0, rest),
+        hero(facing, Legs::Stand, 1, rest),
+        hero(facing, Legs::LiftB, 0, rest),
+    ];
+    sheet.clip(&format!("player_walk_{dir}"), walk, 0.12, true);
+    let attack = attack_grips(facing)
+        .into_iter()
+        .map(|grip| hero(facing, Legs::Stand, 0, grip))
+        .collect();
+    sheet.clip(&format!("player_attack_{dir}"), attack, 0.06, false);
+}
+
+/// Swing arc in front of the hero. Drawn for `Right` (the hero stands just left of the cell)
+/// and turned for the other facings.
+fn slash(facing: Facing) -> Vec<Canvas> {
+    // (first angle, last angle, thickness, opacity) per frame; degrees, 0 = straight ahead,
+    // negative = up. The arc sweeps top to bottom like the hammer.
+    let frames = [
+        (-60.0, 5.0, 2.5, 1.0),
+        (-70.0, 70.0, 4.0, 1.0),
+        (-5.0, 60.0, 2.0, 0.6),
+    ];
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, &(from, to, thickness, opacity))| {
+            let mut c = blank();
+            let (cx, cy, outer) = (-1.0f32, 8.0f32, 12.5f32);
+            for y in 0..16 {
+                for x in 0..16 {
+                    let (px, py) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                    let a = py.atan2(px).to_degrees();
+                    if a < from || a > to {
+                        continue;
+                    }
+                    // Thickest mid-sweep, tapering to points at both tips.
+                    let t = (a - from) / (to - from);
+                    let width = 0.8 + thickness * (std::f32::consts::PI * t).sin();
+                    let depth = outer - (px * px + py * py).sqrt();
+                    if !(0.0..width).contains(&depth) {
+                        continue;
+                    }
+                    let (col, a8) = if depth < 1.2 {
+                        (SLASH_WHITE, 255.0)
+                    } else if depth < 2.4 {
+                        (SLASH_YELLOW, 230.0)
+                    } else {
+                        (SLASH_YELLOW, 120.0)
+                    };
+                    c.set(x, y, alpha(col, (a8 * opacity) as u8));
+                }
+            }
+            if i == 2 {
+                // Sparkles left behind by the fading swing.
+                for (x, y) in [(9, 3), (13, 6), (4, 1)] {
+                    c.set(x, y, alpha(SLASH_WHITE, 200));
+                }
+            }
+            match facing {
+                Facing::Right => c,
+                Facing::Left => c.flip_x(),
+                Facing::Down => c.rotate_cw(),
+                Facing::Up => c.rotate_cw().rotate_cw().rotate_cw(),
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crates
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skin {
+    Plain,
+    Strong,
+}
+
+/// Crate seen from above and in front: a lighter lid (rows 2..=5) over a front face (rows 6..=14).
+fn crate_body(skin: Skin) -> Canvas {
+    let mut c = blank();
+    let (x0, x1, top, lid_end, bottom) = (1, 14, 2, 5, 14);
+    for y in top..=bottom {
+        for x in x0..=x1 {
+            let n = noise(x, y, 7) as i32;
+            let lid = y <= lid_end;
+            let base = if lid { CRATE_LIGHT } else { CRATE_BASE };
+            // Wood grain: horizontal streaks, keyed on the row so a plank reads as one board.
+            let grain = noise(x / 3, y, 11).is_multiple_of(5) || n < 24;
+            let mut col = if grain {
+                mix(base, CRATE_DARK, 0.35)
+            } else {
+                base
+            };
+            if lid && y == top {
+                col = mix(CRATE_LIGHT, [255, 255, 255], 0.2);
+            }
+            c.set(x, y, opaque(col));
+        }
+    }
+    // Lid planks and the lip between lid and face.
+    for x in x0..=x1 {
+        c.set(x, lid_end + 1, opaque(CRATE_EDGE));
+    }
+    c.set(x0 + 5, 3, opaque(CRATE_BASE));
+    c.set(x0 + 5, 4, opaque(CRATE_BASE));
+    c.set(x0 + 9, 3, opaque(CRATE_BASE));
+    c.set(x0 + 9, 4, opaque(CRATE_BASE));
+    // Front frame: dark border boards with a highlight on the top-left inner edge.
+    let (fx0, fy0) = (x0, lid_end + 2);
+    for y in fy0..=bottom {
+        for x in x0..=x1 {
+            let border = x <= x0 + 1 || x >= x1 - 1 || y <= fy0 || y >= bottom - 1;
+            if border {
+                let shade = if x <= x0 || y <= fy0 {
+                    CRATE_BASE
+                } else {
+                    CRATE_DARK
+                };
+                c.set(x, y, opaque(shade));
+            }
+        }
+    }
+    // Plank seams on the inner panel.
+    for x in fx0 + 2..=x1 - 2 {
+        c.set(x, fy0 + 3, opaque(CRATE_DARK));
+    }
+    // Diagonal brace from bottom-left to top-right.
+    for i in 0..=5 {
+        let (x, y) = (x0 + 2 + i * 9 / 5, bottom - 2 - i);
+        c.set(x, y, opaque(CRATE_LIGHT));
+        c.set(x + 1, y, opaque(CRATE_BASE));
+        c.set(x + 1, y + 1, opaque(CRATE_DARK));
+    }
+    match skin {
+        Skin::Plain => {
+            for (x, y) in [
+                (x0, fy0),
+                (x1 - 1, fy0),
+                (x0, bottom - 1),
+                (x1 - 1, bottom - 1),
+            ] {
+                c.set(x + 1 - 1, y, opaque(NAIL));
+            }
+            for (x, y) in [(x0 + 1, top + 1), (x1 - 1, top + 1)] {
+                c.set(x, y, opaque(mix(NAIL, CRATE_DARK, 0.3)));
+            }
+        }
+        Skin::Strong => {
+            // Iron bands: one across the lid, two across the face, riveted.
+            for &band in &[3, fy0 + 1, bottom - 2] {
+                for x in x0..=x1 {
+                    c.set(x, band, opaque(IRON_BASE));
+                    c.set(x, band + 1, opaque(IRON_DARK));
+                }
+                c.set(x0, band, opaque(IRON_LIGHT));
+                for x in [x0 + 2, x1 - 2] {
+                    c.set(x, band, opaque(IRON_LIGHT));
+                }
+            }
+            // Reinforced corners.
+            for y in fy0..=bottom {
+                c.set(x0, y, opaque(IRON_BASE));
+                c.set(x1, y, opaque(IRON_DARK));
+            }
+            c.set(x0, fy0, opaque(IRON_LIGHT));
+        }
+    }
+    c.outline(opaque(OUTLINE));
+    c
+}
+
+fn crate_clips(sheet: &mut SheetBuilder, skin: Skin) {
+    let name = match skin {
+        Skin::Plain => "crate",
+        Skin::Strong => "crate_strong",
+    };
+    let body = crate_body(skin);
+    sheet.clip(&format!("{name}_idle"), vec![body.clone()], 1.0, true);
+
+    // Hit: white flash, squash, then a slight stretch on the way back.
+    let flash = body.map(|_, _, c| {
+        if c[3] == 0 {
+            c
+        } else if c[..3] == OUTLINE {
+            opaque(mix(OUTLINE, [255, 255, 255], 0.5))
+        } else {
+            opaque(mix([c[0], c[1], c[2]], [255, 255, 255], 0.85))
+        }
+    });
+    let mut squash = blank();
+    squash.draw_scaled(&body, -1, 3, 18, 13);
+    let mut stretch = blank();
+    stretch.draw_scaled(&body, 1, 0, 14, 16);
+    sheet.clip(
+        &format!("{name}_hit"),
+        vec![flash, squash, stretch],
+        0.05,
+        false,
+    );
+    sheet.clip(&format!("{name}_explode"), explode(&body), 0.07, false);
+}
+
+/// Cracks, burst, dust: six frames starting from the intact crate.
+fn explode(body: &Canvas) -> Vec<Canvas> {
+    let crack = opaque(OUTLINE);
+    let mut cracked = body.clone();
+    for w in [(7, 7), (8, 9), (7, 11), (9, 13)].windows(2) {
+        cracked.line(w[0], w[1], crack);
+    }
+    let mut cracked_more = cracked.clone();
+    for path in [[(2, 9), (4, 10), (4, 12)], [(13, 8), (11, 10), (12, 12)]] {
+        for w in path.windows(2) {
+            cracked_more.line(w[0], w[1], crack);
+        }
+    }
+    for (x, y) in [(5, 3), (10, 4)] {
+        cracked_more.line((x, y), (x + 1, y + 1), crack);
+    }
+    // Swollen just before bursting.
+    let mut swollen = blank();
+    swollen.draw_scaled(&cracked_more, -1, 0, 18, 16);
+
+    let mut frames = vec![cracked, swollen];
+    let quarters = [(0, 0, -1, -1), (8, 0, 1, -1), (0, 8, -1, 1), (8, 8, 1, 1)];
+    // (how far the pieces fly, their size, dust puff radius, how far puffs drift, dust opacity)
+    let bursts = [
+        (1, 7, 3.0, 0.0, 230u8),
+        (3, 5, 4.5, 0.5, 210),
+        (5, 0, 4.5, 1.5, 170),
+        (6, 0, 3.0, 2.5, 100),
+    ];
+    for (step, &(spread, size, dust_r, drift, dust_a)) in (0u32..).zip(&bursts) {
+        let mut c = blank();
+        dust(&mut c, dust_r, drift, dust_a);
+        for &(qx, qy, sx, sy) in &quarters {
+            let (px, py) = (qx + sx * spread, qy + sy * spread);
+            if size > 0 {
+                // Chunks of the crate itself, shrinking as they fly.
+                let mut piece = Canvas::new(8, 8);
+                for y in 0..8 {
+                    for x in 0..8 {
+                        piece.set(x, y, body.get(qx + x, qy + y));
+                    }
+                }
+                let inset = (8 - size) / 2;
+                c.draw_scaled(&piece, px + inset, py + inset, size, size);
+            } else if step == 2 || (qx == 0) == (qy == 0) {
+                // Loose splinters at the edge of the cloud.
+                let (x, y) = (px + 3, py + 3);
+                let (x, y) = (x.clamp(1, 13), y.clamp(1, 14));
+                c.set(x, y, opaque(CRATE_LIGHT));
+                c.set(x + 1, y, opaque(CRATE_BASE));
+                c.set(x + 1, y + 1, opaque(CRATE_DARK));
+            }
+        }
+        frames.push(c);
+    }
+    frames
+}
+
+/// Puffy dust cloud: overlapping discs lit from the top-left. As `drift` grows the puffs move
+/// out and up from the centre and separate.
+fn dust(c: &mut Canvas, radius: f32, drift: f32, a: u8) {
+    let (cx, cy) = (8.0f32, 9.0f32);
+    let puffs = [
+        (8.0, 9.0, 1.0),
+        (4.0, 10.5, 0.7),
+        (12.0, 10.5, 0.7),
+        (5.5, 6.5, 0.6),
+        (10.5, 6.0, 0.55),
+    ];
+    let mut cloud = blank();
+    for &(px, py, scale) in &puffs {
+        let (px, py) = (
+            px + (px - cx) * drift * 0.4,
+            py + (py - cy) * drift * 0.4 - drift,
+        );
+        let r = radius * scale;
+        for y in 0..16 {
+            for x in 0..16 {
+                let (dx, dy) = (x as f32 + 0.5 - px, y as f32 + 0.5 - py);
+                if dx * dx + dy * dy > r * r {
+                    continue;
+                }
+                let lit = dx + dy < -r * 0.4;
+                cloud.set(
+                    x,
+                    y,
+                    opaque(if lit { DUST } else { mix(DUST, DUST_DARK, 0.4) }),
+                );
+            }
+        }
+    }
+    // Darker rim on the bottom-right edges of the whole cloud.
+    let solid = cloud.clone();
+    let cloud = solid.map(|x, y, col| {
+        if col[3] == 0 {
+            col
+        } else if solid.get(x + 1, y)[3] == 0 || solid.get(x, y + 1)[3] == 0 {
+            alpha(DUST_DARK, a)
+        } else {
+            [col[0], col[1], col[2], a]
+        }
+    });
+    c.draw(&cloud, 0, 0);
+}
+
+/// A splinter tumbling end over end.
+fn debris() -> Vec<Canvas> {
+    let shapes: [&[&str]; 4] = [
+        &["......", ".LLLB.", ".bbbd.", "......"],
+        &[".....", "...L.", "..LB.", ".Lbd.", ".bd..", "....."],
+        &["....", ".Lb.", ".Lb.", ".bd.", ".bd.", "...."],
+        &[".....", ".L...", ".bL..", "..bB.", "...d.", "....."],
+    ];
+    let key = [
+        ('L', opaque(CRATE_LIGHT)),
+        ('b', opaque(CRATE_BASE)),
+        ('B', opaque(CRATE_LIGHT)),
+        ('d', opaque(CRATE_DARK)),
+    ];
+    shapes
+        .iter()
+        .map(|rows| {
+            let mut c = blank();
+            let (w, h) = (rows[0].len() as i32, rows.len() as i32);
+            c.stamp(8 - w / 2, 8 - h / 2, rows, &key);
+            c.outline(opaque(CRATE_EDGE));
+            c
+        })
+        .collect()
+}
+
+/// Soft, semi-transparent ellipse under the feet.
+fn shadow() -> Canvas {
+    let mut c = blank();
+    let (cx, cy, rx, ry) = (8.0f32, 13.5f32, 6.5f32, 2.5f32);
+    for y in 0..16 {
+        for x in 0..16 {
+            let (dx, dy) = ((x as f32 + 0.5 - cx) / rx, (y as f32 + 0.5 - cy) / ry);
+            let d = dx * dx + dy * dy;
+            if d <= 1.0 {
+                // Two-step falloff keeps it pixel-crisp rather than a smooth gradient.
+                let a = if d < 0.5 { 130 } else { 85 };
+                c.set(x, y, alpha(SHADOW, a));
+            }
+        }
+    }
+    c
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pickups
+
+/// Gold coin spinning about its vertical axis: full face, narrowing, edge-on, widening.
+fn coin() -> Vec<Canvas> {
+    [5.0f32, 4.0, 2.0, 0.8, 2.0, 4.0]
+        .iter()
+        .enumerate()
+        .map(|(i, &rx)| {
+            let mut c = blank();
+            let (cx, cy, ry) = (8.0f32, 8.0f32, 5.0f32);
+            for y in 0..16 {
+                for x in 0..16 {
+                    let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                    let d = (dx / rx.max(0.6)).powi(2) + (dy / ry).powi(2);
+                    if d > 1.0 {
+                        continue;
+                    }
+                    let rim = d > 0.55 && rx > 1.5;
+                    let col = if rx < 1.5 {
+                        if dy < -1.0 { COIN_LIGHT } else { COIN_DARK }
+                    } else if rim {
+                        if dx + dy < 0.0 { COIN_LIGHT } else { COIN_DARK }
+                    } else if dx + dy < -1.0 {
+                        COIN_LIGHT
+                    } else {
+                        COIN_BASE
+                    };
+                    c.set(x, y, opaque(col));
+                }
+            }
+            // Stamped mark on the face while it is wide enough to read.
+            if rx > 3.0 {
+                c.set(8, 6, opaque(COIN_DARK));
+                c.set(8, 7, opaque(COIN_DARK));
+                c.set(8, 8, opaque(COIN_DARK));
+                c.set(8, 9, opaque(COIN_DARK));
+                c.set(7, 6, opaque(COIN_LIGHT));
+            }
+            // A glint on the first frame.
+            if i == 0 {
+                c.set(5, 5, opaque(SLASH_WHITE));
+            }
+            c.outline(opaque(OUTLINE));
+            c
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiles
+
+/// Stone floor: one bevelled slab per tile (lit top-left), with per-variant cracks, moss or chips.
+fn floor(variant: u32) -> Canvas {
+    let mut c = blank();
+    for y in 0..16 {
+        for x in 0..16 {
+            let n = noise(x, y, 100 + variant);
+            // Coarse mottling in 4x4 blocks, then sparse single-pixel grit.
+            let patch = noise(x / 4, y / 4, 300 + variant);
+            let mut col = if n < 14 {
+                FLOOR_DARK
+            } else if n > 244 {
+                FLOOR_LIGHT
+            } else if patch < 70 {
+                mix(FLOOR_BASE, FLOOR_DARK, 0.3)
+            } else {
+                FLOOR_BASE
+            };
+            if x == 15 || y == 15 {
+                col = FLOOR_SEAM;
+            } else if x == 0 || y == 0 {
+                col = FLOOR_LIGHT;
+            } else if x == 14 || y == 14 {
+                col = FLOOR_DARK;
+            }
+            c.set(x, y, opaque(col));
+        }
+    }
+    match variant {
+        1 => {
+            let path = [(3, 4), (5, 6), (5, 8), (8, 9), (9, 12)];
+            for w in path.windows(2) {
+                c.line(w[0], w[1], opaque(FLOOR_SEAM));
+            }
+            c.set(6, 6, opaque(FLOOR_LIGHT));
+            c.set(6, 8, opaque(FLOOR_LIGHT));
+        }
+        2 => {
+            for y in 8..15 {
+                for x in 0..9 {
+                    let d = (x - 2) * (x - 2) + (y - 13) * (y - 13) * 2;
+                    if d < 26 && noise(x, y, 5) > 50 {
+                        let col = if noise(x, y, 6) > 170 {
+                            MOSS_LIGHT
+                        } else {
+                            MOSS
+                        };
+                        c.set(x, y, opaque(col));
+                    }
+                }
+            }
+        }
+        3 => {
+            // A split slab: the seam runs across, with a chipped corner.
+            for x in 1..15 {
+                c.set(x, 7, opaque(FLOOR_SEAM));
+                c.set(x, 8, opaque(FLOOR_LIGHT));
+            }
+            c.set(11, 11, opaque(FLOOR_DARK));
+            c.set(12, 11, opaque(FLOOR_SEAM));
+            c.set(11, 12, opaque(FLOOR_SEAM));
+        }
+        _ => {}
+    }
+    c
+}
+
+/// Brick wall: a lit cap along the top, then staggered courses of bricks 8 wide and 4 tall.
+fn wall(variant: u32) -> Canvas {
+    let mut c = blank();
+    for y in 0..16 {
+        for x in 0..16 {
+            let col = if y < 3 {
+                if y == 0 {
+                    WALL_TOP
+                } else if y == 1 {
+                    WALL_LIGHT
+                } else {
+                    MORTAR
+                }
+            } else {
+                let row = (y - 3) / 4;
+                let ry = (y - 3) % 4;
+                let shift = if row % 2 == 0 { 0 } else { 4 };
+                let rx = (x + shift) % 8;
+                if ry == 3 || rx == 7 {
+                    MORTAR
+                } else if ry == 0 || rx == 0 {
+                    WALL_LIGHT
+                } else if ry == 2 || rx == 6 || noise(x, y, 200 + variant) < 30 {
+                    WALL_DARK
+                } else {
+                    WALL_BASE
+                }
+            };
+            c.set(x, y, opaque(col));
+        }
+    }
+    match variant {
+        1 => {
+            // A crack running through two courses, with a lit lip on its upper-left side.
+            for w in [(9, 3), (10, 5), (9, 7), (11, 9), (12, 11)].windows(2) {
+                c.line(w[0], w[1], opaque(OUTLINE));
+            }
+            c.set(8, 4, opaque(WALL_LIGHT));
+            c.set(8, 7, opaque(WALL_LIGHT));
+        }
+        2 => {
+            for (x, y) in [
+                (2, 14),
+                (3, 14),
+                (4, 14),
+                (3, 13),
+                (1, 14),
+                (12, 10),
+                (13, 10),
+            ] {
+                c.set(x, y, opaque(MOSS));
+            }
+            c.set(3, 12, opaque(MOSS_LIGHT));
+            c.set(12, 9, opaque(MOSS_LIGHT));
+        }
+        3 => {
+            // One sooty brick and a chipped corner.
+            for y in 7..10 {
+                for x in 4..10 {
+                    if c.get(x, y)[..3] != MORTAR {
+                        c.set(x, y, opaque(mix(WALL_DARK, OUTLINE, 0.35)));
+                    }
+                }
+            }
+            c.set(13, 4, opaque(MORTAR));
+            c.set(14, 4, opaque(MORTAR));
+            c.set(14, 5, opaque(MORTAR));
+        }
+        _ => {}
+    }
+    c
+}
+
+/// Linear blend from `a` (t = 0) to `b` (t = 1).
+fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
+    let lerp = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
+    [lerp(a[0], b[0]), lerp(a[1], b[1]), lerp(a[2], b[2])]
+}

@@ -1,0 +1,68 @@
+//! Regenerate `assets/atlas.png` and `assets/atlas.ron` from the pixel-art generator.
+//!
+//! Usage: `cargo run -p game --bin gen-assets [ASSETS_DIR] [--preview FILE.png]`
+//! (default directory: the workspace `assets/`). `--preview` also writes the atlas scaled 4x over
+//! a checkerboard, for judging the art.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use game::atlas::canvas::Canvas;
+use game::atlas::generate;
+
+/// Integer scale of the preview image.
+const PREVIEW_SCALE: usize = 4;
+
+fn main() -> anyhow::Result<()> {
+    let mut dir = None;
+    let mut preview = None;
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--preview" {
+            preview = Some(PathBuf::from(
+                args.next().context("--preview needs a file")?,
+            ));
+        } else if dir.is_none() {
+            dir = Some(PathBuf::from(arg));
+        } else {
+            bail!("unexpected argument {}", arg.to_string_lossy());
+        }
+    }
+    let dir = dir.unwrap_or_else(default_assets_dir);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let atlas = generate::write_to(&dir)?;
+    println!(
+        "wrote {} frames, {} clips to {}",
+        atlas.data.frames.len(),
+        atlas.data.clips.len(),
+        dir.display()
+    );
+    if let Some(path) = preview {
+        let image = generate::draw_atlas();
+        let bytes = generate::encode_png(&upscaled_on_checkerboard(&image))?;
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("wrote preview {}", path.display());
+    }
+    Ok(())
+}
+
+/// The workspace `assets/` directory, next to the `game` package.
+fn default_assets_dir() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).join("assets")
+}
+
+fn upscaled_on_checkerboard(image: &Canvas) -> Canvas {
+    let s = PREVIEW_SCALE;
+    let mut out = Canvas::new(image.width() * s, image.height() * s);
+    for y in 0..out.height() as i32 {
+        for x in 0..out.width() as i32 {
+            // 16-pixel tile grid in two greys so frame borders stay visible.
+            let tile = (x / (16 * s as i32) + y / (16 * s as i32)) % 2;
+            let bg = if tile == 0 { 48 } else { 64 };
+            out.set(x, y, [bg, bg, bg + 8, 255]);
+            out.blend(x, y, image.get(x / s as i32, y / s as i32));
+        }
+    }
+    out
+}
