@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use game::app::{self, PlayInput, PlayOptions};
 use game::atlas::AtlasData;
 use game::headless::{self, InputMode, SimOptions};
 use game::paths::DataDirs;
@@ -15,6 +16,44 @@ use game::paths::DataDirs;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// Options for playing in a window (no subcommand).
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Level file to start with (default: levels/crate_room.ron).
+    #[arg(long)]
+    level: Option<PathBuf>,
+    /// Seed of the simulation's randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Wait for the display's refresh between frames.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    vsync: OnOff,
+    /// Window width in pixels.
+    #[arg(long, default_value_t = 1280)]
+    width: i32,
+    /// Window height in pixels.
+    #[arg(long, default_value_t = 720)]
+    height: i32,
+    /// Who plays: the keyboard, or the scripted bot.
+    #[arg(long, value_enum, default_value_t = PlayInput::Keyboard)]
+    input: PlayInput,
+    /// Scripted mode: play exactly N frames (one simulation step each), print a JSON summary
+    /// and exit.
+    #[arg(long)]
+    frames: Option<u64>,
+    /// Scripted mode: save the last frame as a PNG (needs --frames).
+    #[arg(long, requires = "frames")]
+    screenshot: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(Subcommand, Debug)]
@@ -78,6 +117,35 @@ fn main() -> ExitCode {
     }
 }
 
+fn play(args: PlayArgs) {
+    let conf = macroquad::conf::Conf {
+        miniquad_conf: macroquad::miniquad::conf::Conf {
+            window_title: "Crate Room".to_owned(),
+            window_width: args.width,
+            window_height: args.height,
+            window_resizable: true,
+            platform: macroquad::miniquad::conf::Platform {
+                swap_interval: Some(i32::from(args.vsync == OnOff::On)),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        // Room for a whole screen of sprites in one batch: 10,000 quads (u16 indices cap a
+        // batch at 65,536 vertices).
+        draw_call_vertex_capacity: 40_000,
+        draw_call_index_capacity: 60_000,
+        ..Default::default()
+    };
+    let opts = PlayOptions {
+        level: args.level,
+        seed: args.seed,
+        input: args.input,
+        frames: args.frames,
+        screenshot: args.screenshot,
+    };
+    macroquad::Window::from_config(conf, app::run(opts));
+}
+
 fn load_atlas() -> anyhow::Result<AtlasData> {
     let dirs = DataDirs::locate()?;
     AtlasData::load(&dirs.assets).context("loading the sprite atlas")
@@ -86,9 +154,8 @@ fn load_atlas() -> anyhow::Result<AtlasData> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
-            anyhow::bail!(
-                "the window is not wired up yet; try `crate-room sim --level levels/crate_room.ron`"
-            )
+            play(cli.play);
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Sim {
             level,

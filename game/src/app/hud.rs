@@ -79,7 +79,13 @@ impl Hud {
         let rect = Rect::new(x, y, w + 2.0 * pad, line_h * lines.len() as f32 + pad);
         self.panel(rect, ink::PANEL);
         for (i, (t, c)) in lines.iter().enumerate() {
-            self.text(t.clone(), x + pad, y + pad + size * 0.8 + line_h * i as f32, size, *c);
+            self.text(
+                t.clone(),
+                x + pad,
+                y + pad + size * 0.8 + line_h * i as f32,
+                size,
+                *c,
+            );
         }
         rect
     }

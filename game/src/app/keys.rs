@@ -49,11 +49,27 @@ impl Command {
         (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
         (Command::Restart, KeyCode::R, "R        restart level"),
         (Command::NextLevel, KeyCode::N, "N        next level"),
-        (Command::PreviousLevel, KeyCode::B, "B        previous level"),
+        (
+            Command::PreviousLevel,
+            KeyCode::B,
+            "B        previous level",
+        ),
         (Command::ToggleHelp, KeyCode::F1, "F1       this help"),
-        (Command::ToggleProfiler, KeyCode::F2, "F2       profiler (puffin)"),
-        (Command::ToggleBoxes, KeyCode::F3, "F3       collision boxes"),
-        (Command::ToggleGrid, KeyCode::F4, "F4       spatial-hash grid"),
+        (
+            Command::ToggleProfiler,
+            KeyCode::F2,
+            "F2       profiler (puffin)",
+        ),
+        (
+            Command::ToggleBoxes,
+            KeyCode::F3,
+            "F3       collision boxes",
+        ),
+        (
+            Command::ToggleGrid,
+            KeyCode::F4,
+            "F4       spatial-hash grid",
+        ),
         (Command::ToggleDirtyView, KeyCode::F5, "F5       dirty view"),
         (Command::ToggleStats, KeyCode::F6, "F6       stats panel"),
         (

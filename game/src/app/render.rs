@@ -51,8 +51,15 @@ pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), TextureError> {
     let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
     let mut reader = decoder.read_info().map_err(|e| decode(e.to_string()))?;
-    let mut buf = vec![0; reader.output_buffer_size().ok_or_else(|| decode("image too large".into()))?];
-    let info = reader.next_frame(&mut buf).map_err(|e| decode(e.to_string()))?;
+    let mut buf = vec![
+        0;
+        reader
+            .output_buffer_size()
+            .ok_or_else(|| decode("image too large".into()))?
+    ];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| decode(e.to_string()))?;
     if info.bit_depth != png::BitDepth::Eight || info.color_type != png::ColorType::Rgba {
         return Err(decode(format!(
             "expected 8-bit RGBA after expansion, got {:?} {:?}",
@@ -94,7 +101,9 @@ impl Renderer {
             &pixels,
         );
         texture.set_filter(FilterMode::Nearest);
-        let floors = (0..).map_while(|i| atlas.frame(&format!("floor_{i}"))).collect();
+        let floors = (0..)
+            .map_while(|i| atlas.frame(&format!("floor_{i}")))
+            .collect();
         Ok(Self {
             atlas: texture,
             floors,
@@ -122,7 +131,10 @@ impl Renderer {
     pub fn view(&self, sim: &Sim) -> Aabb {
         let cam = sim.world().resource::<Camera>();
         let snap = |v: f32| (v * self.scale).round() / self.scale;
-        let (x0, y0) = (snap(cam.x - cam.view_w / 2.0), snap(cam.y - cam.view_h / 2.0));
+        let (x0, y0) = (
+            snap(cam.x - cam.view_w / 2.0),
+            snap(cam.y - cam.view_h / 2.0),
+        );
         Aabb {
             min_x: x0,
             min_y: y0,
@@ -175,9 +187,14 @@ impl Renderer {
             for y in y0..y1.min(map.height as i32) {
                 for x in x0..x1.min(map.width as i32) {
                     if map.tile(x, y) == Tile::Floor {
-                        let v = (x as u32).wrapping_mul(2_654_435_761) ^ (y as u32).wrapping_mul(40_503);
+                        let v = (x as u32).wrapping_mul(2_654_435_761)
+                            ^ (y as u32).wrapping_mul(40_503);
                         // Mostly the plain tile, now and then a variant.
-                        let i = if v % 7 < 4 { 0 } else { (v as usize / 7) % self.floors.len() };
+                        let i = if v % 7 < 4 {
+                            0
+                        } else {
+                            (v as usize / 7) % self.floors.len()
+                        };
                         self.quad(self.floors[i], x as f32 * TILE, y as f32 * TILE, WHITE);
                     }
                 }

@@ -103,7 +103,10 @@ impl Reporter<'_> {
             col: pos.col,
             message: message.into(),
             hint: None,
-            source_line: self.spans.line_text(pos.line).map(|line| quote(line, pos.col)),
+            source_line: self
+                .spans
+                .line_text(pos.line)
+                .map(|line| quote(line, pos.col)),
         }
     }
 
@@ -157,7 +160,10 @@ impl Reporter<'_> {
             ),
             E::DuplicateStructField { field, outer } => (
                 start,
-                format!("field `{field}` is given twice{}", in_what(outer.as_deref())),
+                format!(
+                    "field `{field}` is given twice{}",
+                    in_what(outer.as_deref())
+                ),
                 Some("remove one of them".to_owned()),
             ),
             E::NoSuchEnumVariant {
@@ -177,7 +183,10 @@ impl Reporter<'_> {
             E::ExceededRecursionLimit => (
                 start,
                 "brackets are nested too deeply".to_owned(),
-                Some("a level nests brackets at most four deep; check for unclosed `(` or `[`".to_owned()),
+                Some(
+                    "a level nests brackets at most four deep; check for unclosed `(` or `[`"
+                        .to_owned(),
+                ),
             ),
             E::Eof => (
                 end,
@@ -265,15 +274,24 @@ fn quote(line: &str, col: usize) -> String {
     if len <= MAX_QUOTED_CHARS {
         return line.to_owned();
     }
-    let from = col.saturating_sub(MAX_QUOTED_CHARS / 2).min(len - MAX_QUOTED_CHARS);
+    let from = col
+        .saturating_sub(MAX_QUOTED_CHARS / 2)
+        .min(len - MAX_QUOTED_CHARS);
     let window: String = line.chars().skip(from).take(MAX_QUOTED_CHARS).collect();
     let before = if from > 0 { "..." } else { "" };
-    let after = if from + MAX_QUOTED_CHARS < len { "..." } else { "" };
+    let after = if from + MAX_QUOTED_CHARS < len {
+        "..."
+    } else {
+        ""
+    };
     format!("{before}{window}{after}")
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-pub(crate) fn suggest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn suggest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).clamp(1, 3);
     candidates
         .into_iter()
@@ -337,6 +355,9 @@ mod tests {
             hint: Some("fix it".into()),
             source_line: Some("  x".into()),
         };
-        assert_eq!(err.to_string(), "a.ron:2:5: error: boom\n  |   x\n  = hint: fix it");
+        assert_eq!(
+            err.to_string(),
+            "a.ron:2:5: error: boom\n  |   x\n  = hint: fix it"
+        );
     }
 }

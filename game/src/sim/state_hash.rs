@@ -92,7 +92,12 @@ pub(super) fn hash_world(world: &World) -> u64 {
         }
         if let Some(d) = world.get::<DrawData>(e) {
             h.u64(11);
-            h.u64(u64::from(d.src.x) << 48 | u64::from(d.src.y) << 32 | u64::from(d.src.w) << 16 | u64::from(d.src.h));
+            h.u64(
+                u64::from(d.src.x) << 48
+                    | u64::from(d.src.y) << 32
+                    | u64::from(d.src.w) << 16
+                    | u64::from(d.src.h),
+            );
             h.f32(d.x);
             h.f32(d.y);
             h.bytes(&d.tint);
