@@ -369,7 +369,7 @@ pub async fn run(opts: PlayOptions) {
         // Scripted runs measure the world's draw calls on their last frames.
         let want_probe = opts
             .frames
-            .map_or(app.frame % 30 == 0, |n| app.frame + 3 == n);
+            .map_or(app.frame.is_multiple_of(30), |n| app.frame + 3 == n);
         app.probe.begin_frame(app.frame, want_probe);
         let dt = get_frame_time();
         if dt > 0.0 {
@@ -391,10 +391,8 @@ pub async fn run(opts: PlayOptions) {
         if last_frame {
             let sim = app.sim.as_ref().expect("scripted runs have a level");
             let state = sim.state();
-            if let Some(path) = &opts.screenshot {
-                if let Err(e) = screenshot::save(path) {
-                    exit(1, &format!("error: {e}"));
-                }
+            if let Some(Err(e)) = opts.screenshot.as_deref().map(screenshot::save) {
+                exit(1, &format!("error: {e}"));
             }
             println!(
                 "{}",

@@ -1,0 +1,36 @@
+//! Shared helpers for the simulation tests: build a `Sim` from inline level text with the
+//! repository's atlas.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use game::atlas::AtlasData;
+use game::level;
+use game::sim::{Clips, Sim};
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn atlas() -> AtlasData {
+    AtlasData::load(&repo().join("assets")).expect("repository atlas loads")
+}
+
+/// A simulation of the level whose map rows are `rows`.
+pub fn sim_from_rows(rows: &[&str]) -> Sim {
+    let map: String = rows.iter().map(|r| format!("        \"{r}\",\n")).collect();
+    let text = format!("(\n    name: \"test\",\n    map: [\n{map}    ],\n)\n");
+    let atlas = atlas();
+    let level = level::parse(Path::new("test.ron"), &text, &|s| atlas.has_crate_skin(s))
+        .unwrap_or_else(|e| panic!("test level is valid: {e}"));
+    Sim::new(&level, Clips::from_atlas(&atlas).unwrap(), 7).unwrap()
+}
+
+/// A simulation of a shipped level file.
+pub fn sim_from_file(name: &str, seed: u64) -> Sim {
+    let atlas = atlas();
+    let path = repo().join("levels").join(name);
+    let level = level::load(&path, &|s| atlas.has_crate_skin(s)).unwrap();
+    Sim::new(&level, Clips::from_atlas(&atlas).unwrap(), seed).unwrap()
+}

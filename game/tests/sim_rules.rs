@@ -1,0 +1,171 @@
+//! The game rules, checked headlessly: blocking and sliding, attacks, breaking crates, coins.
+
+mod common;
+
+use common::sim_from_rows;
+use ecs::Entity;
+use game::sim::components::{Coin, Collider, Crate, Debris, Exploding, Player, Position};
+use game::sim::{Input, Sim};
+
+fn player(sim: &Sim) -> Entity {
+    sim.world().column::<Player>().entities()[0]
+}
+
+fn pos(sim: &Sim, e: Entity) -> Position {
+    *sim.world().get::<Position>(e).unwrap()
+}
+
+fn hold(sim: &mut Sim, input: Input, steps: u32) {
+    for _ in 0..steps {
+        sim.step(input);
+    }
+}
+
+fn crate_at(sim: &Sim, cell_x: u32, cell_y: u32) -> Entity {
+    let world = sim.world();
+    world
+        .column::<Crate>()
+        .entities()
+        .iter()
+        .copied()
+        .find(|&e| {
+            let p = world.get::<Position>(e).unwrap();
+            (p.x / 16.0) as u32 == cell_x && (p.y / 16.0) as u32 == cell_y
+        })
+        .expect("a crate in that cell")
+}
+
+const RIGHT: Input = Input {
+    move_x: 1,
+    move_y: 0,
+    attack: false,
+};
+const LEFT: Input = Input {
+    move_x: -1,
+    move_y: 0,
+    attack: false,
+};
+const ATTACK: Input = Input {
+    move_x: 0,
+    move_y: 0,
+    attack: true,
+};
+const IDLE: Input = Input {
+    move_x: 0,
+    move_y: 0,
+    attack: false,
+};
+
+#[test]
+fn player_is_blocked_flush_by_a_crate_and_by_a_wall() {
+    let mut sim = sim_from_rows(&["#######", "#.....#", "#.@.c.#", "#.....#", "#######"]);
+    let p = player(&sim);
+    hold(&mut sim, RIGHT, 60);
+    // Crate in cell 4 spans x 64..80; the player's box is 10 wide.
+    assert_eq!(pos(&sim, p).x, 64.0 - 5.0);
+    assert_eq!(pos(&sim, p).y, 40.0);
+    hold(&mut sim, LEFT, 120);
+    // Wall in cell 0 spans x 0..16.
+    assert_eq!(pos(&sim, p).x, 16.0 + 5.0);
+}
+
+#[test]
+fn player_slides_along_a_crate_and_a_wall_when_moving_diagonally() {
+    let mut sim = sim_from_rows(&["#######", "#.....#", "#.@.c.#", "#.....#", "#######"]);
+    let p = player(&sim);
+    hold(&mut sim, RIGHT, 60);
+    let before = pos(&sim, p);
+    let down_right = Input {
+        move_x: 1,
+        move_y: 1,
+        attack: false,
+    };
+    hold(&mut sim, down_right, 5);
+    let after = pos(&sim, p);
+    assert_eq!(after.x, before.x, "still flush against the crate");
+    assert!(after.y > before.y + 4.0, "slid down along it: {after:?}");
+    // Keep going: the bottom wall (row 4, y 64..80) stops y while x slides on to the right wall.
+    hold(&mut sim, down_right, 120);
+    let end = pos(&sim, p);
+    assert_eq!(end.y, 64.0 - 5.0);
+    assert_eq!(end.x, 96.0 - 5.0);
+}
+
+#[test]
+fn player_never_tunnels_through_a_one_tile_crate() {
+    let mut sim = sim_from_rows(&["#########", "#@.c....#", "#########"]);
+    let p = player(&sim);
+    hold(&mut sim, RIGHT, 600);
+    assert!(pos(&sim, p).x <= 48.0 - 5.0);
+}
+
+#[test]
+fn attack_hits_only_crates_in_reach() {
+    let mut sim = sim_from_rows(&["#######", "#.....#", "#.@c.c#", "#..c..#", "#######"]);
+    let (near, far, below) = (
+        crate_at(&sim, 3, 2),
+        crate_at(&sim, 5, 2),
+        crate_at(&sim, 3, 3),
+    );
+    hold(&mut sim, RIGHT, 1); // face right (blocked by the adjacent crate)
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 20);
+    let health = |e| sim.world().get::<Crate>(e).unwrap().health;
+    assert_eq!(health(near), 2);
+    assert_eq!(health(far), 3);
+    assert_eq!(health(below), 3);
+}
+
+#[test]
+fn crate_breaks_after_its_hits_loses_collision_at_once_and_is_despawned_after_exploding() {
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut steps = 0;
+    while sim.world().get::<Crate>(target).unwrap().health > 0 {
+        hold(&mut sim, ATTACK, 1);
+        steps += 1;
+        assert!(steps < 200, "three swings take well under 200 steps");
+        let c = sim.world().get::<Collider>(target).unwrap();
+        assert_eq!(
+            c.enabled,
+            sim.world().get::<Crate>(target).unwrap().health > 0
+        );
+    }
+    assert!(sim.world().has::<Exploding>(target));
+    assert!(sim.world().column::<Debris>().len() > 0, "debris flies");
+    assert_eq!(sim.state().crates_left, 1, "exploding crates still count");
+    // With collision off the player can walk into the crate's cell while it explodes.
+    let p = player(&sim);
+    hold(&mut sim, RIGHT, 10);
+    assert!(pos(&sim, p).x > 32.0 - 5.0);
+    hold(&mut sim, IDLE, 120);
+    assert!(!sim.world().is_alive(target));
+    assert_eq!(sim.state().crates_left, 0);
+    assert!(sim.state().cleared_at.is_some(), "room cleared");
+}
+
+#[test]
+fn walking_over_a_coin_picks_it_up() {
+    let mut sim = sim_from_rows(&["######", "#@.o.#", "######"]);
+    let coin = sim.world().column::<Coin>().entities()[0];
+    assert_eq!(sim.state().score, 0);
+    hold(&mut sim, RIGHT, 30);
+    assert_eq!(sim.state().score, 1);
+    assert!(!sim.world().is_alive(coin));
+}
+
+#[test]
+fn coin_crate_drops_a_coin_that_can_be_collected() {
+    let mut sim = sim_from_rows(&["#######", "#@$...#", "#######"]);
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 100);
+    assert_eq!(
+        sim.world().column::<Coin>().len(),
+        1,
+        "the crate dropped its coin"
+    );
+    hold(&mut sim, IDLE, 60);
+    hold(&mut sim, RIGHT, 120);
+    assert_eq!(sim.state().score, 1);
+}
