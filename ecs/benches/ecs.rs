@@ -117,7 +117,9 @@ fn write_cost(c: &mut Criterion) {
     group.throughput(Throughput::Elements(N as u64));
     let mut world = World::new();
     world.add_system(
-        SystemDesc::new("watcher").requires::<Value>().watches::<Value>(),
+        SystemDesc::new("watcher")
+            .requires::<Value>()
+            .watches::<Value>(),
         |_: &mut World, entities: &SystemEntities<'_>| {
             black_box(entities.dirty().len());
         },
@@ -192,7 +194,9 @@ fn dense_iteration(c: &mut Criterion) {
         let mut world = World::new();
         if watched {
             world.add_system(
-                SystemDesc::new("watcher").requires::<Pos>().watches::<Pos>(),
+                SystemDesc::new("watcher")
+                    .requires::<Pos>()
+                    .watches::<Pos>(),
                 |_: &mut World, entities: &SystemEntities<'_>| {
                     black_box(entities.dirty().len());
                 },
@@ -202,7 +206,11 @@ fn dense_iteration(c: &mut Criterion) {
             world.spawn((Pos { x: 0.0, y: 0.0 }, vel(i)));
         }
         world.update();
-        let name = if watched { "join_mut_watched" } else { "join_mut" };
+        let name = if watched {
+            "join_mut_watched"
+        } else {
+            "join_mut"
+        };
         group.bench_function(BenchmarkId::new(name, N), |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;

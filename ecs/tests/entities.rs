@@ -36,7 +36,10 @@ fn stale_handle_never_reaches_new_entity() {
     assert!(world.column_mut::<Pos>().get_mut(old).is_none());
 
     assert_eq!(world.get::<Pos>(new), Some(&Pos(2)), "new entity untouched");
-    assert!(!world.has::<Vel>(new), "old entity's components do not leak");
+    assert!(
+        !world.has::<Vel>(new),
+        "old entity's components do not leak"
+    );
     assert!(world.is_alive(new));
 }
 
@@ -70,7 +73,10 @@ fn stale_handle_misuse_never_panics_and_changes_nothing() {
     assert!(!world.despawn(forged));
 
     world.update();
-    assert!(common::last_dirty(&runs).is_empty(), "stale misuse is no change");
+    assert!(
+        common::last_dirty(&runs).is_empty(),
+        "stale misuse is no change"
+    );
     assert_eq!(common::last_tracked(&runs), common::set([live]));
     assert_eq!(world.get::<Pos>(live), Some(&Pos(2)));
     assert_eq!(world.len(), 1);

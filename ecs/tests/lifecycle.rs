@@ -32,7 +32,11 @@ fn despawn_during_update_takes_effect_at_the_end_of_it() {
         },
     );
     world.update();
-    assert_eq!(*seen.borrow(), [Some(Pos(7))], "still there for later systems");
+    assert_eq!(
+        *seen.borrow(),
+        [Some(Pos(7))],
+        "still there for later systems"
+    );
     assert!(!world.is_alive(e), "gone once the update ended");
     assert_eq!(world.get::<Pos>(e), None);
     world.update();
@@ -74,7 +78,10 @@ fn entity_despawned_by_a_system_leaves_sets_at_the_end_of_the_update() {
     let e = world.spawn((Pos(0),));
     let (id, runs) = probe(
         &mut world,
-        SystemDesc::new("watcher").priority(0).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("watcher")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     world.add_system(
         SystemDesc::new("killer").priority(10),
@@ -140,7 +147,10 @@ fn clear_from_a_system_happens_at_the_end_of_the_update() {
         SystemDesc::new("reset").priority(0),
         |world: &mut World, _: &SystemEntities<'_>| world.clear(),
     );
-    let (_, runs) = probe(&mut world, SystemDesc::new("later").priority(1).requires::<Pos>());
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("later").priority(1).requires::<Pos>(),
+    );
     world.update();
     assert_eq!(last_tracked(&runs), set([e]), "later systems still saw e");
     assert!(world.is_empty());
@@ -224,14 +234,21 @@ fn walls_keep_collision_after_clear_and_refill() {
     let new_crate = new[4];
     assert!(world.has::<Crate>(new_crate));
     assert_eq!(world.get::<Pos>(new_crate), Some(&Pos(99)));
-    assert!(!world.has::<CollisionBox>(new_crate), "no old wall's box leaked in");
+    assert!(
+        !world.has::<CollisionBox>(new_crate),
+        "no old wall's box leaked in"
+    );
     assert!(!world.has::<Wall>(new_crate) && !world.has::<Vel>(new_crate));
     assert_eq!(world.len(), 5);
 
     world.update();
     let new_walls: std::collections::BTreeSet<Entity> = new[..4].iter().copied().collect();
     assert_eq!(last_tracked(&collision), new_walls);
-    assert_eq!(last_dirty(&collision), new_walls, "all new to the collision system");
+    assert_eq!(
+        last_dirty(&collision),
+        new_walls,
+        "all new to the collision system"
+    );
 }
 
 #[test]

@@ -55,13 +55,33 @@ struct Spec {
 
 const SPECS: [Spec; 4] = [
     // Writes B (flips it) on every dirty entity that has one: reaches any_b in the same frame.
-    Spec { name: "sum_a", priority: 0, requires: &[0], watches: &[0] },
+    Spec {
+        name: "sum_a",
+        priority: 0,
+        requires: &[0],
+        watches: &[0],
+    },
     // Watches C without requiring it; bumps A on every dirty entity: reaches sum_a next frame.
-    Spec { name: "pair", priority: 1, requires: &[0, 1], watches: &[2] },
+    Spec {
+        name: "pair",
+        priority: 1,
+        requires: &[0, 1],
+        watches: &[2],
+    },
     // Watches nothing.
-    Spec { name: "census", priority: -1, requires: &[1], watches: &[] },
+    Spec {
+        name: "census",
+        priority: -1,
+        requires: &[1],
+        watches: &[],
+    },
     // Requires nothing, so tracks every entity.
-    Spec { name: "any_b", priority: 1, requires: &[], watches: &[1] },
+    Spec {
+        name: "any_b",
+        priority: 1,
+        requires: &[],
+        watches: &[1],
+    },
 ];
 const RUN_ORDER: [usize; 4] = [2, 0, 1, 3];
 
@@ -120,7 +140,11 @@ impl Model {
     }
 
     fn membership(&self, e: Entity) -> [bool; SPECS.len()] {
-        std::array::from_fn(|s| self.alive.get(&e).is_some_and(|comps| Self::tracks(s, comps)))
+        std::array::from_fn(|s| {
+            self.alive
+                .get(&e)
+                .is_some_and(|comps| Self::tracks(s, comps))
+        })
     }
 
     /// Log entities that became tracked since `before`.
@@ -174,7 +198,11 @@ impl Model {
             } else if !self.change_tracking {
                 tracked.clone()
             } else {
-                tracked.iter().copied().filter(|e| self.log[s].contains(e)).collect()
+                tracked
+                    .iter()
+                    .copied()
+                    .filter(|e| self.log[s].contains(e))
+                    .collect()
             };
             self.log[s].clear();
             // The systems' own writes, mirrored.
@@ -277,7 +305,11 @@ impl Subject {
                 },
             ));
         }
-        Self { world, ids, received }
+        Self {
+            world,
+            ids,
+            received,
+        }
     }
 }
 
@@ -403,10 +435,20 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 prop_assert_eq!(dispatch!(c, get(world, e)), model.get(e, c), "{:?}", e);
             }
         }
-        for s in 0..SPECS.len() {
-            let tracked: BTreeSet<Entity> =
-                world.system_entities(subject.ids[s]).tracked().iter().copied().collect();
-            prop_assert_eq!(tracked, model.tracked(s), "step {}: {} tracked", step, SPECS[s].name);
+        for (s, spec) in SPECS.iter().enumerate() {
+            let tracked: BTreeSet<Entity> = world
+                .system_entities(subject.ids[s])
+                .tracked()
+                .iter()
+                .copied()
+                .collect();
+            prop_assert_eq!(
+                tracked,
+                model.tracked(s),
+                "step {}: {} tracked",
+                step,
+                spec.name
+            );
         }
     }
     Ok(())

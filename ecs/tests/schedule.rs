@@ -28,18 +28,28 @@ fn dirty_set_is_cleared_only_after_its_system_runs() {
     let mut world = World::new();
     let (_, early) = probe(
         &mut world,
-        SystemDesc::new("early").priority(0).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     let (_, late) = probe(
         &mut world,
-        SystemDesc::new("late").priority(10).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     let e = world.spawn((Pos(0),));
     world.update();
     world.get_mut::<Pos>(e).expect("has Pos").0 = 1;
     world.update();
     assert_eq!(last_dirty(&early), set([e]));
-    assert_eq!(last_dirty(&late), set([e]), "early's run did not clear late's set");
+    assert_eq!(
+        last_dirty(&late),
+        set([e]),
+        "early's run did not clear late's set"
+    );
 }
 
 #[test]
@@ -48,7 +58,10 @@ fn change_by_later_system_reaches_earlier_system_next_frame() {
     let e = world.spawn((Pos(0),));
     let (_, early) = probe(
         &mut world,
-        SystemDesc::new("early").priority(0).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     writer(&mut world, "late_writer", 10, e, &[1]);
     world.update(); // frame 0: e is new to `early`
@@ -68,7 +81,10 @@ fn change_by_earlier_system_reaches_later_system_same_frame() {
     writer(&mut world, "early_writer", 0, e, &[1]);
     let (_, late) = probe(
         &mut world,
-        SystemDesc::new("late").priority(10).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     world.update();
     world.update(); // frame 1: the writer runs first
@@ -85,7 +101,9 @@ fn system_own_writes_reach_it_on_its_next_update() {
     let log = Rc::clone(&runs);
     let mut run = 0;
     world.add_system(
-        SystemDesc::new("self_writer").requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("self_writer")
+            .requires::<Pos>()
+            .watches::<Pos>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             record(&log, entities);
             if run == 1 {
@@ -122,7 +140,10 @@ fn disabled_system_accumulates_dirty_deduplicated() {
     let mut world = World::new();
     let (id, runs) = probe(
         &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>().watches::<Vel>(),
+        SystemDesc::new("p")
+            .requires::<Pos>()
+            .watches::<Pos>()
+            .watches::<Vel>(),
     );
     let a = world.spawn((Pos(0), Vel(0)));
     let b = world.spawn((Pos(0),));
@@ -173,7 +194,10 @@ fn update_debug_only_runs_only_debug_systems() {
     );
     let (_, overlay) = probe(
         &mut world,
-        SystemDesc::new("overlay").debug().requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("overlay")
+            .debug()
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     let e = world.spawn((Pos(0),));
     world.update_debug_only();
@@ -185,8 +209,16 @@ fn update_debug_only_runs_only_debug_systems() {
     assert_eq!(last_dirty(&overlay), set([e]));
     world.update();
     assert_eq!(run_count(&game), 1);
-    assert_eq!(last_dirty(&game), set([e]), "the paused system kept its changes, once");
-    assert_eq!(run_count(&overlay), 3, "debug systems also run in a full update");
+    assert_eq!(
+        last_dirty(&game),
+        set([e]),
+        "the paused system kept its changes, once"
+    );
+    assert_eq!(
+        run_count(&overlay),
+        3,
+        "debug systems also run in a full update"
+    );
 }
 
 #[test]
@@ -203,13 +235,19 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
     let mut world = World::new();
     let (_, early) = probe(
         &mut world,
-        SystemDesc::new("early").priority(0).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     let spawned = Rc::new(RefCell::new(None));
     let out = Rc::clone(&spawned);
     let mut done = false;
     world.add_system(
-        SystemDesc::new("spawner").priority(5).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("spawner")
+            .priority(5)
+            .requires::<Pos>()
+            .watches::<Pos>(),
         move |world: &mut World, _: &SystemEntities<'_>| {
             if !done {
                 *out.borrow_mut() = Some(world.spawn((Pos(0),)));
@@ -219,13 +257,20 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
     );
     let (_, late) = probe(
         &mut world,
-        SystemDesc::new("late").priority(10).requires::<Pos>().watches::<Pos>(),
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
     );
     world.update();
     let e = spawned.borrow().expect("spawned");
     assert_eq!(last_dirty(&late), set([e]), "same frame for later systems");
     assert!(run_count(&early) == 1 && last_dirty(&early).is_empty());
     world.update();
-    assert_eq!(last_dirty(&early), set([e]), "next frame for earlier systems");
+    assert_eq!(
+        last_dirty(&early),
+        set([e]),
+        "next frame for earlier systems"
+    );
     assert!(last_dirty(&late).is_empty());
 }

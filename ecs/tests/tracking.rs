@@ -98,9 +98,7 @@ fn reading_through_mut_is_not_a_change() {
     );
     let e = world.spawn((Pos(3),));
     world.update();
-    let pos = world.get_mut::<Pos>(e).expect("has Pos");
-    assert_eq!(pos.0, 3);
-    drop(pos);
+    assert_eq!(world.get_mut::<Pos>(e).expect("has Pos").0, 3);
     world.update();
     assert!(last_dirty(&runs).is_empty());
 }
@@ -268,7 +266,11 @@ fn entity_newly_tracked_is_dirty() {
     assert!(last_dirty(&runs).is_empty());
     world.insert(e, Vel(0)).expect("alive");
     world.update();
-    assert_eq!(last_dirty(&runs), set([e]), "Vel is not watched, yet e is new");
+    assert_eq!(
+        last_dirty(&runs),
+        set([e]),
+        "Vel is not watched, yet e is new"
+    );
 }
 
 #[test]

@@ -22,9 +22,16 @@ pub type Runs = Rc<RefCell<Vec<Run>>>;
 pub fn record(runs: &Runs, entities: &SystemEntities<'_>) {
     let tracked: BTreeSet<Entity> = entities.tracked().iter().copied().collect();
     let dirty: BTreeSet<Entity> = entities.dirty().iter().copied().collect();
-    assert_eq!(tracked.len(), entities.tracked().len(), "tracked has duplicates");
+    assert_eq!(
+        tracked.len(),
+        entities.tracked().len(),
+        "tracked has duplicates"
+    );
     assert_eq!(dirty.len(), entities.dirty().len(), "dirty has duplicates");
-    assert!(dirty.is_subset(&tracked), "dirty entity that is not tracked");
+    assert!(
+        dirty.is_subset(&tracked),
+        "dirty entity that is not tracked"
+    );
     runs.borrow_mut().push(Run { tracked, dirty });
 }
 
