@@ -37,13 +37,6 @@ impl EntitySet {
             .is_some_and(|p| self.dense[p] == entity)
     }
 
-    /// Whether some generation of slot `index` is in the set. Callers that know the slot's live
-    /// entity is the one they mean use this to skip the generation compare.
-    #[inline]
-    pub(crate) fn contains_index(&self, index: u32) -> bool {
-        self.position(index).is_some()
-    }
-
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
@@ -127,7 +120,7 @@ mod tests {
         assert!(!set.contains(e(5, 1)));
         set.clear();
         assert!(set.is_empty());
-        assert!(!set.contains_index(2));
+        assert!(!set.contains(e(2, 1)));
     }
 
     #[test]

@@ -731,13 +731,12 @@ impl World {
             if changes.is_empty() {
                 continue;
             }
+            // Tracked sets hold only live entities, so an exact-generation hit both skips changes
+            // recorded against since-despawned handles and avoids probing the entity table.
             for &entity in changes.as_slice() {
-                if !self.entities.is_alive(entity) {
-                    continue; // despawned outside an update after changing
-                }
                 for &s in &self.watchers[id.index()] {
                     let slot = &mut self.systems[s];
-                    if slot.tracked.contains_index(entity.index()) {
+                    if slot.tracked.contains(entity) {
                         slot.dirty.insert(entity);
                     }
                 }

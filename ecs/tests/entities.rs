@@ -1,0 +1,173 @@
+//! Entity handles and component storage: items (a), (b) and (j) of the semantics.
+
+mod common;
+
+use common::{Pos, Tag, Vel};
+use ecs::{Entity, NoSuchEntity, SystemDesc, SystemEntities, World};
+
+#[test]
+fn handles_are_copyable_and_distinct() {
+    let mut world = World::new();
+    let a = world.spawn((Pos(1),));
+    let b = world.spawn((Pos(2),));
+    let a_copy = a;
+    assert_eq!(a, a_copy);
+    assert_ne!(a, b);
+    assert_eq!(world.get::<Pos>(a_copy), Some(&Pos(1)));
+}
+
+#[test]
+fn stale_handle_never_reaches_new_entity() {
+    let mut world = World::new();
+    let old = world.spawn((Pos(1), Vel(1)));
+    assert!(world.despawn(old));
+    let new = world.spawn((Pos(2),));
+    assert_eq!(old.index(), new.index(), "the slot is reused");
+    assert_ne!(old, new);
+
+    assert!(!world.is_alive(old));
+    assert_eq!(world.get::<Pos>(old), None);
+    assert!(world.get_mut::<Pos>(old).is_none());
+    assert!(!world.has::<Pos>(old));
+    assert_eq!(world.remove::<Pos>(old), None);
+    assert_eq!(world.insert(old, Vel(9)), Err(NoSuchEntity(old)));
+    assert!(!world.despawn(old));
+    assert!(world.column::<Pos>().get(old).is_none());
+    assert!(world.column_mut::<Pos>().get_mut(old).is_none());
+
+    assert_eq!(world.get::<Pos>(new), Some(&Pos(2)), "new entity untouched");
+    assert!(
+        !world.has::<Vel>(new),
+        "old entity's components do not leak"
+    );
+    assert!(world.is_alive(new));
+}
+
+#[test]
+fn stale_handle_misuse_never_panics_and_changes_nothing() {
+    let mut world = World::new();
+    let (_, runs) = common::probe(
+        &mut world,
+        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+    );
+    let stale = world.spawn((Pos(1),));
+    world.despawn(stale);
+    let live = world.spawn((Pos(2),));
+    world.update();
+    assert_eq!(common::last_dirty(&runs), common::set([live]));
+
+    // Every operation through the stale handle, including ones on never-registered types.
+    struct Unregistered;
+    assert!(world.get::<Unregistered>(stale).is_none());
+    assert!(world.get_mut::<Unregistered>(stale).is_none());
+    assert!(world.remove::<Unregistered>(stale).is_none());
+    assert!(world.insert(stale, Unregistered).is_err());
+    assert!(world.insert(stale, Pos(7)).is_err());
+    assert!(world.get_mut::<Pos>(stale).is_none());
+    assert!(!world.despawn(stale));
+
+    // A handle that was never issued at all.
+    let forged = Entity::from_bits((5 << 32) | 1000).expect("non-zero generation");
+    assert!(world.get::<Pos>(forged).is_none());
+    assert!(world.insert(forged, Pos(1)).is_err());
+    assert!(!world.despawn(forged));
+
+    world.update();
+    assert!(
+        common::last_dirty(&runs).is_empty(),
+        "stale misuse is no change"
+    );
+    assert_eq!(common::last_tracked(&runs), common::set([live]));
+    assert_eq!(world.get::<Pos>(live), Some(&Pos(2)));
+    assert_eq!(world.len(), 1);
+}
+
+#[test]
+fn stale_handle_from_a_system_is_harmless() {
+    let mut world = World::new();
+    let stale = world.spawn((Pos(1),));
+    world.despawn(stale);
+    let live = world.spawn((Pos(2),));
+    world.add_system(
+        SystemDesc::new("misuser"),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            assert!(world.get_mut::<Pos>(stale).is_none());
+            assert!(world.insert(stale, Vel(1)).is_err());
+            assert!(world.remove::<Pos>(stale).is_none());
+            assert!(!world.despawn(stale));
+        },
+    );
+    world.update();
+    assert!(world.is_alive(live));
+    assert!(!world.has::<Vel>(live));
+}
+
+#[test]
+fn despawning_twice_reports_false_the_second_time() {
+    let mut world = World::new();
+    let e = world.spawn(());
+    assert!(world.despawn(e));
+    assert!(!world.despawn(e));
+    assert!(world.is_empty());
+}
+
+#[test]
+fn any_static_type_is_a_component() {
+    let mut world = World::new();
+    let e = world.spawn((String::from("crate"), vec![1_u8, 2], Tag, 5_u64));
+    assert_eq!(world.get::<String>(e).map(String::as_str), Some("crate"));
+    assert_eq!(world.get::<Vec<u8>>(e), Some(&vec![1, 2]));
+    assert!(world.has::<Tag>(e));
+    assert_eq!(world.get::<u64>(e), Some(&5));
+}
+
+#[test]
+fn insert_replaces_and_returns_the_old_component() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(1),));
+    assert_eq!(world.insert(e, Pos(2)), Ok(Some(Pos(1))));
+    assert_eq!(world.insert(e, Vel(3)), Ok(None));
+    assert_eq!(world.get::<Pos>(e), Some(&Pos(2)));
+    assert_eq!(world.column::<Pos>().len(), 1, "at most one Pos per entity");
+}
+
+#[test]
+fn get_mut_writes_through() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(1),));
+    world.get_mut::<Pos>(e).expect("has Pos").0 = 5;
+    assert_eq!(world.get::<Pos>(e), Some(&Pos(5)));
+}
+
+#[test]
+fn remove_returns_the_component_and_has_follows() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(1), Vel(2)));
+    assert!(world.has::<Pos>(e));
+    assert_eq!(world.remove::<Pos>(e), Some(Pos(1)));
+    assert!(!world.has::<Pos>(e));
+    assert_eq!(world.remove::<Pos>(e), None, "already removed");
+    assert_eq!(world.get::<Vel>(e), Some(&Vel(2)), "other components stay");
+}
+
+#[test]
+fn missing_component_is_none_not_a_panic() {
+    let mut world = World::new();
+    let e = world.spawn(());
+    struct Never;
+    assert!(world.get::<Never>(e).is_none());
+    assert!(world.get_mut::<Never>(e).is_none());
+    assert!(world.remove::<Never>(e).is_none());
+    assert!(!world.has::<Never>(e));
+    assert!(world.try_column::<Never>().is_none());
+}
+
+#[test]
+fn despawn_drops_every_component() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(1), Vel(2)));
+    let other = world.spawn((Pos(3),));
+    world.despawn(e);
+    assert_eq!(world.column::<Pos>().entities(), [other]);
+    assert!(world.column::<Vel>().is_empty());
+}

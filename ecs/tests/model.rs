@@ -1,0 +1,464 @@
+//! Model-based property test: random operation sequences run against the ECS and against a
+//! reference model made of hash maps and full recomputation, which must agree after every
+//! update on what each system tracked and what it received as dirty.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
+use proptest::prelude::*;
+use proptest::sample::Index;
+
+/// Component values are small so that `set_if_neq` often meets an equal value.
+const VALUES: std::ops::Range<u8> = 0..4;
+const COMPONENTS: usize = 3;
+
+trait Val: Component + Copy {
+    fn new(v: u8) -> Self;
+    fn val(self) -> u8;
+    fn val_mut(&mut self) -> &mut u8;
+}
+
+macro_rules! val_component {
+    ($($name:ident),*) => {$(
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        struct $name(u8);
+        impl Val for $name {
+            fn new(v: u8) -> Self { Self(v) }
+            fn val(self) -> u8 { self.0 }
+            fn val_mut(&mut self) -> &mut u8 { &mut self.0 }
+        }
+    )*};
+}
+val_component!(A, B, C);
+
+/// Call `f::<A|B|C>(args)` for component number `c`.
+macro_rules! dispatch {
+    ($c:expr, $f:ident($($arg:expr),*)) => {
+        match $c {
+            0 => $f::<A>($($arg),*),
+            1 => $f::<B>($($arg),*),
+            _ => $f::<C>($($arg),*),
+        }
+    };
+}
+
+/// The systems under test: what each requires and watches, by component number, and its
+/// priority. Run order is census, sum_a, pair, any_b (pair and any_b tie; pair was added first).
+struct Spec {
+    name: &'static str,
+    priority: i32,
+    requires: &'static [usize],
+    watches: &'static [usize],
+}
+
+const SPECS: [Spec; 4] = [
+    // Writes B (flips it) on every dirty entity that has one: reaches any_b in the same frame.
+    Spec {
+        name: "sum_a",
+        priority: 0,
+        requires: &[0],
+        watches: &[0],
+    },
+    // Watches C without requiring it; bumps A on every dirty entity: reaches sum_a next frame.
+    Spec {
+        name: "pair",
+        priority: 1,
+        requires: &[0, 1],
+        watches: &[2],
+    },
+    // Watches nothing.
+    Spec {
+        name: "census",
+        priority: -1,
+        requires: &[1],
+        watches: &[],
+    },
+    // Requires nothing, so tracks every entity.
+    Spec {
+        name: "any_b",
+        priority: 1,
+        requires: &[],
+        watches: &[1],
+    },
+];
+const RUN_ORDER: [usize; 4] = [2, 0, 1, 3];
+
+#[derive(Clone, Debug)]
+enum Op {
+    Spawn([Option<u8>; COMPONENTS]),
+    Despawn(Index),
+    Insert(Index, usize, u8),
+    Remove(Index, usize),
+    /// Change the value through `Mut`'s `DerefMut`.
+    Mutate(Index, usize),
+    /// Take a `Mut` and only read it.
+    ReadMut(Index, usize),
+    /// `set_if_neq` with the current value (`same`) or with `value`.
+    SetIfNeq(Index, usize, bool, u8),
+    SetEnabled(usize, bool),
+    ChangeTracking(bool),
+    Update,
+    Clear,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let value = || proptest::option::of(VALUES);
+    prop_oneof![
+        4 => [value(), value(), value()].prop_map(Op::Spawn),
+        2 => any::<Index>().prop_map(Op::Despawn),
+        3 => (any::<Index>(), 0..COMPONENTS, VALUES).prop_map(|(e, c, v)| Op::Insert(e, c, v)),
+        2 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Remove(e, c)),
+        3 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Mutate(e, c)),
+        1 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::ReadMut(e, c)),
+        3 => (any::<Index>(), 0..COMPONENTS, any::<bool>(), VALUES)
+            .prop_map(|(e, c, same, v)| Op::SetIfNeq(e, c, same, v)),
+        2 => (0..SPECS.len(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
+        1 => prop::bool::weighted(0.7).prop_map(Op::ChangeTracking),
+        5 => Just(Op::Update),
+        1 => Just(Op::Clear),
+    ]
+}
+
+/// What a system received on one run.
+type Received = (BTreeSet<Entity>, BTreeSet<Entity>);
+
+/// The obviously-correct reference.
+#[derive(Debug, Default)]
+struct Model {
+    alive: HashMap<Entity, [Option<u8>; COMPONENTS]>,
+    enabled: [bool; SPECS.len()],
+    /// Per system: entities with a watched change, or that became tracked, since it last ran.
+    log: [HashSet<Entity>; SPECS.len()],
+    change_tracking: bool,
+}
+
+impl Model {
+    fn tracks(s: usize, comps: &[Option<u8>; COMPONENTS]) -> bool {
+        SPECS[s].requires.iter().all(|&c| comps[c].is_some())
+    }
+
+    fn membership(&self, e: Entity) -> [bool; SPECS.len()] {
+        std::array::from_fn(|s| {
+            self.alive
+                .get(&e)
+                .is_some_and(|comps| Self::tracks(s, comps))
+        })
+    }
+
+    /// Log entities that became tracked since `before`.
+    fn note_membership(&mut self, e: Entity, before: [bool; SPECS.len()]) {
+        let after = self.membership(e);
+        for s in 0..SPECS.len() {
+            if after[s] && !before[s] {
+                self.log[s].insert(e);
+            }
+        }
+    }
+
+    fn changed(&mut self, e: Entity, c: usize) {
+        for (s, spec) in SPECS.iter().enumerate() {
+            if spec.watches.contains(&c) {
+                self.log[s].insert(e);
+            }
+        }
+    }
+
+    /// Set component `c` of `e` (which must be alive) and log the change.
+    fn write(&mut self, e: Entity, c: usize, value: Option<u8>) {
+        let before = self.membership(e);
+        self.alive.get_mut(&e).expect("alive")[c] = value;
+        self.changed(e, c);
+        self.note_membership(e, before);
+    }
+
+    fn get(&self, e: Entity, c: usize) -> Option<u8> {
+        self.alive.get(&e).and_then(|comps| comps[c])
+    }
+
+    fn tracked(&self, s: usize) -> BTreeSet<Entity> {
+        self.alive
+            .iter()
+            .filter(|(_, comps)| Self::tracks(s, comps))
+            .map(|(&e, _)| e)
+            .collect()
+    }
+
+    /// One update: what each system receives (`None` if it does not run).
+    fn update(&mut self) -> [Option<Received>; SPECS.len()] {
+        let mut received = [const { None }; SPECS.len()];
+        for s in RUN_ORDER {
+            if !self.enabled[s] {
+                continue;
+            }
+            let tracked = self.tracked(s);
+            let dirty: BTreeSet<Entity> = if SPECS[s].watches.is_empty() {
+                BTreeSet::new()
+            } else if !self.change_tracking {
+                tracked.clone()
+            } else {
+                tracked
+                    .iter()
+                    .copied()
+                    .filter(|e| self.log[s].contains(e))
+                    .collect()
+            };
+            self.log[s].clear();
+            // The systems' own writes, mirrored.
+            for &e in &dirty {
+                match SPECS[s].name {
+                    "sum_a" => {
+                        if let Some(b) = self.get(e, 1) {
+                            self.write(e, 1, Some(b ^ 1));
+                        }
+                    }
+                    "pair" => {
+                        let a = self.get(e, 0).expect("pair requires A");
+                        self.write(e, 0, Some(a.wrapping_add(1)));
+                    }
+                    _ => {}
+                }
+            }
+            received[s] = Some((tracked, dirty));
+        }
+        received
+    }
+}
+
+fn get<T: Val>(world: &World, e: Entity) -> Option<u8> {
+    world.get::<T>(e).map(|v| v.val())
+}
+
+fn insert<T: Val>(world: &mut World, e: Entity, v: u8) -> bool {
+    world.insert(e, T::new(v)).is_ok()
+}
+
+fn remove<T: Val>(world: &mut World, e: Entity) -> Option<u8> {
+    world.remove::<T>(e).map(Val::val)
+}
+
+fn mutate<T: Val>(world: &mut World, e: Entity) -> bool {
+    match world.get_mut::<T>(e) {
+        Some(mut v) => {
+            let x = v.val_mut();
+            *x = x.wrapping_add(1);
+            true
+        }
+        None => false,
+    }
+}
+
+fn read_mut<T: Val>(world: &mut World, e: Entity) -> Option<u8> {
+    world.get_mut::<T>(e).map(|v| v.val())
+}
+
+fn set_if_neq<T: Val + PartialEq>(world: &mut World, e: Entity, same: bool, v: u8) -> Option<bool> {
+    let mut m = world.get_mut::<T>(e)?;
+    let value = if same { *m } else { T::new(v) };
+    Some(m.set_if_neq(value))
+}
+
+/// The ECS side: a world with the four systems, each recording what it receives.
+struct Subject {
+    world: World,
+    ids: Vec<SystemId>,
+    received: Rc<RefCell<[Option<Received>; SPECS.len()]>>,
+}
+
+impl Subject {
+    fn new() -> Self {
+        let mut world = World::new();
+        let received: Rc<RefCell<[Option<Received>; SPECS.len()]>> = Rc::default();
+        let mut ids = Vec::new();
+        for (s, spec) in SPECS.iter().enumerate() {
+            let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
+            for &c in spec.requires {
+                desc = dispatch!(c, requires(desc));
+            }
+            for &c in spec.watches {
+                desc = dispatch!(c, watches(desc));
+            }
+            let out = Rc::clone(&received);
+            ids.push(world.add_system(
+                desc,
+                move |world: &mut World, entities: &SystemEntities<'_>| {
+                    let tracked: BTreeSet<Entity> = entities.tracked().iter().copied().collect();
+                    let dirty: BTreeSet<Entity> = entities.dirty().iter().copied().collect();
+                    assert_eq!(tracked.len(), entities.tracked().len(), "duplicate tracked");
+                    assert_eq!(dirty.len(), entities.dirty().len(), "duplicate dirty");
+                    for &e in entities.dirty() {
+                        match s {
+                            0 => {
+                                if let Some(mut b) = world.get_mut::<B>(e) {
+                                    b.0 ^= 1;
+                                }
+                            }
+                            1 => {
+                                let mut a = world.get_mut::<A>(e).expect("pair requires A");
+                                a.0 = a.0.wrapping_add(1);
+                            }
+                            _ => {}
+                        }
+                    }
+                    out.borrow_mut()[s] = Some((tracked, dirty));
+                },
+            ));
+        }
+        Self {
+            world,
+            ids,
+            received,
+        }
+    }
+}
+
+fn requires<T: Val>(desc: SystemDesc) -> SystemDesc {
+    desc.requires::<T>()
+}
+
+fn watches<T: Val>(desc: SystemDesc) -> SystemDesc {
+    desc.watches::<T>()
+}
+
+fn run(ops: &[Op]) -> Result<(), TestCaseError> {
+    let mut subject = Subject::new();
+    let mut model = Model {
+        enabled: [true; SPECS.len()],
+        change_tracking: true,
+        ..Model::default()
+    };
+    // Every handle ever issued, so that operations also hit stale ones.
+    let mut handles: Vec<Entity> = Vec::new();
+    let world = &mut subject.world;
+
+    for (step, op) in ops.iter().enumerate() {
+        let pick = |i: &Index| (!handles.is_empty()).then(|| handles[i.index(handles.len())]);
+        match op {
+            Op::Spawn(values) => {
+                let e = match *values {
+                    [None, None, None] => world.spawn(()),
+                    [Some(a), None, None] => world.spawn((A(a),)),
+                    [None, Some(b), None] => world.spawn((B(b),)),
+                    [None, None, Some(c)] => world.spawn((C(c),)),
+                    [Some(a), Some(b), None] => world.spawn((A(a), B(b))),
+                    [Some(a), None, Some(c)] => world.spawn((A(a), C(c))),
+                    [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
+                    [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
+                };
+                prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
+                handles.push(e);
+                let before = model.membership(e);
+                model.alive.insert(e, *values);
+                for (c, v) in values.iter().enumerate() {
+                    if v.is_some() {
+                        model.changed(e, c);
+                    }
+                }
+                model.note_membership(e, before);
+            }
+            Op::Despawn(i) => {
+                let Some(e) = pick(i) else { continue };
+                prop_assert_eq!(world.despawn(e), model.alive.remove(&e).is_some());
+            }
+            Op::Insert(i, c, v) => {
+                let Some(e) = pick(i) else { continue };
+                let ok = dispatch!(*c, insert(world, e, *v));
+                prop_assert_eq!(ok, model.alive.contains_key(&e));
+                if ok {
+                    model.write(e, *c, Some(*v));
+                }
+            }
+            Op::Remove(i, c) => {
+                let Some(e) = pick(i) else { continue };
+                let got = dispatch!(*c, remove(world, e));
+                prop_assert_eq!(got, model.get(e, *c));
+                if got.is_some() {
+                    model.write(e, *c, None);
+                }
+            }
+            Op::Mutate(i, c) => {
+                let Some(e) = pick(i) else { continue };
+                let wrote = dispatch!(*c, mutate(world, e));
+                prop_assert_eq!(wrote, model.get(e, *c).is_some());
+                if let Some(v) = model.get(e, *c) {
+                    model.write(e, *c, Some(v.wrapping_add(1)));
+                }
+            }
+            Op::ReadMut(i, c) => {
+                let Some(e) = pick(i) else { continue };
+                prop_assert_eq!(dispatch!(*c, read_mut(world, e)), model.get(e, *c));
+            }
+            Op::SetIfNeq(i, c, same, v) => {
+                let Some(e) = pick(i) else { continue };
+                let wrote = dispatch!(*c, set_if_neq(world, e, *same, *v));
+                let expected = model.get(e, *c).map(|old| !*same && old != *v);
+                prop_assert_eq!(wrote, expected);
+                if expected == Some(true) {
+                    model.write(e, *c, Some(*v));
+                }
+            }
+            Op::SetEnabled(s, on) => {
+                world.set_enabled(subject.ids[*s], *on);
+                model.enabled[*s] = *on;
+            }
+            Op::ChangeTracking(on) => {
+                world.set_change_tracking(*on);
+                model.change_tracking = *on;
+            }
+            Op::Update => {
+                *subject.received.borrow_mut() = Default::default();
+                world.update();
+                let expected = model.update();
+                let got = subject.received.borrow();
+                for s in 0..SPECS.len() {
+                    prop_assert_eq!(
+                        &got[s],
+                        &expected[s],
+                        "step {}: system {} received (tracked, dirty)",
+                        step,
+                        SPECS[s].name
+                    );
+                }
+            }
+            Op::Clear => {
+                world.clear();
+                model.alive.clear();
+            }
+        }
+
+        // Between updates, storage and tracked sets must agree with the model too.
+        prop_assert_eq!(world.len(), model.alive.len());
+        for &e in &handles {
+            prop_assert_eq!(world.is_alive(e), model.alive.contains_key(&e));
+            for c in 0..COMPONENTS {
+                prop_assert_eq!(dispatch!(c, get(world, e)), model.get(e, c), "{:?}", e);
+            }
+        }
+        for (s, spec) in SPECS.iter().enumerate() {
+            let tracked: BTreeSet<Entity> = world
+                .system_entities(subject.ids[s])
+                .tracked()
+                .iter()
+                .copied()
+                .collect();
+            prop_assert_eq!(
+                tracked,
+                model.tracked(s),
+                "step {}: {} tracked",
+                step,
+                spec.name
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn ecs_matches_reference_model(ops in prop::collection::vec(op(), 1..80)) {
+        run(&ops)?;
+    }
+}

@@ -1,0 +1,276 @@
+//! Update order and when changes reach whom: items (e), (f) and (g) of the semantics.
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use common::{Pos, Vel, last_dirty, probe, record, run_count, set};
+use ecs::{Entity, SystemDesc, SystemEntities, World};
+
+/// Add a system watching `Pos` that bumps `Pos` of `target` on the given runs (0-based).
+fn writer(world: &mut World, name: &'static str, priority: i32, target: Entity, on_runs: &[u32]) {
+    let on_runs = on_runs.to_vec();
+    let mut run = 0;
+    world.add_system(
+        SystemDesc::new(name).priority(priority),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            if on_runs.contains(&run) {
+                world.get_mut::<Pos>(target).expect("target has Pos").0 += 1;
+            }
+            run += 1;
+        },
+    );
+}
+
+#[test]
+fn dirty_set_is_cleared_only_after_its_system_runs() {
+    let mut world = World::new();
+    let (_, early) = probe(
+        &mut world,
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    let (_, late) = probe(
+        &mut world,
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    let e = world.spawn((Pos(0),));
+    world.update();
+    world.get_mut::<Pos>(e).expect("has Pos").0 = 1;
+    world.update();
+    assert_eq!(last_dirty(&early), set([e]));
+    assert_eq!(
+        last_dirty(&late),
+        set([e]),
+        "early's run did not clear late's set"
+    );
+}
+
+#[test]
+fn change_by_later_system_reaches_earlier_system_next_frame() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    let (_, early) = probe(
+        &mut world,
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    writer(&mut world, "late_writer", 10, e, &[1]);
+    world.update(); // frame 0: e is new to `early`
+    assert_eq!(last_dirty(&early), set([e]));
+    world.update(); // frame 1: the writer changes e after `early` ran
+    assert!(last_dirty(&early).is_empty(), "not in the same frame");
+    world.update(); // frame 2
+    assert_eq!(last_dirty(&early), set([e]), "the change is not lost");
+    world.update();
+    assert!(last_dirty(&early).is_empty(), "and not seen twice");
+}
+
+#[test]
+fn change_by_earlier_system_reaches_later_system_same_frame() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    writer(&mut world, "early_writer", 0, e, &[1]);
+    let (_, late) = probe(
+        &mut world,
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    world.update();
+    world.update(); // frame 1: the writer runs first
+    assert_eq!(last_dirty(&late), set([e]));
+    world.update();
+    assert!(last_dirty(&late).is_empty());
+}
+
+#[test]
+fn system_own_writes_reach_it_on_its_next_update() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    let runs = common::Runs::default();
+    let log = Rc::clone(&runs);
+    let mut run = 0;
+    world.add_system(
+        SystemDesc::new("self_writer")
+            .requires::<Pos>()
+            .watches::<Pos>(),
+        move |world: &mut World, entities: &SystemEntities<'_>| {
+            record(&log, entities);
+            if run == 1 {
+                world.get_mut::<Pos>(e).expect("has Pos").0 += 1;
+            }
+            run += 1;
+        },
+    );
+    world.update(); // run 0: e new
+    world.update(); // run 1: nothing dirty, writes e
+    assert!(last_dirty(&runs).is_empty());
+    world.update(); // run 2: sees its own write
+    assert_eq!(last_dirty(&runs), set([e]));
+    world.update();
+    assert!(last_dirty(&runs).is_empty());
+}
+
+#[test]
+fn disabled_system_is_not_updated() {
+    let mut world = World::new();
+    let (id, runs) = probe(&mut world, SystemDesc::new("p"));
+    world.set_enabled(id, false);
+    assert!(!world.is_enabled(id));
+    world.update();
+    world.update();
+    assert_eq!(run_count(&runs), 0);
+    world.set_enabled(id, true);
+    world.update();
+    assert_eq!(run_count(&runs), 1);
+}
+
+#[test]
+fn disabled_system_accumulates_dirty_deduplicated() {
+    let mut world = World::new();
+    let (id, runs) = probe(
+        &mut world,
+        SystemDesc::new("p")
+            .requires::<Pos>()
+            .watches::<Pos>()
+            .watches::<Vel>(),
+    );
+    let a = world.spawn((Pos(0), Vel(0)));
+    let b = world.spawn((Pos(0),));
+    let _c = world.spawn((Pos(0),));
+    world.update();
+    world.set_enabled(id, false);
+    for frame in 0..5 {
+        world.get_mut::<Pos>(a).expect("has Pos").0 += 1;
+        world.get_mut::<Vel>(a).expect("has Vel").0 += 1;
+        if frame == 3 {
+            world.get_mut::<Pos>(b).expect("has Pos").0 += 1;
+        }
+        world.update();
+    }
+    assert_eq!(run_count(&runs), 1);
+    assert_eq!(world.system_info(id).pending_dirty, 2, "a once, b once");
+    world.set_enabled(id, true);
+    world.update();
+    assert_eq!(run_count(&runs), 2);
+    assert_eq!(last_dirty(&runs), set([a, b]));
+    world.update();
+    assert!(last_dirty(&runs).is_empty(), "received once");
+}
+
+#[test]
+fn systems_run_by_ascending_priority_ties_in_insertion_order() {
+    let mut world = World::new();
+    let order = Rc::new(RefCell::new(Vec::new()));
+    for (name, priority) in [("c", 5), ("a", -3), ("d", 5), ("b", 0), ("e", 5), ("z", 99)] {
+        let order = Rc::clone(&order);
+        world.add_system(
+            SystemDesc::new(name).priority(priority),
+            move |_: &mut World, _: &SystemEntities<'_>| order.borrow_mut().push(name),
+        );
+    }
+    world.update();
+    assert_eq!(*order.borrow(), ["a", "b", "c", "d", "e", "z"]);
+    let names: Vec<&str> = world.systems().map(|s| s.name).collect();
+    assert_eq!(names, ["a", "b", "c", "d", "e", "z"]);
+}
+
+#[test]
+fn update_debug_only_runs_only_debug_systems() {
+    let mut world = World::new();
+    let (_, game) = probe(
+        &mut world,
+        SystemDesc::new("game").requires::<Pos>().watches::<Pos>(),
+    );
+    let (_, overlay) = probe(
+        &mut world,
+        SystemDesc::new("overlay")
+            .debug()
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    let e = world.spawn((Pos(0),));
+    world.update_debug_only();
+    assert_eq!(run_count(&game), 0);
+    assert_eq!(run_count(&overlay), 1);
+    assert_eq!(last_dirty(&overlay), set([e]));
+    world.get_mut::<Pos>(e).expect("has Pos").0 = 1;
+    world.update_debug_only();
+    assert_eq!(last_dirty(&overlay), set([e]));
+    world.update();
+    assert_eq!(run_count(&game), 1);
+    assert_eq!(
+        last_dirty(&game),
+        set([e]),
+        "the paused system kept its changes, once"
+    );
+    assert_eq!(
+        run_count(&overlay),
+        3,
+        "debug systems also run in a full update"
+    );
+}
+
+#[test]
+fn disabled_debug_system_does_not_run_in_debug_update() {
+    let mut world = World::new();
+    let (id, overlay) = probe(&mut world, SystemDesc::new("overlay").debug());
+    world.set_enabled(id, false);
+    world.update_debug_only();
+    assert_eq!(run_count(&overlay), 0);
+}
+
+#[test]
+fn entity_spawned_by_a_system_is_seen_by_every_system() {
+    let mut world = World::new();
+    let (_, early) = probe(
+        &mut world,
+        SystemDesc::new("early")
+            .priority(0)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    let spawned = Rc::new(RefCell::new(None));
+    let out = Rc::clone(&spawned);
+    let mut done = false;
+    world.add_system(
+        SystemDesc::new("spawner")
+            .priority(5)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            if !done {
+                *out.borrow_mut() = Some(world.spawn((Pos(0),)));
+                done = true;
+            }
+        },
+    );
+    let (_, late) = probe(
+        &mut world,
+        SystemDesc::new("late")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+    );
+    world.update();
+    let e = spawned.borrow().expect("spawned");
+    assert_eq!(last_dirty(&late), set([e]), "same frame for later systems");
+    assert!(run_count(&early) == 1 && last_dirty(&early).is_empty());
+    world.update();
+    assert_eq!(
+        last_dirty(&early),
+        set([e]),
+        "next frame for earlier systems"
+    );
+    assert!(last_dirty(&late).is_empty());
+}
