@@ -398,9 +398,8 @@ fn crate_body(skin: Skin) -> Canvas {
         for x in x0..=x1 {
             let col = if y == lid_top {
                 mix(CRATE_LIGHT, [255, 240, 200], 0.25)
-            } else if y == lid_bottom {
-                CRATE_BASE
-            } else if x == 5 || x == 10 {
+            } else if y == lid_bottom || x == 5 || x == 10 {
+                // Front edge of the lid and the seams between its boards.
                 CRATE_BASE
             } else if x == x0 || x == 6 || x == 11 {
                 mix(CRATE_LIGHT, [255, 240, 200], 0.15)
@@ -478,7 +477,7 @@ fn crate_body(skin: Skin) -> Canvas {
                 .chain([(x0, bottom, 1, -1), (x1, bottom, -1, -1)])
             {
                 for i in 0..3 {
-                    let lit = sx > 0 && i == 0 || sy > 0 && i == 0;
+                    let lit = i == 0 && (sx > 0 || sy > 0);
                     let col = if lit { IRON_LIGHT } else { IRON_BASE };
                     c.set(cx + sx * i, cy, opaque(col));
                     c.set(cx, cy + sy * i, opaque(col));
