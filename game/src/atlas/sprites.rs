@@ -237,9 +237,13 @@ fn hammer(c: &mut Canvas, grip: Grip) {
                 c.set(cx + ox, cy + oy, opaque(iron_shade(ox, oy)));
             }
         }
-        // Corner that sticks out along the handle's perpendicular makes a head, not a ball.
-        c.set(cx - dy, cy + dx, opaque(IRON_DARK));
-        c.set(cx + dy * 2 / 2, cy - dx, opaque(IRON_LIGHT));
+        // Stretch the block across the handle by one pixel at each end, so it reads as a
+        // hammer head rather than a ball.
+        let (px, py) = (-dy, dx);
+        for (k, col) in [(1, IRON_DARK), (-1, IRON_LIGHT)] {
+            c.set(cx + 2 * k * px, cy + k * py, opaque(col));
+            c.set(cx + k * px, cy + 2 * k * py, opaque(col));
+        }
     }
     c.set(hx, hy, opaque(SKIN));
 }
