@@ -1,11 +1,12 @@
 //! Sprite atlas: the frame table and animation clips that describe `assets/atlas.png`.
 //!
 //! The table is plain data (RON on disk) so the simulation side can name clips without knowing
-//! how they are drawn; only the render module turns a [`FrameRect`] into a macroquad draw call.
+//! how they are drawn; only the render module turns a [`FrameRect`] into a draw call.
 //! The art itself is produced by [`generate`], a deterministic pixel-art generator run by the
 //! `gen-assets` binary.
 //!
-//! Architecture Invariant: this module and its children never import macroquad.
+//! Architecture Invariant: nothing under `atlas` depends on the graphics/window crate; it is
+//! plain data, a pixel buffer and a PNG encoder, so tests and tools run headless.
 
 pub mod canvas;
 pub mod generate;

@@ -125,7 +125,7 @@ const UPPER_RIGHT: [&str; 13] = [
     ".....kkSSss.....",
     ".....BBbbbd.....",
     ".....BBBbdd.....",
-    ".....llsSll.....",
+    ".....lllyll.....",
     ".....bbbbdd.....",
 ];
 
@@ -237,9 +237,13 @@ fn hammer(c: &mut Canvas, grip: Grip) {
                 c.set(cx + ox, cy + oy, opaque(iron_shade(ox, oy)));
             }
         }
-        // Corner that sticks out along the handle's perpendicular makes a head, not a ball.
-        c.set(cx - dy, cy + dx, opaque(IRON_DARK));
-        c.set(cx + dy * 2 / 2, cy - dx, opaque(IRON_LIGHT));
+        // Stretch the block across the handle by one pixel at each end, so it reads as a
+        // hammer head rather than a ball.
+        let (px, py) = (-dy, dx);
+        for (k, col) in [(1, IRON_DARK), (-1, IRON_LIGHT)] {
+            c.set(cx + 2 * k * px, cy + k * py, opaque(col));
+            c.set(cx + k * px, cy + 2 * k * py, opaque(col));
+        }
     }
     c.set(hx, hy, opaque(SKIN));
 }
@@ -379,94 +383,116 @@ enum Skin {
     Strong,
 }
 
-/// Crate seen from above and in front: a lighter lid (rows 2..=5) over a front face (rows 6..=14).
+/// Crate seen from above and in front: a lit lid of three boards (rows 2..=5), the shadow of its
+/// overhang (row 6), then a framed front face (rows 7..=14) with a recessed panel.
+///
+/// ```text
+///  ..............   lid: boards run front to back, seams at x = 5 and x = 10
+///  |____|____|___|  lip
+///  ||  frame    ||  posts 2 px, rails 2 px, nails in the corners
+///  || /panel/   ||  recessed panel, diagonal brace (plain) or iron band (strong)
+///  ||___________||
+/// ```
 fn crate_body(skin: Skin) -> Canvas {
     let mut c = blank();
-    let (x0, x1, top, lid_end, bottom) = (1, 14, 2, 5, 14);
-    for y in top..=bottom {
+    let (x0, x1) = (1, 14);
+    let (lid_top, lid_bottom, lip, face_top, bottom) = (2, 5, 6, 7, 14);
+    // Lid.
+    for y in lid_top..=lid_bottom {
         for x in x0..=x1 {
-            let n = noise(x, y, 7) as i32;
-            let lid = y <= lid_end;
-            let base = if lid { CRATE_LIGHT } else { CRATE_BASE };
-            // Wood grain: horizontal streaks, keyed on the row so a plank reads as one board.
-            let grain = noise(x / 3, y, 11).is_multiple_of(5) || n < 24;
-            let mut col = if grain {
-                mix(base, CRATE_DARK, 0.35)
+            let col = if y == lid_top {
+                mix(CRATE_LIGHT, [255, 240, 200], 0.25)
+            } else if y == lid_bottom || x == 5 || x == 10 {
+                // Front edge of the lid and the seams between its boards.
+                CRATE_BASE
+            } else if x == x0 || x == 6 || x == 11 {
+                mix(CRATE_LIGHT, [255, 240, 200], 0.15)
             } else {
-                base
+                CRATE_LIGHT
             };
-            if lid && y == top {
-                col = mix(CRATE_LIGHT, [255, 255, 255], 0.2);
-            }
             c.set(x, y, opaque(col));
         }
     }
-    // Lid planks and the lip between lid and face.
     for x in x0..=x1 {
-        c.set(x, lid_end + 1, opaque(CRATE_EDGE));
+        c.set(x, lip, opaque(CRATE_EDGE));
     }
-    c.set(x0 + 5, 3, opaque(CRATE_BASE));
-    c.set(x0 + 5, 4, opaque(CRATE_BASE));
-    c.set(x0 + 9, 3, opaque(CRATE_BASE));
-    c.set(x0 + 9, 4, opaque(CRATE_BASE));
-    // Front frame: dark border boards with a highlight on the top-left inner edge.
-    let (fx0, fy0) = (x0, lid_end + 2);
-    for y in fy0..=bottom {
+    // Front face: frame posts and rails around a recessed panel (rows 8..=13, cols 3..=12).
+    for y in face_top..=bottom {
         for x in x0..=x1 {
-            let border = x <= x0 + 1 || x >= x1 - 1 || y <= fy0 || y >= bottom - 1;
-            if border {
-                let shade = if x <= x0 || y <= fy0 {
-                    CRATE_BASE
-                } else {
-                    CRATE_DARK
-                };
-                c.set(x, y, opaque(shade));
-            }
+            let col = if x == x0 || y == face_top {
+                CRATE_LIGHT
+            } else if x == x1 || y == bottom {
+                CRATE_DARK
+            } else if x == x0 + 1 || x == x1 - 1 {
+                CRATE_BASE
+            } else if y == face_top + 1 || x == x0 + 2 {
+                // The frame shades the top and left of the recess.
+                CRATE_EDGE
+            } else if y == 11 {
+                // Seam between the two panel boards.
+                mix(CRATE_DARK, CRATE_EDGE, 0.5)
+            } else {
+                CRATE_DARK
+            };
+            c.set(x, y, opaque(col));
         }
     }
-    // Plank seams on the inner panel.
-    for x in fx0 + 2..=x1 - 2 {
-        c.set(x, fy0 + 3, opaque(CRATE_DARK));
+    // Sparse grain: short dark streaks along the boards.
+    for (x, y) in [(3, 3), (8, 4), (12, 3), (9, 12), (4, 10)] {
+        let col = c.get(x, y);
+        let streak = opaque(mix([col[0], col[1], col[2]], CRATE_EDGE, 0.35));
+        c.set(x, y, streak);
+        c.set(x + 1, y, streak);
     }
-    // Diagonal brace from bottom-left to top-right.
-    for i in 0..=5 {
-        let (x, y) = (x0 + 2 + i * 9 / 5, bottom - 2 - i);
-        c.set(x, y, opaque(CRATE_LIGHT));
-        c.set(x + 1, y, opaque(CRATE_BASE));
-        c.set(x + 1, y + 1, opaque(CRATE_DARK));
-    }
+    let nail = |c: &mut Canvas, x: i32, y: i32| {
+        c.set(x, y, opaque(NAIL));
+        c.set(x, y + 1, opaque(CRATE_EDGE));
+    };
     match skin {
         Skin::Plain => {
-            for (x, y) in [
-                (x0, fy0),
-                (x1 - 1, fy0),
-                (x0, bottom - 1),
-                (x1 - 1, bottom - 1),
-            ] {
-                c.set(x + 1 - 1, y, opaque(NAIL));
+            // Diagonal brace across the panel in even 2-pixel steps, lit along its upper edge.
+            for x in x0 + 2..=x1 - 2 {
+                let y = 13 - (x - (x0 + 2)) / 2;
+                c.set(x, y - 1, opaque(CRATE_LIGHT));
+                c.set(x, y, opaque(CRATE_BASE));
+                if y + 1 < bottom {
+                    c.set(x, y + 1, opaque(CRATE_EDGE));
+                }
             }
-            for (x, y) in [(x0 + 1, top + 1), (x1 - 1, top + 1)] {
-                c.set(x, y, opaque(mix(NAIL, CRATE_DARK, 0.3)));
+            for (x, y) in [(2, 8), (13, 8), (2, 12), (13, 12), (2, 3), (13, 3)] {
+                nail(&mut c, x, y);
             }
         }
         Skin::Strong => {
-            // Iron bands: one across the lid, two across the face, riveted.
-            for &band in &[3, fy0 + 1, bottom - 2] {
+            // A riveted iron band round the middle and across the lid, iron corner caps.
+            for &(band, rivets) in &[(10, true), (3, false)] {
                 for x in x0..=x1 {
-                    c.set(x, band, opaque(IRON_BASE));
+                    c.set(x, band, opaque(IRON_LIGHT));
                     c.set(x, band + 1, opaque(IRON_DARK));
                 }
-                c.set(x0, band, opaque(IRON_LIGHT));
-                for x in [x0 + 2, x1 - 2] {
-                    c.set(x, band, opaque(IRON_LIGHT));
+                if rivets {
+                    for x in [x0 + 2, 7, x1 - 2] {
+                        c.set(x, band, opaque([236, 238, 240]));
+                    }
                 }
             }
-            // Reinforced corners.
-            for y in fy0..=bottom {
-                c.set(x0, y, opaque(IRON_BASE));
-                c.set(x1, y, opaque(IRON_DARK));
+            for (cx, cy, sx, sy) in [(x0, face_top, 1, 1), (x1, face_top, -1, 1)]
+                .into_iter()
+                .chain([(x0, bottom, 1, -1), (x1, bottom, -1, -1)])
+            {
+                for i in 0..3 {
+                    let lit = i == 0 && (sx > 0 || sy > 0);
+                    let col = if lit { IRON_LIGHT } else { IRON_BASE };
+                    c.set(cx + sx * i, cy, opaque(col));
+                    c.set(cx, cy + sy * i, opaque(col));
+                }
+                c.set(cx + sx, cy + sy, opaque(IRON_DARK));
             }
-            c.set(x0, fy0, opaque(IRON_LIGHT));
+            for x in [x0, x1] {
+                for y in lid_top..=lid_bottom {
+                    c.set(x, y, opaque(if x == x0 { IRON_LIGHT } else { IRON_BASE }));
+                }
+            }
         }
     }
     c.outline(opaque(OUTLINE));
