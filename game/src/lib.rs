@@ -1,1 +1,3 @@
 //! Crate Room placeholder.
+
+pub mod debug;
