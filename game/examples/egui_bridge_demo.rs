@@ -82,6 +82,21 @@ async fn main() {
         {
             puffin::profile_scope!("egui_run");
             bridge.run(|ctx| {
+                // Frameless text straight over the game: dark fringes would show here first.
+                egui::Area::new(egui::Id::new("caption"))
+                    .fixed_pos([52.0, 60.0])
+                    .show(ctx, |ui| {
+                        ui.label(
+                            egui::RichText::new("egui text over the game")
+                                .size(22.0)
+                                .color(egui::Color32::BLACK),
+                        );
+                        ui.label(
+                            egui::RichText::new("half-transparent white")
+                                .size(22.0)
+                                .color(egui::Color32::from_white_alpha(128)),
+                        );
+                    });
                 egui::Window::new("Crate Room debug")
                     .default_pos([420.0, 40.0])
                     .default_size([820.0, 560.0])
@@ -139,7 +154,13 @@ fn simulate_work() {
 /// Draw the stand-in game: a few bright shapes so blending and clipping are easy to judge.
 fn draw_game(time: f32) {
     clear_background(Color::from_rgba(38, 70, 83, 255));
-    draw_rectangle(40.0, 40.0, 300.0, 200.0, Color::from_rgba(233, 196, 106, 255));
+    draw_rectangle(
+        40.0,
+        40.0,
+        300.0,
+        200.0,
+        Color::from_rgba(233, 196, 106, 255),
+    );
     draw_circle(200.0, 420.0, 120.0, Color::from_rgba(231, 111, 81, 255));
     draw_triangle(
         vec2(900.0, 560.0),
@@ -158,7 +179,13 @@ fn save_screenshot(path: &str) -> anyhow::Result<()> {
     let image = get_screen_data();
     // get_screen_data reads the framebuffer, which stores the bottom row first.
     let row_len = usize::from(image.width) * 4;
-    let top_down: Vec<u8> = image.bytes.chunks_exact(row_len).rev().flatten().copied().collect();
+    let top_down: Vec<u8> = image
+        .bytes
+        .chunks_exact(row_len)
+        .rev()
+        .flatten()
+        .copied()
+        .collect();
 
     let file = std::fs::File::create(path).with_context(|| format!("creating {path}"))?;
     let mut encoder = png::Encoder::new(
@@ -168,7 +195,9 @@ fn save_screenshot(path: &str) -> anyhow::Result<()> {
     );
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().with_context(|| format!("writing {path}"))?;
+    let mut writer = encoder
+        .write_header()
+        .with_context(|| format!("writing {path}"))?;
     writer
         .write_image_data(&top_down)
         .with_context(|| format!("writing {path}"))?;

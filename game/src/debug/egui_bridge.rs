@@ -163,6 +163,7 @@ impl EguiBridge {
     /// Typed characters are drained from macroquad's `get_char_pressed` queue, so the game
     /// should not read that queue itself while the bridge runs.
     pub fn run(&mut self, ui: impl FnMut(&egui::Context)) {
+        puffin::profile_function!();
         let raw_input = self.gather_input();
         let output = self.ctx.run(raw_input, ui);
         for command in output.platform_output.commands {
@@ -180,18 +181,22 @@ impl EguiBridge {
     ///
     /// Leaves macroquad with the default camera and default material.
     pub fn draw(&mut self) {
+        puffin::profile_function!();
         let delta = std::mem::take(&mut self.textures_delta);
         for (id, image_delta) in &delta.set {
             self.set_texture(*id, image_delta);
         }
 
         let pixels_per_point = self.pixels_per_point;
-        let primitives = self
-            .ctx
-            .tessellate(std::mem::take(&mut self.shapes), pixels_per_point);
+        let primitives = {
+            puffin::profile_scope!("tessellate");
+            self.ctx
+                .tessellate(std::mem::take(&mut self.shapes), pixels_per_point)
+        };
         let (width_px, height_px) = miniquad::window::screen_size();
         let screen_px = [width_px as u32, height_px as u32];
 
+        puffin::profile_scope!("paint", format!("{} primitives", primitives.len()));
         gl_use_material(&self.material);
         for ClippedPrimitive {
             clip_rect,
@@ -212,7 +217,7 @@ impl EguiBridge {
                 viewport: gl_viewport(scissor, screen_px[1]),
                 projection: clip_projection(scissor, pixels_per_point),
             });
-            for chunk in split_mesh(&mesh.indices, MAX_CHUNK_INDICES) {
+            for chunk in split_mesh(&mesh.indices, mesh.vertices.len(), MAX_CHUNK_INDICES) {
                 let vertices = chunk
                     .vertices
                     .iter()
@@ -226,8 +231,11 @@ impl EguiBridge {
             }
         }
         gl_use_default_material();
-        // Also flushes the queued egui draw calls, so freeing textures below is safe.
-        set_default_camera();
+        {
+            puffin::profile_scope!("flush");
+            // Also flushes the queued egui draw calls, so freeing textures below is safe.
+            set_default_camera();
+        }
 
         for id in &delta.free {
             self.textures.remove(id);
@@ -618,27 +626,38 @@ fn clip_projection(rect: PixelRect, pixels_per_point: f32) -> Mat4 {
     Mat4::orthographic_rh_gl(left, right, bottom, top, -1.0, 1.0)
 }
 
-/// Split a triangle list into chunks of at most `max_indices` indices with local `u16` indices.
+/// Split a triangle list over `vertex_count` vertices into chunks of at most `max_indices`
+/// indices with local `u16` indices.
 ///
 /// # Panics
-/// If `max_indices` exceeds `u16::MAX`, since a chunk's local indices must fit in `u16`.
-fn split_mesh(indices: &[u32], max_indices: usize) -> Vec<MeshChunk> {
-    assert!(max_indices <= usize::from(u16::MAX), "chunk indices must fit in u16");
+/// If `max_indices` exceeds `u16::MAX` (local indices must fit in `u16`), or if an index is not
+/// below `vertex_count`.
+fn split_mesh(indices: &[u32], vertex_count: usize, max_indices: usize) -> Vec<MeshChunk> {
+    const UNMAPPED: u16 = u16::MAX;
+    assert!(
+        max_indices < usize::from(UNMAPPED),
+        "chunk indices must fit in u16"
+    );
+    // Source vertex -> index within the current chunk. Reset per chunk by walking only the
+    // vertices the chunk used, so splitting stays linear in the number of indices.
+    let mut local_index = vec![UNMAPPED; vertex_count];
     let mut chunks = Vec::new();
     let mut chunk = MeshChunk::default();
-    let mut local_index: HashMap<u32, u16> = HashMap::new();
     for triangle in indices.chunks_exact(3) {
         if chunk.indices.len() + triangle.len() > max_indices {
+            for &vertex in &chunk.vertices {
+                local_index[vertex as usize] = UNMAPPED;
+            }
             chunks.push(std::mem::take(&mut chunk));
-            local_index.clear();
         }
-        for &index in triangle {
-            let local = *local_index.entry(index).or_insert_with(|| {
-                chunk.vertices.push(index);
-                // Fits: a chunk has at most `max_indices <= u16::MAX` distinct vertices.
-                (chunk.vertices.len() - 1) as u16
-            });
-            chunk.indices.push(local);
+        for &vertex in triangle {
+            let local = &mut local_index[vertex as usize];
+            if *local == UNMAPPED {
+                // Below UNMAPPED: a chunk has at most `max_indices` distinct vertices.
+                *local = chunk.vertices.len() as u16;
+                chunk.vertices.push(vertex);
+            }
+            chunk.indices.push(*local);
         }
     }
     if !chunk.indices.is_empty() {
@@ -806,7 +825,8 @@ mod tests {
     #[test]
     fn empty_or_offscreen_clip_rect_is_skipped() {
         let empty = egui::Rect::from_min_max(egui::pos2(50.0, 50.0), egui::pos2(50.0, 80.0));
-        let offscreen = egui::Rect::from_min_max(egui::pos2(2000.0, 10.0), egui::pos2(2100.0, 20.0));
+        let offscreen =
+            egui::Rect::from_min_max(egui::pos2(2000.0, 10.0), egui::pos2(2100.0, 20.0));
         assert_eq!(scissor_rect(empty, 1.0, [1280, 720]), None);
         assert_eq!(scissor_rect(offscreen, 1.0, [1280, 720]), None);
         assert_eq!(scissor_rect(egui::Rect::NOTHING, 1.0, [1280, 720]), None);
@@ -840,7 +860,7 @@ mod tests {
 
     #[test]
     fn small_mesh_stays_in_one_chunk_with_the_same_triangles() {
-        let chunks = split_mesh(&[0, 1, 2, 2, 1, 3], 4998);
+        let chunks = split_mesh(&[0, 1, 2, 2, 1, 3], 4, 4998);
         assert_eq!(chunks.len(), 1);
         assert_eq!(chunks[0].vertices, [0, 1, 2, 3]);
         assert_eq!(chunks[0].indices, [0, 1, 2, 2, 1, 3]);
@@ -856,13 +876,18 @@ mod tests {
                 [v, v + 1, v + 2, v + 2, v + 1, v + 3]
             })
             .collect();
-        let chunks = split_mesh(&indices, 600);
+        let chunks = split_mesh(&indices, quads as usize * 2 + 2, 600);
         assert!(chunks.len() > 1);
         let mut rebuilt = Vec::new();
         for chunk in &chunks {
             assert!(chunk.indices.len() <= 600);
             assert_eq!(chunk.indices.len() % 3, 0);
-            rebuilt.extend(chunk.indices.iter().map(|&i| chunk.vertices[usize::from(i)]));
+            rebuilt.extend(
+                chunk
+                    .indices
+                    .iter()
+                    .map(|&i| chunk.vertices[usize::from(i)]),
+            );
         }
         assert_eq!(rebuilt, indices);
     }
