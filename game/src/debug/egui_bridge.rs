@@ -29,10 +29,33 @@
 //!   space. GL clips triangles to the clip volume, i.e. to the viewport, which is a scissor for
 //!   the triangle meshes egui emits.
 //! - **Batch capacity.** macroquad truncates any `draw_mesh` larger than its per-draw-call
-//!   capacity, so meshes are split into chunks of at most [`MAX_CHUNK_INDICES`] indices.
+//!   capacity (5000 indices with the default `Conf`), so meshes are split into smaller chunks.
+//!   A game that lowers `draw_call_index_capacity` below 5000 will see truncated egui meshes.
 //!
 //! Units: macroquad's logical pixels times `screen_dpi_scale()` are physical pixels; egui points
 //! times `pixels_per_point` (dpi scale times egui's zoom factor) are physical pixels.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use game::debug::egui_bridge::EguiBridge;
+//! use macroquad::prelude::*;
+//!
+//! # async fn game_loop() {
+//! let mut egui = EguiBridge::new(); // after the window exists, i.e. inside the macroquad main
+//! loop {
+//!     egui.run(|ctx| {
+//!         egui::Window::new("Debug").show(ctx, |ui| ui.label("hello"));
+//!     });
+//!     if is_mouse_button_pressed(MouseButton::Left) && !egui.wants_pointer_input() {
+//!         // the click is the game's
+//!     }
+//!     clear_background(DARKGRAY); // ... the game's own drawing ...
+//!     egui.draw(); // last, on top of everything
+//!     next_frame().await;
+//! }
+//! # }
+//! ```
 
 use std::collections::HashMap;
 
