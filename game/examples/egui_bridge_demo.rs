@@ -52,8 +52,8 @@ fn conf() -> Conf {
     }
 }
 
-#[macroquad::main(conf)]
-async fn main() {
+fn main() {
+    // Parsed before the window opens, so a typo fails fast even without a display.
     let args = match parse_args() {
         Ok(args) => args,
         Err(message) => {
@@ -61,7 +61,10 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    macroquad::Window::from_config(conf(), run(args));
+}
 
+async fn run(args: Args) {
     puffin::set_scopes_on(true);
     let mut bridge = EguiBridge::new();
     let mut clicks = 0u32;

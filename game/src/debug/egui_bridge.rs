@@ -694,6 +694,15 @@ mod tests {
     use super::*;
     use macroquad::math::Vec4Swizzles;
 
+    fn pixel_rect(x: u32, y: u32, width: u32, height: u32) -> PixelRect {
+        PixelRect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
     #[test]
     fn navigation_and_editing_keys_map_to_their_egui_keys() {
         let expected = [
@@ -715,33 +724,10 @@ mod tests {
 
     #[test]
     fn every_letter_maps_to_the_same_egui_letter() {
+        use KeyCode::*;
+        #[rustfmt::skip]
         let letters = [
-            KeyCode::A,
-            KeyCode::B,
-            KeyCode::C,
-            KeyCode::D,
-            KeyCode::E,
-            KeyCode::F,
-            KeyCode::G,
-            KeyCode::H,
-            KeyCode::I,
-            KeyCode::J,
-            KeyCode::K,
-            KeyCode::L,
-            KeyCode::M,
-            KeyCode::N,
-            KeyCode::O,
-            KeyCode::P,
-            KeyCode::Q,
-            KeyCode::R,
-            KeyCode::S,
-            KeyCode::T,
-            KeyCode::U,
-            KeyCode::V,
-            KeyCode::W,
-            KeyCode::X,
-            KeyCode::Y,
-            KeyCode::Z,
+            A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z,
         ];
         for (offset, key) in letters.into_iter().enumerate() {
             let name = char::from(b'A' + offset as u8).to_string();
@@ -812,36 +798,21 @@ mod tests {
     #[test]
     fn clip_rect_scales_points_to_pixels() {
         let clip = egui::Rect::from_min_max(egui::pos2(10.0, 20.0), egui::pos2(110.0, 70.0));
-        let expected = PixelRect {
-            x: 20,
-            y: 40,
-            width: 200,
-            height: 100,
-        };
+        let expected = pixel_rect(20, 40, 200, 100);
         assert_eq!(scissor_rect(clip, 2.0, [1280, 720]), Some(expected));
     }
 
     #[test]
     fn fractional_clip_rect_rounds_outward() {
         let clip = egui::Rect::from_min_max(egui::pos2(10.4, 20.6), egui::pos2(30.2, 40.5));
-        let expected = PixelRect {
-            x: 10,
-            y: 20,
-            width: 21,
-            height: 21,
-        };
+        let expected = pixel_rect(10, 20, 21, 21);
         assert_eq!(scissor_rect(clip, 1.0, [1280, 720]), Some(expected));
     }
 
     #[test]
     fn clip_rect_beyond_the_screen_is_clamped_to_it() {
         let everything = egui::Rect::EVERYTHING;
-        let expected = PixelRect {
-            x: 0,
-            y: 0,
-            width: 1280,
-            height: 720,
-        };
+        let expected = pixel_rect(0, 0, 1280, 720);
         assert_eq!(scissor_rect(everything, 1.0, [1280, 720]), Some(expected));
     }
 
@@ -857,23 +828,13 @@ mod tests {
 
     #[test]
     fn gl_viewport_measures_y_from_the_bottom_of_the_screen() {
-        let top_strip = PixelRect {
-            x: 5,
-            y: 0,
-            width: 100,
-            height: 20,
-        };
+        let top_strip = pixel_rect(5, 0, 100, 20);
         assert_eq!(gl_viewport(top_strip, 720), (5, 700, 100, 20));
     }
 
     #[test]
     fn clip_projection_maps_the_clip_rect_corners_to_clip_space_corners() {
-        let rect = PixelRect {
-            x: 20,
-            y: 40,
-            width: 200,
-            height: 100,
-        };
+        let rect = pixel_rect(20, 40, 200, 100);
         let projection = clip_projection(rect, 2.0);
         let top_left = projection * Vec4::new(10.0, 20.0, 0.0, 1.0);
         let bottom_right = projection * Vec4::new(110.0, 70.0, 0.0, 1.0);
