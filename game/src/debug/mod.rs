@@ -1,0 +1,3 @@
+//! Developer overlays drawn on top of the game: the egui bridge and what runs inside it.
+
+pub mod egui_bridge;
