@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use game::app::{self, PlayInput, PlayOptions};
 use game::atlas::AtlasData;
+use game::debug::views::Views;
 use game::headless::{self, InputMode, SimOptions};
 use game::paths::DataDirs;
 
@@ -48,6 +49,13 @@ struct PlayArgs {
     /// Scripted mode: save the last frame as a PNG (needs --frames).
     #[arg(long, requires = "frames")]
     screenshot: Option<PathBuf>,
+    /// Debug views to start with: a comma-separated list of help, profiler, boxes, grid, dirty,
+    /// stats (or all).
+    #[arg(long, value_name = "LIST", default_value = "")]
+    debug: Views,
+    /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
+    puffin_server: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -142,6 +150,8 @@ fn play(args: PlayArgs) {
         input: args.input,
         frames: args.frames,
         screenshot: args.screenshot,
+        debug: args.debug,
+        puffin_server: args.puffin_server,
     };
     macroquad::Window::from_config(conf, app::run(opts));
 }

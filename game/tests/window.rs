@@ -55,7 +55,9 @@ fn play(level: &str, frames: u32, extra: &[&str], name: &str) -> Option<Run> {
     let shot = out_dir.join(format!("{name}.png"));
     let output = cmd
         .current_dir(repo())
-        .args(["--level", level, "--input", "bot", "--width", "1280", "--height", "720"])
+        .args([
+            "--level", level, "--input", "bot", "--width", "1280", "--height", "720",
+        ])
         .args(["--frames", &frames.to_string(), "--screenshot"])
         .arg(&shot)
         .args(extra)
@@ -68,7 +70,11 @@ fn play(level: &str, frames: u32, extra: &[&str], name: &str) -> Option<Run> {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let summary_line = stdout.lines().rev().find(|l| l.starts_with('{')).expect("a JSON summary");
+    let summary_line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON summary");
     let summary = serde_json::from_str(summary_line).expect("valid JSON summary");
     let (width, height, pixels) = load_png_rgba(&shot).expect("a readable screenshot");
     eprintln!("screenshot: {}", shot.display());
@@ -89,7 +95,11 @@ impl Run {
     }
 
     fn distinct_colours(&self) -> usize {
-        let mut seen: Vec<[u8; 3]> = self.pixels.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let mut seen: Vec<[u8; 3]> = self
+            .pixels
+            .chunks_exact(4)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
         seen.sort_unstable();
         seen.dedup();
         seen.len()
@@ -102,7 +112,11 @@ fn bot_plays_the_crate_room_in_a_real_window_and_smashes_crates_on_screen() {
         return;
     };
     assert_eq!((first.width, first.height), (1280, 720));
-    assert!(first.distinct_colours() > 20, "not blank: {} colours", first.distinct_colours());
+    assert!(
+        first.distinct_colours() > 20,
+        "not blank: {} colours",
+        first.distinct_colours()
+    );
     let (floor, crates, player) = (
         first.count(palette::FLOOR_BASE),
         first.count(palette::CRATE_BASE),
@@ -111,7 +125,9 @@ fn bot_plays_the_crate_room_in_a_real_window_and_smashes_crates_on_screen() {
     assert!(floor > 10_000, "floor colour present: {floor} px");
     assert!(crates > 1_000, "crate colour present: {crates} px");
     assert!(player > 10, "player colour present: {player} px");
-    let calls = first.summary["world_draw_calls"].as_u64().expect("draw calls measured");
+    let calls = first.summary["world_draw_calls"]
+        .as_u64()
+        .expect("draw calls measured");
     assert!((1..=3).contains(&calls), "world draw calls: {calls}");
 
     let later = play("levels/crate_room.ron", 900, &[], "later").expect("window works");
@@ -119,7 +135,10 @@ fn bot_plays_the_crate_room_in_a_real_window_and_smashes_crates_on_screen() {
         first.summary["crates_left"].as_u64().unwrap(),
         later.summary["crates_left"].as_u64().unwrap(),
     );
-    assert!(after < before, "the bot smashed crates: {before} -> {after}");
+    assert!(
+        after < before,
+        "the bot smashed crates: {before} -> {after}"
+    );
     let later_crates = later.count(palette::CRATE_BASE);
     assert!(
         later_crates < crates,
@@ -132,7 +151,9 @@ fn cratetopia_draws_the_world_in_at_most_three_draw_calls() {
     let Some(run) = play("levels/cratetopia.ron", 5, &[], "cratetopia") else {
         return;
     };
-    let calls = run.summary["world_draw_calls"].as_u64().expect("draw calls measured");
+    let calls = run.summary["world_draw_calls"]
+        .as_u64()
+        .expect("draw calls measured");
     assert!((1..=3).contains(&calls), "world draw calls: {calls}");
     assert!(run.count(palette::CRATE_BASE) > 1_000);
 }

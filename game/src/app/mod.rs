@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use macroquad::prelude::*;
 
 use crate::atlas::AtlasData;
+use crate::debug::overlay::{FrameCost, Overlay};
+use crate::debug::views::{View, Views};
 use crate::headless::{self, RunError};
 use crate::level::watch::LevelWatcher;
 use crate::paths::DataDirs;
@@ -42,6 +44,10 @@ pub struct PlayOptions {
     pub frames: Option<u64>,
     /// Scripted mode: write the last frame here as a PNG.
     pub screenshot: Option<PathBuf>,
+    /// Debug views on at start.
+    pub debug: Views,
+    /// Serve puffin profiles on this address (for `puffin_viewer`).
+    pub puffin_server: Option<String>,
 }
 
 /// Everything the running game holds between frames.
@@ -61,7 +67,7 @@ struct App {
     watch_error: Option<String>,
     fixed: FixedStep,
     paused: bool,
-    show_help: bool,
+    overlay: Overlay,
     hud: Hud,
     frame: u64,
     fps: f32,
@@ -100,7 +106,13 @@ impl DrawCallProbe {
 }
 
 impl App {
-    fn new(dirs: DataDirs, atlas: AtlasData, renderer: Renderer, opts: &PlayOptions) -> Self {
+    fn new(
+        dirs: DataDirs,
+        atlas: AtlasData,
+        renderer: Renderer,
+        overlay: Overlay,
+        opts: &PlayOptions,
+    ) -> Self {
         let levels = dirs.level_files();
         let level_path = opts
             .level
@@ -121,7 +133,7 @@ impl App {
             watch_error: None,
             fixed: FixedStep::default(),
             paused: false,
-            show_help: false,
+            overlay,
             hud: Hud::default(),
             frame: 0,
             fps: 60.0,
@@ -187,22 +199,27 @@ impl App {
             Command::Restart => self.reload(),
             Command::NextLevel => self.cycle_level(1),
             Command::PreviousLevel => self.cycle_level(-1),
-            Command::ToggleHelp => self.show_help = !self.show_help,
+            Command::ToggleHelp => self.overlay.toggle(View::Help),
+            Command::ToggleProfiler => self.overlay.toggle(View::Profiler),
+            Command::ToggleBoxes => self.overlay.toggle(View::Boxes),
+            Command::ToggleGrid => self.overlay.toggle(View::Grid),
+            Command::ToggleDirtyView => self.overlay.toggle(View::Dirty),
+            Command::ToggleStats => self.overlay.toggle(View::Stats),
             Command::ToggleDirtyOptimization => {
                 if let Some(sim) = &mut self.sim {
                     let on = !sim.dirty_optimization();
                     sim.set_dirty_optimization(on);
                 }
             }
-            _ => {}
         }
     }
 
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted.
-    fn update(&mut self, scripted: bool) {
+    /// Returns the number of steps run.
+    fn update(&mut self, scripted: bool) -> u32 {
         puffin::profile_function!();
         let Some(sim) = &mut self.sim else {
-            return;
+            return 0;
         };
         self.renderer.fit_camera(sim);
         let steps = if scripted {
@@ -213,7 +230,7 @@ impl App {
         if self.paused {
             // Debug systems keep the overlays current while the game stands still.
             sim.world_mut().update_debug_only();
-            return;
+            return 0;
         }
         let input = if self.input == PlayInput::Keyboard {
             keys::read_input()
@@ -223,6 +240,7 @@ impl App {
         for _ in 0..steps {
             sim.step(input);
         }
+        steps
     }
 
     fn draw(&mut self) {
@@ -232,10 +250,15 @@ impl App {
             let view = self.renderer.view(sim);
             self.renderer.set_world_camera(&view);
             self.renderer.draw_world(sim, &view);
+            self.probe.end_world_pass();
+            self.overlay
+                .draw_world_views(sim, &view, self.renderer.scale, &mut self.hud);
         }
-        self.probe.end_world_pass();
         set_default_camera();
         self.draw_hud();
+        if let Some(sim) = &self.sim {
+            self.overlay.draw_panels(sim, &mut self.hud);
+        }
         self.hud.draw();
     }
 
@@ -300,7 +323,7 @@ impl App {
             self.hud
                 .centered("P / Esc to resume", h * 0.53, 22.0, ink::DIM);
         }
-        if self.show_help {
+        if self.overlay.views.is_on(View::Help) {
             let lines: Vec<_> = std::iter::once(("Keys".to_string(), ink::GOLD))
                 .chain(std::iter::once((
                     "WASD / arrows  move     Space / J  smash".to_string(),
@@ -352,7 +375,9 @@ pub async fn run(opts: PlayOptions) {
     let atlas = AtlasData::load(&dirs.assets).unwrap_or_else(|e| exit(1, &format!("error: {e}")));
     let renderer =
         Renderer::new(&dirs.assets, &atlas).unwrap_or_else(|e| exit(1, &format!("error: {e}")));
-    let mut app = App::new(dirs, atlas, renderer, &opts);
+    let overlay = Overlay::new(opts.debug, opts.puffin_server.as_deref())
+        .unwrap_or_else(|e| exit(1, &format!("error: {e}")));
+    let mut app = App::new(dirs, atlas, renderer, overlay, &opts);
     let scripted = opts.frames.is_some();
     if scripted && app.sim.is_none() {
         exit(
@@ -385,8 +410,21 @@ pub async fn run(opts: PlayOptions) {
         if app.watcher.as_mut().is_some_and(LevelWatcher::poll) {
             app.reload();
         }
-        app.update(scripted);
+        let started = std::time::Instant::now();
+        let steps = app.update(scripted);
+        let update_ms = started.elapsed().as_secs_f32() * 1e3;
+        let started = std::time::Instant::now();
         app.draw();
+        let render_ms = started.elapsed().as_secs_f32() * 1e3;
+        app.overlay.record(FrameCost {
+            steps,
+            update_ms,
+            render_ms,
+            world_draw_calls: app.probe.world_draw_calls,
+            world_quads: app.renderer.last_quads,
+        });
+        // The profiler window goes over everything, after the frame is measured.
+        app.overlay.draw_profiler();
 
         if last_frame {
             let sim = app.sim.as_ref().expect("scripted runs have a level");

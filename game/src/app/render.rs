@@ -216,9 +216,11 @@ impl Renderer {
         if let Some(shadow) = self.shadow {
             for i in 0..self.sprites.len() {
                 let (l, _, _, d) = self.sprites[i];
+                // The shadow sprite sits in the bottom rows of its own tile, so it is drawn at
+                // the body's position, centred under the body.
                 if l == layer::BODIES {
-                    let x = d.x + f32::from(d.src.w) / 2.0 - f32::from(shadow.w) / 2.0;
-                    let y = d.y + f32::from(d.src.h) - f32::from(shadow.h) / 2.0 - 1.0;
+                    let x = d.x + (f32::from(d.src.w) - f32::from(shadow.w)) / 2.0;
+                    let y = d.y + f32::from(d.src.h) - f32::from(shadow.h);
                     self.quad(shadow, x, y, WHITE);
                 }
             }
