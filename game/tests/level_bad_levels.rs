@@ -66,7 +66,10 @@ fn bad_level_errors_quote_the_offending_line() {
     let err = level::load(&path, &default_skins).expect_err("unknown character");
     assert_eq!(err.source_line.as_deref(), Some("        \"#@.x.#\","));
     let shown = err.to_string();
-    assert!(shown.contains("\n  |         \"#@.x.#\",\n  = hint: "), "{shown}");
+    assert!(
+        shown.contains("\n  |         \"#@.x.#\",\n  = hint: "),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -84,6 +87,12 @@ fn check_reports_each_invalid_path_and_fails() {
     let headlines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  = hint")).collect();
     assert_eq!(headlines.len(), 3, "{out}");
     assert!(headlines[0].ends_with("two_players.ron:5:14: error: second player start `@` at (4, 1); a level has exactly one"), "{out}");
-    assert!(headlines[1].ends_with("no_such_level.ron: error: cannot read level file: no such file"), "{out}");
-    assert!(headlines[2].ends_with("bad_levels: error: is a directory, not a level file"), "{out}");
+    assert!(
+        headlines[1].ends_with("no_such_level.ron: error: cannot read level file: no such file"),
+        "{out}"
+    );
+    assert!(
+        headlines[2].ends_with("bad_levels: error: is a directory, not a level file"),
+        "{out}"
+    );
 }

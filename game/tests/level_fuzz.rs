@@ -25,7 +25,10 @@ fn parse_and_check(bytes: &[u8]) {
 }
 
 fn assert_consistent(level: &Level) {
-    assert_eq!(level.tiles.len(), level.width as usize * level.height as usize);
+    assert_eq!(
+        level.tiles.len(),
+        level.width as usize * level.height as usize
+    );
     let start = level.player_start;
     assert_eq!(level.tile(start.x, start.y), Tile::Floor);
     for spawn in &level.crates {

@@ -10,7 +10,8 @@ fn default_skins(skin: &str) -> bool {
 }
 
 fn parse(text: &str) -> Level {
-    level::parse(Path::new("generated.ron"), text, &default_skins).unwrap_or_else(|err| panic!("{err}"))
+    level::parse(Path::new("generated.ron"), text, &default_skins)
+        .unwrap_or_else(|err| panic!("{err}"))
 }
 
 #[test]
@@ -56,10 +57,17 @@ fn generated_room_is_walled_with_a_clear_start() {
         assert_eq!(level.tile(w - 1, y), Tile::Wall);
     }
     let start = level.player_start;
-    let near_start = |c: &level::CrateSpawn| c.at.x.abs_diff(start.x) <= 1 && c.at.y.abs_diff(start.y) <= 1;
-    assert!(!level.crates.iter().any(near_start), "the start and its neighbours are clear");
+    let near_start =
+        |c: &level::CrateSpawn| c.at.x.abs_diff(start.x) <= 1 && c.at.y.abs_diff(start.y) <= 1;
+    assert!(
+        !level.crates.iter().any(near_start),
+        "the start and its neighbours are clear"
+    );
     let coins = level.crates.iter().filter(|c| c.coin).count();
-    assert!(coins > 0 && coins < 500 / 5, "a few crates drop coins: {coins}");
+    assert!(
+        coins > 0 && coins < 500 / 5,
+        "a few crates drop coins: {coins}"
+    );
     assert!(level.crates.iter().any(|c| c.skin == "crate_strong"));
 }
 

@@ -76,7 +76,8 @@ fn overrides_and_legend_entries_reach_the_level() {
         legend: { 'x': Crate(health: 9, coin: true), 'k': Coin },
         crates: [ (at: (2, 0), health: Some(7), skin: "crate_strong"), (at: (4, 0), coin: false) ],
     )"##;
-    let level = level::parse(Path::new("o.ron"), text, &default_skins).unwrap_or_else(|e| panic!("{e}"));
+    let level =
+        level::parse(Path::new("o.ron"), text, &default_skins).unwrap_or_else(|e| panic!("{e}"));
     let summary: Vec<(u32, u32, bool, &str)> = level
         .crates
         .iter()
@@ -84,7 +85,11 @@ fn overrides_and_legend_entries_reach_the_level() {
         .collect();
     assert_eq!(
         summary,
-        vec![(2, 7, false, "crate_strong"), (3, 6, false, "crate_strong"), (4, 9, false, "crate")]
+        vec![
+            (2, 7, false, "crate_strong"),
+            (3, 6, false, "crate_strong"),
+            (4, 9, false, "crate")
+        ]
     );
     assert_eq!(level.coins.len(), 1);
     assert_eq!(level.coins[0].x, 5);

@@ -37,7 +37,11 @@ fn crate_room_fits_one_screen_with_both_crate_kinds() {
     let room = load("crate_room.ron");
     // 1280 x 720 pixels at 16-pixel tiles drawn 3x: 26 x 15 cells.
     assert!(room.width <= 1280 / (16 * 3) && room.height <= 720 / (16 * 3));
-    assert!((40..=60).contains(&room.crates.len()), "{}", room.crates.len());
+    assert!(
+        (40..=60).contains(&room.crates.len()),
+        "{}",
+        room.crates.len()
+    );
     assert!(room.crates.iter().any(|c| c.skin == "crate"));
     assert!(room.crates.iter().any(|c| c.skin == "crate_strong"));
     assert!(room.crates.iter().filter(|c| c.coin).count() >= 3);
@@ -57,7 +61,12 @@ fn cratetopia_is_crate_filled_and_bigger_than_the_screen() {
 
 #[test]
 fn crates_and_coins_stand_on_floor() {
-    for name in ["crate_room.ron", "cratetopia.ron", "corridors.ron", "vault.ron"] {
+    for name in [
+        "crate_room.ron",
+        "cratetopia.ron",
+        "corridors.ron",
+        "vault.ron",
+    ] {
         let level = load(name);
         let start = level.player_start;
         assert_eq!(level.tile(start.x, start.y), Tile::Floor, "{name}");

@@ -103,7 +103,10 @@ impl Reporter<'_> {
             col: pos.col,
             message: message.into(),
             hint: None,
-            source_line: self.spans.line_text(pos.line).map(|line| quote(line, pos.col)),
+            source_line: self
+                .spans
+                .line_text(pos.line)
+                .map(|line| quote(line, pos.col)),
         }
     }
 
@@ -112,27 +115,52 @@ impl Reporter<'_> {
         use ron::error::Error as E;
         // ron's span runs from the token before the problem to where the parser stopped; for
         // identifiers (unknown/duplicate fields, variants) the start is the identifier itself.
-        // ron's span starts before the whitespace that precedes the offending token.
-        let Some(start) = self.spans.skip_whitespace(Pos {
-            line: err.span.start.line.max(1),
-            col: err.span.start.col.max(1),
-        }) else {
-            // Nothing but whitespace follows: whatever ron expected, the file ended first.
-            let (message, hint) = match err.code {
-                E::ExpectedNamedStructLike(_) => (
-                    "the file holds no level, only comments and blank lines",
-                    "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
-                ),
-                _ => (
-                    "unexpected end of file",
-                    "the file looks truncated: check for a missing `)`, `]` or `}`",
-                ),
-            };
-            return self.at_pos(self.spans.end(), message).with_hint(hint);
-        };
         let end = Pos {
             line: err.span.end.line.max(1),
             col: err.span.end.col.max(1),
+        };
+        // ron's span starts before the whitespace that precedes the offending token.
+        let start = self.spans.skip_whitespace(Pos {
+            line: err.span.start.line.max(1),
+            col: err.span.start.col.max(1),
+        });
+        // "Expected X" where the file simply stops is better told as the file stopping.
+        let expected_more = matches!(
+            err.code,
+            E::Eof
+                | E::ExpectedComma
+                | E::ExpectedArrayEnd
+                | E::ExpectedMapEnd
+                | E::ExpectedStructLikeEnd
+                | E::ExpectedOptionEnd
+                | E::ExpectedMapColon
+                | E::ExpectedString
+                | E::ExpectedArray
+                | E::ExpectedMap
+                | E::ExpectedStructLike
+                | E::ExpectedNamedStructLike(_)
+                | E::ExpectedIdentifier
+                | E::ExpectedInteger
+                | E::ExpectedBoolean
+                | E::ExpectedChar
+        );
+        let at_end = start.is_none() || self.spans.skip_whitespace(end).is_none();
+        let start = match start {
+            Some(start) if !(expected_more && at_end) => start,
+            _ => {
+                // Nothing but whitespace follows: whatever ron expected, the file ended first.
+                let (message, hint) = match err.code {
+                    E::ExpectedNamedStructLike(_) => (
+                        "the file holds no level, only comments and blank lines",
+                        "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
+                    ),
+                    _ => (
+                        "unexpected end of file",
+                        "the file looks truncated: check for a missing `)`, `]` or `}`",
+                    ),
+                };
+                return self.at_pos(self.spans.end(), message).with_hint(hint);
+            }
         };
         let (pos, message, hint) = match &err.code {
             E::NoSuchStructField {
@@ -157,7 +185,10 @@ impl Reporter<'_> {
             ),
             E::DuplicateStructField { field, outer } => (
                 start,
-                format!("field `{field}` is given twice{}", in_what(outer.as_deref())),
+                format!(
+                    "field `{field}` is given twice{}",
+                    in_what(outer.as_deref())
+                ),
                 Some("remove one of them".to_owned()),
             ),
             E::NoSuchEnumVariant {
@@ -177,7 +208,10 @@ impl Reporter<'_> {
             E::ExceededRecursionLimit => (
                 start,
                 "brackets are nested too deeply".to_owned(),
-                Some("a level nests brackets at most four deep; check for unclosed `(` or `[`".to_owned()),
+                Some(
+                    "a level nests brackets at most four deep; check for unclosed `(` or `[`"
+                        .to_owned(),
+                ),
             ),
             E::Eof => (
                 end,
@@ -265,15 +299,24 @@ fn quote(line: &str, col: usize) -> String {
     if len <= MAX_QUOTED_CHARS {
         return line.to_owned();
     }
-    let from = col.saturating_sub(MAX_QUOTED_CHARS / 2).min(len - MAX_QUOTED_CHARS);
+    let from = col
+        .saturating_sub(MAX_QUOTED_CHARS / 2)
+        .min(len - MAX_QUOTED_CHARS);
     let window: String = line.chars().skip(from).take(MAX_QUOTED_CHARS).collect();
     let before = if from > 0 { "..." } else { "" };
-    let after = if from + MAX_QUOTED_CHARS < len { "..." } else { "" };
+    let after = if from + MAX_QUOTED_CHARS < len {
+        "..."
+    } else {
+        ""
+    };
     format!("{before}{window}{after}")
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-pub(crate) fn suggest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn suggest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).clamp(1, 3);
     candidates
         .into_iter()
@@ -337,6 +380,9 @@ mod tests {
             hint: Some("fix it".into()),
             source_line: Some("  x".into()),
         };
-        assert_eq!(err.to_string(), "a.ron:2:5: error: boom\n  |   x\n  = hint: fix it");
+        assert_eq!(
+            err.to_string(),
+            "a.ron:2:5: error: boom\n  |   x\n  = hint: fix it"
+        );
     }
 }

@@ -130,18 +130,34 @@ pub fn parse(path: &Path, text: &str, skins: &dyn Fn(&str) -> bool) -> Result<Le
     };
     if text.trim().is_empty() {
         let spans = Spans::lines_only(text);
-        return Err(Reporter { path, spans: &spans }
-            .at(0, "the file is empty")
-            .with_hint("a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`"));
+        return Err(Reporter {
+            path,
+            spans: &spans,
+        }
+        .at(0, "the file is empty")
+        .with_hint(
+            "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
+        ));
     }
     match ron_options().from_str::<RawLevel>(text) {
         Ok(raw) => {
             let spans = Spans::new(text);
-            validate::build(raw, &Reporter { path, spans: &spans }, skins)
+            validate::build(
+                raw,
+                &Reporter {
+                    path,
+                    spans: &spans,
+                },
+                skins,
+            )
         }
         Err(err) => {
             let spans = Spans::lines_only(text);
-            Err(Reporter { path, spans: &spans }.ron(&err))
+            Err(Reporter {
+                path,
+                spans: &spans,
+            }
+            .ron(&err))
         }
     }
 }
@@ -168,9 +184,15 @@ pub fn parse_bytes(
             let valid = std::str::from_utf8(valid).unwrap_or_default();
             let spans = Spans::lines_only(valid);
             let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
-            Err(Reporter { path, spans: &spans }
-                .at(valid.len(), format!("the file is not UTF-8 text (byte 0x{bad:02X})"))
-                .with_hint("save the file as UTF-8"))
+            Err(Reporter {
+                path,
+                spans: &spans,
+            }
+            .at(
+                valid.len(),
+                format!("the file is not UTF-8 text (byte 0x{bad:02X})"),
+            )
+            .with_hint("save the file as UTF-8"))
         }
     }
 }
@@ -189,13 +211,17 @@ pub fn load(path: &Path, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelErr
     };
     let metadata = std::fs::metadata(path).map_err(io_error)?;
     if metadata.is_dir() {
-        return Err(LevelError::whole_file(path, "is a directory, not a level file")
-            .with_hint("pass the `.ron` files inside it, e.g. `levels/*.ron`"));
+        return Err(
+            LevelError::whole_file(path, "is a directory, not a level file")
+                .with_hint("pass the `.ron` files inside it, e.g. `levels/*.ron`"),
+        );
     }
     let too_big = |size: u64| {
         LevelError::whole_file(
             path,
-            format!("the file is {size} bytes; level files are limited to {MAX_FILE_BYTES} bytes (16 MiB)"),
+            format!(
+                "the file is {size} bytes; level files are limited to {MAX_FILE_BYTES} bytes (16 MiB)"
+            ),
         )
     };
     if metadata.len() > MAX_FILE_BYTES {
@@ -246,7 +272,11 @@ mod tests {
             .expect_err("too deep");
         assert_eq!(err.code, ron::Error::ExceededRecursionLimit);
         let spans = Spans::lines_only(&text);
-        let err = Reporter { path: Path::new("deep.ron"), spans: &spans }.ron(&err);
+        let err = Reporter {
+            path: Path::new("deep.ron"),
+            spans: &spans,
+        }
+        .ron(&err);
         assert_eq!(
             err.headline(),
             "deep.ron:1:65: error: brackets are nested too deeply"

@@ -29,7 +29,10 @@ pub(crate) struct Node {
 #[derive(Debug)]
 pub(crate) enum Kind {
     /// A string literal. `raw` strings have no escapes; `end` is the offset of the closing quote.
-    Str { raw: bool, end: usize },
+    Str {
+        raw: bool,
+        end: usize,
+    },
     /// Numbers, chars, booleans, bare identifiers.
     Atom,
     List(Vec<Node>),
@@ -302,7 +305,9 @@ impl<'a> Scanner<'a> {
         let kind = match self.peek()? {
             b'"' => self.string(false)?,
             b'r' | b'b' if self.raw_or_byte_string_start() => {
-                let raw = self.text[self.at..].trim_start_matches('b').starts_with('r');
+                let raw = self.text[self.at..]
+                    .trim_start_matches('b')
+                    .starts_with('r');
                 self.string(raw)?
             }
             b'\'' => {
@@ -334,8 +339,10 @@ impl<'a> Scanner<'a> {
             _ => {
                 // Numbers and anything else atomic: run to the next delimiter.
                 while let Some(c) = self.peek() {
-                    if matches!(c, b',' | b')' | b']' | b'}' | b':' | b' ' | b'\t' | b'\r' | b'\n')
-                    {
+                    if matches!(
+                        c,
+                        b',' | b')' | b']' | b'}' | b':' | b' ' | b'\t' | b'\r' | b'\n'
+                    ) {
                         break;
                     }
                     self.at += 1;
@@ -352,7 +359,9 @@ impl<'a> Scanner<'a> {
     fn raw_or_byte_string_start(&self) -> bool {
         let rest = &self.text[self.at..];
         let rest = rest.strip_prefix('b').unwrap_or(rest);
-        let rest = rest.strip_prefix('r').map_or(rest, |r| r.trim_start_matches('#'));
+        let rest = rest
+            .strip_prefix('r')
+            .map_or(rest, |r| r.trim_start_matches('#'));
         rest.starts_with('"') && !self.text[self.at..].starts_with('"')
     }
 

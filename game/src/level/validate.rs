@@ -90,14 +90,20 @@ impl Validator<'_> {
                 _ => {
                     return Err(self
                         .rep
-                        .at(key_at, format!("legend key {:?} is not a single character", key.0))
+                        .at(
+                            key_at,
+                            format!("legend key {:?} is not a single character", key.0),
+                        )
                         .with_hint("each legend key is one map character, written like 'x'"));
                 }
             };
             if built_in(c).is_some() {
                 return Err(self
                     .rep
-                    .at(key_at, format!("legend redefines the built-in character {c:?}"))
+                    .at(
+                        key_at,
+                        format!("legend redefines the built-in character {c:?}"),
+                    )
                     .with_hint(
                         "the built-in characters `#` `.` ` ` `@` `c` `C` `$` `o` keep their \
                          meaning; pick another character",
@@ -128,7 +134,10 @@ impl Validator<'_> {
             };
             legend.insert(c, (glyph, key_at));
         }
-        Ok(legend.into_iter().map(|(c, (glyph, _))| (c, glyph)).collect())
+        Ok(legend
+            .into_iter()
+            .map(|(c, (glyph, _))| (c, glyph))
+            .collect())
     }
 
     fn health(&self, health: i64, at: usize) -> Result<u32, LevelError> {
@@ -233,9 +242,9 @@ impl Validator<'_> {
         let map_at = self.offset(self.root.and_then(|r| r.field("map")));
         let max = MAX_SIDE as usize;
         let Some(first) = rows.first() else {
-            return Err(rep
-                .at(map_at, "the map is empty")
-                .with_hint("add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`"));
+            return Err(rep.at(map_at, "the map is empty").with_hint(
+                "add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`",
+            ));
         };
         if rows.len() > max {
             return Err(rep.at(
@@ -263,7 +272,9 @@ impl Validator<'_> {
                         self.map_char(y, len.min(width)),
                         format!("map row {y} is {len} cells wide, but row 0 is {width}"),
                     )
-                    .with_hint("all rows must be equally wide; pad with ` ` (void) or `.` (floor)"));
+                    .with_hint(
+                        "all rows must be equally wide; pad with ` ` (void) or `.` (floor)",
+                    ));
             }
         }
 
@@ -293,7 +304,10 @@ impl Validator<'_> {
                     Glyph::Tile(tile) => *tile,
                     Glyph::Player => {
                         if let Some(first) = player {
-                            let line = rep.spans.pos(self.map_char(first.y as usize, first.x as usize)).line;
+                            let line = rep
+                                .spans
+                                .pos(self.map_char(first.y as usize, first.x as usize))
+                                .line;
                             return Err(rep
                                 .at(
                                     self.map_char(y, x),
@@ -346,7 +360,13 @@ impl Validator<'_> {
         })
     }
 
-    fn unknown_char(&self, c: char, x: usize, y: usize, legend: &HashMap<char, Glyph>) -> LevelError {
+    fn unknown_char(
+        &self,
+        c: char,
+        x: usize,
+        y: usize,
+        legend: &HashMap<char, Glyph>,
+    ) -> LevelError {
         // Look-alikes of built-in characters, and the other case of a known letter.
         let look_alike = match c {
             '0' | 'O' => Some('o'),
@@ -395,7 +415,8 @@ impl Validator<'_> {
             let field = |name| item.and_then(|n| n.field(name)).or(item);
             let at = self.offset(field("at"));
             let (x, y) = over.at;
-            let inside = (0..i64::from(level.width)).contains(&x) && (0..i64::from(level.height)).contains(&y);
+            let inside = (0..i64::from(level.width)).contains(&x)
+                && (0..i64::from(level.height)).contains(&y);
             if !inside {
                 return Err(rep
                     .at(

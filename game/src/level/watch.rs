@@ -58,10 +58,11 @@ impl LevelWatcher {
             // The receiver is gone only when the watcher is being dropped.
             let _ = sender.send((Instant::now(), event));
         };
-        let mut watcher = notify::recommended_watcher(handler).map_err(|source| WatchError::Notify {
-            dir: dir.clone(),
-            source,
-        })?;
+        let mut watcher =
+            notify::recommended_watcher(handler).map_err(|source| WatchError::Notify {
+                dir: dir.clone(),
+                source,
+            })?;
         watcher
             .watch(&dir, RecursiveMode::NonRecursive)
             .map_err(|source| WatchError::Notify {
