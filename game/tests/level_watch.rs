@@ -152,10 +152,22 @@ fn set_file_switches_to_the_new_level() {
     let second = second_dir.file("two.ron", GOOD);
     let mut watcher = watch(&first);
     watcher.set_file(&second).expect("switch");
-    assert_eq!(watcher.file(), second);
+    assert_eq!(watcher.file(), second.canonicalize().expect("exists"));
     first_dir.file("one.ron", GOOD);
     assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
     second_dir.file("two.ron", GOOD);
+    assert!(wait_for_change(&mut watcher, WITHIN).is_some());
+}
+
+#[test]
+fn set_file_within_the_same_directory_spelled_differently_keeps_watching() {
+    let dir = TempDir::new("respell");
+    let first = dir.file("one.ron", GOOD);
+    dir.file("two.ron", GOOD);
+    let mut watcher = watch(&first);
+    let respelled = dir.0.join(".").join("two.ron");
+    watcher.set_file(&respelled).expect("switch");
+    dir.file("two.ron", GOOD);
     assert!(wait_for_change(&mut watcher, WITHIN).is_some());
 }
 
