@@ -50,9 +50,9 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
     prop_oneof![
-        (at.clone(), 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
-        (at.clone(), 1..40usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (at.clone(), prop::collection::vec(insertable(), 1..12))
+        (at, 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
+        (at, 1..40usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (at, prop::collection::vec(insertable(), 1..12))
             .prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
         any::<usize>().prop_map(|line| Mutation::DuplicateLine { line }),
         at.prop_map(|at| Mutation::Truncate { at }),

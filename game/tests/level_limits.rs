@@ -25,10 +25,11 @@ fn more_than_a_million_crates_is_an_error_at_the_first_one_too_many() {
     }
     text.push_str(" ],\n)\n");
     let err = level::parse(Path::new("many.ron"), &text, &default_skins).expect_err("too many");
-    // Crate number 1,000,001 is the 1000th of row 999 (0-based), which is on line 1004.
+    // Map rows 1..=999 hold 999,999 crates, so crate 1,000,001 is the second of map row 1000,
+    // which is on line 1004; its row string opens at column 5.
     assert_eq!(
         err.headline(),
-        "many.ron:1004:1006: error: more than 1000000 crates; that is the limit"
+        "many.ron:1004:7: error: more than 1000000 crates; that is the limit"
     );
 }
 

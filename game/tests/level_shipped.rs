@@ -81,3 +81,25 @@ fn crates_and_coins_stand_on_floor() {
         assert_eq!(sorted, level.crates, "{name}: crates are row-major");
     }
 }
+
+#[test]
+fn readme_example_is_a_valid_level() {
+    let readme = std::fs::read_to_string(levels_dir().join("README.md")).expect("levels/README.md");
+    let start = readme.find("```ron\n").expect("a ron example") + "```ron\n".len();
+    let end = start + readme[start..].find("```").expect("closing fence");
+    let level = level::parse(Path::new("README.md"), &readme[start..end], &default_skins)
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(level.crates.len(), 5);
+    assert_eq!(level.crates[0].health, 5, "the override applies");
+    assert!(level.crates[4].coin, "the legend crate drops a coin");
+}
+
+#[test]
+fn legend_crate_fields_are_all_optional() {
+    let text = "(name: \"x\", map: [\"@x\"], legend: { 'x': Crate() })";
+    let level =
+        level::parse(Path::new("x.ron"), text, &default_skins).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(level.crates[0].health, 3);
+    assert_eq!(level.crates[0].skin, "crate");
+    assert!(!level.crates[0].coin);
+}

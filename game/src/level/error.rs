@@ -115,27 +115,52 @@ impl Reporter<'_> {
         use ron::error::Error as E;
         // ron's span runs from the token before the problem to where the parser stopped; for
         // identifiers (unknown/duplicate fields, variants) the start is the identifier itself.
-        // ron's span starts before the whitespace that precedes the offending token.
-        let Some(start) = self.spans.skip_whitespace(Pos {
-            line: err.span.start.line.max(1),
-            col: err.span.start.col.max(1),
-        }) else {
-            // Nothing but whitespace follows: whatever ron expected, the file ended first.
-            let (message, hint) = match err.code {
-                E::ExpectedNamedStructLike(_) => (
-                    "the file holds no level, only comments and blank lines",
-                    "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
-                ),
-                _ => (
-                    "unexpected end of file",
-                    "the file looks truncated: check for a missing `)`, `]` or `}`",
-                ),
-            };
-            return self.at_pos(self.spans.end(), message).with_hint(hint);
-        };
         let end = Pos {
             line: err.span.end.line.max(1),
             col: err.span.end.col.max(1),
+        };
+        // ron's span starts before the whitespace that precedes the offending token.
+        let start = self.spans.skip_whitespace(Pos {
+            line: err.span.start.line.max(1),
+            col: err.span.start.col.max(1),
+        });
+        // "Expected X" where the file simply stops is better told as the file stopping.
+        let expected_more = matches!(
+            err.code,
+            E::Eof
+                | E::ExpectedComma
+                | E::ExpectedArrayEnd
+                | E::ExpectedMapEnd
+                | E::ExpectedStructLikeEnd
+                | E::ExpectedOptionEnd
+                | E::ExpectedMapColon
+                | E::ExpectedString
+                | E::ExpectedArray
+                | E::ExpectedMap
+                | E::ExpectedStructLike
+                | E::ExpectedNamedStructLike(_)
+                | E::ExpectedIdentifier
+                | E::ExpectedInteger
+                | E::ExpectedBoolean
+                | E::ExpectedChar
+        );
+        let at_end = start.is_none() || self.spans.skip_whitespace(end).is_none();
+        let start = match start {
+            Some(start) if !(expected_more && at_end) => start,
+            _ => {
+                // Nothing but whitespace follows: whatever ron expected, the file ended first.
+                let (message, hint) = match err.code {
+                    E::ExpectedNamedStructLike(_) => (
+                        "the file holds no level, only comments and blank lines",
+                        "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
+                    ),
+                    _ => (
+                        "unexpected end of file",
+                        "the file looks truncated: check for a missing `)`, `]` or `}`",
+                    ),
+                };
+                return self.at_pos(self.spans.end(), message).with_hint(hint);
+            }
         };
         let (pos, message, hint) = match &err.code {
             E::NoSuchStructField {

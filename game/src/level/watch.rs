@@ -30,6 +30,12 @@ pub enum WatchError {
     #[error("{} does not name a file to watch", .0.display())]
     NotAFile(PathBuf),
     #[error("cannot watch {} for changes: {source}", .dir.display())]
+    Directory {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot watch {} for changes: {source}", .dir.display())]
     Notify {
         dir: PathBuf,
         #[source]
@@ -99,7 +105,7 @@ impl LevelWatcher {
         Ok(())
     }
 
-    /// The file being watched.
+    /// The file being watched, in its directory's canonical form.
     pub fn file(&self) -> PathBuf {
         self.dir.join(&self.file_name)
     }
@@ -146,8 +152,14 @@ fn split(file: &Path) -> Result<(PathBuf, OsString), WatchError> {
         .ok_or_else(|| WatchError::NotAFile(file.to_owned()))?
         .to_owned();
     let dir = match file.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-        _ => PathBuf::from("."),
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
     };
+    // Canonical, so that `levels` and `./levels` are recognised as one directory when switching
+    // files (unwatching one spelling would otherwise drop the watch on both).
+    let dir = std::fs::canonicalize(dir).map_err(|source| WatchError::Directory {
+        dir: dir.to_owned(),
+        source,
+    })?;
     Ok((dir, file_name))
 }
