@@ -133,7 +133,7 @@ fn crate_breaks_after_its_hits_loses_collision_at_once_and_is_despawned_after_ex
         );
     }
     assert!(sim.world().has::<Exploding>(target));
-    assert!(sim.world().column::<Debris>().len() > 0, "debris flies");
+    assert!(!sim.world().column::<Debris>().is_empty(), "debris flies");
     assert_eq!(sim.state().crates_left, 1, "exploding crates still count");
     // With collision off the player can walk into the crate's cell while it explodes.
     let p = player(&sim);

@@ -268,7 +268,7 @@ impl Overlay {
                 .open(&mut open)
                 .default_pos([12.0, top])
                 .default_size([720.0, screen_height() - top - 60.0])
-                .show(ctx, |ui| puffin_egui::profiler_ui(ui));
+                .show(ctx, puffin_egui::profiler_ui);
         });
         egui.draw();
         let wants_pointer = egui.wants_pointer_input();
