@@ -157,3 +157,34 @@ fn cratetopia_draws_the_world_in_at_most_three_draw_calls() {
     assert!((1..=3).contains(&calls), "world draw calls: {calls}");
     assert!(run.count(palette::CRATE_BASE) > 1_000);
 }
+
+#[test]
+fn every_debug_view_shows_in_a_real_window() {
+    let Some(run) = play(
+        "levels/crate_room.ron",
+        120,
+        &["--debug", "all"],
+        "debug_all",
+    ) else {
+        return;
+    };
+    let matching =
+        |pred: &dyn Fn(&[u8]) -> bool| run.pixels.chunks_exact(4).filter(|p| pred(p)).count();
+    // egui's dark window fill: the profiler window is open.
+    let window_fill = run.count([27, 27, 27]);
+    assert!(
+        window_fill > 20_000,
+        "profiler window present: {window_fill} px"
+    );
+    // Solid collision boxes are outlined in bright green.
+    let green =
+        matching(&|p| (70..=82).contains(&p[0]) && p[1] == 255 && (96..=108).contains(&p[2]));
+    assert!(green > 500, "collision box outlines present: {green} px");
+    let calls = run.summary["world_draw_calls"]
+        .as_u64()
+        .expect("draw calls measured");
+    assert!(
+        (1..=3).contains(&calls),
+        "debug views do not add world draw calls: {calls}"
+    );
+}
