@@ -1,5 +1,5 @@
 //! The crate room simulation: components, systems and their schedule, headless and
-//! deterministic. Nothing here imports macroquad; input arrives as the [`Input`] resource.
+//! deterministic. Nothing here touches the window library; input arrives as the [`Input`] resource.
 
 pub mod components;
 pub mod events;

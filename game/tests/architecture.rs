@@ -1,0 +1,69 @@
+//! Architecture invariants that a grep can check, checked.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn offenders(paths: &[PathBuf], words: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            rust_files(p, &mut files);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            for w in words {
+                if line.contains(w) {
+                    bad.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn simulation_level_and_atlas_code_never_touch_macroquad() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let paths: Vec<PathBuf> = ["sim", "level", "atlas", "atlas.rs", "headless.rs", "paths.rs"]
+        .iter()
+        .map(|p| game.join(p))
+        .collect();
+    let bad = offenders(&paths, &["macroquad", "miniquad"]);
+    assert!(bad.is_empty(), "only app/ and debug/ may use macroquad:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn ecs_depends_on_nothing_game_specific() {
+    let ecs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ecs");
+    let bad = offenders(&[ecs.join("src")], &["macroquad", "puffin", "ron::", "game::"]);
+    assert!(bad.is_empty(), "ecs must not know the game:\n{}", bad.join("\n"));
+    let manifest = std::fs::read_to_string(ecs.join("Cargo.toml")).unwrap();
+    let deps = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .and_then(|s| s.split('[').next())
+        .unwrap_or("");
+    assert!(deps.trim().is_empty(), "ecs has no runtime dependencies: {deps}");
+}
+
+#[test]
+fn no_global_mutable_state_or_shared_ownership_of_entities() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let bad = offenders(&[src], &["static mut", "Rc<RefCell", "macroquad::experimental::collections::storage"]);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
