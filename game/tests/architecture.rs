@@ -39,31 +39,59 @@ fn offenders(paths: &[PathBuf], words: &[&str]) -> Vec<String> {
 #[test]
 fn simulation_level_and_atlas_code_never_touch_macroquad() {
     let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let paths: Vec<PathBuf> = ["sim", "level", "atlas", "atlas.rs", "headless.rs", "paths.rs"]
-        .iter()
-        .map(|p| game.join(p))
-        .collect();
+    let paths: Vec<PathBuf> = [
+        "sim",
+        "level",
+        "atlas",
+        "atlas.rs",
+        "headless.rs",
+        "paths.rs",
+    ]
+    .iter()
+    .map(|p| game.join(p))
+    .collect();
     let bad = offenders(&paths, &["macroquad", "miniquad"]);
-    assert!(bad.is_empty(), "only app/ and debug/ may use macroquad:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "only app/ and debug/ may use macroquad:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn ecs_depends_on_nothing_game_specific() {
     let ecs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ecs");
-    let bad = offenders(&[ecs.join("src")], &["macroquad", "puffin", "ron::", "game::"]);
-    assert!(bad.is_empty(), "ecs must not know the game:\n{}", bad.join("\n"));
+    let bad = offenders(
+        &[ecs.join("src")],
+        &["macroquad", "puffin", "ron::", "game::"],
+    );
+    assert!(
+        bad.is_empty(),
+        "ecs must not know the game:\n{}",
+        bad.join("\n")
+    );
     let manifest = std::fs::read_to_string(ecs.join("Cargo.toml")).unwrap();
     let deps = manifest
         .split("[dependencies]")
         .nth(1)
         .and_then(|s| s.split('[').next())
         .unwrap_or("");
-    assert!(deps.trim().is_empty(), "ecs has no runtime dependencies: {deps}");
+    assert!(
+        deps.trim().is_empty(),
+        "ecs has no runtime dependencies: {deps}"
+    );
 }
 
 #[test]
 fn no_global_mutable_state_or_shared_ownership_of_entities() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let bad = offenders(&[src], &["static mut", "Rc<RefCell", "macroquad::experimental::collections::storage"]);
+    let bad = offenders(
+        &[src],
+        &[
+            "static mut",
+            "Rc<RefCell",
+            "macroquad::experimental::collections::storage",
+        ],
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -169,3 +169,18 @@ fn coin_crate_drops_a_coin_that_can_be_collected() {
     hold(&mut sim, RIGHT, 120);
     assert_eq!(sim.state().score, 1);
 }
+
+#[test]
+fn paused_updates_run_only_the_debug_systems() {
+    use game::sim::systems::debug_stats::DebugCounts;
+    let mut sim = sim_from_rows(&["#######", "#.@.c.#", "#######"]);
+    hold(&mut sim, RIGHT, 3);
+    let before = sim.state_hash();
+    let updates = sim.world().resource::<DebugCounts>().updates;
+    for _ in 0..10 {
+        sim.world_mut().update_debug_only();
+    }
+    assert_eq!(sim.state_hash(), before, "nothing moved while paused");
+    assert_eq!(sim.world().resource::<DebugCounts>().updates, updates + 10);
+    assert_eq!(sim.world().resource::<DebugCounts>().crates, 1);
+}

@@ -12,6 +12,7 @@ use crate::app::hud::{Hud, ink};
 use crate::sim::components::{Collider, DrawData, Position};
 use crate::sim::resources::DrawDirtyLog;
 use crate::sim::spatial_hash::{Aabb, Hit};
+use crate::sim::systems::debug_stats::DebugCounts;
 use crate::sim::systems::{CollisionGrid, DrawGrid};
 use crate::sim::{Sim, TILE};
 
@@ -180,6 +181,17 @@ impl Overlay {
                     last.world_draw_calls
                         .map_or("-".to_string(), |n| n.to_string())
                 ),
+                ink::TEXT,
+            ),
+            (
+                world
+                    .get_resource::<DebugCounts>()
+                    .map_or(String::new(), |c| {
+                        format!(
+                            "crates {} ({} exploding)  movers {}  animating {}  effects {}",
+                            c.crates, c.exploding, c.movers, c.animating, c.effects
+                        )
+                    }),
                 ink::TEXT,
             ),
             (

@@ -11,8 +11,9 @@ use super::components::{
 };
 use super::systems::{
     animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
-    collision::Collision, damage::Damage, draw_data::DrawDataSystem, explosion, hit_flash,
-    lifetime, movement::Movement, pickup::Pickup, player_control, spatial_hash::SpatialHashSystem,
+    collision::Collision, damage::Damage, debug_stats, draw_data::DrawDataSystem, explosion,
+    hit_flash, lifetime, movement::Movement, pickup::Pickup, player_control,
+    spatial_hash::SpatialHashSystem,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -129,6 +130,10 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .watches::<Position>()
             .watches::<Animation>(),
         DrawDataSystem::default(),
+    );
+    world.add_system(
+        SystemDesc::new("debug_stats").priority(100).debug(),
+        debug_stats::run,
     );
     ScheduleIds { bot }
 }

@@ -7,6 +7,7 @@ pub mod bot;
 pub mod camera;
 pub mod collision;
 pub mod damage;
+pub mod debug_stats;
 pub mod draw_data;
 pub mod explosion;
 pub mod hit_flash;
