@@ -125,7 +125,7 @@ fn whole_step(c: &mut Criterion) {
             ("idle_no_dirty", false, false),
         ] {
             if crates == 100_000 && !dirty {
-                continue; // minutes per sample; the 10,000 figure makes the point
+                continue; // seconds per sample; the 10,000 figure makes the point
             }
             let mut sim = sim_with_crates(crates, &atlas);
             sim.set_bot(bot);
@@ -135,6 +135,22 @@ fn whole_step(c: &mut Criterion) {
             });
         }
     }
+    // Profiler scopes must cost nothing measurable while off (the default).
+    let mut sim = sim_with_crates(10_000, &atlas);
+    sim.set_bot(true);
+    for on in [false, true] {
+        puffin::set_scopes_on(on);
+        let name = if on { "bot_scopes_on" } else { "bot_scopes_off" };
+        group.bench_function(BenchmarkId::new(name, 10_000), |b| {
+            b.iter(|| {
+                sim.step(Input::default());
+                if on {
+                    puffin::GlobalProfiler::lock().new_frame();
+                }
+            })
+        });
+    }
+    puffin::set_scopes_on(false);
     group.finish();
 }
 

@@ -109,7 +109,7 @@ pub enum RunError {
 /// # Errors
 /// A [`RunError`] saying what to fix.
 pub fn load_sim(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Sim), RunError> {
-    puffin::profile_function!();
+    puffin::profile_scope!("load_level");
     let level = level::load(path, &|skin| atlas.has_crate_skin(skin))?;
     let clips = Clips::from_atlas(atlas)?;
     let sim = Sim::new(&level, clips, seed)?;

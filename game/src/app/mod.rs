@@ -217,7 +217,7 @@ impl App {
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted.
     /// Returns the number of steps run.
     fn update(&mut self, scripted: bool) -> u32 {
-        puffin::profile_function!();
+        puffin::profile_scope!("update");
         let Some(sim) = &mut self.sim else {
             return 0;
         };
@@ -244,7 +244,7 @@ impl App {
     }
 
     fn draw(&mut self) {
-        puffin::profile_function!();
+        puffin::profile_scope!("render");
         clear_background(Color::from_rgba(20, 17, 26, 255));
         if let Some(sim) = &self.sim {
             let view = self.renderer.view(sim);

@@ -175,7 +175,7 @@ impl Renderer {
 
     /// Draw floor, shadows and sprites visible in `view` (world camera must be set).
     pub fn draw_world(&mut self, sim: &Sim, view: &Aabb) {
-        puffin::profile_function!();
+        puffin::profile_scope!("world_pass");
         self.last_quads = 0;
         let world = sim.world();
         let map = world.resource::<TileMap>();
