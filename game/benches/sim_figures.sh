@@ -18,11 +18,12 @@ row() { # level-file input extra-flags...
   "$bin" sim --level "$level" --frames "$frames" --input "$input" --json "$@" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-sysd = {s["name"]: s for s in r["systems"]}
-dirty = lambda n: sysd[n]["dirty_mean"] if n in sysd else 0
-print(f"| {r[\"level_name\"]} | {r[\"crates_total\"]} | {r[\"input\"]} | {\"on\" if r[\"dirty\"] else \"off\"} "
-      f"| {r[\"load_ms\"]:.1f} | {r[\"update_us_first\"]:.0f} | {r[\"update_us_median\"]:.2f} | {r[\"update_us_mean\"]:.2f} "
-      f"| {r[\"update_us_p99\"]:.1f} | {dirty(\"draw_data\"):.1f} | {r[\"crates_total\"] - r[\"crates_left\"]} | {r[\"state_hash\"]} |")'
+draw = next((s["dirty_mean"] for s in r["systems"] if s["name"] == "draw_data"), 0)
+cells = [r["level_name"], r["crates_total"], r["input"], "on" if r["dirty"] else "off",
+         "%.1f" % r["load_ms"], "%.0f" % r["update_us_first"], "%.2f" % r["update_us_median"],
+         "%.2f" % r["update_us_mean"], "%.1f" % r["update_us_p99"], "%.1f" % draw,
+         r["crates_total"] - r["crates_left"], r["state_hash"]]
+print("| " + " | ".join(str(c) for c in cells) + " |")'
 }
 
 echo "frames per run: $frames; machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
