@@ -140,7 +140,11 @@ fn whole_step(c: &mut Criterion) {
     sim.set_bot(true);
     for on in [false, true] {
         puffin::set_scopes_on(on);
-        let name = if on { "bot_scopes_on" } else { "bot_scopes_off" };
+        let name = if on {
+            "bot_scopes_on"
+        } else {
+            "bot_scopes_off"
+        };
         group.bench_function(BenchmarkId::new(name, 10_000), |b| {
             b.iter(|| {
                 sim.step(Input::default());

@@ -186,7 +186,11 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         state_hash: format!("{:016x}", sim.state_hash()),
         load_ms: load.as_secs_f64() * 1e3,
         update_us_first: first.as_secs_f64() * 1e6,
-        update_us_mean: steady.iter().map(Duration::as_secs_f64).sum::<f64>() * 1e6
+        update_us_mean: steady
+            .iter()
+            .map(Duration::as_secs_f64)
+            .fold(0.0, |a, b| a + b)
+            * 1e6
             / steady.len().max(1) as f64,
         update_us_median: percentile(0.5),
         update_us_p99: percentile(0.99),

@@ -84,8 +84,13 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
             }
         }
     }
+    // Levels use a handful of skins; resolve each once, not once per crate.
+    let mut looks_by_skin: std::collections::HashMap<&str, Looks> =
+        std::collections::HashMap::new();
     for spawn in &level.crates {
-        let looks = clips_for_skin(world, &spawn.skin);
+        let looks = *looks_by_skin
+            .entry(spawn.skin.as_str())
+            .or_insert_with(|| clips_for_skin(world, &spawn.skin));
         let crate_entity = world.spawn((
             cell_center(spawn.at.x, spawn.at.y),
             Collider::solid(half, half),
