@@ -9,16 +9,7 @@ use crate::sim::resources::GameState;
 /// Run `explosion` (tracks Exploding).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("explosion");
-    let explosions = world.column_mut::<Exploding>();
-    let mut done = Vec::new();
-    for &e in entities.tracked() {
-        if let Some(mut ex) = explosions.get_mut(e) {
-            ex.steps = ex.steps.saturating_sub(1);
-            if ex.steps == 0 {
-                done.push(e);
-            }
-        }
-    }
+    let done = super::tick_down::<Exploding>(world, entities, |t| &mut t.steps);
     for e in done {
         if world.despawn(e) {
             let state = world.resource_mut::<GameState>();

@@ -7,16 +7,7 @@ use crate::sim::components::HitFlash;
 /// Run `hit_flash` (tracks HitFlash).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("hit_flash");
-    let flashes = world.column_mut::<HitFlash>();
-    let mut done = Vec::new();
-    for &e in entities.tracked() {
-        if let Some(mut flash) = flashes.get_mut(e) {
-            flash.steps = flash.steps.saturating_sub(1);
-            if flash.steps == 0 {
-                done.push(e);
-            }
-        }
-    }
+    let done = super::tick_down::<HitFlash>(world, entities, |t| &mut t.steps);
     for e in done {
         world.remove::<HitFlash>(e);
     }

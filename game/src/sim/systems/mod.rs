@@ -27,3 +27,24 @@ pub struct CollisionGrid(pub SpatialHash);
 /// renderer queries it with the camera's view.
 #[derive(Clone, Debug)]
 pub struct DrawGrid(pub SpatialHash);
+
+/// Count down a per-entity timer component of every tracked entity by one step; returns the
+/// entities whose timer reached zero (the three timer systems share this).
+pub(crate) fn tick_down<T: ecs::Component>(
+    world: &mut ecs::World,
+    entities: &ecs::SystemEntities<'_>,
+    steps: impl Fn(&mut T) -> &mut u32,
+) -> Vec<ecs::Entity> {
+    let timers = world.column_mut::<T>();
+    let mut expired = Vec::new();
+    for &e in entities.tracked() {
+        if let Some(mut timer) = timers.get_mut(e) {
+            let left = steps(&mut timer);
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                expired.push(e);
+            }
+        }
+    }
+    expired
+}
