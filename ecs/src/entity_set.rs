@@ -76,6 +76,24 @@ impl EntitySet {
             .filter(|&p| self.dense[p] == entity)
     }
 
+    /// Keep only the members for which `keep` returns `true`, in their order.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(Entity) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.dense.len() {
+            let e = self.dense[i];
+            if keep(e) {
+                if kept != i {
+                    self.dense[kept] = e;
+                    self.sparse[e.index() as usize] = kept as u32;
+                }
+                kept += 1;
+            } else {
+                self.sparse[e.index() as usize] = NONE;
+            }
+        }
+        self.dense.truncate(kept);
+    }
+
     /// Remove everything in O(len), keeping the allocations.
     pub(crate) fn clear(&mut self) {
         for e in self.dense.drain(..) {
@@ -118,6 +136,12 @@ mod tests {
         assert_eq!(set.as_slice(), [e(2, 1)]);
         assert!(set.contains(e(2, 1)));
         assert!(!set.contains(e(5, 1)));
+        set.insert(e(7, 1));
+        set.insert(e(9, 1));
+        set.retain(|x| x != e(2, 1));
+        assert_eq!(set.as_slice(), [e(7, 1), e(9, 1)]);
+        assert_eq!(set.index_of(e(9, 1)), Some(1));
+        assert!(!set.contains(e(2, 1)));
         set.clear();
         assert!(set.is_empty());
         assert!(!set.contains(e(2, 1)));

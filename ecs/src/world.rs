@@ -724,24 +724,40 @@ impl World {
     /// that watch them and track the entity.
     fn deliver_changes(&mut self) {
         for &id in &self.watched {
-            let Some(changes) = self.columns[id.index()].changes() else {
+            let Some((log, column_entities)) = self.columns[id.index()].change_log() else {
                 continue;
             };
-            let mut changes = changes.borrow_mut();
-            if changes.is_empty() {
+            if log.is_empty() {
                 continue;
             }
-            // Tracked sets hold only live entities, so an exact-generation hit both skips changes
-            // recorded against since-despawned handles and avoids probing the entity table.
-            for &entity in changes.as_slice() {
-                for &s in &self.watchers[id.index()] {
-                    let slot = &mut self.systems[s];
+            let all = std::mem::take(&mut log.all);
+            let watchers = &self.watchers[id.index()];
+            for (n, &s) in watchers.iter().enumerate() {
+                let slot = &mut self.systems[s];
+                // Tracked sets hold only live entities, so an exact-generation hit both skips
+                // changes recorded against since-despawned handles and avoids probing the
+                // entity table.
+                if n + 1 == watchers.len() && !all && slot.dirty.is_empty() {
+                    // The steady state: no one else needs the log, so it becomes the dirty set
+                    // and the empty dirty set becomes the log, instead of copying entry by entry.
+                    log.entities.retain(|e| slot.tracked.contains(e));
+                    std::mem::swap(&mut log.entities, &mut slot.dirty);
+                    break;
+                }
+                for &entity in log.entities.as_slice() {
                     if slot.tracked.contains(entity) {
                         slot.dirty.insert(entity);
                     }
                 }
+                if all {
+                    for &entity in column_entities {
+                        if slot.tracked.contains(entity) {
+                            slot.dirty.insert(entity);
+                        }
+                    }
+                }
             }
-            changes.clear();
+            log.entities.clear();
         }
     }
 
