@@ -373,39 +373,71 @@ pub fn join_mut<'a, A: 'static, B: 'static>(
 pub fn join_values_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
-) -> impl Iterator<Item = (Entity, &'a mut A, &'a B)> + 'a {
+) -> JoinValuesMut<'a, A, B> {
     if let Some(changes) = &mut a.changes {
         changes.get_mut().all = true;
     }
-    let a_entities = a.entities.as_slice();
-    let b_entities = b.entities.as_slice();
-    let aligned = a_entities == b_entities;
-    let (zipped, probed) = if aligned {
-        (
-            Some(
-                a_entities
-                    .iter()
-                    .copied()
-                    .zip(a.values.iter_mut())
-                    .zip(&b.values),
-            ),
-            None,
-        )
+    let entities = a.entities.as_slice();
+    let values = a.values.iter_mut();
+    if same_entities(entities, b.entities.as_slice()) {
+        JoinValuesMut::Aligned(entities.iter().zip(values).zip(b.values.iter()))
     } else {
-        (
-            None,
-            Some(
-                a_entities
-                    .iter()
-                    .copied()
-                    .zip(a.values.iter_mut())
-                    .filter_map(|(e, a)| b.get(e).map(|b| (e, a, b))),
-            ),
-        )
-    };
-    zipped
-        .into_iter()
-        .flatten()
-        .map(|((e, a), b)| (e, a, b))
-        .chain(probed.into_iter().flatten())
+        JoinValuesMut::Probed(entities.iter().zip(values), b)
+    }
+}
+
+/// Whether two entity slices are equal, without an early exit so that it vectorizes: for the
+/// common aligned case it reads both slices once anyway.
+fn same_entities(a: &[Entity], b: &[Entity]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0, |diff, (x, y)| diff | (x.to_bits() ^ y.to_bits()))
+            == 0
+}
+
+/// Iterator returned by [`join_values_mut`].
+#[derive(Debug)]
+pub enum JoinValuesMut<'a, A, B> {
+    /// Both columns hold the same entities in the same order: a zip of the value slices.
+    #[doc(hidden)]
+    Aligned(
+        std::iter::Zip<
+            std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>,
+            std::slice::Iter<'a, B>,
+        >,
+    ),
+    /// Otherwise: walk `A` and probe `B` by entity.
+    #[doc(hidden)]
+    Probed(
+        std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>,
+        &'a Column<B>,
+    ),
+}
+
+impl<'a, A: 'static, B: 'static> Iterator for JoinValuesMut<'a, A, B> {
+    type Item = (Entity, &'a mut A, &'a B);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Self::Aligned(it) => it.next().map(|((&e, a), b)| (e, a, b)),
+            Self::Probed(it, b) => it.find_map(|(&e, a)| b.get(e).map(|b| (e, a, b))),
+        }
+    }
+
+    #[inline]
+    fn fold<Acc, F>(self, init: Acc, mut f: F) -> Acc
+    where
+        F: FnMut(Acc, Self::Item) -> Acc,
+    {
+        // One loop per variant, so the aligned one is a plain zip the compiler can optimize.
+        match self {
+            Self::Aligned(it) => it.fold(init, |acc, ((&e, a), b)| f(acc, (e, a, b))),
+            Self::Probed(it, b) => it.fold(init, |acc, (&e, a)| match b.get(e) {
+                Some(b) => f(acc, (e, a, b)),
+                None => acc,
+            }),
+        }
+    }
 }

@@ -2,30 +2,44 @@
 
 use crate::Entity;
 
-const NONE: u32 = u32::MAX;
-
 /// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
-/// and a sparse table from slot index to position in that list.
+/// and a sparse table from slot index to the member's generation and position in that list.
 ///
 /// ```text
-/// sparse: [ 1 | - | 0 | - ]      slot index -> position in dense
-/// dense:  [ 2v1, 0v3 ]           the members, contiguous
+/// sparse: [ v3@1 | - | v1@0 | - ]      slot index -> generation @ position in dense
+/// dense:  [ 2v1, 0v3 ]                  the members, contiguous
 /// ```
 ///
+/// Keeping the generation in the sparse table makes an exact-handle membership test one load.
 /// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
 /// handle for an occupied slot replaces the stale one. Memory is bounded by the number of slots,
 /// never by how often entities are inserted.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
-    sparse: Vec<u32>,
+    sparse: Vec<Sparse>,
+}
+
+/// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sparse {
+    generation: u32,
+    position: u32,
+}
+
+impl Sparse {
+    const EMPTY: Self = Self {
+        generation: 0,
+        position: 0,
+    };
 }
 
 impl EntitySet {
+    /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
     #[inline]
-    fn position(&self, index: u32) -> Option<usize> {
-        match self.sparse.get(index as usize) {
-            Some(&p) if p != NONE => Some(p as usize),
+    pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
+        match self.sparse.get(entity.index() as usize) {
+            Some(s) if s.generation == entity.generation() => Some(s.position as usize),
             _ => None,
         }
     }
@@ -33,23 +47,32 @@ impl EntitySet {
     /// Whether `entity` (this exact generation) is in the set.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.position(entity.index())
-            .is_some_and(|p| self.dense[p] == entity)
+        self.sparse
+            .get(entity.index() as usize)
+            .is_some_and(|s| s.generation == entity.generation())
     }
 
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        if let Some(p) = self.position(entity.index()) {
-            let present = self.dense[p] == entity;
-            self.dense[p] = entity;
-            return !present;
-        }
         let i = entity.index() as usize;
         if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, NONE);
+            self.sparse.resize(i + 1, Sparse::EMPTY);
         }
-        self.sparse[i] = self.dense.len() as u32;
+        let s = &mut self.sparse[i];
+        if s.generation == entity.generation() {
+            return false;
+        }
+        if s.generation != 0 {
+            // A stale generation of this slot: the newer handle takes its place.
+            s.generation = entity.generation();
+            self.dense[s.position as usize] = entity;
+            return true;
+        }
+        *s = Sparse {
+            generation: entity.generation(),
+            position: self.dense.len() as u32,
+        };
         self.dense.push(entity);
         true
     }
@@ -57,23 +80,13 @@ impl EntitySet {
     /// Remove `entity`; returns its former position in [`EntitySet::as_slice`].
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
-        let p = self.position(entity.index())?;
-        if self.dense[p] != entity {
-            return None;
-        }
-        self.sparse[entity.index() as usize] = NONE;
+        let p = self.index_of(entity)?;
+        self.sparse[entity.index() as usize] = Sparse::EMPTY;
         self.dense.swap_remove(p);
         if let Some(&moved) = self.dense.get(p) {
-            self.sparse[moved.index() as usize] = p as u32;
+            self.sparse[moved.index() as usize].position = p as u32;
         }
         Some(p)
-    }
-
-    /// Position of `entity` in [`EntitySet::as_slice`].
-    #[inline]
-    pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        self.position(entity.index())
-            .filter(|&p| self.dense[p] == entity)
     }
 
     /// Keep only the members for which `keep` returns `true`, in their order.
@@ -84,11 +97,11 @@ impl EntitySet {
             if keep(e) {
                 if kept != i {
                     self.dense[kept] = e;
-                    self.sparse[e.index() as usize] = kept as u32;
+                    self.sparse[e.index() as usize].position = kept as u32;
                 }
                 kept += 1;
             } else {
-                self.sparse[e.index() as usize] = NONE;
+                self.sparse[e.index() as usize] = Sparse::EMPTY;
             }
         }
         self.dense.truncate(kept);
@@ -97,7 +110,7 @@ impl EntitySet {
     /// Remove everything in O(len), keeping the allocations.
     pub(crate) fn clear(&mut self) {
         for e in self.dense.drain(..) {
-            self.sparse[e.index() as usize] = NONE;
+            self.sparse[e.index() as usize] = Sparse::EMPTY;
         }
     }
 
