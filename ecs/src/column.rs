@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use crate::Entity;
-use crate::entity_set::EntitySet;
+use crate::entity_set::{ClearableSet, EntitySet};
 
 /// Every component of one type, packed densely, with a sparse index by entity.
 ///
@@ -24,7 +24,7 @@ pub struct Column<T> {
 /// What changed in one watched column since the world last delivered changes to systems.
 #[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
-    pub(crate) entities: EntitySet,
+    pub(crate) entities: ClearableSet,
     /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
     /// and expanded to the column's entities when delivered.
     pub(crate) all: bool,

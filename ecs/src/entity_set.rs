@@ -1,4 +1,5 @@
-//! A sparse set of entities: O(1) insert, remove and membership, iteration over a dense slice.
+//! Sparse sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
+//! [`EntitySet`] makes membership one load; [`ClearableSet`] makes clearing O(1).
 
 use crate::Entity;
 
@@ -89,6 +90,85 @@ impl EntitySet {
         Some(p)
     }
 
+    /// Remove everything in O(len), keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        for e in self.dense.drain(..) {
+            self.sparse[e.index() as usize] = Sparse::EMPTY;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Entity] {
+        &self.dense
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.dense.len()
+    }
+}
+
+/// Set of entities that is emptied often (dirty sets, change logs): like [`EntitySet`], but
+/// [`ClearableSet::clear`] is O(1) because the sparse table is never reset.
+///
+/// A sparse entry is trusted only if it points inside `dense` at an entity of the same slot
+/// (each slot occurs at most once in `dense`), so stale entries left by a clear or a removal
+/// are harmless:
+///
+/// ```text
+/// sparse: [ 1 | 7 | 0 | 0 ]     slot index -> position in dense (7 and slot 3's 0 are stale)
+/// dense:  [ 2v1, 0v3 ]
+/// ```
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ClearableSet {
+    dense: Vec<Entity>,
+    sparse: Vec<u32>,
+}
+
+impl ClearableSet {
+    /// Position of the member in `index`'s slot, whatever its generation.
+    #[inline]
+    fn slot_position(&self, index: u32) -> Option<usize> {
+        let p = *self.sparse.get(index as usize)? as usize;
+        match self.dense.get(p) {
+            Some(e) if e.index() == index => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Insert `entity`; returns `false` if it was already present.
+    #[inline]
+    pub(crate) fn insert(&mut self, entity: Entity) -> bool {
+        if let Some(p) = self.slot_position(entity.index()) {
+            // Present, or a stale generation of this slot that the newer handle replaces.
+            let present = self.dense[p] == entity;
+            self.dense[p] = entity;
+            return !present;
+        }
+        let i = entity.index() as usize;
+        if i >= self.sparse.len() {
+            self.sparse.resize(i + 1, 0);
+        }
+        self.sparse[i] = self.dense.len() as u32;
+        self.dense.push(entity);
+        true
+    }
+
+    /// Remove `entity` (this exact generation); returns whether it was present.
+    #[inline]
+    pub(crate) fn remove(&mut self, entity: Entity) -> bool {
+        match self.slot_position(entity.index()) {
+            Some(p) if self.dense[p] == entity => {
+                self.dense.swap_remove(p);
+                if let Some(&moved) = self.dense.get(p) {
+                    self.sparse[moved.index() as usize] = p as u32;
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Keep only the members for which `keep` returns `true`, in their order.
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(Entity) -> bool) {
         let mut kept = 0;
@@ -97,21 +177,18 @@ impl EntitySet {
             if keep(e) {
                 if kept != i {
                     self.dense[kept] = e;
-                    self.sparse[e.index() as usize].position = kept as u32;
+                    self.sparse[e.index() as usize] = kept as u32;
                 }
                 kept += 1;
-            } else {
-                self.sparse[e.index() as usize] = Sparse::EMPTY;
             }
         }
         self.dense.truncate(kept);
     }
 
-    /// Remove everything in O(len), keeping the allocations.
+    /// Remove everything in O(1), keeping the allocations.
+    #[inline]
     pub(crate) fn clear(&mut self) {
-        for e in self.dense.drain(..) {
-            self.sparse[e.index() as usize] = Sparse::EMPTY;
-        }
+        self.dense.clear();
     }
 
     #[inline]
@@ -149,14 +226,8 @@ mod tests {
         assert_eq!(set.as_slice(), [e(2, 1)]);
         assert!(set.contains(e(2, 1)));
         assert!(!set.contains(e(5, 1)));
-        set.insert(e(7, 1));
-        set.insert(e(9, 1));
-        set.retain(|x| x != e(2, 1));
-        assert_eq!(set.as_slice(), [e(7, 1), e(9, 1)]);
-        assert_eq!(set.index_of(e(9, 1)), Some(1));
-        assert!(!set.contains(e(2, 1)));
         set.clear();
-        assert!(set.is_empty());
+        assert_eq!(set.len(), 0);
         assert!(!set.contains(e(2, 1)));
     }
 
@@ -167,5 +238,35 @@ mod tests {
         assert!(set.insert(e(3, 2)));
         assert_eq!(set.as_slice(), [e(3, 2)]);
         assert_eq!(set.remove(e(3, 1)), None);
+    }
+
+    #[test]
+    fn clearable_set_ignores_stale_sparse_entries() {
+        let mut set = ClearableSet::default();
+        assert!(set.insert(e(5, 1)));
+        assert!(set.insert(e(2, 1)));
+        assert!(!set.insert(e(2, 1)));
+        set.clear();
+        assert!(set.is_empty());
+        assert!(!set.remove(e(5, 1)), "cleared");
+        assert!(
+            set.insert(e(2, 1)),
+            "slot 2's stale entry points at position 1, past the end"
+        );
+        assert!(set.insert(e(7, 1)));
+        assert!(set.insert(e(9, 1)));
+        assert!(!set.remove(e(5, 1)), "slot 5's stale entry points at 7v1");
+        set.retain(|x| x != e(7, 1));
+        assert_eq!(set.as_slice(), [e(2, 1), e(9, 1)]);
+        assert!(
+            set.insert(e(2, 2)),
+            "newer generation replaces the stale one"
+        );
+        assert_eq!(set.as_slice(), [e(2, 2), e(9, 1)]);
+        assert!(!set.remove(e(2, 1)));
+        assert!(set.remove(e(2, 2)));
+        assert_eq!(set.as_slice(), [e(9, 1)]);
+        assert!(set.insert(e(7, 1)), "dropped by retain");
+        assert_eq!(set.len(), 2);
     }
 }

@@ -11,7 +11,7 @@ use crate::Entity;
 use crate::column::{AnyColumn, Column, Mut};
 use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
 use crate::entity::Entities;
-use crate::entity_set::EntitySet;
+use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
 use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot};
 
@@ -521,8 +521,8 @@ impl World {
             required,
             enabled: true,
             tracked: EntitySet::default(),
-            dirty: EntitySet::default(),
-            removed: EntitySet::default(),
+            dirty: ClearableSet::default(),
+            removed: ClearableSet::default(),
             pending_membership: Vec::new(),
             running: false,
             last_dirty: 0,
