@@ -162,8 +162,8 @@ impl<T: 'static> Column<T> {
 
     /// Component at storage position `i` if it belongs to `entity`, else a sparse lookup.
     ///
-    /// Columns filled in the same order keep the same order, so joins that walk one column and
-    /// probe another mostly hit this fast path.
+    /// Columns filled in the same order mostly keep the same order, so a join that walks one
+    /// column and probes another mostly hits this fast path even when they are not identical.
     #[inline]
     pub(crate) fn get_hinted(&self, entity: Entity, i: usize) -> Option<&T> {
         match self.entities.as_slice().get(i) {
@@ -333,16 +333,26 @@ impl<T: fmt::Debug> fmt::Debug for Mut<'_, T> {
 
 /// Iterate over every entity that has both an `A` and a `B`, with `A` mutable.
 ///
-/// Walks `a` in storage order and probes `b`, taking a fast path while the two columns are
-/// stored in the same entity order (as they are when filled together). Each [`Mut`] signals a
-/// change only if written; see [`join_values_mut`] for the faster form that signals every `A`.
+/// Walks `a` in storage order and probes `b`; when the two columns hold the same entities in
+/// the same order (as they do when filled together) it is a plain zip of the value slices. Each
+/// [`Mut`] signals a change only if written; see [`join_values_mut`] for the faster form that
+/// signals every `A`.
 pub fn join_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
 ) -> impl Iterator<Item = (Entity, Mut<'a, A>, &'a B)> + 'a {
-    a.iter_mut()
-        .enumerate()
-        .filter_map(move |(i, (e, a))| b.get_hinted(e, i).map(|b| (e, a, b)))
+    let changes = a.changes.as_ref();
+    Join::new(&a.entities, &mut a.values, b).map(move |(entity, value, b)| {
+        (
+            entity,
+            Mut {
+                value,
+                entity,
+                changes,
+            },
+            b,
+        )
+    })
 }
 
 /// Iterate over every entity that has both an `A` and a `B`, with `A` as a plain `&mut A`.
@@ -373,17 +383,11 @@ pub fn join_mut<'a, A: 'static, B: 'static>(
 pub fn join_values_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
-) -> JoinValuesMut<'a, A, B> {
+) -> impl Iterator<Item = (Entity, &'a mut A, &'a B)> + 'a {
     if let Some(changes) = &mut a.changes {
         changes.get_mut().all = true;
     }
-    let entities = a.entities.as_slice();
-    let values = a.values.iter_mut();
-    if same_entities(entities, b.entities.as_slice()) {
-        JoinValuesMut::Aligned(entities.iter().zip(values).zip(b.values.iter()))
-    } else {
-        JoinValuesMut::Probed(entities.iter().zip(values), b)
-    }
+    Join::new(&a.entities, &mut a.values, b)
 }
 
 /// Whether two entity slices are equal, without an early exit so that it vectorizes: for the
@@ -396,33 +400,38 @@ fn same_entities(a: &[Entity], b: &[Entity]) -> bool {
             == 0
 }
 
-/// Iterator returned by [`join_values_mut`].
-#[derive(Debug)]
-pub enum JoinValuesMut<'a, A, B> {
+type Walk<'a, A> = std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>;
+
+/// The iterator behind [`join_mut`] and [`join_values_mut`].
+enum Join<'a, A, B> {
     /// Both columns hold the same entities in the same order: a zip of the value slices.
-    #[doc(hidden)]
-    Aligned(
-        std::iter::Zip<
-            std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>,
-            std::slice::Iter<'a, B>,
-        >,
-    ),
-    /// Otherwise: walk `A` and probe `B` by entity.
-    #[doc(hidden)]
-    Probed(
-        std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>,
-        &'a Column<B>,
-    ),
+    Aligned(std::iter::Zip<Walk<'a, A>, std::slice::Iter<'a, B>>),
+    /// Otherwise: walk `A` and probe `B` by entity, trying the same position first.
+    Probed(std::iter::Enumerate<Walk<'a, A>>, &'a Column<B>),
 }
 
-impl<'a, A: 'static, B: 'static> Iterator for JoinValuesMut<'a, A, B> {
+impl<'a, A: 'static, B: 'static> Join<'a, A, B> {
+    fn new(entities: &'a EntitySet, values: &'a mut [A], b: &'a Column<B>) -> Self {
+        let entities = entities.as_slice();
+        let walk = entities.iter().zip(values.iter_mut());
+        if same_entities(entities, b.entities.as_slice()) {
+            Self::Aligned(walk.zip(b.values.iter()))
+        } else {
+            Self::Probed(walk.enumerate(), b)
+        }
+    }
+}
+
+impl<'a, A: 'static, B: 'static> Iterator for Join<'a, A, B> {
     type Item = (Entity, &'a mut A, &'a B);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             Self::Aligned(it) => it.next().map(|((&e, a), b)| (e, a, b)),
-            Self::Probed(it, b) => it.find_map(|(&e, a)| b.get(e).map(|b| (e, a, b))),
+            Self::Probed(it, b) => {
+                it.find_map(|(i, (&e, a))| b.get_hinted(e, i).map(|b| (e, a, b)))
+            }
         }
     }
 
@@ -434,7 +443,7 @@ impl<'a, A: 'static, B: 'static> Iterator for JoinValuesMut<'a, A, B> {
         // One loop per variant, so the aligned one is a plain zip the compiler can optimize.
         match self {
             Self::Aligned(it) => it.fold(init, |acc, ((&e, a), b)| f(acc, (e, a, b))),
-            Self::Probed(it, b) => it.fold(init, |acc, (&e, a)| match b.get(e) {
+            Self::Probed(it, b) => it.fold(init, |acc, (i, (&e, a))| match b.get_hinted(e, i) {
                 Some(b) => f(acc, (e, a, b)),
                 None => acc,
             }),
