@@ -93,6 +93,8 @@ enum Op {
     Remove(Index, usize),
     /// Change the value through `Mut`'s `DerefMut`.
     Mutate(Index, usize),
+    /// Bump every value of the column through `Column::values_mut`.
+    ValuesMut(usize),
     /// Take a `Mut` and only read it.
     ReadMut(Index, usize),
     /// `set_if_neq` with the current value (`same`) or with `value`.
@@ -112,6 +114,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Remove(e, c)),
         3 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Mutate(e, c)),
         1 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::ReadMut(e, c)),
+        1 => (0..COMPONENTS).prop_map(Op::ValuesMut),
         3 => (any::<Index>(), 0..COMPONENTS, any::<bool>(), VALUES)
             .prop_map(|(e, c, same, v)| Op::SetIfNeq(e, c, same, v)),
         2 => (0..SPECS.len(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
@@ -271,6 +274,13 @@ fn mutate<T: Val>(world: &mut World, e: Entity) -> bool {
     }
 }
 
+fn values_mut<T: Val>(world: &mut World) {
+    for v in world.column_mut::<T>().values_mut() {
+        let x = v.val_mut();
+        *x = x.wrapping_add(1);
+    }
+}
+
 fn read_mut<T: Val>(world: &mut World, e: Entity) -> Option<u8> {
     world.get_mut::<T>(e).map(|v| v.val())
 }
@@ -406,6 +416,17 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 let wrote = dispatch!(*c, mutate(world, e));
                 prop_assert_eq!(wrote, model.get(e, *c).is_some());
                 if let Some(v) = model.get(e, *c) {
+                    model.write(e, *c, Some(v.wrapping_add(1)));
+                }
+            }
+            Op::ValuesMut(c) => {
+                dispatch!(*c, values_mut(world));
+                let with_c: Vec<(Entity, u8)> = model
+                    .alive
+                    .iter()
+                    .filter_map(|(&e, comps)| comps[*c].map(|v| (e, v)))
+                    .collect();
+                for (e, v) in with_c {
                     model.write(e, *c, Some(v.wrapping_add(1)));
                 }
             }
