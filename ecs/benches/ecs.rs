@@ -3,7 +3,10 @@
 //! - `dirty_k_of_n/{update,mutate}/N/k`: N entities with a watched component, k mutated per
 //!   frame; the update and the mutations are timed separately.
 //! - `write_cost/{unwatched,watched}/10000`: one write through `Mut` per entity.
-//! - `dense_iteration/{vec,join_mut,join_mut_watched}/10000`: `pos += vel` over every entity.
+//! - `dense_iteration/*/10000`: `pos += vel` over every entity: a plain `Vec<struct>` loop
+//!   (`vec`), `join_mut` (a `Mut` per element) and `join_values_mut` (plain `&mut`, signals every
+//!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
+//!   that delivers the changes, because `join_values_mut` defers that work to it.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system.
 
 use std::hint::black_box;
