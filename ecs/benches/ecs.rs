@@ -3,14 +3,17 @@
 //! - `dirty_k_of_n/{update,mutate}/N/k`: N entities with a watched component, k mutated per
 //!   frame; the update and the mutations are timed separately.
 //! - `write_cost/{unwatched,watched}/10000`: one write through `Mut` per entity.
-//! - `dense_iteration/{vec,join_mut,join_mut_watched}/10000`: `pos += vel` over every entity.
+//! - `dense_iteration/*/10000`: `pos += vel` over every entity: a plain `Vec<struct>` loop
+//!   (`vec`), `join_mut` (a `Mut` per element) and `join_values_mut` (plain `&mut`, signals every
+//!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
+//!   that delivers the changes, because `join_values_mut` defers that work to it.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ecs::{Entity, SystemDesc, SystemEntities, World, join_mut};
+use ecs::{Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Value(u64);
@@ -206,12 +209,9 @@ fn dense_iteration(c: &mut Criterion) {
             world.spawn((Pos { x: 0.0, y: 0.0 }, vel(i)));
         }
         world.update();
-        let name = if watched {
-            "join_mut_watched"
-        } else {
-            "join_mut"
-        };
-        group.bench_function(BenchmarkId::new(name, N), |b| {
+        let suffix = if watched { "_watched" } else { "" };
+        // Loop only; with Pos watched, the per-element change signals are in the loop.
+        group.bench_function(BenchmarkId::new(format!("join_mut{suffix}"), N), |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
@@ -227,6 +227,51 @@ fn dense_iteration(c: &mut Criterion) {
                 total
             });
         });
+        // `join_values_mut` signals every Pos in O(1) and the delivery happens in the update,
+        // so with Pos watched the fair figure is loop + update (`_frame`), for both joins.
+        let frame = watched;
+        let name = if frame {
+            "join_values_mut_watched_frame"
+        } else {
+            "join_values_mut"
+        };
+        group.bench_function(BenchmarkId::new(name, N), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let (pos, vel) = world.columns_mut::<Pos, Vel>();
+                    let start = Instant::now();
+                    for (_, p, v) in join_values_mut(pos, vel) {
+                        p.x += v.x;
+                        p.y += v.y;
+                    }
+                    if frame {
+                        world.update();
+                    }
+                    total += start.elapsed();
+                    if !frame {
+                        world.update();
+                    }
+                }
+                total
+            });
+        });
+        if frame {
+            group.bench_function(BenchmarkId::new("join_mut_watched_frame", N), |b| {
+                b.iter_custom(|iters| {
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        let (pos, vel) = world.columns_mut::<Pos, Vel>();
+                        for (_, mut p, v) in join_mut(pos, vel) {
+                            p.x += v.x;
+                            p.y += v.y;
+                        }
+                        world.update();
+                    }
+                    start.elapsed()
+                });
+            });
+        }
     }
     group.finish();
 }

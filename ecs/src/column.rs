@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use crate::Entity;
-use crate::entity_set::EntitySet;
+use crate::entity_set::{ClearableSet, EntitySet};
 
 /// Every component of one type, packed densely, with a sparse index by entity.
 ///
@@ -18,7 +18,23 @@ pub struct Column<T> {
     values: Vec<T>,
     /// Entities whose value changed since the world last delivered changes to systems.
     /// `None` while no system watches this type.
-    changes: Option<RefCell<EntitySet>>,
+    changes: Option<RefCell<ChangeLog>>,
+}
+
+/// What changed in one watched column since the world last delivered changes to systems.
+#[derive(Debug, Default)]
+pub(crate) struct ChangeLog {
+    pub(crate) entities: ClearableSet,
+    /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
+    /// and expanded to the column's entities when delivered.
+    pub(crate) all: bool,
+}
+
+impl ChangeLog {
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        !self.all && self.entities.is_empty()
+    }
 }
 
 impl<T> Default for Column<T> {
@@ -83,6 +99,42 @@ impl<T: 'static> Column<T> {
         self.entities.as_slice()
     }
 
+    /// Every component, in storage order: `values()[i]` belongs to `entities()[i]`.
+    #[inline]
+    pub fn values(&self) -> &[T] {
+        &self.values
+    }
+
+    /// Every component mutably, in storage order: `values_mut()[i]` belongs to `entities()[i]`.
+    ///
+    /// # Warning
+    /// A plain `&mut [T]` cannot report which elements were written, so calling this counts as
+    /// a change to *every* component in the column for the systems watching `T`, whether or not
+    /// you write. Signalling costs O(1) here; the watching systems then receive every entity of
+    /// the column as dirty. Use [`Column::get_mut`] or [`Column::iter_mut`] to signal only what
+    /// you write.
+    ///
+    /// ```
+    /// use ecs::World;
+    ///
+    /// struct Age(u32);
+    /// let mut world = World::new();
+    /// world.spawn((Age(1),));
+    /// world.spawn((Age(5),));
+    /// for age in world.column_mut::<Age>().values_mut() {
+    ///     age.0 += 1;
+    /// }
+    /// let ages: Vec<u32> = world.column::<Age>().values().iter().map(|a| a.0).collect();
+    /// assert_eq!(ages, [2, 6]);
+    /// ```
+    #[inline]
+    pub fn values_mut(&mut self) -> &mut [T] {
+        if let Some(changes) = &mut self.changes {
+            changes.get_mut().all = true;
+        }
+        &mut self.values
+    }
+
     /// Iterate over `(entity, &component)` in storage order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Entity, &T)> + '_ {
         self.entities.as_slice().iter().copied().zip(&self.values)
@@ -110,8 +162,8 @@ impl<T: 'static> Column<T> {
 
     /// Component at storage position `i` if it belongs to `entity`, else a sparse lookup.
     ///
-    /// Columns filled in the same order keep the same order, so joins that walk one column and
-    /// probe another mostly hit this fast path.
+    /// Columns filled in the same order mostly keep the same order, so a join that walks one
+    /// column and probes another mostly hits this fast path even when they are not identical.
     #[inline]
     pub(crate) fn get_hinted(&self, entity: Entity, i: usize) -> Option<&T> {
         match self.entities.as_slice().get(i) {
@@ -142,7 +194,7 @@ impl<T: 'static> Column<T> {
     #[inline]
     fn mark_changed(&self, entity: Entity) {
         if let Some(changes) = &self.changes {
-            changes.borrow_mut().insert(entity);
+            changes.borrow_mut().entities.insert(entity);
         }
     }
 }
@@ -155,7 +207,8 @@ pub(crate) trait AnyColumn: Any {
     fn despawn(&mut self, entity: Entity);
     fn clear(&mut self);
     fn watch(&mut self);
-    fn changes(&self) -> Option<&RefCell<EntitySet>>;
+    /// The change log (if watched) and the entities in the column, for delivery.
+    fn change_log(&mut self) -> Option<(&mut ChangeLog, &[Entity])>;
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
@@ -172,7 +225,7 @@ impl<T: 'static> AnyColumn for Column<T> {
             self.values.swap_remove(i);
         }
         if let Some(changes) = &mut self.changes {
-            changes.get_mut().remove(entity);
+            changes.get_mut().entities.remove(entity);
         }
     }
 
@@ -180,7 +233,9 @@ impl<T: 'static> AnyColumn for Column<T> {
         self.entities.clear();
         self.values.clear();
         if let Some(changes) = &mut self.changes {
-            changes.get_mut().clear();
+            let log = changes.get_mut();
+            log.entities.clear();
+            log.all = false;
         }
     }
 
@@ -190,8 +245,9 @@ impl<T: 'static> AnyColumn for Column<T> {
         }
     }
 
-    fn changes(&self) -> Option<&RefCell<EntitySet>> {
-        self.changes.as_ref()
+    fn change_log(&mut self) -> Option<(&mut ChangeLog, &[Entity])> {
+        let log = self.changes.as_mut()?.get_mut();
+        Some((log, self.entities.as_slice()))
     }
 }
 
@@ -216,7 +272,9 @@ impl<T: 'static> AnyColumn for Column<T> {
 pub struct Mut<'a, T> {
     value: &'a mut T,
     entity: Entity,
-    changes: Option<&'a RefCell<EntitySet>>,
+    /// Taken on the first signal: the entity stays logged until the world delivers changes,
+    /// which cannot happen while this borrow lives, so later signals would be no-ops.
+    changes: Option<&'a RefCell<ChangeLog>>,
 }
 
 impl<T> Mut<'_, T> {
@@ -229,8 +287,8 @@ impl<T> Mut<'_, T> {
     /// Signal a change without writing (e.g. after interior mutation).
     #[inline]
     pub fn set_changed(&mut self) {
-        if let Some(changes) = self.changes {
-            changes.borrow_mut().insert(self.entity);
+        if let Some(changes) = self.changes.take() {
+            changes.borrow_mut().entities.insert(self.entity);
         }
     }
 
@@ -275,13 +333,120 @@ impl<T: fmt::Debug> fmt::Debug for Mut<'_, T> {
 
 /// Iterate over every entity that has both an `A` and a `B`, with `A` mutable.
 ///
-/// Walks `a` in storage order and probes `b`, taking a fast path while the two columns are
-/// stored in the same entity order (as they are when filled together).
+/// Walks `a` in storage order and probes `b`; when the two columns hold the same entities in
+/// the same order (as they do when filled together) it is a plain zip of the value slices. Each
+/// [`Mut`] signals a change only if written; see [`join_values_mut`] for the faster form that
+/// signals every `A`.
 pub fn join_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
 ) -> impl Iterator<Item = (Entity, Mut<'a, A>, &'a B)> + 'a {
-    a.iter_mut()
-        .enumerate()
-        .filter_map(move |(i, (e, a))| b.get_hinted(e, i).map(|b| (e, a, b)))
+    let changes = a.changes.as_ref();
+    Join::new(&a.entities, &mut a.values, b).map(move |(entity, value, b)| {
+        (
+            entity,
+            Mut {
+                value,
+                entity,
+                changes,
+            },
+            b,
+        )
+    })
+}
+
+/// Iterate over every entity that has both an `A` and a `B`, with `A` as a plain `&mut A`.
+///
+/// For loops that write every `A` (`pos += vel`): there is no [`Mut`] per element, and when the
+/// two columns hold the same entities in the same order (as they do when filled together) the
+/// loop is a plain zip of the two value slices.
+///
+/// # Warning
+/// Like [`Column::values_mut`], this counts as a change to *every* `A` in the column for the
+/// systems watching `A`, whether or not you write (signalled once, in O(1)). Use [`join_mut`]
+/// when only some elements are written.
+///
+/// ```
+/// use ecs::{World, join_values_mut};
+///
+/// struct Pos(f32);
+/// struct Vel(f32);
+/// let mut world = World::new();
+/// let e = world.spawn((Pos(1.0), Vel(0.5)));
+/// world.spawn((Pos(7.0),)); // no Vel: skipped
+/// let (pos, vel) = world.columns_mut::<Pos, Vel>();
+/// for (_, p, v) in join_values_mut(pos, vel) {
+///     p.0 += v.0;
+/// }
+/// assert_eq!(world.get::<Pos>(e).unwrap().0, 1.5);
+/// ```
+pub fn join_values_mut<'a, A: 'static, B: 'static>(
+    a: &'a mut Column<A>,
+    b: &'a Column<B>,
+) -> impl Iterator<Item = (Entity, &'a mut A, &'a B)> + 'a {
+    if let Some(changes) = &mut a.changes {
+        changes.get_mut().all = true;
+    }
+    Join::new(&a.entities, &mut a.values, b)
+}
+
+/// Whether two entity slices are equal, without an early exit so that it vectorizes: for the
+/// common aligned case it reads both slices once anyway.
+fn same_entities(a: &[Entity], b: &[Entity]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0, |diff, (x, y)| diff | (x.to_bits() ^ y.to_bits()))
+            == 0
+}
+
+type Walk<'a, A> = std::iter::Zip<std::slice::Iter<'a, Entity>, std::slice::IterMut<'a, A>>;
+
+/// The iterator behind [`join_mut`] and [`join_values_mut`].
+enum Join<'a, A, B> {
+    /// Both columns hold the same entities in the same order: a zip of the value slices.
+    Aligned(std::iter::Zip<Walk<'a, A>, std::slice::Iter<'a, B>>),
+    /// Otherwise: walk `A` and probe `B` by entity, trying the same position first.
+    Probed(std::iter::Enumerate<Walk<'a, A>>, &'a Column<B>),
+}
+
+impl<'a, A: 'static, B: 'static> Join<'a, A, B> {
+    fn new(entities: &'a EntitySet, values: &'a mut [A], b: &'a Column<B>) -> Self {
+        let entities = entities.as_slice();
+        let walk = entities.iter().zip(values.iter_mut());
+        if same_entities(entities, b.entities.as_slice()) {
+            Self::Aligned(walk.zip(b.values.iter()))
+        } else {
+            Self::Probed(walk.enumerate(), b)
+        }
+    }
+}
+
+impl<'a, A: 'static, B: 'static> Iterator for Join<'a, A, B> {
+    type Item = (Entity, &'a mut A, &'a B);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Self::Aligned(it) => it.next().map(|((&e, a), b)| (e, a, b)),
+            Self::Probed(it, b) => {
+                it.find_map(|(i, (&e, a))| b.get_hinted(e, i).map(|b| (e, a, b)))
+            }
+        }
+    }
+
+    #[inline]
+    fn fold<Acc, F>(self, init: Acc, mut f: F) -> Acc
+    where
+        F: FnMut(Acc, Self::Item) -> Acc,
+    {
+        // One loop per variant, so the aligned one is a plain zip the compiler can optimize.
+        match self {
+            Self::Aligned(it) => it.fold(init, |acc, ((&e, a), b)| f(acc, (e, a, b))),
+            Self::Probed(it, b) => it.fold(init, |acc, (i, (&e, a))| match b.get_hinted(e, i) {
+                Some(b) => f(acc, (e, a, b)),
+                None => acc,
+            }),
+        }
+    }
 }

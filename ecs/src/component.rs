@@ -77,18 +77,29 @@ impl ComponentRef {
 ///
 /// Inserting as a bundle updates system membership once, after all components are in place.
 pub trait Bundle: 'static {
-    /// Insert every component into `world` for `entity`, returning the types inserted.
+    /// Register every component type, pushing their ids in tuple order.
     #[doc(hidden)]
-    fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &mut Vec<ComponentId>);
+    fn register(world: &mut World, ids: &mut Vec<ComponentId>);
+
+    /// Insert every component into `world` for `entity`; `ids` is what [`Bundle::register`]
+    /// returned.
+    #[doc(hidden)]
+    fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &[ComponentId]);
 }
 
 macro_rules! tuple_bundle {
     ($($name:ident),*) => {
         impl<$($name: Component),*> Bundle for ($($name,)*) {
-            #[allow(non_snake_case, unused_variables)]
-            fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &mut Vec<ComponentId>) {
+            #[allow(unused_variables)]
+            fn register(world: &mut World, ids: &mut Vec<ComponentId>) {
+                $(ids.push(world.register::<$name>());)*
+            }
+
+            #[allow(non_snake_case, unused_variables, unused_mut)]
+            fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &[ComponentId]) {
                 let ($($name,)*) = self;
-                $(ids.push(world.insert_raw(entity, $name));)*
+                let mut ids = ids.iter().copied();
+                $(world.insert_raw(entity, ids.next().expect("one id per component"), $name);)*
             }
         }
     };

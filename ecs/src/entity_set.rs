@@ -1,31 +1,46 @@
-//! A sparse set of entities: O(1) insert, remove and membership, iteration over a dense slice.
+//! Sparse sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
+//! [`EntitySet`] makes membership one load; [`ClearableSet`] makes clearing O(1).
 
 use crate::Entity;
 
-const NONE: u32 = u32::MAX;
-
 /// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
-/// and a sparse table from slot index to position in that list.
+/// and a sparse table from slot index to the member's generation and position in that list.
 ///
 /// ```text
-/// sparse: [ 1 | - | 0 | - ]      slot index -> position in dense
-/// dense:  [ 2v1, 0v3 ]           the members, contiguous
+/// sparse: [ v3@1 | - | v1@0 | - ]      slot index -> generation @ position in dense
+/// dense:  [ 2v1, 0v3 ]                  the members, contiguous
 /// ```
 ///
+/// Keeping the generation in the sparse table makes an exact-handle membership test one load.
 /// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
 /// handle for an occupied slot replaces the stale one. Memory is bounded by the number of slots,
 /// never by how often entities are inserted.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
-    sparse: Vec<u32>,
+    sparse: Vec<Sparse>,
+}
+
+/// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sparse {
+    generation: u32,
+    position: u32,
+}
+
+impl Sparse {
+    const EMPTY: Self = Self {
+        generation: 0,
+        position: 0,
+    };
 }
 
 impl EntitySet {
+    /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
     #[inline]
-    fn position(&self, index: u32) -> Option<usize> {
-        match self.sparse.get(index as usize) {
-            Some(&p) if p != NONE => Some(p as usize),
+    pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
+        match self.sparse.get(entity.index() as usize) {
+            Some(s) if s.generation == entity.generation() => Some(s.position as usize),
             _ => None,
         }
     }
@@ -33,23 +48,32 @@ impl EntitySet {
     /// Whether `entity` (this exact generation) is in the set.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.position(entity.index())
-            .is_some_and(|p| self.dense[p] == entity)
+        self.sparse
+            .get(entity.index() as usize)
+            .is_some_and(|s| s.generation == entity.generation())
     }
 
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        if let Some(p) = self.position(entity.index()) {
-            let present = self.dense[p] == entity;
-            self.dense[p] = entity;
-            return !present;
-        }
         let i = entity.index() as usize;
         if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, NONE);
+            self.sparse.resize(i + 1, Sparse::EMPTY);
         }
-        self.sparse[i] = self.dense.len() as u32;
+        let s = &mut self.sparse[i];
+        if s.generation == entity.generation() {
+            return false;
+        }
+        if s.generation != 0 {
+            // A stale generation of this slot: the newer handle takes its place.
+            s.generation = entity.generation();
+            self.dense[s.position as usize] = entity;
+            return true;
+        }
+        *s = Sparse {
+            generation: entity.generation(),
+            position: self.dense.len() as u32,
+        };
         self.dense.push(entity);
         true
     }
@@ -57,30 +81,114 @@ impl EntitySet {
     /// Remove `entity`; returns its former position in [`EntitySet::as_slice`].
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
-        let p = self.position(entity.index())?;
-        if self.dense[p] != entity {
-            return None;
-        }
-        self.sparse[entity.index() as usize] = NONE;
+        let p = self.index_of(entity)?;
+        self.sparse[entity.index() as usize] = Sparse::EMPTY;
         self.dense.swap_remove(p);
         if let Some(&moved) = self.dense.get(p) {
-            self.sparse[moved.index() as usize] = p as u32;
+            self.sparse[moved.index() as usize].position = p as u32;
         }
         Some(p)
-    }
-
-    /// Position of `entity` in [`EntitySet::as_slice`].
-    #[inline]
-    pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        self.position(entity.index())
-            .filter(|&p| self.dense[p] == entity)
     }
 
     /// Remove everything in O(len), keeping the allocations.
     pub(crate) fn clear(&mut self) {
         for e in self.dense.drain(..) {
-            self.sparse[e.index() as usize] = NONE;
+            self.sparse[e.index() as usize] = Sparse::EMPTY;
         }
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Entity] {
+        &self.dense
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.dense.len()
+    }
+}
+
+/// Set of entities that is emptied often (dirty sets, change logs): like [`EntitySet`], but
+/// [`ClearableSet::clear`] is O(1) because the sparse table is never reset.
+///
+/// A sparse entry is trusted only if it points inside `dense` at an entity of the same slot
+/// (each slot occurs at most once in `dense`), so stale entries left by a clear or a removal
+/// are harmless:
+///
+/// ```text
+/// sparse: [ 1 | 7 | 0 | 0 ]     slot index -> position in dense (7 and slot 3's 0 are stale)
+/// dense:  [ 2v1, 0v3 ]
+/// ```
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ClearableSet {
+    dense: Vec<Entity>,
+    sparse: Vec<u32>,
+}
+
+impl ClearableSet {
+    /// Position of the member in `index`'s slot, whatever its generation.
+    #[inline]
+    fn slot_position(&self, index: u32) -> Option<usize> {
+        let p = *self.sparse.get(index as usize)? as usize;
+        match self.dense.get(p) {
+            Some(e) if e.index() == index => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Insert `entity`; returns `false` if it was already present.
+    #[inline]
+    pub(crate) fn insert(&mut self, entity: Entity) -> bool {
+        if let Some(p) = self.slot_position(entity.index()) {
+            // Present, or a stale generation of this slot that the newer handle replaces.
+            let present = self.dense[p] == entity;
+            self.dense[p] = entity;
+            return !present;
+        }
+        let i = entity.index() as usize;
+        if i >= self.sparse.len() {
+            self.sparse.resize(i + 1, 0);
+        }
+        self.sparse[i] = self.dense.len() as u32;
+        self.dense.push(entity);
+        true
+    }
+
+    /// Remove `entity` (this exact generation); returns whether it was present.
+    #[inline]
+    pub(crate) fn remove(&mut self, entity: Entity) -> bool {
+        match self.slot_position(entity.index()) {
+            Some(p) if self.dense[p] == entity => {
+                self.dense.swap_remove(p);
+                if let Some(&moved) = self.dense.get(p) {
+                    self.sparse[moved.index() as usize] = p as u32;
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Keep only the members for which `keep` returns `true`, in their order.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(Entity) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.dense.len() {
+            let e = self.dense[i];
+            if keep(e) {
+                if kept != i {
+                    self.dense[kept] = e;
+                    self.sparse[e.index() as usize] = kept as u32;
+                }
+                kept += 1;
+            }
+        }
+        self.dense.truncate(kept);
+    }
+
+    /// Remove everything in O(1), keeping the allocations.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.dense.clear();
     }
 
     #[inline]
@@ -119,7 +227,7 @@ mod tests {
         assert!(set.contains(e(2, 1)));
         assert!(!set.contains(e(5, 1)));
         set.clear();
-        assert!(set.is_empty());
+        assert_eq!(set.len(), 0);
         assert!(!set.contains(e(2, 1)));
     }
 
@@ -130,5 +238,35 @@ mod tests {
         assert!(set.insert(e(3, 2)));
         assert_eq!(set.as_slice(), [e(3, 2)]);
         assert_eq!(set.remove(e(3, 1)), None);
+    }
+
+    #[test]
+    fn clearable_set_ignores_stale_sparse_entries() {
+        let mut set = ClearableSet::default();
+        assert!(set.insert(e(5, 1)));
+        assert!(set.insert(e(2, 1)));
+        assert!(!set.insert(e(2, 1)));
+        set.clear();
+        assert!(set.is_empty());
+        assert!(!set.remove(e(5, 1)), "cleared");
+        assert!(
+            set.insert(e(2, 1)),
+            "slot 2's stale entry points at position 1, past the end"
+        );
+        assert!(set.insert(e(7, 1)));
+        assert!(set.insert(e(9, 1)));
+        assert!(!set.remove(e(5, 1)), "slot 5's stale entry points at 7v1");
+        set.retain(|x| x != e(7, 1));
+        assert_eq!(set.as_slice(), [e(2, 1), e(9, 1)]);
+        assert!(
+            set.insert(e(2, 2)),
+            "newer generation replaces the stale one"
+        );
+        assert_eq!(set.as_slice(), [e(2, 2), e(9, 1)]);
+        assert!(!set.remove(e(2, 1)));
+        assert!(set.remove(e(2, 2)));
+        assert_eq!(set.as_slice(), [e(9, 1)]);
+        assert!(set.insert(e(7, 1)), "dropped by retain");
+        assert_eq!(set.len(), 2);
     }
 }

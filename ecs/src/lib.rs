@@ -69,7 +69,7 @@ mod events;
 mod system;
 mod world;
 
-pub use column::{Column, Mut, join_mut};
+pub use column::{Column, Mut, join_mut, join_values_mut};
 pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};

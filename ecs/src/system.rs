@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::component::{Component, ComponentRef};
-use crate::entity_set::EntitySet;
+use crate::entity_set::{ClearableSet, EntitySet};
 use crate::{Entity, World};
 
 /// Game logic run once per [`World::update`], in priority order.
@@ -164,8 +164,8 @@ pub(crate) struct SystemSlot {
     pub(crate) watches_any: bool,
     pub(crate) enabled: bool,
     pub(crate) tracked: EntitySet,
-    pub(crate) dirty: EntitySet,
-    pub(crate) removed: EntitySet,
+    pub(crate) dirty: ClearableSet,
+    pub(crate) removed: ClearableSet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
     pub(crate) running: bool,

@@ -11,7 +11,7 @@ use crate::Entity;
 use crate::column::{AnyColumn, Column, Mut};
 use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
 use crate::entity::Entities;
-use crate::entity_set::EntitySet;
+use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
 use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot};
 
@@ -78,7 +78,21 @@ pub struct World {
     pending_despawns: Vec<Entity>,
     pending_clear: bool,
     change_tracking: bool,
-    scratch_ids: Vec<ComponentId>,
+    /// Per bundle type: index into `bundles`.
+    bundle_ids: TypeMap<usize>,
+    bundles: Vec<BundleInfo>,
+}
+
+/// What [`World::spawn`] needs to know about one bundle type, computed once.
+#[derive(Debug, Default)]
+struct BundleInfo {
+    /// Component ids in tuple order.
+    ids: Vec<ComponentId>,
+    signature: ComponentSet,
+    /// Systems whose membership a spawn with this bundle can change, each once.
+    systems: Vec<usize>,
+    /// `systems.len()` of the world when `systems` was computed.
+    systems_seen: usize,
 }
 
 impl Default for World {
@@ -124,7 +138,8 @@ impl World {
             pending_despawns: Vec::new(),
             pending_clear: false,
             change_tracking: true,
-            scratch_ids: Vec::new(),
+            bundle_ids: TypeMap::default(),
+            bundles: Vec::new(),
         }
     }
 
@@ -240,31 +255,63 @@ impl World {
     /// Systems see the entity (and its watched components as dirty) on their next run.
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let entity = self.entities.alloc();
-        let mut ids = std::mem::take(&mut self.scratch_ids);
-        bundle.insert_into(self, entity, &mut ids);
-        for i in 0..self.requires_nothing.len() {
-            self.refresh_membership(self.requires_nothing[i], entity);
+        let b = self.bundle_index::<B>();
+        // Moved out (three pointers) so the world can be borrowed mutably while reading it.
+        let info = std::mem::take(&mut self.bundles[b]);
+        bundle.insert_into(self, entity, &info.ids);
+        if let Some(sig) = self.entities.components_mut(entity) {
+            *sig = info.signature;
         }
-        for &id in &ids {
-            for i in 0..self.requirers[id.index()].len() {
-                self.refresh_membership(self.requirers[id.index()][i], entity);
-            }
+        for &s in &info.systems {
+            self.refresh_membership(s, entity);
         }
-        ids.clear();
-        self.scratch_ids = ids;
+        self.bundles[b] = info;
         entity
     }
 
-    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
-    /// [`World::spawn`], which refreshes membership afterwards.
-    #[doc(hidden)]
-    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, value: T) -> ComponentId {
-        let id = self.register::<T>();
-        downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
-        if let Some(sig) = self.entities.components_mut(entity) {
-            sig.insert(id);
+    /// Index into `bundles` of `B`'s cached ids, registering them on first use and refreshing
+    /// the systems to notify when systems were added since.
+    fn bundle_index<B: Bundle>(&mut self) -> usize {
+        let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
+            Some(&b) => b,
+            None => {
+                let mut ids = Vec::new();
+                B::register(self, &mut ids);
+                let mut signature = ComponentSet::EMPTY;
+                for &id in &ids {
+                    signature.insert(id);
+                }
+                self.bundles.push(BundleInfo {
+                    ids,
+                    signature,
+                    systems: Vec::new(),
+                    systems_seen: usize::MAX,
+                });
+                self.bundle_ids
+                    .insert(TypeId::of::<B>(), self.bundles.len() - 1);
+                self.bundles.len() - 1
+            }
+        };
+        // Systems are never removed, so the count tells whether the list is current.
+        if self.bundles[b].systems_seen != self.systems.len() {
+            let mut systems = self.requires_nothing.clone();
+            for id in self.bundles[b].signature.iter() {
+                systems.extend_from_slice(&self.requirers[id.index()]);
+            }
+            systems.sort_unstable();
+            systems.dedup();
+            let info = &mut self.bundles[b];
+            info.systems = systems;
+            info.systems_seen = self.systems.len();
         }
-        id
+        b
+    }
+
+    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
+    /// [`World::spawn`], which sets the signature and refreshes membership afterwards.
+    #[doc(hidden)]
+    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
+        downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
     }
 
     /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
@@ -521,8 +568,8 @@ impl World {
             required,
             enabled: true,
             tracked: EntitySet::default(),
-            dirty: EntitySet::default(),
-            removed: EntitySet::default(),
+            dirty: ClearableSet::default(),
+            removed: ClearableSet::default(),
             pending_membership: Vec::new(),
             running: false,
             last_dirty: 0,
@@ -724,24 +771,40 @@ impl World {
     /// that watch them and track the entity.
     fn deliver_changes(&mut self) {
         for &id in &self.watched {
-            let Some(changes) = self.columns[id.index()].changes() else {
+            let Some((log, column_entities)) = self.columns[id.index()].change_log() else {
                 continue;
             };
-            let mut changes = changes.borrow_mut();
-            if changes.is_empty() {
+            if log.is_empty() {
                 continue;
             }
-            // Tracked sets hold only live entities, so an exact-generation hit both skips changes
-            // recorded against since-despawned handles and avoids probing the entity table.
-            for &entity in changes.as_slice() {
-                for &s in &self.watchers[id.index()] {
-                    let slot = &mut self.systems[s];
+            let all = std::mem::take(&mut log.all);
+            let watchers = &self.watchers[id.index()];
+            for (n, &s) in watchers.iter().enumerate() {
+                let slot = &mut self.systems[s];
+                // Tracked sets hold only live entities, so an exact-generation hit both skips
+                // changes recorded against since-despawned handles and avoids probing the
+                // entity table.
+                if n + 1 == watchers.len() && !all && slot.dirty.is_empty() {
+                    // The steady state: no one else needs the log, so it becomes the dirty set
+                    // and the empty dirty set becomes the log, instead of copying entry by entry.
+                    log.entities.retain(|e| slot.tracked.contains(e));
+                    std::mem::swap(&mut log.entities, &mut slot.dirty);
+                    break;
+                }
+                for &entity in log.entities.as_slice() {
                     if slot.tracked.contains(entity) {
                         slot.dirty.insert(entity);
                     }
                 }
+                if all {
+                    for &entity in column_entities {
+                        if slot.tracked.contains(entity) {
+                            slot.dirty.insert(entity);
+                        }
+                    }
+                }
             }
-            changes.clear();
+            log.entities.clear();
         }
     }
 

@@ -1,6 +1,6 @@
 //! Model-based property test: random operation sequences run against the ECS and against a
 //! reference model made of hash maps and full recomputation, which must agree after every
-//! update on what each system tracked and what it received as dirty.
+//! update on what each system tracked and what it received as dirty and as removed.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -93,6 +93,8 @@ enum Op {
     Remove(Index, usize),
     /// Change the value through `Mut`'s `DerefMut`.
     Mutate(Index, usize),
+    /// Bump every value of the column through `Column::values_mut`.
+    ValuesMut(usize),
     /// Take a `Mut` and only read it.
     ReadMut(Index, usize),
     /// `set_if_neq` with the current value (`same`) or with `value`.
@@ -112,6 +114,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Remove(e, c)),
         3 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Mutate(e, c)),
         1 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::ReadMut(e, c)),
+        1 => (0..COMPONENTS).prop_map(Op::ValuesMut),
         3 => (any::<Index>(), 0..COMPONENTS, any::<bool>(), VALUES)
             .prop_map(|(e, c, same, v)| Op::SetIfNeq(e, c, same, v)),
         2 => (0..SPECS.len(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
@@ -121,8 +124,8 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// What a system received on one run.
-type Received = (BTreeSet<Entity>, BTreeSet<Entity>);
+/// What a system received on one run: tracked, dirty and removed entities.
+type Received = (BTreeSet<Entity>, BTreeSet<Entity>, BTreeSet<Entity>);
 
 /// The obviously-correct reference.
 #[derive(Debug, Default)]
@@ -131,6 +134,9 @@ struct Model {
     enabled: [bool; SPECS.len()],
     /// Per system: entities with a watched change, or that became tracked, since it last ran.
     log: [HashSet<Entity>; SPECS.len()],
+    /// Per system, by slot index: the newest handle that stopped being tracked since it last
+    /// ran (and has not become tracked again).
+    removed: [HashMap<u32, Entity>; SPECS.len()],
     change_tracking: bool,
 }
 
@@ -147,14 +153,31 @@ impl Model {
         })
     }
 
-    /// Log entities that became tracked since `before`.
+    /// Log entities that became tracked since `before`, and note those that stopped.
     fn note_membership(&mut self, e: Entity, before: [bool; SPECS.len()]) {
         let after = self.membership(e);
         for s in 0..SPECS.len() {
             if after[s] && !before[s] {
                 self.log[s].insert(e);
+                if self.removed[s].get(&e.index()) == Some(&e) {
+                    self.removed[s].remove(&e.index());
+                }
+            }
+            if before[s] && !after[s] {
+                self.removed[s].insert(e.index(), e);
             }
         }
+    }
+
+    fn despawn(&mut self, e: Entity) -> bool {
+        let before = self.membership(e);
+        let alive = self.alive.remove(&e).is_some();
+        self.note_membership(e, before);
+        alive
+    }
+
+    fn removed(&self, s: usize) -> BTreeSet<Entity> {
+        self.removed[s].values().copied().collect()
     }
 
     fn changed(&mut self, e: Entity, c: usize) {
@@ -205,6 +228,8 @@ impl Model {
                     .collect()
             };
             self.log[s].clear();
+            let removed = self.removed(s);
+            self.removed[s].clear();
             // The systems' own writes, mirrored.
             for &e in &dirty {
                 match SPECS[s].name {
@@ -220,7 +245,7 @@ impl Model {
                     _ => {}
                 }
             }
-            received[s] = Some((tracked, dirty));
+            received[s] = Some((tracked, dirty, removed));
         }
         received
     }
@@ -246,6 +271,13 @@ fn mutate<T: Val>(world: &mut World, e: Entity) -> bool {
             true
         }
         None => false,
+    }
+}
+
+fn values_mut<T: Val>(world: &mut World) {
+    for v in world.column_mut::<T>().values_mut() {
+        let x = v.val_mut();
+        *x = x.wrapping_add(1);
     }
 }
 
@@ -285,8 +317,10 @@ impl Subject {
                 move |world: &mut World, entities: &SystemEntities<'_>| {
                     let tracked: BTreeSet<Entity> = entities.tracked().iter().copied().collect();
                     let dirty: BTreeSet<Entity> = entities.dirty().iter().copied().collect();
+                    let removed: BTreeSet<Entity> = entities.removed().iter().copied().collect();
                     assert_eq!(tracked.len(), entities.tracked().len(), "duplicate tracked");
                     assert_eq!(dirty.len(), entities.dirty().len(), "duplicate dirty");
+                    assert_eq!(removed.len(), entities.removed().len(), "duplicate removed");
                     for &e in entities.dirty() {
                         match s {
                             0 => {
@@ -301,7 +335,7 @@ impl Subject {
                             _ => {}
                         }
                     }
-                    out.borrow_mut()[s] = Some((tracked, dirty));
+                    out.borrow_mut()[s] = Some((tracked, dirty, removed));
                 },
             ));
         }
@@ -359,7 +393,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::Despawn(i) => {
                 let Some(e) = pick(i) else { continue };
-                prop_assert_eq!(world.despawn(e), model.alive.remove(&e).is_some());
+                prop_assert_eq!(world.despawn(e), model.despawn(e));
             }
             Op::Insert(i, c, v) => {
                 let Some(e) = pick(i) else { continue };
@@ -382,6 +416,17 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 let wrote = dispatch!(*c, mutate(world, e));
                 prop_assert_eq!(wrote, model.get(e, *c).is_some());
                 if let Some(v) = model.get(e, *c) {
+                    model.write(e, *c, Some(v.wrapping_add(1)));
+                }
+            }
+            Op::ValuesMut(c) => {
+                dispatch!(*c, values_mut(world));
+                let with_c: Vec<(Entity, u8)> = model
+                    .alive
+                    .iter()
+                    .filter_map(|(&e, comps)| comps[*c].map(|v| (e, v)))
+                    .collect();
+                for (e, v) in with_c {
                     model.write(e, *c, Some(v.wrapping_add(1)));
                 }
             }
@@ -415,7 +460,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     prop_assert_eq!(
                         &got[s],
                         &expected[s],
-                        "step {}: system {} received (tracked, dirty)",
+                        "step {}: system {} received (tracked, dirty, removed)",
                         step,
                         SPECS[s].name
                     );
@@ -423,7 +468,10 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::Clear => {
                 world.clear();
-                model.alive.clear();
+                let live: Vec<Entity> = model.alive.keys().copied().collect();
+                for e in live {
+                    model.despawn(e);
+                }
             }
         }
 
@@ -436,16 +484,21 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             }
         }
         for (s, spec) in SPECS.iter().enumerate() {
-            let tracked: BTreeSet<Entity> = world
-                .system_entities(subject.ids[s])
-                .tracked()
-                .iter()
-                .copied()
-                .collect();
+            let pending = world.system_entities(subject.ids[s]);
+            let tracked: BTreeSet<Entity> = pending.tracked().iter().copied().collect();
             prop_assert_eq!(
                 tracked,
                 model.tracked(s),
                 "step {}: {} tracked",
+                step,
+                spec.name
+            );
+            let removed: BTreeSet<Entity> = pending.removed().iter().copied().collect();
+            prop_assert_eq!(removed.len(), pending.removed().len(), "duplicate removed");
+            prop_assert_eq!(
+                removed,
+                model.removed(s),
+                "step {}: {} removed, pending",
                 step,
                 spec.name
             );

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, set};
-use ecs::{SystemDesc, World};
+use ecs::{SystemDesc, World, join_mut, join_values_mut};
 
 #[test]
 fn tracked_entities_have_all_required_components() {
@@ -87,6 +87,101 @@ fn mutation_through_column_iter_mut_marks_dirty() {
     }
     world.update();
     assert_eq!(last_dirty(&runs), set([a]), "b was only read: {b:?}");
+}
+
+#[test]
+fn values_mut_marks_every_entity_of_the_column_dirty() {
+    let mut world = World::new();
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+    );
+    let a = world.spawn((Pos(0),));
+    let b = world.spawn((Pos(5),));
+    let _other = world.spawn((Vel(0),));
+    world.update();
+    let _ = world.column_mut::<Pos>().values_mut();
+    world.update();
+    assert_eq!(
+        last_dirty(&runs),
+        set([a, b]),
+        "even unwritten values count"
+    );
+    world.update();
+    assert!(last_dirty(&runs).is_empty(), "seen once");
+}
+
+#[test]
+fn values_mut_change_reaches_only_entities_still_tracked() {
+    let mut world = World::new();
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("p").requires::<Vel>().watches::<Pos>(),
+    );
+    let a = world.spawn((Pos(0), Vel(0)));
+    let b = world.spawn((Pos(0), Vel(0)));
+    let c = world.spawn((Pos(0), Vel(0)));
+    world.update();
+    for pos in world.column_mut::<Pos>().values_mut() {
+        pos.0 += 1;
+    }
+    world.despawn(b);
+    world.remove::<Vel>(c);
+    let d = world.spawn((Pos(9),)); // reuses b's slot; not tracked
+    world.update();
+    assert_eq!(last_dirty(&runs), set([a]), "{d:?}");
+}
+
+#[test]
+fn join_values_mut_writes_every_pair_and_marks_every_entity_dirty() {
+    let mut world = World::new();
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+    );
+    let a = world.spawn((Pos(0), Vel(1)));
+    let b = world.spawn((Pos(0),));
+    let c = world.spawn((Pos(0), Vel(3)));
+    world.update();
+    let (pos, vel) = world.columns_mut::<Pos, Vel>();
+    for (_, pos, vel) in join_values_mut(pos, vel) {
+        pos.0 += vel.0;
+    }
+    world.update();
+    assert_eq!(last_dirty(&runs), set([a, b, c]));
+    assert_eq!(world.get::<Pos>(a), Some(&Pos(1)));
+    assert_eq!(world.get::<Pos>(b), Some(&Pos(0)));
+    assert_eq!(world.get::<Pos>(c), Some(&Pos(3)));
+}
+
+#[test]
+fn joins_pair_components_by_entity_whether_or_not_columns_are_aligned() {
+    let mut world = World::new();
+    let a = world.spawn((Pos(0), Vel(1)));
+    let b = world.spawn((Pos(0), Vel(2)));
+    let c = world.spawn((Pos(0), Vel(3)));
+    // Aligned: both columns hold a, b, c in that order.
+    let (pos, vel) = world.columns_mut::<Pos, Vel>();
+    for (_, pos, vel) in join_values_mut(pos, vel) {
+        pos.0 += vel.0;
+    }
+    // Misaligned: removing and re-adding Vel moves a's Vel to the end of its column.
+    let old = world.remove::<Vel>(a).expect("has Vel");
+    world.insert(a, old).expect("alive");
+    world.remove::<Pos>(b);
+    let (pos, vel) = world.columns_mut::<Pos, Vel>();
+    assert_ne!(pos.entities(), vel.entities());
+    for (e, mut pos, vel) in join_mut(pos, vel) {
+        assert_ne!(e, b);
+        pos.0 += 10 * vel.0;
+    }
+    let (pos, vel) = world.columns_mut::<Pos, Vel>();
+    for (_, pos, vel) in join_values_mut(pos, vel) {
+        pos.0 += 100 * vel.0;
+    }
+    assert_eq!(world.get::<Pos>(a), Some(&Pos(111)));
+    assert_eq!(world.get::<Pos>(b), None);
+    assert_eq!(world.get::<Pos>(c), Some(&Pos(333)));
 }
 
 #[test]
