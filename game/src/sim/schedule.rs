@@ -132,7 +132,12 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         DrawDataSystem::default(),
     );
     world.add_system(
-        SystemDesc::new("debug_stats").priority(100).debug(),
+        // It reads column lengths and needs no entity list; requiring the camera target keeps
+        // its tracked set at one entity instead of every entity in the world.
+        SystemDesc::new("debug_stats")
+            .priority(100)
+            .debug()
+            .requires::<CameraTarget>(),
         debug_stats::run,
     );
     ScheduleIds { bot }
