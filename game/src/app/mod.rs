@@ -14,7 +14,7 @@ use macroquad::prelude::*;
 use crate::atlas::AtlasData;
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
-use crate::headless::{self, RunError};
+use crate::headless;
 use crate::level::watch::LevelWatcher;
 use crate::paths::DataDirs;
 use crate::sim::{FixedStep, Input, Sim};
@@ -174,7 +174,7 @@ impl App {
                 self.error = None;
                 self.fixed = FixedStep::default();
             }
-            Err(e) => self.error = Some(describe(&e)),
+            Err(e) => self.error = Some(e.to_string()),
         }
     }
 
@@ -352,10 +352,6 @@ fn error_box(hud: &mut Hud, error: &str) {
     let size = 20.0;
     let height = (lines.len() as f32 * 1.15 + 0.5) * size;
     hud.text_box(&lines, 12.0, screen_height() - height - 12.0, size);
-}
-
-fn describe(e: &RunError) -> String {
-    e.to_string()
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
