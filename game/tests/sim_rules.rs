@@ -184,3 +184,13 @@ fn paused_updates_run_only_the_debug_systems() {
     assert_eq!(sim.world().resource::<DebugCounts>().updates, updates + 10);
     assert_eq!(sim.world().resource::<DebugCounts>().crates, 1);
 }
+
+#[test]
+fn a_swing_hits_each_crate_once_even_though_its_hitbox_lives_several_steps() {
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(sim.world().get::<Crate>(target).unwrap().health, 2);
+}

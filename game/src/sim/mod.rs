@@ -28,8 +28,9 @@ pub mod tuning {
     pub const PLAYER_HALF: f32 = 5.0;
     /// Steps a swing lasts (0.25 s).
     pub const SWING_STEPS: u32 = 15;
-    /// Step of the swing (counted from its start) on which the hitbox is tested.
-    pub const SWING_HIT_AT: u32 = 5;
+    /// Steps of the swing (counted from its start) during which the hitbox is live: the
+    /// middle of the swing, 4 steps (~67 ms), as the hammer comes down.
+    pub const SWING_ACTIVE: std::ops::RangeInclusive<u32> = 3..=6;
     /// Steps between the starts of two swings (0.35 s).
     pub const SWING_COOLDOWN: u32 = 21;
     /// Reach of the swing: a 14 x 14 box whose centre is this far in front of the player.

@@ -1,4 +1,5 @@
-//! `attack`: on the hit step of a swing, finds the crates in reach and sends [`CrateHit`]s;
+//! `attack`: while a swing's hitbox is live, finds the crates in reach and sends [`CrateHit`]s
+//! (one per crate per swing);
 //! at the start of a swing, spawns the slash effect.
 
 use ecs::{SystemEntities, World};
@@ -8,11 +9,12 @@ use crate::sim::events::CrateHit;
 use crate::sim::resources::{Clips, RoleClips};
 use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::systems::CollisionGrid;
-use crate::sim::tuning::{SWING_HALF, SWING_HIT_AT, SWING_REACH, SWING_STEPS};
+use crate::sim::tuning::{SWING_ACTIVE, SWING_HALF, SWING_REACH, SWING_STEPS};
 
-/// State kept between runs: a scratch buffer for grid queries.
+/// State kept between runs: the crates the current swing has hit, and a scratch buffer.
 #[derive(Debug, Default)]
 pub struct Attack {
+    already_hit: Vec<ecs::Entity>,
     hits: Vec<Hit>,
 }
 
@@ -31,8 +33,10 @@ impl ecs::System for Attack {
             };
             if player.swing == SWING_STEPS {
                 spawn_slash(world, center, player.facing as usize);
+                self.already_hit.clear();
             }
-            if player.swing != SWING_STEPS - SWING_HIT_AT {
+            let since_start = SWING_STEPS.saturating_sub(player.swing);
+            if player.swing == 0 || !SWING_ACTIVE.contains(&since_start) {
                 continue;
             }
             let hitbox = Aabb::centered(center.x, center.y, SWING_HALF, SWING_HALF);
@@ -41,7 +45,9 @@ impl ecs::System for Attack {
                 .0
                 .query(&hitbox, &mut self.hits);
             for hit in &self.hits {
-                if world.has::<Crate>(hit.entity) {
+                // The hitbox is live for several steps; each crate takes one hit per swing.
+                if world.has::<Crate>(hit.entity) && !self.already_hit.contains(&hit.entity) {
+                    self.already_hit.push(hit.entity);
                     world.send(CrateHit { target: hit.entity });
                 }
             }
