@@ -255,6 +255,8 @@ impl App {
                 .draw_world_views(sim, &view, self.renderer.scale, &mut self.hud);
         }
         set_default_camera();
+        // Labels the world views queued (grid counts) go under the HUD's own panels.
+        self.hud.draw();
         self.draw_hud();
         if let Some(sim) = &self.sim {
             self.overlay.draw_panels(sim, &mut self.hud);
