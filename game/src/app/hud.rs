@@ -67,16 +67,22 @@ impl Hud {
         self.text(text, (screen_width() - w) / 2.0, y, size, color);
     }
 
+    /// Width and height of the panel [`Hud::text_box`] would draw for `lines` at `size`.
+    pub fn box_size(lines: &[(String, Color)], size: f32) -> (f32, f32) {
+        let w = lines
+            .iter()
+            .map(|(t, _)| measure_text(t, None, size as u16, 1.0).width)
+            .fold(0.0, f32::max);
+        (w + size, size * 1.15 * lines.len() as f32 + size * 0.5)
+    }
+
     /// Queue a panel sized to `lines` of text at `size`, with its top-left at `(x, y)`.
     /// Returns the panel's rectangle.
     pub fn text_box(&mut self, lines: &[(String, Color)], x: f32, y: f32, size: f32) -> Rect {
         let pad = size * 0.5;
         let line_h = size * 1.15;
-        let w = lines
-            .iter()
-            .map(|(t, _)| measure_text(t, None, size as u16, 1.0).width)
-            .fold(0.0, f32::max);
-        let rect = Rect::new(x, y, w + 2.0 * pad, line_h * lines.len() as f32 + pad);
+        let (w, h) = Self::box_size(lines, size);
+        let rect = Rect::new(x, y, w, h);
         self.panel(rect, ink::PANEL);
         for (i, (t, c)) in lines.iter().enumerate() {
             self.text(

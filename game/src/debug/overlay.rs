@@ -227,7 +227,7 @@ impl Overlay {
             ));
         }
         let size = 18.0;
-        let x = screen_width() - 460.0;
+        let x = (screen_width() - Hud::box_size(&lines, size).0 - 12.0).max(0.0);
         let rect = hud.text_box(&lines, x, 12.0, size);
         // Bars like the seed article's overlay: one column per frame, update over render,
         // scaled so the full height is 16.7 ms (one 60 Hz frame).
