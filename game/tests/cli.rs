@@ -1,12 +1,11 @@
 //! The `crate-room` binary's tools: `sim` (a smoke run of every shipped level), `gen-level`,
 //! `check`, and its exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::repo;
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 fn crate_room(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crate-room"))

@@ -2,15 +2,13 @@
 //! the bot, checked through its screenshots. Skipped with a message when there is neither a
 //! display nor `xvfb-run`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::repo;
 use std::process::Command;
 
 use game::app::render::load_png_rgba;
 use game::atlas::palette;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn have(program: &str) -> bool {
     Command::new("sh")
