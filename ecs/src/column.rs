@@ -251,6 +251,14 @@ impl<T: 'static> AnyColumn for Column<T> {
     }
 }
 
+/// Record `entity` in a change log. Kept out of line so that loops handing out a [`Mut`] per
+/// element (like [`join_mut`]) stay small enough for the optimizer to keep in registers.
+#[cold]
+#[inline(never)]
+fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
+    changes.borrow_mut().entities.insert(entity);
+}
+
 /// Mutable access to a component that signals a change to the systems watching its type.
 ///
 /// Reading through `Mut` (via [`Deref`]) signals nothing. The first mutable dereference marks
@@ -288,7 +296,7 @@ impl<T> Mut<'_, T> {
     #[inline]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
-            changes.borrow_mut().entities.insert(self.entity);
+            log_change(changes, self.entity);
         }
     }
 
