@@ -7,17 +7,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::atlas::AtlasData;
+use crate::input::InputSource;
 use crate::level::{self, Level, LevelError};
-use crate::sim::{Clips, Input, Sim};
-
-/// Where the `sim` input comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputMode {
-    /// No input at all: everything idles.
-    Idle,
-    /// The scripted bot walks to crates and smashes them.
-    Bot,
-}
+use crate::sim::{Clips, Sim};
 
 /// Options of a headless run.
 #[derive(Clone, Debug)]
@@ -26,8 +18,8 @@ pub struct SimOptions {
     pub level: PathBuf,
     /// Steps to simulate.
     pub frames: u64,
-    /// Input source.
-    pub input: InputMode,
+    /// Input source (idle, bot or a script; the keyboard gives nothing here).
+    pub input: InputSource,
     /// Seed of the simulation's randomness.
     pub seed: u64,
     /// Dirty-component optimization on (the default) or off.
@@ -56,7 +48,7 @@ pub struct SimReport {
     pub level_name: String,
     /// Steps simulated.
     pub frames: u64,
-    /// Input mode (`idle` or `bot`).
+    /// Input source (`idle`, `bot` or `script`).
     pub input: &'static str,
     /// Seed.
     pub seed: u64,
@@ -125,7 +117,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     let (level, mut sim) = load_sim(&opts.level, atlas, opts.seed)?;
     let load = started.elapsed();
     sim.set_dirty_optimization(opts.dirty);
-    sim.set_bot(opts.input == InputMode::Bot);
+    sim.set_bot(opts.input.is_bot());
 
     let names: Vec<&'static str> = sim.world().systems().map(|s| s.name).collect();
     let mut system_time = vec![Duration::ZERO; names.len()];
@@ -133,7 +125,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     let mut updates = Vec::with_capacity(opts.frames as usize);
     for step in 0..opts.frames {
         let t = Instant::now();
-        sim.step(Input::default());
+        sim.step(opts.input.scripted_input(step));
         updates.push(t.elapsed());
         if step == 0 {
             continue; // the first step is reported on its own
@@ -174,8 +166,10 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         level_name: level.name.clone(),
         frames: opts.frames,
         input: match opts.input {
-            InputMode::Idle => "idle",
-            InputMode::Bot => "bot",
+            InputSource::Keyboard => "keyboard",
+            InputSource::Idle => "idle",
+            InputSource::Bot => "bot",
+            InputSource::Script(_) => "script",
         },
         seed: opts.seed,
         dirty: opts.dirty,

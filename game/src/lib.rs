@@ -7,6 +7,7 @@ pub mod app;
 pub mod atlas;
 pub mod debug;
 pub mod headless;
+pub mod input;
 pub mod level;
 pub mod paths;
 pub mod sim;

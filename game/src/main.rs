@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-use game::app::{self, PlayInput, PlayOptions};
+use game::app::{self, PlayOptions};
 use game::atlas::AtlasData;
 use game::debug::views::Views;
-use game::headless::{self, InputMode, SimOptions};
+use game::headless::{self, SimOptions};
+use game::input::InputSpec;
 use game::paths::DataDirs;
 
 #[derive(Parser, Debug)]
@@ -39,9 +40,10 @@ struct PlayArgs {
     /// Window height in pixels.
     #[arg(long, default_value_t = 720)]
     height: i32,
-    /// Who plays: the keyboard, or the scripted bot.
-    #[arg(long, value_enum, default_value_t = PlayInput::Keyboard)]
-    input: PlayInput,
+    /// Who plays: keyboard, idle, bot (the built-in bot) or script:FILE (held keys per
+    /// stretch of steps; see the README).
+    #[arg(long, value_name = "SOURCE", default_value = "keyboard")]
+    input: InputSpec,
     /// Scripted mode: play exactly N frames (one simulation step each), print a JSON summary
     /// and exit.
     #[arg(long)]
@@ -74,9 +76,9 @@ enum Command {
         /// Steps to simulate (60 per second of game time).
         #[arg(long, default_value_t = 600)]
         frames: u64,
-        /// Input source.
-        #[arg(long, value_enum, default_value_t = InputMode::Idle)]
-        input: InputMode,
+        /// Input source: idle, bot or script:FILE.
+        #[arg(long, value_name = "SOURCE", default_value = "idle")]
+        input: InputSpec,
         /// Seed of the simulation's randomness.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -125,7 +127,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn play(args: PlayArgs) {
+fn play(args: PlayArgs) -> anyhow::Result<()> {
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Crate Room".to_owned(),
@@ -147,13 +149,14 @@ fn play(args: PlayArgs) {
     let opts = PlayOptions {
         level: args.level,
         seed: args.seed,
-        input: args.input,
+        input: args.input.load()?,
         frames: args.frames,
         screenshot: args.screenshot,
         debug: args.debug,
         puffin_server: args.puffin_server,
     };
     macroquad::Window::from_config(conf, app::run(opts));
+    Ok(())
 }
 
 fn load_atlas() -> anyhow::Result<AtlasData> {
@@ -164,7 +167,7 @@ fn load_atlas() -> anyhow::Result<AtlasData> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
-            play(cli.play);
+            play(cli.play)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Sim {
@@ -175,6 +178,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_dirty,
             json,
         }) => {
+            if input == InputSpec::Keyboard {
+                anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
+            }
+            let input = input.load()?;
             let atlas = load_atlas()?;
             let report = headless::run(
                 &SimOptions {

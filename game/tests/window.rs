@@ -47,18 +47,24 @@ struct Run {
 }
 
 fn play(level: &str, frames: u32, extra: &[&str], name: &str) -> Option<Run> {
+    let mut args = vec!["--level", level, "--input", "bot"];
+    args.extend_from_slice(extra);
+    run_game(frames, &args, name)
+}
+
+/// Run `crate-room ARGS --frames N --screenshot ...` at 1280x720 and read back its summary and
+/// screenshot.
+fn run_game(frames: u32, args: &[&str], name: &str) -> Option<Run> {
     let mut cmd = windowed()?;
     let out_dir = std::env::temp_dir().join(format!("crate-room-window-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let shot = out_dir.join(format!("{name}.png"));
     let output = cmd
         .current_dir(repo())
-        .args([
-            "--level", level, "--input", "bot", "--width", "1280", "--height", "720",
-        ])
+        .args(["--width", "1280", "--height", "720"])
         .args(["--frames", &frames.to_string(), "--screenshot"])
         .arg(&shot)
-        .args(extra)
+        .args(args)
         .output()
         .expect("start crate-room");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -184,5 +190,194 @@ fn every_debug_view_shows_in_a_real_window() {
     assert!(
         (1..=3).contains(&calls),
         "debug views do not add world draw calls: {calls}"
+    );
+}
+
+// Orientation: a small level whose layout tells up from down and left from right
+// (`tests/fixtures/orientation.ron`: walls along the top row and the left column only, a crate
+// in the top-left corner). These fail if the world is drawn flipped or mirrored, which
+// counting colours cannot see.
+
+const ORIENTATION: &str = "game/tests/fixtures/orientation.ron";
+const UP_THEN_RIGHT: &str = "script:game/tests/fixtures/up_then_right.txt";
+const ORIENTATION_SIZE: (u32, u32) = (10, 8);
+const TILE: f32 = 16.0;
+
+const WALL: [[u8; 3]; 5] = [
+    palette::WALL_BASE,
+    palette::WALL_LIGHT,
+    palette::WALL_DARK,
+    palette::WALL_TOP,
+    palette::MORTAR,
+];
+const CRATE: [[u8; 3]; 4] = [
+    palette::CRATE_BASE,
+    palette::CRATE_LIGHT,
+    palette::CRATE_DARK,
+    palette::CRATE_EDGE,
+];
+const BODY: [[u8; 3]; 3] = [
+    palette::PLAYER_BASE,
+    palette::PLAYER_LIGHT,
+    palette::PLAYER_DARK,
+];
+const HAIR: [[u8; 3]; 2] = [palette::HAIR, palette::HAIR_LIGHT];
+
+impl Run {
+    fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+    }
+
+    /// The screen rectangle of level cell (column, row), from the view the run reports.
+    fn cell_rect(&self, column: u32, row: u32) -> (u32, u32, u32, u32) {
+        let view = &self.summary["view"];
+        let scale = self.summary["scale"].as_f64().expect("scale reported") as f32;
+        let (min_x, min_y) = (
+            view[0].as_f64().expect("view reported") as f32,
+            view[1].as_f64().expect("view reported") as f32,
+        );
+        let x0 = ((column as f32 * TILE - min_x) * scale).round() as u32;
+        let y0 = ((row as f32 * TILE - min_y) * scale).round() as u32;
+        let side = (TILE * scale).round() as u32;
+        (x0, y0, x0 + side, y0 + side)
+    }
+
+    /// The fraction of the cell's pixels in `colours`.
+    fn cell_share(&self, column: u32, row: u32, colours: &[[u8; 3]]) -> f32 {
+        let (x0, y0, x1, y1) = self.cell_rect(column, row);
+        assert!(x1 <= self.width && y1 <= self.height, "cell on screen");
+        let mut hits = 0;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                hits += u32::from(colours.contains(&self.pixel(x, y)));
+            }
+        }
+        hits as f32 / ((x1 - x0) * (y1 - y0)) as f32
+    }
+
+    /// Mean screen position of the pixels in `colours` inside the level's rectangle.
+    fn centroid(&self, colours: &[[u8; 3]]) -> (f32, f32) {
+        let (x0, y0, _, _) = self.cell_rect(0, 0);
+        let (_, _, x1, y1) = self.cell_rect(ORIENTATION_SIZE.0 - 1, ORIENTATION_SIZE.1 - 1);
+        let (mut sx, mut sy, mut n) = (0.0, 0.0, 0.0);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if colours.contains(&self.pixel(x, y)) {
+                    sx += x as f32;
+                    sy += y as f32;
+                    n += 1.0;
+                }
+            }
+        }
+        assert!(n > 20.0, "{n} pixels of {colours:?} in the level");
+        (sx / n, sy / n)
+    }
+}
+
+#[test]
+fn the_levels_top_row_and_left_column_are_drawn_at_the_top_and_left() {
+    let Some(run) = run_game(
+        1,
+        &["--level", ORIENTATION, "--input", "idle"],
+        "orientation",
+    ) else {
+        return;
+    };
+    let (w, h) = ORIENTATION_SIZE;
+    for column in 0..w {
+        let top = run.cell_share(column, 0, &WALL);
+        let bottom = run.cell_share(column, h - 1, &WALL);
+        assert!(top > 0.6, "cell ({column}, 0) is wall on screen: {top:.2}");
+        assert!(
+            bottom < 0.05,
+            "cell ({column}, {}) is no wall: {bottom:.2}",
+            h - 1
+        );
+    }
+    for row in 1..h - 1 {
+        let left = run.cell_share(0, row, &WALL);
+        let right = run.cell_share(w - 1, row, &WALL);
+        assert!(left > 0.6, "cell (0, {row}) is wall on screen: {left:.2}");
+        assert!(
+            right < 0.05,
+            "cell ({}, {row}) is no wall: {right:.2}",
+            w - 1
+        );
+    }
+    let corner = run.cell_share(1, 1, &CRATE);
+    assert!(
+        corner > 0.3,
+        "the crate is in the top-left corner: {corner:.2}"
+    );
+    for (column, row) in [(w - 2, 1), (1, h - 2), (w - 2, h - 2)] {
+        let elsewhere = run.cell_share(column, row, &CRATE);
+        assert!(
+            elsewhere < 0.05,
+            "no crate at ({column}, {row}): {elsewhere:.2}"
+        );
+    }
+}
+
+#[test]
+fn the_player_stands_head_up() {
+    let Some(run) = run_game(1, &["--level", ORIENTATION, "--input", "idle"], "standing") else {
+        return;
+    };
+    let (_, hair_y) = run.centroid(&HAIR);
+    let (_, body_y) = run.centroid(&BODY);
+    assert!(
+        hair_y + 6.0 < body_y,
+        "hair (y {hair_y:.1}) is above the body (y {body_y:.1})"
+    );
+}
+
+#[test]
+fn holding_up_walks_up_the_screen_then_right_walks_right() {
+    let args = ["--level", ORIENTATION, "--input", UP_THEN_RIGHT];
+    let Some(start) = run_game(1, &args, "walk_start") else {
+        return;
+    };
+    let after_up = run_game(21, &args, "walk_up").expect("window works");
+    let after_right = run_game(41, &args, "walk_right").expect("window works");
+    let (x0, y0) = start.centroid(&BODY);
+    let (x1, y1) = after_up.centroid(&BODY);
+    let (x2, y2) = after_right.centroid(&BODY);
+    // 19 steps at up to 1.5 world px, 3 screen px per world px: tens of pixels; the walk
+    // cycle's frames move the body's pixels by a few.
+    assert!(
+        y1 < y0 - 30.0,
+        "up moved the player up: y {y0:.1} -> {y1:.1}"
+    );
+    assert!(
+        (x1 - x0).abs() < 12.0,
+        "and not sideways: x {x0:.1} -> {x1:.1}"
+    );
+    assert!(
+        x2 > x1 + 30.0,
+        "right moved the player right: x {x1:.1} -> {x2:.1}"
+    );
+    assert!(
+        (y2 - y1).abs() < 12.0,
+        "and not up or down: y {y1:.1} -> {y2:.1}"
+    );
+}
+
+#[test]
+fn a_scripted_run_gives_the_same_screenshot_every_time() {
+    let args = ["--level", "levels/crate_room.ron", "--input", "bot"];
+    let Some(first) = run_game(90, &args, "same_a") else {
+        return;
+    };
+    let second = run_game(90, &args, "same_b").expect("window works");
+    let differing = first
+        .pixels
+        .chunks_exact(4)
+        .zip(second.pixels.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing, 0,
+        "pixels that differ between two identical runs"
     );
 }

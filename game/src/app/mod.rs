@@ -15,21 +15,13 @@ use crate::atlas::AtlasData;
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
 use crate::headless;
+use crate::input::InputSource;
 use crate::level::watch::LevelWatcher;
 use crate::paths::DataDirs;
-use crate::sim::{FixedStep, Input, Sim};
+use crate::sim::{FixedStep, Sim};
 use hud::{Hud, format_steps, ink};
 use keys::Command;
 use render::Renderer;
-
-/// How the game is driven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PlayInput {
-    /// The keyboard (normal play).
-    Keyboard,
-    /// The simulation's scripted bot (demos, automated checks).
-    Bot,
-}
 
 /// Options of a windowed run.
 #[derive(Clone, Debug)]
@@ -39,7 +31,7 @@ pub struct PlayOptions {
     /// Seed of the simulation's randomness.
     pub seed: u64,
     /// Who plays.
-    pub input: PlayInput,
+    pub input: InputSource,
     /// Scripted mode: run exactly this many frames (one step each), then exit.
     pub frames: Option<u64>,
     /// Scripted mode: write the last frame here as a PNG.
@@ -56,7 +48,7 @@ struct App {
     atlas: AtlasData,
     renderer: Renderer,
     seed: u64,
-    input: PlayInput,
+    input: InputSource,
     levels: Vec<PathBuf>,
     level_path: PathBuf,
     sim: Option<Sim>,
@@ -123,7 +115,7 @@ impl App {
             atlas,
             renderer,
             seed: opts.seed,
-            input: opts.input,
+            input: opts.input.clone(),
             levels,
             level_path: level_path.clone(),
             sim: None,
@@ -167,7 +159,7 @@ impl App {
             Ok((level, mut sim)) => {
                 let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
                 sim.set_dirty_optimization(dirty);
-                sim.set_bot(self.input == PlayInput::Bot);
+                sim.set_bot(self.input.is_bot());
                 self.renderer.fit_camera(&mut sim);
                 self.level_name = level.name;
                 self.sim = Some(sim);
@@ -232,12 +224,9 @@ impl App {
             sim.world_mut().update_debug_only();
             return 0;
         }
-        let input = if self.input == PlayInput::Keyboard {
-            keys::read_input()
-        } else {
-            Input::default()
-        };
+        let keyboard = matches!(self.input, InputSource::Keyboard).then(keys::read_input);
         for _ in 0..steps {
+            let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
         }
         steps
@@ -285,8 +274,7 @@ impl App {
             ),
             (
                 format!(
-                    "{:.0} FPS   dirty tracking {} (F7)   F1 help",
-                    self.fps,
+                    "dirty tracking {} (F7)   F1 help",
                     if sim.dirty_optimization() {
                         "ON"
                     } else {
@@ -427,6 +415,8 @@ pub async fn run(opts: PlayOptions) {
         if last_frame {
             let sim = app.sim.as_ref().expect("scripted runs have a level");
             let state = sim.state();
+            // Where the world was on screen: tests map level cells to screen pixels with it.
+            let view = app.renderer.view(sim);
             if let Some(Err(e)) = opts.screenshot.as_deref().map(screenshot::save) {
                 exit(1, &format!("error: {e}"));
             }
@@ -441,6 +431,8 @@ pub async fn run(opts: PlayOptions) {
                     "world_draw_calls": app.probe.world_draw_calls,
                     "world_quads": app.renderer.last_quads,
                     "screen": [screen_width(), screen_height()],
+                    "view": [view.min_x, view.min_y, view.max_x, view.max_y],
+                    "scale": app.renderer.scale,
                 })
             );
             std::process::exit(0);

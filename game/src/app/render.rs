@@ -70,6 +70,22 @@ pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), TextureError> {
     Ok((info.width, info.height, buf))
 }
 
+/// The camera that shows `view` (world pixels, y down) on the whole screen, y down: the view's
+/// top-left corner at the screen's top-left.
+///
+/// Not `Camera2D::from_display_rect`: in macroquad 0.4 that camera is meant for render targets.
+/// Drawing to the screen, `Camera2D::matrix` flips y once more (`invert_y` in macroquad's
+/// `camera.rs`), so it would show the level upside down.
+pub fn world_camera(view: &Aabb) -> Camera2D {
+    let (w, h) = (view.max_x - view.min_x, view.max_y - view.min_y);
+    Camera2D {
+        target: vec2(view.min_x + w / 2.0, view.min_y + h / 2.0),
+        // Positive y zoom: macroquad negates it for the screen, which puts world y down.
+        zoom: vec2(2.0 / w, 2.0 / h),
+        ..Default::default()
+    }
+}
+
 /// Draws the world; owns the atlas texture.
 #[derive(Debug)]
 pub struct Renderer {
@@ -145,12 +161,7 @@ impl Renderer {
 
     /// Set a macroquad camera that maps the world view to the screen.
     pub fn set_world_camera(&self, view: &Aabb) {
-        set_camera(&Camera2D::from_display_rect(Rect::new(
-            view.min_x,
-            view.min_y,
-            view.max_x - view.min_x,
-            view.max_y - view.min_y,
-        )));
+        set_camera(&world_camera(view));
     }
 
     fn quad(&mut self, src: FrameRect, x: f32, y: f32, color: Color) {
@@ -230,5 +241,37 @@ impl Renderer {
             let [r, g, b, a] = d.tint;
             self.quad(d.src, d.x, d.y, Color::from_rgba(r, g, b, a));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use macroquad::camera::Camera as _;
+
+    /// Clip-space position of a world point under `camera` (OpenGL: y = +1 is the screen's top).
+    fn clip(camera: &Camera2D, x: f32, y: f32) -> Vec2 {
+        let p = camera.matrix() * vec4(x, y, 0.0, 1.0);
+        vec2(p.x / p.w, p.y / p.w)
+    }
+
+    #[test]
+    fn world_camera_puts_the_views_top_left_at_the_screens_top_left() {
+        let view = Aabb {
+            min_x: 32.0,
+            min_y: 16.0,
+            max_x: 32.0 + 400.0,
+            max_y: 16.0 + 240.0,
+        };
+        let camera = world_camera(&view);
+        let top_left = clip(&camera, view.min_x, view.min_y);
+        let bottom_right = clip(&camera, view.max_x, view.max_y);
+        assert!((top_left - vec2(-1.0, 1.0)).length() < 1e-5, "{top_left}");
+        assert!(
+            (bottom_right - vec2(1.0, -1.0)).length() < 1e-5,
+            "{bottom_right}"
+        );
+        // Larger world y is further down the screen: W (move_y = -1) walks up.
+        assert!(clip(&camera, 100.0, 200.0).y < clip(&camera, 100.0, 100.0).y);
     }
 }
