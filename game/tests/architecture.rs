@@ -46,6 +46,8 @@ fn simulation_level_and_atlas_code_never_touch_macroquad() {
         "atlas.rs",
         "headless.rs",
         "paths.rs",
+        "records.rs",
+        "feel.rs",
     ]
     .iter()
     .map(|p| game.join(p))
