@@ -2,11 +2,12 @@
 //!
 //! The simulation ([`sim`]), the level format ([`level`]) and the atlas's frame table
 //! ([`atlas`]) never touch macroquad, nor do best times ([`records`]) or hit-stop and shake
-//! ([`feel`]); only the window side ([`app`], [`debug`]) does.
+//! ([`feel`]); only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
 
 pub mod app;
 pub mod atlas;
 pub mod debug;
+pub mod egui_bridge;
 pub mod feel;
 pub mod headless;
 pub mod input;
@@ -14,3 +15,4 @@ pub mod level;
 pub mod paths;
 pub mod records;
 pub mod sim;
+pub mod ui;

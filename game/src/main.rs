@@ -1,7 +1,9 @@
 //! `crate-room`: play (default), or run one of the tools: `sim`, `gen-level`, `check`.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -9,6 +11,7 @@ use clap::{Parser, Subcommand};
 use game::app::{self, PlayOptions};
 use game::atlas::AtlasData;
 use game::debug::views::Views;
+use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::InputSpec;
 use game::paths::DataDirs;
@@ -55,6 +58,12 @@ struct PlayArgs {
     /// stats (or all).
     #[arg(long, value_name = "LIST", default_value = "")]
     debug: Views,
+    /// No screen shake (K toggles it in the game).
+    #[arg(long)]
+    no_shake: bool,
+    /// No hit-stop: the game never pauses for a moment on a hit (K toggles it in the game).
+    #[arg(long)]
+    no_hit_stop: bool,
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     puffin_server: Option<String>,
@@ -128,6 +137,7 @@ fn main() -> ExitCode {
 }
 
 fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let input = args.input.load()?;
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Crate Room".to_owned(),
@@ -149,13 +159,28 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let opts = PlayOptions {
         level: args.level,
         seed: args.seed,
-        input: args.input.load()?,
+        input,
         frames: args.frames,
         screenshot: args.screenshot,
         debug: args.debug,
         puffin_server: args.puffin_server,
+        feel: FeelSettings {
+            shake: !args.no_shake,
+            hit_stop: !args.no_hit_stop,
+        },
     };
-    macroquad::Window::from_config(conf, app::run(opts));
+    // The window owns the thread until the game ends; the game's result comes back through
+    // this slot. If the window is closed, the loop never returns and the slot stays empty.
+    let outcome = Rc::new(RefCell::new(None));
+    let slot = Rc::clone(&outcome);
+    macroquad::Window::from_config(conf, async move {
+        *slot.borrow_mut() = Some(app::run(opts).await);
+    });
+    match outcome.take() {
+        Some(Ok(Some(report))) => println!("{}", serde_json::to_string(&report)?),
+        Some(Ok(None)) | None => {}
+        Some(Err(e)) => return Err(e.into()),
+    }
     Ok(())
 }
 

@@ -1,8 +1,10 @@
 //! Keyboard to game input: movement and attack become the simulation's [`Input`]; the rest are
-//! commands for the game loop.
+//! commands for the game loop, read from one table (the debug views' keys come from
+//! [`View::ALL`]).
 
 use macroquad::prelude::{KeyCode, is_key_down, is_key_pressed};
 
+use crate::debug::views::View;
 use crate::sim::Input;
 
 /// Movement and attack held this frame (WASD or arrows; Space, J or Enter to swing).
@@ -27,68 +29,80 @@ pub enum Command {
     NextLevel,
     /// B.
     PreviousLevel,
-    /// F1: the help overlay listing the debug keys.
-    ToggleHelp,
-    /// F2: the puffin profiler window.
-    ToggleProfiler,
-    /// F3: collision boxes.
-    ToggleBoxes,
-    /// F4: the spatial-hash grid.
-    ToggleGrid,
-    /// F5: tint entities the draw-data system recomputed this frame.
-    ToggleDirtyView,
-    /// F6: the stats panel.
-    ToggleStats,
+    /// T: back to the title screen.
+    Title,
+    /// K: screen shake and hit-stop on/off.
+    ToggleShake,
+    /// One of the debug views' keys (F1-F6).
+    ToggleView(View),
     /// F7: dirty-component optimization on/off.
     ToggleDirtyOptimization,
 }
 
-impl Command {
-    /// Every command with its key, for the help overlay.
-    pub const ALL: [(Command, KeyCode, &'static str); 11] = [
-        (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
-        (Command::Restart, KeyCode::R, "R        restart level"),
-        (Command::NextLevel, KeyCode::N, "N        next level"),
-        (
-            Command::PreviousLevel,
-            KeyCode::B,
-            "B        previous level",
-        ),
-        (Command::ToggleHelp, KeyCode::F1, "F1       this help"),
-        (
-            Command::ToggleProfiler,
-            KeyCode::F2,
-            "F2       profiler (puffin)",
-        ),
-        (
-            Command::ToggleBoxes,
-            KeyCode::F3,
-            "F3       collision boxes",
-        ),
-        (
-            Command::ToggleGrid,
-            KeyCode::F4,
-            "F4       spatial-hash grid",
-        ),
-        (Command::ToggleDirtyView, KeyCode::F5, "F5       dirty view"),
-        (Command::ToggleStats, KeyCode::F6, "F6       stats panel"),
-        (
-            Command::ToggleDirtyOptimization,
-            KeyCode::F7,
-            "F7       dirty optimization on/off",
-        ),
-    ];
+/// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
+pub const KEYS: [(Command, KeyCode, &str); 7] = [
+    (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
+    (Command::Restart, KeyCode::R, "R        restart level"),
+    (
+        Command::NextLevel,
+        KeyCode::N,
+        "N / B    next / previous level",
+    ),
+    (Command::PreviousLevel, KeyCode::B, ""),
+    (Command::Title, KeyCode::T, "T        title screen"),
+    (
+        Command::ToggleShake,
+        KeyCode::K,
+        "K        screen shake on/off",
+    ),
+    (
+        Command::ToggleDirtyOptimization,
+        KeyCode::F7,
+        "F7       dirty optimization on/off",
+    ),
+];
+
+/// Every help line: the game's keys, then the debug views'.
+pub fn help_lines() -> impl Iterator<Item = &'static str> {
+    KEYS.iter()
+        .map(|&(_, _, help)| help)
+        .chain(View::ALL.iter().map(|e| e.help))
+        .filter(|help| !help.is_empty())
 }
 
 /// Commands whose keys were pressed this frame.
 pub fn read_commands() -> Vec<Command> {
-    let mut out: Vec<Command> = Command::ALL
+    let mut out: Vec<Command> = KEYS
         .iter()
         .filter(|(_, key, _)| is_key_pressed(*key))
         .map(|&(c, _, _)| c)
+        .chain(
+            View::ALL
+                .iter()
+                .filter(|e| is_key_pressed(e.key))
+                .map(|e| Command::ToggleView(e.view)),
+        )
         .collect();
     if is_key_pressed(KeyCode::Escape) && !out.contains(&Command::TogglePause) {
         out.push(Command::TogglePause);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_commands_share_a_key() {
+        let mut keys: Vec<String> = KEYS
+            .iter()
+            .map(|(_, k, _)| format!("{k:?}"))
+            .chain(View::ALL.iter().map(|e| format!("{:?}", e.key)))
+            .collect();
+        let all = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), all, "{keys:?}");
+    }
 }

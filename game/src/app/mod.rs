@@ -1,38 +1,45 @@
-//! The windowed game: the frame loop (input -> fixed-step update -> draw), game flow (pause,
-//! restart, levels, room cleared), hot reload and the scripted screenshot mode. This module and
-//! its children are the only code that touches macroquad.
+//! The windowed game: the frame loop (input -> fixed-step update -> draw), game flow (title,
+//! pause, restart, levels, room cleared, best times), hot reload and the scripted screenshot
+//! mode. The window side is this module with [`crate::debug`], [`crate::ui`] and
+//! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
-pub mod hud;
 pub mod keys;
 pub mod render;
+pub mod screens;
 pub mod screenshot;
 
 use std::path::{Path, PathBuf};
 
+use ecs::EventReader;
 use macroquad::prelude::*;
+use serde::Serialize;
 
-use crate::atlas::AtlasData;
+use crate::atlas::{AtlasData, AtlasError};
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
+use crate::feel::{Feel, FeelSettings};
 use crate::headless;
 use crate::input::InputSource;
 use crate::level::watch::LevelWatcher;
-use crate::paths::DataDirs;
+use crate::paths::{DataDirs, DataDirsNotFound};
+use crate::records::{self, BestTimes};
+use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
-use hud::{Hud, format_steps, ink};
+use crate::ui::{Hud, ink};
 use keys::Command;
-use render::Renderer;
+use render::{Renderer, TextureError};
+use screens::{Cleared, HUD_BAR, TitleEntry};
 
 /// Options of a windowed run.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
-    /// Level to start with (default: `levels/crate_room.ron`).
+    /// Level to start with; without one the game opens on the title screen.
     pub level: Option<PathBuf>,
     /// Seed of the simulation's randomness.
     pub seed: u64,
     /// Who plays.
     pub input: InputSource,
-    /// Scripted mode: run exactly this many frames (one step each), then exit.
+    /// Scripted mode: run exactly this many frames (at most one step each), then exit.
     pub frames: Option<u64>,
     /// Scripted mode: write the last frame here as a PNG.
     pub screenshot: Option<PathBuf>,
@@ -40,7 +47,85 @@ pub struct PlayOptions {
     pub debug: Views,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
+    /// Screen shake and hit-stop.
+    pub feel: FeelSettings,
 }
+
+/// What a scripted run prints when it ends (one JSON object).
+#[derive(Clone, Debug, Serialize)]
+pub struct ScriptReport {
+    /// Frames drawn.
+    pub frames: u64,
+    /// Simulation steps run (fewer than frames while hit-stop held the game).
+    pub steps: u64,
+    /// The level's name.
+    pub level: String,
+    /// Crates the level started with.
+    pub crates_total: u32,
+    /// Crates left at the end.
+    pub crates_left: u32,
+    /// Coins collected.
+    pub score: u32,
+    /// Draw calls of the world pass, as measured on the last frames.
+    pub world_draw_calls: Option<usize>,
+    /// Quads of the last world pass.
+    pub world_quads: usize,
+    /// Screen size in pixels.
+    pub screen: [f32; 2],
+    /// What the screen showed, in world pixels: `[min_x, min_y, max_x, max_y]`. Tests map level
+    /// cells to screen pixels with it.
+    pub view: [f32; 4],
+    /// Screen pixels per world pixel.
+    pub scale: f32,
+}
+
+/// What stops the window before or during a run.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// `assets/` and `levels/` are nowhere to be found.
+    #[error(transparent)]
+    DataDirs(#[from] DataDirsNotFound),
+    /// The atlas's frame table is missing or invalid.
+    #[error(transparent)]
+    Atlas(#[from] AtlasError),
+    /// The atlas image is missing or invalid.
+    #[error(transparent)]
+    Texture(#[from] TextureError),
+    /// The profile server could not start.
+    #[error("{0}")]
+    Profiler(String),
+    /// A scripted run's level did not load (a window player sees the error on screen instead).
+    #[error("{0}")]
+    Level(String),
+    /// The screenshot could not be written.
+    #[error("cannot write the screenshot {path}: {source}")]
+    Screenshot {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Which screen the game is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Screen {
+    /// The level list; `selected` is an index into `App::levels`.
+    Title { selected: usize },
+    /// Playing (or paused, or cleared) the loaded level.
+    Playing,
+}
+
+/// A line of news shown under the HUD bar for a while.
+#[derive(Debug)]
+struct Notice {
+    text: String,
+    color: Color,
+    until_frame: u64,
+}
+
+/// How long a notice stays: two seconds at 60 frames per second.
+const NOTICE_FRAMES: u64 = 120;
 
 /// Everything the running game holds between frames.
 struct App {
@@ -49,6 +134,8 @@ struct App {
     renderer: Renderer,
     seed: u64,
     input: InputSource,
+    scripted: bool,
+    screen: Screen,
     levels: Vec<PathBuf>,
     level_path: PathBuf,
     sim: Option<Sim>,
@@ -62,8 +149,15 @@ struct App {
     overlay: Overlay,
     hud: Hud,
     frame: u64,
+    steps: u64,
     fps: f32,
     probe: DrawCallProbe,
+    best: BestTimes,
+    cleared: Option<Cleared>,
+    notices: Vec<Notice>,
+    feel: Feel,
+    hits: EventReader<CrateHit>,
+    breaks: EventReader<CrateBroken>,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -101,23 +195,31 @@ impl App {
     fn new(
         dirs: DataDirs,
         atlas: AtlasData,
-        renderer: Renderer,
+        mut renderer: Renderer,
         overlay: Overlay,
         opts: &PlayOptions,
     ) -> Self {
         let levels = dirs.level_files();
-        let level_path = opts
-            .level
-            .clone()
-            .unwrap_or_else(|| dirs.levels.join("crate_room.ron"));
+        let scripted = opts.frames.is_some();
+        renderer.top_inset = HUD_BAR;
+        // A scripted run (tests, CI, benchmarks) keeps best times only where it is told to, so it
+        // never writes into a player's data directory.
+        let (best, problem) = if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+            (BestTimes::in_memory(), None)
+        } else {
+            BestTimes::open()
+        };
+        let default_level = dirs.levels.join("crate_room.ron");
         let mut app = Self {
             dirs,
             atlas,
             renderer,
             seed: opts.seed,
             input: opts.input.clone(),
+            scripted,
+            screen: Screen::Playing,
             levels,
-            level_path: level_path.clone(),
+            level_path: default_level.clone(),
             sim: None,
             level_name: String::new(),
             error: None,
@@ -128,16 +230,47 @@ impl App {
             overlay,
             hud: Hud::default(),
             frame: 0,
+            steps: 0,
             fps: 60.0,
             probe: DrawCallProbe::default(),
+            best,
+            cleared: None,
+            notices: Vec::new(),
+            feel: Feel::new(opts.feel),
+            hits: EventReader::default(),
+            breaks: EventReader::default(),
         };
-        app.open_level(&level_path);
+        if let Some(problem) = problem {
+            app.notify(format!("best times: {problem}"), ink::ERROR);
+        }
+        match &opts.level {
+            Some(path) => app.open_level(path),
+            None if scripted => app.open_level(&default_level),
+            None => {
+                let selected = app
+                    .levels
+                    .iter()
+                    .position(|p| same_file(p, &default_level))
+                    .unwrap_or(0);
+                app.screen = Screen::Title { selected };
+            }
+        }
         app
+    }
+
+    fn notify(&mut self, text: String, color: Color) {
+        self.notices.push(Notice {
+            text,
+            color,
+            until_frame: self.frame + NOTICE_FRAMES,
+        });
     }
 
     /// Switch to the level at `path` (watching it for edits), keeping the current game if it
     /// fails to load.
     fn open_level(&mut self, path: &Path) {
+        self.screen = Screen::Playing;
+        self.paused = false;
         self.level_path = path.to_path_buf();
         match &mut self.watcher {
             Some(w) => {
@@ -153,8 +286,8 @@ impl App {
         self.reload();
     }
 
-    /// (Re)load the current level file from disk.
-    fn reload(&mut self) {
+    /// (Re)load the current level file from disk. Returns whether it loaded.
+    fn reload(&mut self) -> bool {
         match headless::load_sim(&self.level_path, &self.atlas, self.seed) {
             Ok((level, mut sim)) => {
                 let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
@@ -165,8 +298,15 @@ impl App {
                 self.sim = Some(sim);
                 self.error = None;
                 self.fixed = FixedStep::default();
+                self.cleared = None;
+                self.hits = EventReader::default();
+                self.breaks = EventReader::default();
+                true
             }
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
         }
     }
 
@@ -188,15 +328,23 @@ impl App {
     fn handle(&mut self, command: Command) {
         match command {
             Command::TogglePause => self.paused = !self.paused,
-            Command::Restart => self.reload(),
+            Command::Restart => {
+                self.reload();
+            }
             Command::NextLevel => self.cycle_level(1),
             Command::PreviousLevel => self.cycle_level(-1),
-            Command::ToggleHelp => self.overlay.toggle(View::Help),
-            Command::ToggleProfiler => self.overlay.toggle(View::Profiler),
-            Command::ToggleBoxes => self.overlay.toggle(View::Boxes),
-            Command::ToggleGrid => self.overlay.toggle(View::Grid),
-            Command::ToggleDirtyView => self.overlay.toggle(View::Dirty),
-            Command::ToggleStats => self.overlay.toggle(View::Stats),
+            Command::Title => self.open_title(),
+            Command::ToggleShake => {
+                let s = self.feel.settings();
+                let on = !(s.shake || s.hit_stop);
+                self.feel.set_settings(FeelSettings {
+                    shake: on,
+                    hit_stop: on,
+                });
+                let state = if on { "on" } else { "off" };
+                self.notify(format!("screen shake and hit-stop {state} (K)"), ink::TEXT);
+            }
+            Command::ToggleView(view) => self.overlay.toggle(view),
             Command::ToggleDirtyOptimization => {
                 if let Some(sim) = &mut self.sim {
                     let on = !sim.dirty_optimization();
@@ -206,15 +354,56 @@ impl App {
         }
     }
 
-    /// Advance the simulation: by wall time normally, exactly one step per frame when scripted.
-    /// Returns the number of steps run.
-    fn update(&mut self, scripted: bool) -> u32 {
+    fn open_title(&mut self) {
+        self.levels = self.dirs.level_files();
+        let selected = self
+            .levels
+            .iter()
+            .position(|p| same_file(p, &self.level_path))
+            .unwrap_or(0);
+        self.screen = Screen::Title { selected };
+    }
+
+    /// Keys of the title screen: choose a level, start it, or quit. Returns false to quit.
+    fn title_keys(&mut self) -> bool {
+        let Screen::Title { selected } = self.screen else {
+            return true;
+        };
+        let n = self.levels.len();
+        let pressed = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_pressed(k));
+        if pressed(&[KeyCode::Escape]) {
+            return false;
+        }
+        if n == 0 {
+            return true;
+        }
+        let selected = if pressed(&[KeyCode::Up, KeyCode::W]) {
+            (selected + n - 1) % n
+        } else if pressed(&[KeyCode::Down, KeyCode::S]) {
+            (selected + 1) % n
+        } else {
+            selected.min(n - 1)
+        };
+        self.screen = Screen::Title { selected };
+        if pressed(&[KeyCode::Enter, KeyCode::Space, KeyCode::KpEnter]) {
+            let path = self.levels[selected].clone();
+            self.open_level(&path);
+        }
+        true
+    }
+
+    /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
+    /// (hit-stop may hold a step back). Returns the number of steps run.
+    fn update(&mut self) -> u32 {
         puffin::profile_scope!("update");
         let Some(sim) = &mut self.sim else {
             return 0;
         };
+        if self.screen != Screen::Playing {
+            return 0;
+        }
         self.renderer.fit_camera(sim);
-        let steps = if scripted {
+        let ticks = if self.scripted {
             1
         } else {
             self.fixed.advance(f64::from(get_frame_time()))
@@ -225,16 +414,75 @@ impl App {
             return 0;
         }
         let keyboard = matches!(self.input, InputSource::Keyboard).then(keys::read_input);
-        for _ in 0..steps {
+        let mut steps = 0;
+        for _ in 0..ticks {
+            let frozen = self.feel.freeze_steps_now();
+            self.feel.tick();
+            if frozen {
+                continue;
+            }
             let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
+            steps += 1;
+            let world = sim.world();
+            if self.breaks.read(world).count() > 0 {
+                self.feel.on_break();
+            }
+            if self.hits.read(world).count() > 0 {
+                self.feel.on_hit();
+            }
         }
+        self.steps += u64::from(steps);
+        self.renderer.shake = self.feel.offset();
+        self.note_clear();
         steps
+    }
+
+    /// The first frame a level is cleared: keep the time if it is a best, for the cleared screen.
+    fn note_clear(&mut self) {
+        let Some(sim) = &self.sim else { return };
+        let state = sim.state();
+        let (Some(time), None) = (state.cleared_at, self.cleared) else {
+            return;
+        };
+        let file = level_key(&self.level_path);
+        let previous_best = self.best.best(&file);
+        self.cleared = Some(Cleared {
+            time,
+            previous_best,
+            crates: state.crates_total - state.crates_left,
+            coins: state.score,
+        });
+        let saved = match self.best.record(&file, time) {
+            Ok(outcome) if outcome.new_best => self.best.save(),
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = saved {
+            self.notify(format!("best time not saved: {e}"), ink::ERROR);
+        }
     }
 
     fn draw(&mut self) {
         puffin::profile_scope!("render");
         clear_background(Color::from_rgba(20, 17, 26, 255));
+        if let Screen::Title { selected } = self.screen {
+            let entries: Vec<TitleEntry> = self
+                .levels
+                .iter()
+                .map(|p| {
+                    let file = level_key(p);
+                    TitleEntry {
+                        best: self.best.best(&file),
+                        file,
+                    }
+                })
+                .collect();
+            screens::title(&mut self.hud, &entries, selected);
+            self.draw_notices();
+            self.hud.draw();
+            return;
+        }
         if let Some(sim) = &self.sim {
             let view = self.renderer.view(sim);
             self.renderer.set_world_camera(&view);
@@ -244,11 +492,15 @@ impl App {
                 .draw_world_views(sim, &view, self.renderer.scale, &mut self.hud);
         }
         set_default_camera();
-        // Labels the world views queued (grid counts) go under the HUD's own panels.
+        // Labels the world views queued (grid counts) go under the HUD.
         self.hud.draw();
         self.draw_hud();
         if let Some(sim) = &self.sim {
-            self.overlay.draw_panels(sim, &mut self.hud);
+            self.overlay
+                .draw_panels(sim, self.fps, HUD_BAR + 12.0, &mut self.hud);
+        }
+        if self.overlay.views.is_on(View::Help) {
+            self.draw_help();
         }
         self.hud.draw();
     }
@@ -258,90 +510,73 @@ impl App {
             self.hud
                 .centered("No level loaded", screen_height() * 0.3, 40.0, ink::TEXT);
             if let Some(e) = &self.error {
-                error_box(&mut self.hud, e);
+                screens::error_box(&mut self.hud, e);
             }
             return;
         };
         let state = sim.state();
+        screens::hud_bar(&self.renderer, &self.level_name, &state, "");
+        if let Some(c) = &self.cleared {
+            screens::cleared(&mut self.hud, c);
+        } else if self.paused {
+            screens::paused(&mut self.hud);
+        }
+        self.draw_notices();
+        if let Some(e) = &self.error {
+            screens::error_box(&mut self.hud, e);
+        }
+    }
+
+    fn draw_notices(&mut self) {
+        let frame = self.frame;
+        self.notices.retain(|n| n.until_frame > frame);
+        let watch = self
+            .watch_error
+            .as_deref()
+            .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
+        screens::notices(
+            &mut self.hud,
+            self.notices
+                .iter()
+                .map(|n| (n.text.as_str(), n.color))
+                .chain(watch.iter().map(|(t, c)| (t.as_str(), *c))),
+        );
+    }
+
+    /// The key help (F1): every key, and the state of the switches it lists.
+    fn draw_help(&mut self) {
+        let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
+        let feel = self.feel.settings();
         let mut lines = vec![
-            (self.level_name.clone(), ink::GOLD),
+            ("Keys".to_string(), ink::GOLD),
             (
-                format!(
-                    "Crates {}/{}   Score {}",
-                    state.crates_left, state.crates_total, state.score
-                ),
+                "WASD / arrows  move     Space / J / Enter  smash".to_string(),
                 ink::TEXT,
-            ),
-            (
-                format!(
-                    "dirty tracking {} (F7)   F1 help",
-                    if sim.dirty_optimization() {
-                        "ON"
-                    } else {
-                        "OFF"
-                    }
-                ),
-                ink::DIM,
             ),
         ];
-        if let Some(w) = &self.watch_error {
-            lines.push((format!("hot reload off: {w}"), ink::ERROR));
-        }
-        self.hud.text_box(&lines, 12.0, 12.0, 22.0);
-
-        if let Some(at) = state.cleared_at {
-            let (w, h) = (screen_width(), screen_height());
-            self.hud
-                .panel(Rect::new(0.0, h * 0.32, w, h * 0.3), ink::PANEL);
-            self.hud
-                .centered("Room cleared!", h * 0.42, 64.0, ink::GOLD);
-            self.hud.centered(
-                format!("Time {}   Score {}", format_steps(at), state.score),
-                h * 0.50,
-                30.0,
-                ink::TEXT,
-            );
-            self.hud
-                .centered("R  play again      N  next level", h * 0.57, 24.0, ink::DIM);
-        } else if self.paused {
-            let h = screen_height();
-            self.hud.panel(
-                Rect::new(0.0, h * 0.4, screen_width(), h * 0.16),
-                ink::PANEL,
-            );
-            self.hud.centered("Paused", h * 0.48, 56.0, ink::TEXT);
-            self.hud
-                .centered("P / Esc to resume", h * 0.53, 22.0, ink::DIM);
-        }
-        if self.overlay.views.is_on(View::Help) {
-            let lines: Vec<_> = std::iter::once(("Keys".to_string(), ink::GOLD))
-                .chain(std::iter::once((
-                    "WASD / arrows  move     Space / J  smash".to_string(),
-                    ink::TEXT,
-                )))
-                .chain(
-                    Command::ALL
-                        .iter()
-                        .map(|(_, _, help)| (help.to_string(), ink::TEXT)),
-                )
-                .collect();
-            self.hud.text_box(&lines, 12.0, 140.0, 20.0);
-        }
-        if let Some(e) = &self.error {
-            error_box(&mut self.hud, e);
-        }
+        lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
+        lines.push((
+            format!(
+                "dirty tracking {}   shake {}",
+                if dirty { "ON" } else { "OFF" },
+                if feel.shake || feel.hit_stop {
+                    "on"
+                } else {
+                    "off"
+                }
+            ),
+            if dirty { ink::DIM } else { ink::ERROR },
+        ));
+        self.hud.text_box(&lines, 12.0, HUD_BAR + 12.0, 20.0);
     }
 }
 
-fn error_box(hud: &mut Hud, error: &str) {
-    let mut lines: Vec<_> = vec![(
-        "Level error (the last good level keeps running; fix and save):".to_string(),
-        ink::GOLD,
-    )];
-    lines.extend(error.lines().map(|l| (l.to_string(), ink::ERROR)));
-    let size = 20.0;
-    let height = (lines.len() as f32 * 1.15 + 0.5) * size;
-    hud.text_box(&lines, 12.0, screen_height() - height - 12.0, size);
+/// The name best times are kept under: the level's file name.
+fn level_key(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -351,25 +586,23 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Open the window's game loop. Exits the process when done (scripted mode) or on fatal errors.
-pub async fn run(opts: PlayOptions) {
-    let exit = |code: i32, message: &str| -> ! {
-        eprintln!("{message}");
-        std::process::exit(code)
-    };
-    let dirs = DataDirs::locate().unwrap_or_else(|e| exit(1, &format!("error: {e}")));
-    let atlas = AtlasData::load(&dirs.assets).unwrap_or_else(|e| exit(1, &format!("error: {e}")));
-    let renderer =
-        Renderer::new(&dirs.assets, &atlas).unwrap_or_else(|e| exit(1, &format!("error: {e}")));
-    let overlay = Overlay::new(opts.debug, opts.puffin_server.as_deref())
-        .unwrap_or_else(|e| exit(1, &format!("error: {e}")));
+/// Run the window's game loop until the player quits (`Ok(None)`) or a scripted run ends
+/// (`Ok(Some(report))`, after writing the screenshot).
+///
+/// # Errors
+/// If the data folders, the atlas or the profile server cannot be set up, a scripted run's
+/// level does not load, or its screenshot cannot be written.
+pub async fn run(opts: PlayOptions) -> Result<Option<ScriptReport>, AppError> {
+    let dirs = DataDirs::locate()?;
+    let atlas = AtlasData::load(&dirs.assets)?;
+    let renderer = Renderer::new(&dirs.assets, &atlas)?;
+    let overlay =
+        Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
     let mut app = App::new(dirs, atlas, renderer, overlay, &opts);
-    let scripted = opts.frames.is_some();
-    if scripted && app.sim.is_none() {
-        exit(
-            1,
-            &format!("error: {}", app.error.as_deref().unwrap_or("no level")),
-        );
+    if app.scripted && app.sim.is_none() {
+        return Err(AppError::Level(
+            app.error.clone().unwrap_or_else(|| "no level".into()),
+        ));
     }
     let mut fps_smoothed = 60.0f32;
     loop {
@@ -388,16 +621,22 @@ pub async fn run(opts: PlayOptions) {
         }
         app.fps = fps_smoothed;
 
-        if !scripted {
-            for command in keys::read_commands() {
-                app.handle(command);
+        if !app.scripted {
+            if !app.title_keys() {
+                return Ok(None);
+            }
+            if app.screen == Screen::Playing {
+                for command in keys::read_commands() {
+                    app.handle(command);
+                }
             }
         }
-        if app.watcher.as_mut().is_some_and(LevelWatcher::poll) {
-            app.reload();
+        if app.watcher.as_mut().is_some_and(LevelWatcher::poll) && app.reload() {
+            let name = app.level_name.clone();
+            app.notify(format!("level reloaded: {name}"), ink::GOOD);
         }
         let started = std::time::Instant::now();
-        let steps = app.update(scripted);
+        let steps = app.update();
         let update_ms = started.elapsed().as_secs_f32() * 1e3;
         let started = std::time::Instant::now();
         app.draw();
@@ -413,30 +652,36 @@ pub async fn run(opts: PlayOptions) {
         app.overlay.draw_profiler();
 
         if last_frame {
-            let sim = app.sim.as_ref().expect("scripted runs have a level");
-            let state = sim.state();
-            // Where the world was on screen: tests map level cells to screen pixels with it.
-            let view = app.renderer.view(sim);
-            if let Some(Err(e)) = opts.screenshot.as_deref().map(screenshot::save) {
-                exit(1, &format!("error: {e}"));
-            }
-            println!(
-                "{}",
-                serde_json::json!({
-                    "frames": app.frame,
-                    "level": app.level_name,
-                    "crates_total": state.crates_total,
-                    "crates_left": state.crates_left,
-                    "score": state.score,
-                    "world_draw_calls": app.probe.world_draw_calls,
-                    "world_quads": app.renderer.last_quads,
-                    "screen": [screen_width(), screen_height()],
-                    "view": [view.min_x, view.min_y, view.max_x, view.max_y],
-                    "scale": app.renderer.scale,
-                })
-            );
-            std::process::exit(0);
+            return finish_script(&app, opts.screenshot.as_deref()).map(Some);
         }
         next_frame().await;
     }
+}
+
+/// Save the scripted run's screenshot and say what it saw.
+fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
+    let Some(sim) = &app.sim else {
+        return Err(AppError::Level("no level".into()));
+    };
+    if let Some(path) = screenshot {
+        screenshot::save(path).map_err(|source| AppError::Screenshot {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    let state = sim.state();
+    let view = app.renderer.view(sim);
+    Ok(ScriptReport {
+        frames: app.frame,
+        steps: app.steps,
+        level: app.level_name.clone(),
+        crates_total: state.crates_total,
+        crates_left: state.crates_left,
+        score: state.score,
+        world_draw_calls: app.probe.world_draw_calls,
+        world_quads: app.renderer.last_quads,
+        screen: [screen_width(), screen_height()],
+        view: [view.min_x, view.min_y, view.max_x, view.max_y],
+        scale: app.renderer.scale,
+    })
 }

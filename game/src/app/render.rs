@@ -86,6 +86,23 @@ pub fn world_camera(view: &Aabb) -> Camera2D {
     }
 }
 
+/// HUD icons cut from the atlas (none if the atlas lacks the clip: the HUD shows text only).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Icons {
+    /// A crate.
+    pub crate_icon: Option<FrameRect>,
+    /// A coin.
+    pub coin: Option<FrameRect>,
+}
+
+/// The atlas frame an icon is cut from: the first frame of `clip`.
+fn first_frame(atlas: &AtlasData, clip: &str) -> Option<FrameRect> {
+    atlas
+        .clip(clip)
+        .and_then(|c| c.frames.first())
+        .and_then(|f| atlas.frame(f))
+}
+
 /// Draws the world; owns the atlas texture.
 #[derive(Debug)]
 pub struct Renderer {
@@ -94,8 +111,13 @@ pub struct Renderer {
     shadow: Option<FrameRect>,
     hits: Vec<Hit>,
     sprites: Vec<(u8, f32, Entity, DrawData)>,
+    icons: Icons,
     /// Screen pixels per art pixel.
     pub scale: f32,
+    /// Screen pixels at the top kept for the HUD bar: the camera keeps the level below it.
+    pub top_inset: f32,
+    /// Camera shake this frame, in world pixels (added to the view, never to the simulation).
+    pub shake: (f32, f32),
     /// Quads submitted by the last world pass.
     pub last_quads: usize,
 }
@@ -123,40 +145,72 @@ impl Renderer {
         Ok(Self {
             atlas: texture,
             floors,
-            shadow: atlas
-                .clip("shadow")
-                .and_then(|c| c.frames.first())
-                .and_then(|f| atlas.frame(f)),
+            shadow: first_frame(atlas, "shadow"),
             hits: Vec::new(),
             sprites: Vec::new(),
+            icons: Icons {
+                crate_icon: first_frame(atlas, "crate_idle"),
+                coin: first_frame(atlas, "coin"),
+            },
             scale: 3.0,
+            top_inset: 0.0,
+            shake: (0.0, 0.0),
             last_quads: 0,
         })
     }
 
-    /// Pick the integer zoom for the window and tell the simulation's camera its view size.
+    /// Pick the integer zoom for the window and tell the simulation's camera the size of the
+    /// playfield: the screen below the HUD bar.
     pub fn fit_camera(&mut self, sim: &mut Sim) {
         // About 15 tiles tall: 720 px -> 3x, 1080 px -> 4x; never below 1x.
         self.scale = (screen_height() / (15.0 * TILE)).floor().max(1.0);
         let cam = sim.world_mut().resource_mut::<Camera>();
         cam.view_w = screen_width() / self.scale;
-        cam.view_h = screen_height() / self.scale;
+        cam.view_h = (screen_height() - self.top_inset).max(TILE) / self.scale;
     }
 
-    /// The camera's view in world pixels, snapped to whole screen pixels so sprites never shimmer.
+    /// What the whole screen shows, in world pixels: the camera's playfield plus the strip under
+    /// the HUD bar above it, moved by the shake and snapped to whole screen pixels so sprites
+    /// never shimmer.
     pub fn view(&self, sim: &Sim) -> Aabb {
         let cam = sim.world().resource::<Camera>();
         let snap = |v: f32| (v * self.scale).round() / self.scale;
         let (x0, y0) = (
-            snap(cam.x - cam.view_w / 2.0),
-            snap(cam.y - cam.view_h / 2.0),
+            snap(cam.x + self.shake.0 - cam.view_w / 2.0),
+            snap(cam.y + self.shake.1 - cam.view_h / 2.0 - self.top_inset / self.scale),
         );
         Aabb {
             min_x: x0,
             min_y: y0,
-            max_x: x0 + cam.view_w,
-            max_y: y0 + cam.view_h,
+            max_x: x0 + screen_width() / self.scale,
+            max_y: y0 + screen_height() / self.scale,
         }
+    }
+
+    /// The HUD's icons.
+    pub fn icons(&self) -> Icons {
+        self.icons
+    }
+
+    /// Draw atlas frame `src` in screen space (default camera set), `size` pixels tall.
+    pub fn draw_icon(&self, src: FrameRect, x: f32, y: f32, size: f32) {
+        let k = size / f32::from(src.h);
+        draw_texture_ex(
+            &self.atlas,
+            x,
+            y,
+            WHITE,
+            DrawTextureParams {
+                dest_size: Some(vec2(f32::from(src.w) * k, size)),
+                source: Some(Rect::new(
+                    f32::from(src.x),
+                    f32::from(src.y),
+                    f32::from(src.w),
+                    f32::from(src.h),
+                )),
+                ..Default::default()
+            },
+        );
     }
 
     /// Set a macroquad camera that maps the world view to the screen.

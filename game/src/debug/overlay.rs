@@ -6,15 +6,15 @@ use std::collections::VecDeque;
 
 use macroquad::prelude::*;
 
-use super::egui_bridge::EguiBridge;
 use super::views::{View, Views};
-use crate::app::hud::{Hud, ink};
+use crate::egui_bridge::EguiBridge;
 use crate::sim::components::{Collider, DrawData, Position};
 use crate::sim::resources::DrawDirtyLog;
 use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::systems::debug_stats::DebugCounts;
 use crate::sim::systems::{CollisionGrid, DrawGrid};
 use crate::sim::{Sim, TILE};
+use crate::ui::{Hud, ink};
 
 /// Wall-clock cost of one frame, for the stats panel's bars.
 #[derive(Clone, Copy, Debug, Default)]
@@ -156,8 +156,8 @@ impl Overlay {
         }
     }
 
-    /// Queue the screen-space panels (stats, help) into `hud`.
-    pub fn draw_panels(&mut self, sim: &Sim, hud: &mut Hud) {
+    /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge.
+    pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
             return;
         }
@@ -168,7 +168,7 @@ impl Overlay {
             ("Stats (F6)".to_string(), ink::GOLD),
             (
                 format!(
-                    "update {:>6.2} ms ({} steps)   render {:>6.2} ms",
+                    "{fps:.0} FPS   update {:>6.2} ms ({} steps)   render {:>6.2} ms",
                     last.update_ms, last.steps, last.render_ms
                 ),
                 ink::TEXT,
@@ -228,7 +228,7 @@ impl Overlay {
         }
         let size = 18.0;
         let x = (screen_width() - Hud::box_size(&lines, size).0 - 12.0).max(0.0);
-        let rect = hud.text_box(&lines, x, 12.0, size);
+        let rect = hud.text_box(&lines, x, top, size);
         // Bars like the seed article's overlay: one column per frame, update over render,
         // scaled so the full height is 16.7 ms (one 60 Hz frame).
         let (bx, by, bh) = (rect.x, rect.y + rect.h + 8.0, 60.0);

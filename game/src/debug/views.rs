@@ -1,7 +1,10 @@
-//! Which debug views are on. Parsed from `--debug LIST` and toggled by keys.
+//! Which debug views are on, and the one table of their names, keys and help lines. Parsed from
+//! `--debug LIST` and toggled by the keys listed here.
 
 use std::fmt;
 use std::str::FromStr;
+
+use macroquad::input::KeyCode;
 
 /// One debug view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,23 +23,66 @@ pub enum View {
     Stats,
 }
 
+/// One row of the view table: a view, its `--debug` name, its key and its help line.
+#[derive(Clone, Copy, Debug)]
+pub struct ViewEntry {
+    /// The view.
+    pub view: View,
+    /// Its `--debug` name.
+    pub name: &'static str,
+    /// The key that toggles it.
+    pub key: KeyCode,
+    /// The help overlay's line for it.
+    pub help: &'static str,
+}
+
 impl View {
-    /// Every view with its `--debug` name.
-    pub const ALL: [(View, &'static str); 6] = [
-        (View::Help, "help"),
-        (View::Profiler, "profiler"),
-        (View::Boxes, "boxes"),
-        (View::Grid, "grid"),
-        (View::Dirty, "dirty"),
-        (View::Stats, "stats"),
+    /// Every view: the one table of names, keys and help lines.
+    pub const ALL: [ViewEntry; 6] = [
+        ViewEntry {
+            view: View::Help,
+            name: "help",
+            key: KeyCode::F1,
+            help: "F1       this help",
+        },
+        ViewEntry {
+            view: View::Profiler,
+            name: "profiler",
+            key: KeyCode::F2,
+            help: "F2       profiler (puffin)",
+        },
+        ViewEntry {
+            view: View::Boxes,
+            name: "boxes",
+            key: KeyCode::F3,
+            help: "F3       collision boxes",
+        },
+        ViewEntry {
+            view: View::Grid,
+            name: "grid",
+            key: KeyCode::F4,
+            help: "F4       spatial-hash grid",
+        },
+        ViewEntry {
+            view: View::Dirty,
+            name: "dirty",
+            key: KeyCode::F5,
+            help: "F5       dirty view",
+        },
+        ViewEntry {
+            view: View::Stats,
+            name: "stats",
+            key: KeyCode::F6,
+            help: "F6       stats panel",
+        },
     ];
 
     /// The `--debug` name.
     pub fn name(self) -> &'static str {
         View::ALL
             .iter()
-            .find(|(v, _)| *v == self)
-            .map_or("?", |(_, n)| n)
+            .find(|e| e.view == self)
+            .map_or("?", |e| e.name)
     }
 }
 
@@ -71,7 +117,7 @@ pub struct UnknownView(pub String);
 
 impl fmt::Display for UnknownView {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<_> = View::ALL.iter().map(|(_, n)| *n).collect();
+        let names: Vec<_> = View::ALL.iter().map(|e| e.name).collect();
         write!(
             f,
             "unknown debug view `{}` (expected a comma-separated list of: {}, or all)",
@@ -91,16 +137,16 @@ impl FromStr for Views {
         let mut views = Views::default();
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             if name == "all" {
-                for (v, _) in View::ALL {
-                    views.set(v, true);
+                for e in View::ALL {
+                    views.set(e.view, true);
                 }
                 continue;
             }
-            let (view, _) = View::ALL
+            let entry = View::ALL
                 .iter()
-                .find(|(_, n)| *n == name)
+                .find(|e| e.name == name)
                 .ok_or_else(|| UnknownView(name.to_owned()))?;
-            views.set(*view, true);
+            views.set(entry.view, true);
         }
         Ok(views)
     }
@@ -115,8 +161,17 @@ mod tests {
         let v: Views = "profiler, boxes".parse().unwrap();
         assert!(v.is_on(View::Profiler) && v.is_on(View::Boxes) && !v.is_on(View::Grid));
         let all: Views = "all".parse().unwrap();
-        assert!(View::ALL.iter().all(|(view, _)| all.is_on(*view)));
+        assert!(View::ALL.iter().all(|e| all.is_on(e.view)));
         assert_eq!("".parse::<Views>().unwrap(), Views::default());
+    }
+
+    #[test]
+    fn every_view_has_its_own_key_and_a_help_line_naming_it() {
+        for (i, e) in View::ALL.iter().enumerate() {
+            assert_eq!(e.view as usize, i, "table in enum order");
+            assert!(e.help.starts_with(&format!("{:?}", e.key)), "{}", e.help);
+            assert!(View::ALL[..i].iter().all(|o| o.key != e.key));
+        }
     }
 
     #[test]

@@ -1,4 +1,13 @@
-//! Bridge that runs egui 0.33 inside a macroquad frame and paints its output on top of the game.
+//! Bridge that runs egui 0.33 inside a macroquad 0.4 frame and paints its output on top of the
+//! game.
+//!
+//! This is the one piece of hand-written glue in the game that no published crate provides: the
+//! `egui-macroquad` crates on crates.io target older egui and macroquad releases, and none builds
+//! against egui 0.33 with macroquad 0.4.16 (the versions in the workspace `Cargo.toml`). It is
+//! kept general (nothing in it knows the game) so it can be lifted out as it is. Its surface is
+//! [`EguiBridge::new`], [`EguiBridge::run`], [`EguiBridge::draw`], [`EguiBridge::context`],
+//! [`EguiBridge::wants_pointer_input`] and [`EguiBridge::wants_keyboard_input`]; the rest is
+//! private.
 //!
 //! # Data flow of one frame
 //!
@@ -38,7 +47,7 @@
 //! # Example
 //!
 //! ```no_run
-//! use game::debug::egui_bridge::EguiBridge;
+//! use game::egui_bridge::EguiBridge;
 //! use macroquad::prelude::*;
 //!
 //! # async fn game_loop() {

@@ -1,5 +1,6 @@
-//! Screen-space text and panels: the HUD, the pause and room-cleared screens, the level error
-//! banner. Panels are drawn before text so each kind batches into one draw call.
+//! Screen-space text and panels, shared by the game's screens (`app`) and the debug views
+//! (`debug`): both queue into a [`Hud`], which draws every panel and then every label, so each
+//! kind batches into one draw call.
 
 use macroquad::prelude::*;
 
@@ -41,6 +42,14 @@ pub mod ink {
     pub const DIM: Color = Color::new(0.7, 0.7, 0.75, 1.0);
     /// Panel background.
     pub const PANEL: Color = Color::new(0.06, 0.05, 0.08, 0.78);
+    /// Background of panels that must stay readable over anything (stats, HUD bar).
+    pub const OPAQUE: Color = Color::new(0.06, 0.05, 0.08, 1.0);
+    /// The line under the HUD bar.
+    pub const EDGE: Color = Color::new(0.42, 0.3, 0.22, 1.0);
+    /// The selected row of a list.
+    pub const HIGHLIGHT: Color = Color::new(0.3, 0.22, 0.12, 0.9);
+    /// Good news (a new best time, a reload that worked).
+    pub const GOOD: Color = Color::new(0.5, 0.9, 0.5, 1.0);
 }
 
 impl Hud {
@@ -104,22 +113,5 @@ impl Hud {
         for l in self.labels.drain(..) {
             draw_text(&l.text, l.x.round(), l.y.round(), l.size, l.color);
         }
-    }
-}
-
-/// `m:ss.t` for a number of simulation steps at 60 per second.
-pub fn format_steps(steps: u64) -> String {
-    let tenths = steps * 10 / 60;
-    format!("{}:{:02}.{}", tenths / 600, (tenths / 10) % 60, tenths % 10)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::format_steps;
-
-    #[test]
-    fn step_counts_format_as_minutes_seconds_tenths() {
-        assert_eq!(format_steps(0), "0:00.0");
-        assert_eq!(format_steps(60 * 61 + 30), "1:01.5");
     }
 }
