@@ -10,6 +10,7 @@ use crate::atlas::{AtlasData, FrameRect};
 use crate::level::{Level, Tile};
 
 use super::components::ClipId;
+use super::tuning::TILE;
 
 /// Steps per second of the fixed simulation step.
 pub const STEPS_PER_SECOND: u32 = 60;
@@ -173,10 +174,7 @@ impl TileMap {
 
     /// Level size in world pixels.
     pub fn size_px(&self) -> (f32, f32) {
-        (
-            self.width as f32 * super::TILE,
-            self.height as f32 * super::TILE,
-        )
+        (self.width as f32 * TILE, self.height as f32 * TILE)
     }
 }
 

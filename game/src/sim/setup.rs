@@ -2,7 +2,6 @@
 
 use ecs::World;
 
-use super::TILE;
 use super::components::{
     Animation, CameraTarget, Coin, Collider, Crate, Looks, Player, Position, Sprite, Static,
     Velocity, layer,
@@ -10,7 +9,7 @@ use super::components::{
 use super::resources::{Camera, Clips, DrawDirtyLog, GameState, Input, RoleClips, SimRng, TileMap};
 use super::spatial_hash::SpatialHash;
 use super::systems::{CollisionGrid, DrawGrid};
-use super::tuning;
+use super::tuning::{self, TILE};
 use crate::level::{Level, Tile};
 
 /// Insert every resource the systems use.

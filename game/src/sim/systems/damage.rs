@@ -11,7 +11,7 @@ use crate::sim::components::{
 use crate::sim::events::CrateHit;
 use crate::sim::resources::{Clips, RoleClips, SimRng, TileMap};
 use crate::sim::setup::spawn_coin;
-use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION};
+use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
 
 /// The system's event cursor.
 #[derive(Debug, Default)]
@@ -71,10 +71,7 @@ fn hit(world: &mut World, target: ecs::Entity) {
         return;
     };
     let map = world.resource_mut::<TileMap>();
-    let cell = map.index(
-        (at.x / crate::sim::TILE) as i32,
-        (at.y / crate::sim::TILE) as i32,
-    );
+    let cell = map.index((at.x / TILE) as i32, (at.y / TILE) as i32);
     if let Some(i) = cell {
         map.crates[i] = None;
     }
