@@ -10,7 +10,7 @@ use ecs::Entity;
 use game::atlas::AtlasData;
 use game::level;
 use game::sim::components::{Crate, Position};
-use game::sim::spatial_hash::{Aabb, Hit, SpatialHash};
+use game::sim::grid::{Aabb, Hit, SpatialHash};
 use game::sim::{Clips, Input, Sim};
 
 fn atlas() -> AtlasData {

@@ -11,8 +11,8 @@ use macroquad::prelude::*;
 use crate::atlas::{AtlasData, FrameRect};
 use crate::level::Tile;
 use crate::sim::components::{DrawData, layer};
+use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::TileMap;
-use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::systems::DrawGrid;
 use crate::sim::{Camera, Sim, TILE};
 

@@ -3,18 +3,18 @@
 
 pub mod components;
 pub mod events;
+pub mod grid;
 pub mod resources;
 mod schedule;
 mod setup;
-pub mod spatial_hash;
 mod state_hash;
 pub mod systems;
 pub mod tuning;
 
 use ecs::World;
 
+pub use grid::{Aabb, SpatialHash};
 pub use resources::{Camera, Clips, GameState, Input, MissingClip, RoleClips, STEPS_PER_SECOND};
-pub use spatial_hash::{Aabb, SpatialHash};
 pub use tuning::TILE;
 
 use crate::level::Level;

@@ -6,8 +6,8 @@ use super::components::{
     Animation, CameraTarget, Coin, Collider, Crate, Looks, Player, Position, Sprite, Static,
     Velocity, layer,
 };
+use super::grid::SpatialHash;
 use super::resources::{Camera, Clips, DrawDirtyLog, GameState, Input, RoleClips, SimRng, TileMap};
-use super::spatial_hash::SpatialHash;
 use super::systems::{CollisionGrid, DrawGrid};
 use super::tuning::{self, TILE};
 use crate::level::{Level, Tile};

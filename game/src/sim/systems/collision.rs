@@ -6,7 +6,7 @@ use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
 use crate::sim::events::Contact;
-use crate::sim::spatial_hash::{Aabb, Hit};
+use crate::sim::grid::{Aabb, Hit};
 use crate::sim::systems::CollisionGrid;
 
 /// Scratch buffers kept between runs.

@@ -5,8 +5,8 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
+use crate::sim::grid::Aabb;
 use crate::sim::resources::{Clips, DrawDirtyLog};
-use crate::sim::spatial_hash::Aabb;
 use crate::sim::systems::DrawGrid;
 
 /// Scratch buffer kept between runs.

@@ -17,7 +17,7 @@ pub mod pickup;
 pub mod player_control;
 pub mod spatial_hash;
 
-use super::spatial_hash::SpatialHash;
+use crate::sim::grid::SpatialHash;
 
 /// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
 #[derive(Clone, Debug)]

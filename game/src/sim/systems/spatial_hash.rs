@@ -5,7 +5,7 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
-use crate::sim::spatial_hash::Aabb;
+use crate::sim::grid::Aabb;
 use crate::sim::systems::CollisionGrid;
 
 /// Scratch buffer kept between runs.
