@@ -12,8 +12,7 @@ use crate::atlas::{AtlasData, FrameRect};
 use crate::level::Tile;
 use crate::sim::components::{DrawData, layer};
 use crate::sim::grid::{Aabb, Hit};
-use crate::sim::resources::TileMap;
-use crate::sim::systems::DrawGrid;
+use crate::sim::resources::{DrawGrid, TileMap};
 use crate::sim::{Camera, Sim, TILE};
 
 /// The atlas image could not be loaded.

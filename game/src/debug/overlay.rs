@@ -11,9 +11,7 @@ use super::views::{View, Views};
 use crate::app::hud::{Hud, ink};
 use crate::sim::components::{Collider, DrawData, Position};
 use crate::sim::grid::{Aabb, Hit};
-use crate::sim::resources::DrawDirtyLog;
-use crate::sim::systems::debug_stats::DebugCounts;
-use crate::sim::systems::{CollisionGrid, DrawGrid};
+use crate::sim::resources::{CollisionGrid, DebugCounts, DrawDirtyLog, DrawGrid};
 use crate::sim::{Sim, TILE};
 
 /// Wall-clock cost of one frame, for the stats panel's bars.

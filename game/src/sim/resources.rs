@@ -1,4 +1,5 @@
-//! Resources: the singletons systems share (input, clips, game state, camera, random numbers).
+//! Resources: the singletons systems share (input, clips, game state, camera, random numbers,
+//! the collision and render grids, debug counts).
 
 use std::collections::HashMap;
 
@@ -10,6 +11,7 @@ use crate::atlas::{AtlasData, FrameRect};
 use crate::level::{Level, Tile};
 
 use super::components::ClipId;
+use super::grid::SpatialHash;
 use super::tuning::TILE;
 
 /// Steps per second of the fixed simulation step.
@@ -215,6 +217,34 @@ impl SimRng {
     pub fn new(seed: u64) -> Self {
         Self(StdRng::seed_from_u64(seed))
     }
+}
+
+/// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
+#[derive(Clone, Debug)]
+pub struct CollisionGrid(pub SpatialHash);
+
+/// The render broad phase: every sprite's box, kept current by the `draw_data` system; the
+/// renderer queries it with the camera's view.
+#[derive(Clone, Debug)]
+pub struct DrawGrid(pub SpatialHash);
+
+/// What is active right now, counted by the `debug_stats` system for the stats panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugCounts {
+    /// Live entities.
+    pub entities: usize,
+    /// Crates, whole or exploding.
+    pub crates: usize,
+    /// Crates playing their explosion.
+    pub exploding: usize,
+    /// Entities with a velocity (player, coins, debris).
+    pub movers: usize,
+    /// Entities whose animation advances.
+    pub animating: usize,
+    /// Short-lived effects (debris, swing arcs).
+    pub effects: usize,
+    /// Updates `debug_stats` has seen (it keeps counting while paused).
+    pub updates: u64,
 }
 
 /// Entities the draw-data system recomputed on its last run (the debug overlay's dirty view).

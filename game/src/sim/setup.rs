@@ -7,8 +7,10 @@ use super::components::{
     Velocity, layer,
 };
 use super::grid::SpatialHash;
-use super::resources::{Camera, Clips, DrawDirtyLog, GameState, Input, RoleClips, SimRng, TileMap};
-use super::systems::{CollisionGrid, DrawGrid};
+use super::resources::{
+    Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips, SimRng,
+    TileMap,
+};
 use super::tuning::{self, TILE};
 use crate::level::{Level, Tile};
 

@@ -4,25 +4,7 @@
 use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Animating, Crate, Exploding, Lifetime, Velocity};
-
-/// What is active right now.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DebugCounts {
-    /// Live entities.
-    pub entities: usize,
-    /// Crates, whole or exploding.
-    pub crates: usize,
-    /// Crates playing their explosion.
-    pub exploding: usize,
-    /// Entities with a velocity (player, coins, debris).
-    pub movers: usize,
-    /// Entities whose animation advances.
-    pub animating: usize,
-    /// Short-lived effects (debris, swing arcs).
-    pub effects: usize,
-    /// Updates this system has seen (keeps counting while paused).
-    pub updates: u64,
-}
+use crate::sim::resources::DebugCounts;
 
 /// Run `debug_stats`.
 pub fn run(world: &mut World, _: &SystemEntities<'_>) {

@@ -6,8 +6,7 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
 use crate::sim::grid::Aabb;
-use crate::sim::resources::{Clips, DrawDirtyLog};
-use crate::sim::systems::DrawGrid;
+use crate::sim::resources::{Clips, DrawDirtyLog, DrawGrid};
 
 /// Scratch buffer kept between runs.
 #[derive(Debug, Default)]

@@ -6,7 +6,7 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Friction, Position, Velocity};
 use crate::sim::grid::{Aabb, Hit, SpatialHash};
-use crate::sim::systems::CollisionGrid;
+use crate::sim::resources::CollisionGrid;
 use crate::sim::tuning::{MAX_SUBSTEP, REST_SPEED};
 
 /// Scratch buffers kept between runs.

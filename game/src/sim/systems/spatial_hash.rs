@@ -6,7 +6,7 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
 use crate::sim::grid::Aabb;
-use crate::sim::systems::CollisionGrid;
+use crate::sim::resources::CollisionGrid;
 
 /// Scratch buffer kept between runs.
 #[derive(Debug, Default)]
