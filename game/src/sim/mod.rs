@@ -7,6 +7,7 @@ pub mod grid;
 pub mod resources;
 mod schedule;
 mod setup;
+mod spawn;
 mod state_hash;
 pub mod systems;
 pub mod tuning;

@@ -3,14 +3,14 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CameraTarget, Coin, Collider, Crate, Looks, Player, Position, Sprite, Static,
-    Velocity, layer,
+    Animation, CameraTarget, Collider, Crate, Looks, Player, Sprite, Static, Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
     Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips, SimRng,
     TileMap,
 };
+use super::spawn::{cell_center, spawn_coin};
 use super::tuning::{self, TILE};
 use crate::level::{Level, Tile};
 
@@ -42,14 +42,6 @@ pub(super) fn insert_resources(
         tuning::COLLISION_CELL,
     )));
     world.insert_resource(DrawGrid(SpatialHash::new(w, h, tuning::DRAW_CELL)));
-}
-
-/// Centre of map cell `(x, y)` in world pixels.
-pub(crate) fn cell_center(x: u32, y: u32) -> Position {
-    Position {
-        x: (x as f32 + 0.5) * TILE,
-        y: (y as f32 + 0.5) * TILE,
-    }
 }
 
 /// Spawn the level's walls, crates, coins and player.
@@ -124,23 +116,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         Sprite {
             looks: Looks::Player,
             layer: layer::BODIES,
-        },
-        Animation::default(),
-    ));
-}
-
-/// Spawn a coin at `at` sliding with `velocity`.
-pub(crate) fn spawn_coin(world: &mut World, at: Position, velocity: Velocity) {
-    let clip = world.resource::<RoleClips>().coin;
-    world.spawn((
-        at,
-        velocity,
-        super::components::Friction(tuning::FRICTION),
-        Collider::sensor(4.0, 4.0),
-        Coin,
-        Sprite {
-            looks: Looks::Fixed(clip),
-            layer: layer::PICKUPS,
         },
         Animation::default(),
     ));

@@ -10,7 +10,7 @@ use crate::sim::components::{
 };
 use crate::sim::events::CrateHit;
 use crate::sim::resources::{Clips, RoleClips, SimRng, TileMap};
-use crate::sim::setup::spawn_coin;
+use crate::sim::spawn::spawn_coin;
 use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
 
 /// The system's event cursor.
