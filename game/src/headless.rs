@@ -96,12 +96,9 @@ pub enum RunError {
     /// The atlas is missing or invalid.
     #[error(transparent)]
     Atlas(#[from] crate::atlas::AtlasError),
-    /// The atlas lacks a clip.
+    /// The atlas lacks a clip the game needs, or has one that cannot be played.
     #[error(transparent)]
-    Clips(#[from] crate::sim::resources::ClipError),
-    /// The atlas lacks a clip the rules need.
-    #[error(transparent)]
-    MissingClip(#[from] crate::sim::MissingClip),
+    Clips(#[from] crate::sim::ClipError),
 }
 
 /// Load and validate the level at `path` against `atlas`, and build its simulation.

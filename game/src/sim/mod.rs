@@ -15,7 +15,7 @@ pub mod tuning;
 use ecs::World;
 
 pub use grid::{Aabb, SpatialHash};
-pub use resources::{Camera, Clips, GameState, Input, MissingClip, RoleClips, STEPS_PER_SECOND};
+pub use resources::{Camera, ClipError, Clips, GameState, Input, RoleClips, STEPS_PER_SECOND};
 pub use tuning::TILE;
 
 use crate::level::Level;
@@ -32,7 +32,7 @@ impl Sim {
     ///
     /// # Errors
     /// If the atlas lacks a clip the rules need.
-    pub fn new(level: &Level, clips: Clips, seed: u64) -> Result<Self, MissingClip> {
+    pub fn new(level: &Level, clips: Clips, seed: u64) -> Result<Self, ClipError> {
         let role = RoleClips::resolve(&clips)?;
         let mut world = World::new();
         setup::insert_resources(&mut world, level, clips, role, seed);

@@ -60,9 +60,14 @@ pub struct Clips {
     by_name: HashMap<String, ClipId>,
 }
 
-/// A clip the atlas lacks or names a frame it lacks.
+/// A clip the game needs that the atlas lacks, or a clip that cannot be played.
 #[derive(Debug, thiserror::Error)]
 pub enum ClipError {
+    /// A clip the rules need is not in the atlas.
+    #[error(
+        "the atlas has no clip `{0}`, which the game needs (regenerate assets with `cargo run -p game --bin gen-assets`)"
+    )]
+    Missing(String),
     /// A clip names a frame that is not in the frame table.
     #[error("clip `{clip}` names frame `{frame}`, which is not in the atlas frame table")]
     MissingFrame {
@@ -270,21 +275,14 @@ pub struct RoleClips {
     pub walls: Vec<ClipId>,
 }
 
-/// A clip the rules need is missing from the atlas.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "the atlas has no clip `{0}`, which the game needs (regenerate assets with `cargo run -p game --bin gen-assets`)"
-)]
-pub struct MissingClip(pub String);
-
 impl RoleClips {
     /// Look up every role's clip.
     ///
     /// # Errors
     /// Names the first clip the atlas lacks.
-    pub fn resolve(clips: &Clips) -> Result<Self, MissingClip> {
-        let get = |name: String| clips.id(&name).ok_or(MissingClip(name));
-        let dirs = |prefix: &str| -> Result<[ClipId; 4], MissingClip> {
+    pub fn resolve(clips: &Clips) -> Result<Self, ClipError> {
+        let get = |name: String| clips.id(&name).ok_or(ClipError::Missing(name));
+        let dirs = |prefix: &str| -> Result<[ClipId; 4], ClipError> {
             Ok([
                 get(format!("{prefix}_down"))?,
                 get(format!("{prefix}_up"))?,
@@ -296,7 +294,7 @@ impl RoleClips {
             .map_while(|i| clips.id(&format!("wall_{i}")))
             .collect();
         if walls.is_empty() {
-            return Err(MissingClip("wall_0".into()));
+            return Err(ClipError::Missing("wall_0".into()));
         }
         Ok(Self {
             player_idle: dirs("player_idle")?,
