@@ -11,7 +11,7 @@ use game::atlas::AtlasData;
 use game::level;
 use game::sim::components::{Crate, Position};
 use game::sim::grid::{Aabb, Hit, SpatialHash};
-use game::sim::{Clips, Input, Sim};
+use game::sim::{Input, Sim};
 
 fn atlas() -> AtlasData {
     AtlasData::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets")).unwrap()
@@ -23,7 +23,7 @@ fn sim_with_crates(crates: usize, atlas: &AtlasData) -> Sim {
         atlas.has_crate_skin(s)
     })
     .unwrap();
-    let mut sim = Sim::new(&level, Clips::from_atlas(atlas).unwrap(), 1).unwrap();
+    let mut sim = Sim::new(&level, atlas, 1).unwrap();
     sim.step(Input::default()); // settle: the first step sees everything as new
     sim
 }

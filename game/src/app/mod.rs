@@ -14,7 +14,6 @@ use macroquad::prelude::*;
 use crate::atlas::AtlasData;
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
-use crate::headless;
 use crate::level::watch::LevelWatcher;
 use crate::paths::DataDirs;
 use crate::sim::{FixedStep, Input, Sim};
@@ -163,7 +162,7 @@ impl App {
 
     /// (Re)load the current level file from disk.
     fn reload(&mut self) {
-        match headless::load_sim(&self.level_path, &self.atlas, self.seed) {
+        match Sim::load(&self.level_path, &self.atlas, self.seed) {
             Ok((level, mut sim)) => {
                 let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
                 sim.set_dirty_optimization(dirty);

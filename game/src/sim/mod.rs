@@ -12,13 +12,27 @@ mod state_hash;
 pub mod systems;
 pub mod tuning;
 
+use std::path::Path;
+
 use ecs::World;
 
 pub use grid::{Aabb, SpatialHash};
 pub use resources::{Camera, ClipError, Clips, GameState, Input, RoleClips, STEPS_PER_SECOND};
 pub use tuning::TILE;
 
-use crate::level::Level;
+use crate::atlas::AtlasData;
+use crate::level::{self, Level, LevelError};
+
+/// Anything that stops a level file from becoming a running simulation.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The level file is missing or invalid.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// The atlas lacks a clip the game needs, or has one that cannot be played.
+    #[error(transparent)]
+    Clips(#[from] ClipError),
+}
 
 /// A running crate room: the world with every system scheduled, built from a level.
 #[derive(Debug)]
@@ -28,11 +42,24 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// Build the world for `level`, with clips resolved from the atlas and randomness from `seed`.
+    /// Load and validate the level at `path` against `atlas`, and build its simulation: how the
+    /// window, `crate-room sim` and the tests start a game.
     ///
     /// # Errors
-    /// If the atlas lacks a clip the rules need.
-    pub fn new(level: &Level, clips: Clips, seed: u64) -> Result<Self, ClipError> {
+    /// A [`LoadError`] saying what to fix: the level file, or the atlas's clips.
+    pub fn load(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Self), LoadError> {
+        puffin::profile_scope!("load_level");
+        let level = level::load(path, &|skin| atlas.has_crate_skin(skin))?;
+        let sim = Self::new(&level, atlas, seed)?;
+        Ok((level, sim))
+    }
+
+    /// Build the world for `level`, with clips resolved from `atlas` and randomness from `seed`.
+    ///
+    /// # Errors
+    /// If the atlas lacks a clip the rules need, or has a clip that cannot be played.
+    pub fn new(level: &Level, atlas: &AtlasData, seed: u64) -> Result<Self, ClipError> {
+        let clips = Clips::from_atlas(atlas)?;
         let role = RoleClips::resolve(&clips)?;
         let mut world = World::new();
         setup::insert_resources(&mut world, level, clips, role, seed);
