@@ -101,13 +101,13 @@ impl Renderer {
         );
         texture.set_filter(FilterMode::Nearest);
         let floors = (0..)
-            .map_while(|i| atlas.frame(&format!("floor_{i}")))
+            .map_while(|i| atlas.frame(&crate::atlas::clip_names::floor(i)))
             .collect();
         Ok(Self {
             atlas: texture,
             floors,
             shadow: atlas
-                .clip("shadow")
+                .clip(crate::atlas::clip_names::SHADOW)
                 .and_then(|c| c.frames.first())
                 .and_then(|f| atlas.frame(f)),
             hits: Vec::new(),

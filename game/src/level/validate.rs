@@ -31,9 +31,9 @@ fn built_in(c: char) -> Option<Glyph> {
         '.' => Glyph::Tile(Tile::Floor),
         ' ' => Glyph::Tile(Tile::Void),
         '@' => Glyph::Player,
-        'c' => default_crate(3, "crate", false),
-        'C' => default_crate(6, "crate_strong", false),
-        '$' => default_crate(3, "crate", true),
+        'c' => default_crate(3, DEFAULT_SKINS[0], false),
+        'C' => default_crate(6, DEFAULT_SKINS[1], false),
+        '$' => default_crate(3, DEFAULT_SKINS[0], true),
         'o' => Glyph::Coin,
         _ => return None,
     })

@@ -7,6 +7,7 @@ use ecs::Entity;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use crate::atlas::clip_names::{self, Facing};
 use crate::atlas::{AtlasData, FrameRect};
 use crate::level::{Level, Tile};
 
@@ -282,27 +283,23 @@ impl RoleClips {
     /// Names the first clip the atlas lacks.
     pub fn resolve(clips: &Clips) -> Result<Self, ClipError> {
         let get = |name: String| clips.id(&name).ok_or(ClipError::Missing(name));
-        let dirs = |prefix: &str| -> Result<[ClipId; 4], ClipError> {
-            Ok([
-                get(format!("{prefix}_down"))?,
-                get(format!("{prefix}_up"))?,
-                get(format!("{prefix}_left"))?,
-                get(format!("{prefix}_right"))?,
-            ])
+        let by_facing = |name: fn(Facing) -> String| -> Result<[ClipId; 4], ClipError> {
+            let [down, up, left, right] = Facing::ALL.map(|facing| get(name(facing)));
+            Ok([down?, up?, left?, right?])
         };
         let walls: Vec<ClipId> = (0..)
-            .map_while(|i| clips.id(&format!("wall_{i}")))
+            .map_while(|i| clips.id(&clip_names::wall(i)))
             .collect();
         if walls.is_empty() {
-            return Err(ClipError::Missing("wall_0".into()));
+            return Err(ClipError::Missing(clip_names::wall(0)));
         }
         Ok(Self {
-            player_idle: dirs("player_idle")?,
-            player_walk: dirs("player_walk")?,
-            player_attack: dirs("player_attack")?,
-            slash: dirs("slash")?,
-            debris: get("debris".into())?,
-            coin: get("coin".into())?,
+            player_idle: by_facing(clip_names::player_idle)?,
+            player_walk: by_facing(clip_names::player_walk)?,
+            player_attack: by_facing(clip_names::player_attack)?,
+            slash: by_facing(clip_names::slash)?,
+            debris: get(clip_names::DEBRIS.into())?,
+            coin: get(clip_names::COIN.into())?,
             walls,
         })
     }

@@ -12,6 +12,7 @@ use super::resources::{
 };
 use super::spawn::{cell_center, spawn_coin};
 use super::tuning::{self, TILE};
+use crate::atlas::clip_names::{self, CrateState};
 use crate::level::{Level, Tile};
 
 /// Insert every resource the systems use.
@@ -49,8 +50,12 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
     let clips_for_skin = |world: &World, skin: &str| {
         let clips = world.resource::<Clips>();
-        let get = |state: &str| clips.id(&format!("{skin}_{state}"));
-        match (get("idle"), get("hit"), get("explode")) {
+        let get = |state| clips.id(&clip_names::crate_clip(skin, state));
+        match (
+            get(CrateState::Idle),
+            get(CrateState::Hit),
+            get(CrateState::Explode),
+        ) {
             (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
             // Levels are validated against the atlas, so this only guards hand-built worlds.
             _ => Looks::Fixed(role.walls[0]),
