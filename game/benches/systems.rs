@@ -19,10 +19,7 @@ fn atlas() -> AtlasData {
 
 fn sim_with_crates(crates: usize, atlas: &AtlasData) -> Sim {
     let text = level::generate(crates, 1);
-    let level = level::parse(Path::new("generated.ron"), &text, &|s| {
-        atlas.has_crate_skin(s)
-    })
-    .unwrap();
+    let level = level::parse(Path::new("generated.ron"), &text, &atlas.crate_skins()).unwrap();
     let mut sim = Sim::new(&level, atlas, 1).unwrap();
     sim.step(Input::default()); // settle: the first step sees everything as new
     sim

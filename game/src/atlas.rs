@@ -189,6 +189,16 @@ impl AtlasData {
         self.frames.get(name).copied()
     }
 
+    /// Every skin a crate can use (see [`has_crate_skin`](Self::has_crate_skin)), in name order:
+    /// the list a level's skins are checked against.
+    pub fn crate_skins(&self) -> Vec<&str> {
+        self.clips
+            .keys()
+            .filter_map(|clip| clip_names::crate_skin_of_idle(clip))
+            .filter(|skin| self.has_crate_skin(skin))
+            .collect()
+    }
+
     /// Whether `skin` can be used for a crate: it needs a clip for every
     /// [`CrateState`](clip_names::CrateState) (`{skin}_idle`, `{skin}_hit`, `{skin}_explode`).
     pub fn has_crate_skin(&self, skin: &str) -> bool {
@@ -284,6 +294,7 @@ mod tests {
             assert!(atlas.has_crate_skin(skin), "{skin}");
         }
         assert!(!atlas.has_crate_skin("barrel"));
+        assert_eq!(atlas.crate_skins(), CRATE_SKINS);
     }
 
     #[test]

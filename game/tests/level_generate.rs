@@ -3,14 +3,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use game::level::{self, Level, MAX_CRATES, MAX_SIDE, Tile};
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
+use game::level::{self, DEFAULT_SKINS, Level, MAX_CRATES, MAX_SIDE, Tile};
 
 fn parse(text: &str) -> Level {
-    level::parse(Path::new("generated.ron"), text, &default_skins)
+    level::parse(Path::new("generated.ron"), text, &DEFAULT_SKINS)
         .unwrap_or_else(|err| panic!("{err}"))
 }
 

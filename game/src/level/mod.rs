@@ -16,7 +16,7 @@
 //!         \"#####\",
 //!     ],
 //! )";
-//! let skins = |s: &str| s == "crate" || s == "crate_strong";
+//! let skins = level::DEFAULT_SKINS;
 //! let level = level::parse(Path::new("tiny.ron"), text, &skins).unwrap();
 //! assert_eq!((level.width, level.height), (5, 3));
 //! assert_eq!(level.crates.len(), 2);
@@ -117,9 +117,10 @@ impl Level {
 
 /// Parse and validate the text of a level file.
 ///
-/// `path` is only used in error messages. `skins(name)` says whether the art atlas has a crate
-/// skin called `name`.
-pub fn parse(path: &Path, text: &str, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelError> {
+/// `path` is only used in error messages. `skins` lists the crate skins of the art atlas
+/// ([`AtlasData::crate_skins`](crate::atlas::AtlasData::crate_skins)); a level naming another
+/// is an error, with a suggestion from the list when one is a likely typo.
+pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelError> {
     // A byte-order mark is one char, like the space that replaces it, so columns stay true.
     let without_bom;
     let text = match text.strip_prefix('\u{feff}') {
@@ -172,11 +173,7 @@ fn ron_options() -> ron::Options {
 }
 
 /// Parse and validate the raw bytes of a level file, which must be UTF-8.
-pub fn parse_bytes(
-    path: &Path,
-    bytes: &[u8],
-    skins: &dyn Fn(&str) -> bool,
-) -> Result<Level, LevelError> {
+pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, LevelError> {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(path, text, skins),
         Err(err) => {
@@ -201,7 +198,7 @@ pub fn parse_bytes(
 /// Read, parse and validate the level file at `path`.
 ///
 /// Refuses files over [`MAX_FILE_BYTES`] before reading them.
-pub fn load(path: &Path, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelError> {
+pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     let io_error = |err: std::io::Error| {
         let what = match err.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_owned(),
@@ -243,7 +240,7 @@ pub fn load(path: &Path, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelErr
 /// `  = hint: ...` line where there is one) to `out`.
 ///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
-pub fn check(paths: &[PathBuf], skins: &dyn Fn(&str) -> bool, out: &mut dyn Write) -> i32 {
+pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
     let mut status = 0;
     for path in paths {
         if let Err(err) = load(path, skins) {

@@ -49,7 +49,7 @@ impl Sim {
     /// A [`LoadError`] saying what to fix: the level file, or the atlas's clips.
     pub fn load(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Self), LoadError> {
         puffin::profile_scope!("load_level");
-        let level = level::load(path, &|skin| atlas.has_crate_skin(skin))?;
+        let level = level::load(path, &atlas.crate_skins())?;
         let sim = Self::new(&level, atlas, seed)?;
         Ok((level, sim))
     }

@@ -22,7 +22,7 @@ pub fn sim_from_rows(rows: &[&str]) -> Sim {
     let map: String = rows.iter().map(|r| format!("        \"{r}\",\n")).collect();
     let text = format!("(\n    name: \"test\",\n    map: [\n{map}    ],\n)\n");
     let atlas = atlas();
-    let level = level::parse(Path::new("test.ron"), &text, &|s| atlas.has_crate_skin(s))
+    let level = level::parse(Path::new("test.ron"), &text, &atlas.crate_skins())
         .unwrap_or_else(|e| panic!("test level is valid: {e}"));
     Sim::new(&level, &atlas, 7).unwrap()
 }
