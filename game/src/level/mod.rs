@@ -44,7 +44,7 @@ pub use error::LevelError;
 pub use generate::generate;
 pub use watch::LevelWatcher;
 
-use error::{RECURSION_LIMIT, Reporter};
+use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
 use format::RawLevel;
 use spans::Spans;
 
@@ -137,9 +137,7 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
             spans: &spans,
         }
         .at(0, "the file is empty")
-        .with_hint(
-            "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
-        ));
+        .with_hint(LEVEL_SHAPE_HINT));
     }
     match ron_options().from_str::<RawLevel>(text) {
         Ok(raw) => {

@@ -39,6 +39,9 @@ fn built_in(c: char) -> Option<Glyph> {
     })
 }
 
+/// Hint for a crate override whose `at` misses: how `at` counts.
+const AT_HINT: &str = "`at` is (column, row), counted from 0 at the top-left";
+
 /// Default health of a legend crate that gives none.
 const LEGEND_CRATE_HEALTH: i64 = 3;
 
@@ -375,7 +378,7 @@ impl Validator<'_> {
                             level.width, level.height
                         ),
                     )
-                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+                    .with_hint(AT_HINT));
             }
             let cell = Cell {
                 x: x as u32,
@@ -394,7 +397,7 @@ impl Validator<'_> {
                         at,
                         format!("crate override at ({x}, {y}) points at {c:?}, not a crate"),
                     )
-                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+                    .with_hint(AT_HINT));
             };
             let spawn = &mut level.crates[index];
             if let Some(health) = over.health {
