@@ -226,8 +226,7 @@ impl Renderer {
         }
         for i in 0..self.sprites.len() {
             let d = self.sprites[i].3;
-            let [r, g, b, a] = d.tint;
-            self.quad(d.src, d.x, d.y, Color::from_rgba(r, g, b, a));
+            self.quad(d.src, d.x, d.y, WHITE);
         }
     }
 }

@@ -194,17 +194,11 @@ pub struct DrawData {
     pub x: f32,
     /// Top-left corner in world pixels.
     pub y: f32,
-    /// RGBA multiplier.
-    pub tint: [u8; 4],
     /// Sort key: layer first, then the y of the sprite's feet.
     pub layer: u8,
     /// Sort key within a layer.
     pub sort_y: f32,
 }
-
-/// Marks entities that never move (walls, crates): inserted into the spatial hash once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Static;
 
 /// Entity the camera follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

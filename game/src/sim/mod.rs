@@ -138,11 +138,6 @@ impl FixedStep {
         self.accumulated -= steps * step;
         steps as u32
     }
-
-    /// Fraction of a step accumulated but not yet simulated (for interpolation).
-    pub fn alpha(&self) -> f64 {
-        self.accumulated * f64::from(STEPS_PER_SECOND)
-    }
 }
 
 #[cfg(test)]

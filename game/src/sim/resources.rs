@@ -237,8 +237,6 @@ pub struct DrawGrid(pub SpatialHash);
 /// What is active right now, counted by the `debug_stats` system for the stats panel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DebugCounts {
-    /// Live entities.
-    pub entities: usize,
     /// Crates, whole or exploding.
     pub crates: usize,
     /// Crates playing their explosion.

@@ -3,7 +3,7 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CameraTarget, Collider, Crate, Looks, Player, Sprite, Static, Velocity, layer,
+    Animation, CameraTarget, Collider, Crate, Looks, Player, Sprite, Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
@@ -72,7 +72,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
                 world.spawn((
                     cell_center(x, y),
                     Collider::solid(half, half),
-                    Static,
                     Sprite {
                         looks: Looks::Fixed(clip),
                         layer: layer::WALLS,
@@ -92,7 +91,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         let crate_entity = world.spawn((
             cell_center(spawn.at.x, spawn.at.y),
             Collider::solid(half, half),
-            Static,
             Crate {
                 health: spawn.health,
                 max_health: spawn.health,

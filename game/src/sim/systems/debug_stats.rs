@@ -11,7 +11,6 @@ pub fn run(world: &mut World, _: &SystemEntities<'_>) {
     puffin::profile_scope!("debug_stats");
     let len = |n: Option<usize>| n.unwrap_or(0);
     let counts = DebugCounts {
-        entities: world.len(),
         crates: len(world.try_column::<Crate>().map(|c| c.len())),
         exploding: len(world.try_column::<Exploding>().map(|c| c.len())),
         movers: len(world.try_column::<Velocity>().map(|c| c.len())),

@@ -36,7 +36,6 @@ impl ecs::System for DrawDataSystem {
                         src,
                         x: (p.x - w / 2.0).round(),
                         y: (p.y - h / 2.0).round(),
-                        tint: [255; 4],
                         layer: sprite.layer,
                         sort_y: p.y,
                     }
