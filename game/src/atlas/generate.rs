@@ -164,7 +164,7 @@ pub fn encode_png(image: &Canvas) -> Result<Vec<u8>, png::EncodingError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atlas::clip_names::{self, CrateState};
+    use crate::atlas::clip_names::{self, CrateState, Facing};
     use crate::atlas::palette;
 
     #[test]
@@ -268,7 +268,7 @@ mod tests {
         }
         assert!(frame_has_colour(
             &image,
-            frame("coin_0"),
+            frame(&atlas.clip(clip_names::COIN).unwrap().frames[0]),
             palette::COIN_BASE
         ));
     }
@@ -280,7 +280,8 @@ mod tests {
         let shadow = atlas.frame(clip_names::SHADOW).unwrap();
         let centre = image.get(i32::from(shadow.x) + 8, i32::from(shadow.y) + 13);
         assert!(centre[3] > 0 && centre[3] < 255, "{centre:?}");
-        let corner = atlas.frame("player_idle_down_0").unwrap();
+        let idle = atlas.clip(&clip_names::player_idle(Facing::Down)).unwrap();
+        let corner = atlas.frame(&idle.frames[0]).unwrap();
         assert_eq!(image.get(i32::from(corner.x), i32::from(corner.y))[3], 0);
     }
 }
