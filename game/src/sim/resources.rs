@@ -258,7 +258,7 @@ pub struct DrawDirtyLog(pub Vec<Entity>);
 /// The clips the rules refer to by role, resolved once when the level starts.
 #[derive(Clone, Debug)]
 pub struct RoleClips {
-    /// Player standing, by [`Facing`](super::components::Facing) (down, up, left, right).
+    /// Player standing, by [`Facing`] (down, up, left, right).
     pub player_idle: [ClipId; 4],
     /// Player walking, by facing.
     pub player_walk: [ClipId; 4],
