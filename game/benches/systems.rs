@@ -10,8 +10,8 @@ use ecs::Entity;
 use game::atlas::AtlasData;
 use game::level;
 use game::sim::components::{Crate, Position};
-use game::sim::spatial_hash::{Aabb, Hit, SpatialHash};
-use game::sim::{Clips, Input, Sim};
+use game::sim::grid::{Aabb, Hit, SpatialHash};
+use game::sim::{Input, Sim};
 
 fn atlas() -> AtlasData {
     AtlasData::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets")).unwrap()
@@ -19,11 +19,8 @@ fn atlas() -> AtlasData {
 
 fn sim_with_crates(crates: usize, atlas: &AtlasData) -> Sim {
     let text = level::generate(crates, 1);
-    let level = level::parse(Path::new("generated.ron"), &text, &|s| {
-        atlas.has_crate_skin(s)
-    })
-    .unwrap();
-    let mut sim = Sim::new(&level, Clips::from_atlas(atlas).unwrap(), 1).unwrap();
+    let level = level::parse(Path::new("generated.ron"), &text, &atlas.crate_skins()).unwrap();
+    let mut sim = Sim::new(&level, atlas, 1).unwrap();
     sim.step(Input::default()); // settle: the first step sees everything as new
     sim
 }

@@ -4,11 +4,14 @@
 //! how they are drawn; only the render module turns a [`FrameRect`] into a draw call.
 //! The art itself is produced by [`generate`], a deterministic pixel-art generator run by the
 //! `gen-assets` binary.
+//! The names of the clips the game plays are built in one place, [`clip_names`], which the
+//! generator, the simulation and the renderer share.
 //!
 //! Architecture Invariant: nothing under `atlas` depends on the graphics/window crate; it is
 //! plain data, a pixel buffer and a PNG encoder, so tests and tools run headless.
 
 pub mod canvas;
+pub mod clip_names;
 pub mod generate;
 pub mod palette;
 mod sprites;
@@ -186,12 +189,23 @@ impl AtlasData {
         self.frames.get(name).copied()
     }
 
-    /// Whether `skin` can be used for a crate: it needs `{skin}_idle`, `{skin}_hit` and
-    /// `{skin}_explode` clips.
+    /// Every skin a crate can use (see [`has_crate_skin`](Self::has_crate_skin)), in name order:
+    /// the list a level's skins are checked against.
+    pub fn crate_skins(&self) -> Vec<&str> {
+        self.clips
+            .keys()
+            .filter_map(|clip| clip_names::crate_skin_of_idle(clip))
+            .filter(|skin| self.has_crate_skin(skin))
+            .collect()
+    }
+
+    /// Whether `skin` can be used for a crate: it needs a clip for every
+    /// [`CrateState`](clip_names::CrateState) (`{skin}_idle`, `{skin}_hit`, `{skin}_explode`).
     pub fn has_crate_skin(&self, skin: &str) -> bool {
-        ["idle", "hit", "explode"]
-            .iter()
-            .all(|state| self.clips.contains_key(&format!("{skin}_{state}")))
+        clip_names::CrateState::ALL.iter().all(|&state| {
+            self.clips
+                .contains_key(&clip_names::crate_clip(skin, state))
+        })
     }
 }
 
@@ -212,27 +226,8 @@ fn png_size(path: &Path) -> Result<(u32, u32), AtlasError> {
 
 #[cfg(test)]
 mod tests {
+    use super::clip_names::{CRATE_SKINS, CrateState, Facing};
     use super::*;
-
-    /// Clip names the game plays; the contract between the art and the game code.
-    fn required_clips() -> Vec<String> {
-        let mut clips = vec!["debris".to_owned(), "coin".to_owned(), "shadow".to_owned()];
-        for dir in ["down", "up", "left", "right"] {
-            for kind in ["player_idle", "player_walk", "player_attack", "slash"] {
-                clips.push(format!("{kind}_{dir}"));
-            }
-        }
-        for skin in ["crate", "crate_strong"] {
-            for state in ["idle", "hit", "explode"] {
-                clips.push(format!("{skin}_{state}"));
-            }
-        }
-        for i in 0..4 {
-            clips.push(format!("floor_{i}"));
-            clips.push(format!("wall_{i}"));
-        }
-        clips
-    }
 
     fn assets_dir() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets")
@@ -262,7 +257,7 @@ mod tests {
     #[test]
     fn committed_atlas_has_every_clip_the_game_plays() {
         let atlas = committed();
-        let missing: Vec<_> = required_clips()
+        let missing: Vec<_> = clip_names::all()
             .into_iter()
             .filter(|name| atlas.clip(name).is_none())
             .collect();
@@ -277,27 +272,29 @@ mod tests {
             assert!(clip.frames.len() >= min_frames, "{name} is too short");
             assert_eq!(clip.looping, looping, "{name} looping");
         };
-        for dir in ["down", "up", "left", "right"] {
-            expect(&format!("player_idle_{dir}"), 2, true);
-            expect(&format!("player_walk_{dir}"), 4, true);
-            expect(&format!("player_attack_{dir}"), 3, false);
-            expect(&format!("slash_{dir}"), 3, false);
+        for facing in Facing::ALL {
+            expect(&clip_names::player_idle(facing), 2, true);
+            expect(&clip_names::player_walk(facing), 4, true);
+            expect(&clip_names::player_attack(facing), 3, false);
+            expect(&clip_names::slash(facing), 3, false);
         }
-        for skin in ["crate", "crate_strong"] {
-            expect(&format!("{skin}_idle"), 1, true);
-            expect(&format!("{skin}_hit"), 3, false);
-            expect(&format!("{skin}_explode"), 5, false);
+        for skin in CRATE_SKINS {
+            expect(&clip_names::crate_clip(skin, CrateState::Idle), 1, true);
+            expect(&clip_names::crate_clip(skin, CrateState::Hit), 3, false);
+            expect(&clip_names::crate_clip(skin, CrateState::Explode), 5, false);
         }
-        expect("debris", 4, true);
-        expect("coin", 6, true);
+        expect(clip_names::DEBRIS, 4, true);
+        expect(clip_names::COIN, 6, true);
     }
 
     #[test]
     fn both_crate_skins_are_complete_and_unknown_skins_are_not() {
         let atlas = committed();
-        assert!(atlas.has_crate_skin("crate"));
-        assert!(atlas.has_crate_skin("crate_strong"));
+        for skin in CRATE_SKINS {
+            assert!(atlas.has_crate_skin(skin), "{skin}");
+        }
         assert!(!atlas.has_crate_skin("barrel"));
+        assert_eq!(atlas.crate_skins(), CRATE_SKINS);
     }
 
     #[test]

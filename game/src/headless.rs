@@ -1,15 +1,14 @@
 //! Headless runs (`crate-room sim`): load a level, step the simulation with idle or bot input,
 //! and report the outcome and its cost.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::atlas::AtlasData;
 use crate::input::InputSource;
-use crate::level::{self, Level, LevelError};
-use crate::sim::{Clips, Sim};
+use crate::sim::{LoadError, Sim};
 
 /// Options of a headless run.
 #[derive(Clone, Debug)]
@@ -79,42 +78,13 @@ pub struct SimReport {
     pub systems: Vec<SystemReport>,
 }
 
-/// Anything that stops a headless run.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The level file is invalid.
-    #[error(transparent)]
-    Level(#[from] LevelError),
-    /// The atlas is missing or invalid.
-    #[error(transparent)]
-    Atlas(#[from] crate::atlas::AtlasError),
-    /// The atlas lacks a clip.
-    #[error(transparent)]
-    Clips(#[from] crate::sim::resources::ClipError),
-    /// The atlas lacks a clip the rules need.
-    #[error(transparent)]
-    MissingClip(#[from] crate::sim::MissingClip),
-}
-
-/// Load and validate the level at `path` against `atlas`, and build its simulation.
-///
-/// # Errors
-/// A [`RunError`] saying what to fix.
-pub fn load_sim(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Sim), RunError> {
-    puffin::profile_scope!("load_level");
-    let level = level::load(path, &|skin| atlas.has_crate_skin(skin))?;
-    let clips = Clips::from_atlas(atlas)?;
-    let sim = Sim::new(&level, clips, seed)?;
-    Ok((level, sim))
-}
-
 /// Run the simulation as `opts` says and measure it.
 ///
 /// # Errors
-/// A [`RunError`] if the level or atlas cannot be loaded.
-pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> {
+/// A [`LoadError`] if the level cannot be loaded or the atlas lacks a clip.
+pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, LoadError> {
     let started = Instant::now();
-    let (level, mut sim) = load_sim(&opts.level, atlas, opts.seed)?;
+    let (level, mut sim) = Sim::load(&opts.level, atlas, opts.seed)?;
     let load = started.elapsed();
     sim.set_dirty_optimization(opts.dirty);
     sim.set_bot(opts.input.is_bot());

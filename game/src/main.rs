@@ -236,8 +236,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Check { paths }) => {
             let atlas = load_atlas()?;
-            let code =
-                game::level::check(&paths, &|s| atlas.has_crate_skin(s), &mut std::io::stdout());
+            let code = game::level::check(&paths, &atlas.crate_skins(), &mut std::io::stdout());
             Ok(ExitCode::from(code as u8))
         }
     }

@@ -6,11 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use game::level::{self, LevelError};
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
+use game::level::{self, DEFAULT_SKINS, LevelError};
 
 fn bad_levels() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels");
@@ -40,7 +36,7 @@ fn every_bad_level_reports_its_expected_error() {
     assert!(files.len() >= 25, "only {} bad levels", files.len());
     let mut failures = Vec::new();
     for path in &files {
-        let got = match level::load(path, &default_skins) {
+        let got = match level::load(path, &DEFAULT_SKINS) {
             Ok(_) => format!("{} loaded without error\n", path.display()),
             Err(err) => report(path, err),
         };
@@ -63,7 +59,7 @@ fn every_bad_level_reports_its_expected_error() {
 #[test]
 fn bad_level_errors_quote_the_offending_line() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels/unknown_char.ron");
-    let err = level::load(&path, &default_skins).expect_err("unknown character");
+    let err = level::load(&path, &DEFAULT_SKINS).expect_err("unknown character");
     assert_eq!(err.source_line.as_deref(), Some("        \"#@.x.#\","));
     let shown = err.to_string();
     assert!(
@@ -81,7 +77,7 @@ fn check_reports_each_invalid_path_and_fails() {
         dir.clone(),
     ];
     let mut out = Vec::new();
-    let status = level::check(&paths, &default_skins, &mut out);
+    let status = level::check(&paths, &DEFAULT_SKINS, &mut out);
     let out = String::from_utf8(out).expect("UTF-8 output");
     assert_eq!(status, 1);
     let headlines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  = hint")).collect();

@@ -3,12 +3,8 @@
 
 use std::path::Path;
 
-use game::level::{self, Level, Tile};
+use game::level::{self, DEFAULT_SKINS, Level, Tile};
 use proptest::prelude::*;
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
 
 const SHIPPED: [&str; 4] = [
     include_str!("../../levels/crate_room.ron"),
@@ -19,7 +15,7 @@ const SHIPPED: [&str; 4] = [
 
 /// Parse `bytes`, and if that succeeds check the level is internally consistent.
 fn parse_and_check(bytes: &[u8]) {
-    if let Ok(level) = level::parse_bytes(Path::new("fuzz.ron"), bytes, &default_skins) {
+    if let Ok(level) = level::parse_bytes(Path::new("fuzz.ron"), bytes, &DEFAULT_SKINS) {
         assert_consistent(&level);
     }
 }
@@ -34,7 +30,7 @@ fn assert_consistent(level: &Level) {
     for spawn in &level.crates {
         assert_eq!(level.tile(spawn.at.x, spawn.at.y), Tile::Floor);
         assert!((1..=1000).contains(&spawn.health));
-        assert!(default_skins(&spawn.skin));
+        assert!(DEFAULT_SKINS.contains(&spawn.skin.as_str()));
     }
 }
 
@@ -149,7 +145,7 @@ proptest! {
 #[test]
 fn shipped_levels_are_consistent() {
     for text in SHIPPED {
-        let level = level::parse(Path::new("shipped.ron"), text, &default_skins)
+        let level = level::parse(Path::new("shipped.ron"), text, &DEFAULT_SKINS)
             .unwrap_or_else(|err| panic!("{err}"));
         assert_consistent(&level);
     }

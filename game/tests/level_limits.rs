@@ -2,11 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use game::level::{self, MAX_FILE_BYTES};
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
+use game::level::{self, DEFAULT_SKINS, MAX_FILE_BYTES};
 
 fn temp_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crate-room-limits-{}", std::process::id()));
@@ -24,7 +20,7 @@ fn more_than_a_million_crates_is_an_error_at_the_first_one_too_many() {
         text.push_str(&crate_row);
     }
     text.push_str(" ],\n)\n");
-    let err = level::parse(Path::new("many.ron"), &text, &default_skins).expect_err("too many");
+    let err = level::parse(Path::new("many.ron"), &text, &DEFAULT_SKINS).expect_err("too many");
     // Map rows 1..=999 hold 999,999 crates, so crate 1,000,001 is the second of map row 1000,
     // which is on line 1004; its row string opens at column 5.
     assert_eq!(
@@ -39,7 +35,7 @@ fn oversized_files_are_refused_before_reading() {
     let file = std::fs::File::create(&path).expect("create");
     // A sparse file: large on paper, nothing written.
     file.set_len(MAX_FILE_BYTES + 1).expect("set_len");
-    let err = level::load(&path, &default_skins).expect_err("too big");
+    let err = level::load(&path, &DEFAULT_SKINS).expect_err("too big");
     assert_eq!(err.line, 0);
     assert!(
         err.message.contains("limited to 16777216 bytes (16 MiB)"),
@@ -52,21 +48,21 @@ fn oversized_files_are_refused_before_reading() {
 #[test]
 fn missing_files_and_directories_are_errors_without_position() {
     let missing = temp_file("does-not-exist.ron");
-    let err = level::load(&missing, &default_skins).expect_err("missing");
+    let err = level::load(&missing, &DEFAULT_SKINS).expect_err("missing");
     assert_eq!((err.line, err.col), (0, 0));
     assert_eq!(err.message, "cannot read level file: no such file");
     let dir = std::env::temp_dir();
-    let err = level::load(&dir, &default_skins).expect_err("directory");
+    let err = level::load(&dir, &DEFAULT_SKINS).expect_err("directory");
     assert_eq!(err.message, "is a directory, not a level file");
 }
 
 #[test]
 fn a_byte_order_mark_is_accepted_and_columns_stay_true() {
     let text = "\u{feff}(name: \"BOM\", map: [\"#@x#\"])";
-    let err = level::parse(Path::new("bom.ron"), text, &default_skins).expect_err("x unknown");
+    let err = level::parse(Path::new("bom.ron"), text, &DEFAULT_SKINS).expect_err("x unknown");
     assert_eq!(err.col, 25);
     let ok = "\u{feff}(name: \"BOM\", map: [\"#@c#\"])";
-    assert!(level::parse(Path::new("bom.ron"), ok, &default_skins).is_ok());
+    assert!(level::parse(Path::new("bom.ron"), ok, &DEFAULT_SKINS).is_ok());
 }
 
 #[test]
@@ -78,7 +74,7 @@ fn overrides_and_legend_entries_reach_the_level() {
         crates: [ (at: (2, 0), health: Some(7), skin: "crate_strong"), (at: (4, 0), coin: false) ],
     )"##;
     let level =
-        level::parse(Path::new("o.ron"), text, &default_skins).unwrap_or_else(|e| panic!("{e}"));
+        level::parse(Path::new("o.ron"), text, &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"));
     let summary: Vec<(u32, u32, bool, &str)> = level
         .crates
         .iter()

@@ -2,11 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use game::level::{self, Level, Tile};
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
+use game::level::{self, DEFAULT_SKINS, Level, Tile};
 
 fn levels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels")
@@ -14,7 +10,7 @@ fn levels_dir() -> PathBuf {
 
 fn load(name: &str) -> Level {
     let path = levels_dir().join(name);
-    level::load(&path, &default_skins).unwrap_or_else(|err| panic!("{err}"))
+    level::load(&path, &DEFAULT_SKINS).unwrap_or_else(|err| panic!("{err}"))
 }
 
 #[test]
@@ -27,7 +23,7 @@ fn every_shipped_level_passes_check() {
     paths.sort();
     assert!(paths.len() >= 3, "{paths:?}");
     let mut out = Vec::new();
-    let status = level::check(&paths, &default_skins, &mut out);
+    let status = level::check(&paths, &DEFAULT_SKINS, &mut out);
     assert_eq!(status, 0, "{}", String::from_utf8_lossy(&out));
     assert!(out.is_empty());
 }
@@ -87,7 +83,7 @@ fn readme_example_is_a_valid_level() {
     let readme = std::fs::read_to_string(levels_dir().join("README.md")).expect("levels/README.md");
     let start = readme.find("```ron\n").expect("a ron example") + "```ron\n".len();
     let end = start + readme[start..].find("```").expect("closing fence");
-    let level = level::parse(Path::new("README.md"), &readme[start..end], &default_skins)
+    let level = level::parse(Path::new("README.md"), &readme[start..end], &DEFAULT_SKINS)
         .unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(level.crates.len(), 5);
     assert_eq!(level.crates[0].health, 5, "the override applies");
@@ -98,7 +94,7 @@ fn readme_example_is_a_valid_level() {
 fn legend_crate_fields_are_all_optional() {
     let text = "(name: \"x\", map: [\"@x\"], legend: { 'x': Crate() })";
     let level =
-        level::parse(Path::new("x.ron"), text, &default_skins).unwrap_or_else(|e| panic!("{e}"));
+        level::parse(Path::new("x.ron"), text, &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(level.crates[0].health, 3);
     assert_eq!(level.crates[0].skin, "crate");
     assert!(!level.crates[0].coin);

@@ -4,17 +4,13 @@ use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use game::level::{self, LevelWatcher};
+use game::level::{self, DEFAULT_SKINS, LevelWatcher};
 
 const GOOD: &str = "(name: \"Good\", map: [\"#@c#\"])";
 const BROKEN: &str = "(name: \"Broken\", map: [\"#@c#\"";
 
 /// How long a reported change may take to show up.
 const WITHIN: Duration = Duration::from_millis(500);
-
-fn default_skins(skin: &str) -> bool {
-    skin == "crate" || skin == "crate_strong"
-}
 
 /// A fresh directory under the system temp dir, removed when dropped.
 struct TempDir(PathBuf);
@@ -121,7 +117,7 @@ fn broken_then_fixed_saves_are_each_reported() {
         wait_for_change(&mut watcher, WITHIN).is_some(),
         "broken save"
     );
-    let err = level::load(&path, &default_skins).expect_err("broken");
+    let err = level::load(&path, &DEFAULT_SKINS).expect_err("broken");
     assert_eq!(err.message, "unexpected end of file");
 
     dir.file("level.ron", GOOD);
@@ -129,7 +125,7 @@ fn broken_then_fixed_saves_are_each_reported() {
         wait_for_change(&mut watcher, WITHIN).is_some(),
         "fixed save"
     );
-    assert!(level::load(&path, &default_skins).is_ok());
+    assert!(level::load(&path, &DEFAULT_SKINS).is_ok());
     // Loading reads the file; reads are not changes.
     assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
 }

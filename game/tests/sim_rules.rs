@@ -173,7 +173,7 @@ fn coin_crate_drops_a_coin_that_can_be_collected() {
 
 #[test]
 fn paused_updates_run_only_the_debug_systems() {
-    use game::sim::systems::debug_stats::DebugCounts;
+    use game::sim::resources::DebugCounts;
     let mut sim = sim_from_rows(&["#######", "#.@.c.#", "#######"]);
     hold(&mut sim, RIGHT, 3);
     let before = sim.state_hash();

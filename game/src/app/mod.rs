@@ -18,7 +18,6 @@ use crate::atlas::{AtlasData, AtlasError};
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
 use crate::feel::{Feel, FeelSettings};
-use crate::headless;
 use crate::input::InputSource;
 use crate::level::watch::LevelWatcher;
 use crate::paths::{DataDirs, DataDirsNotFound};
@@ -288,7 +287,7 @@ impl App {
 
     /// (Re)load the current level file from disk. Returns whether it loaded.
     fn reload(&mut self) -> bool {
-        match headless::load_sim(&self.level_path, &self.atlas, self.seed) {
+        match Sim::load(&self.level_path, &self.atlas, self.seed) {
             Ok((level, mut sim)) => {
                 let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
                 sim.set_dirty_optimization(dirty);

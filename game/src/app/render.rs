@@ -8,12 +8,12 @@ use std::path::Path;
 use ecs::Entity;
 use macroquad::prelude::*;
 
+use crate::atlas::clip_names::{self, CrateState};
 use crate::atlas::{AtlasData, FrameRect};
 use crate::level::Tile;
 use crate::sim::components::{DrawData, layer};
-use crate::sim::resources::TileMap;
-use crate::sim::spatial_hash::{Aabb, Hit};
-use crate::sim::systems::DrawGrid;
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::{DrawGrid, TileMap};
 use crate::sim::{Camera, Sim, TILE};
 
 /// The atlas image could not be loaded.
@@ -140,17 +140,20 @@ impl Renderer {
         );
         texture.set_filter(FilterMode::Nearest);
         let floors = (0..)
-            .map_while(|i| atlas.frame(&format!("floor_{i}")))
+            .map_while(|i| atlas.frame(&crate::atlas::clip_names::floor(i)))
             .collect();
         Ok(Self {
             atlas: texture,
             floors,
-            shadow: first_frame(atlas, "shadow"),
+            shadow: first_frame(atlas, clip_names::SHADOW),
             hits: Vec::new(),
             sprites: Vec::new(),
             icons: Icons {
-                crate_icon: first_frame(atlas, "crate_idle"),
-                coin: first_frame(atlas, "coin"),
+                crate_icon: first_frame(
+                    atlas,
+                    &clip_names::crate_clip(clip_names::PLAIN_CRATE, CrateState::Idle),
+                ),
+                coin: first_frame(atlas, clip_names::COIN),
             },
             scale: 3.0,
             top_inset: 0.0,
@@ -292,8 +295,7 @@ impl Renderer {
         }
         for i in 0..self.sprites.len() {
             let d = self.sprites[i].3;
-            let [r, g, b, a] = d.tint;
-            self.quad(d.src, d.x, d.y, Color::from_rgba(r, g, b, a));
+            self.quad(d.src, d.x, d.y, WHITE);
         }
     }
 }

@@ -164,6 +164,7 @@ pub fn encode_png(image: &Canvas) -> Result<Vec<u8>, png::EncodingError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::atlas::clip_names::{self, CrateState, Facing};
     use crate::atlas::palette;
 
     #[test]
@@ -244,31 +245,30 @@ mod tests {
         let image = draw_atlas();
         let atlas = generate().unwrap().data;
         let frame = |name: &str| atlas.frame(name).unwrap();
-        for i in 0..4 {
+        for i in 0..clip_names::FLOOR_VARIANTS {
             assert!(frame_has_colour(
                 &image,
-                frame(&format!("floor_{i}")),
+                frame(&clip_names::floor(i)),
                 palette::FLOOR_BASE
             ));
+        }
+        for i in 0..clip_names::WALL_VARIANTS {
             assert!(frame_has_colour(
                 &image,
-                frame(&format!("wall_{i}")),
+                frame(&clip_names::wall(i)),
                 palette::WALL_BASE
+            ));
+        }
+        for skin in clip_names::CRATE_SKINS {
+            assert!(frame_has_colour(
+                &image,
+                frame(&clip_names::crate_clip(skin, CrateState::Idle)),
+                palette::CRATE_BASE
             ));
         }
         assert!(frame_has_colour(
             &image,
-            frame("crate_idle"),
-            palette::CRATE_BASE
-        ));
-        assert!(frame_has_colour(
-            &image,
-            frame("crate_strong_idle"),
-            palette::CRATE_BASE
-        ));
-        assert!(frame_has_colour(
-            &image,
-            frame("coin_0"),
+            frame(&atlas.clip(clip_names::COIN).unwrap().frames[0]),
             palette::COIN_BASE
         ));
     }
@@ -277,10 +277,11 @@ mod tests {
     fn shadow_is_translucent_and_sprites_have_transparent_margins() {
         let image = draw_atlas();
         let atlas = generate().unwrap().data;
-        let shadow = atlas.frame("shadow").unwrap();
+        let shadow = atlas.frame(clip_names::SHADOW).unwrap();
         let centre = image.get(i32::from(shadow.x) + 8, i32::from(shadow.y) + 13);
         assert!(centre[3] > 0 && centre[3] < 255, "{centre:?}");
-        let corner = atlas.frame("player_idle_down_0").unwrap();
+        let idle = atlas.clip(&clip_names::player_idle(Facing::Down)).unwrap();
+        let corner = atlas.frame(&idle.frames[0]).unwrap();
         assert_eq!(image.get(i32::from(corner.x), i32::from(corner.y))[3], 0);
     }
 }

@@ -4,6 +4,7 @@
 //! outlined automatically, so silhouettes stay closed however parts are combined.
 
 use super::canvas::{Canvas, Rgba, alpha, noise, opaque};
+use super::clip_names::{self, CrateState, Facing};
 use super::generate::SheetBuilder;
 use super::palette::*;
 
@@ -18,48 +19,26 @@ pub(super) fn draw_all(sheet: &mut SheetBuilder) {
     for facing in Facing::ALL {
         sheet.new_row();
         player(sheet, facing);
-        let slash = slash(facing);
-        sheet.clip(&format!("slash_{}", facing.name()), slash, 0.06, false);
+        sheet.clip(&clip_names::slash(facing), slash(facing), 0.06, false);
     }
     for skin in [Skin::Plain, Skin::Strong] {
         sheet.new_row();
         crate_clips(sheet, skin);
     }
-    sheet.clip("debris", debris(), 0.08, true);
-    sheet.clip("shadow", vec![shadow()], 1.0, true);
+    sheet.clip(clip_names::DEBRIS, debris(), 0.08, true);
+    sheet.clip(clip_names::SHADOW, vec![shadow()], 1.0, true);
     sheet.new_row();
-    sheet.clip("coin", coin(), 0.1, true);
-    for variant in 0..4 {
-        sheet.clip(&format!("floor_{variant}"), vec![floor(variant)], 1.0, true);
+    sheet.clip(clip_names::COIN, coin(), 0.1, true);
+    for variant in 0..clip_names::FLOOR_VARIANTS {
+        sheet.clip(&clip_names::floor(variant), vec![floor(variant)], 1.0, true);
     }
-    for variant in 0..4 {
-        sheet.clip(&format!("wall_{variant}"), vec![wall(variant)], 1.0, true);
+    for variant in 0..clip_names::WALL_VARIANTS {
+        sheet.clip(&clip_names::wall(variant), vec![wall(variant)], 1.0, true);
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Player
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Facing {
-    Down,
-    Up,
-    Left,
-    Right,
-}
-
-impl Facing {
-    const ALL: [Facing; 4] = [Facing::Down, Facing::Up, Facing::Left, Facing::Right];
-
-    fn name(self) -> &'static str {
-        match self {
-            Facing::Down => "down",
-            Facing::Up => "up",
-            Facing::Left => "left",
-            Facing::Right => "right",
-        }
-    }
-}
 
 /// Letters used by the character templates.
 fn hero_key() -> [(char, Rgba); 12] {
@@ -297,25 +276,24 @@ fn grip_bob(grip: Grip, bob: i32) -> Grip {
 }
 
 fn player(sheet: &mut SheetBuilder, facing: Facing) {
-    let dir = facing.name();
     let rest = rest_grip(facing);
     let idle = vec![
         hero(facing, Legs::Stand, 0, rest),
         hero(facing, Legs::Stand, 1, rest),
     ];
-    sheet.clip(&format!("player_idle_{dir}"), idle, 0.5, true);
+    sheet.clip(&clip_names::player_idle(facing), idle, 0.5, true);
     let walk = vec![
         hero(facing, Legs::Stand, 1, rest),
         hero(facing, Legs::LiftA, 0, rest),
         hero(facing, Legs::Stand, 1, rest),
         hero(facing, Legs::LiftB, 0, rest),
     ];
-    sheet.clip(&format!("player_walk_{dir}"), walk, 0.12, true);
+    sheet.clip(&clip_names::player_walk(facing), walk, 0.12, true);
     let attack = attack_grips(facing)
         .into_iter()
         .map(|grip| hero(facing, Legs::Stand, 0, grip))
         .collect();
-    sheet.clip(&format!("player_attack_{dir}"), attack, 0.06, false);
+    sheet.clip(&clip_names::player_attack(facing), attack, 0.06, false);
 }
 
 /// Swing arc in front of the hero. Drawn for `Right` (the hero stands just left of the cell)
@@ -501,11 +479,12 @@ fn crate_body(skin: Skin) -> Canvas {
 
 fn crate_clips(sheet: &mut SheetBuilder, skin: Skin) {
     let name = match skin {
-        Skin::Plain => "crate",
-        Skin::Strong => "crate_strong",
+        Skin::Plain => clip_names::PLAIN_CRATE,
+        Skin::Strong => clip_names::STRONG_CRATE,
     };
+    let clip = |state| clip_names::crate_clip(name, state);
     let body = crate_body(skin);
-    sheet.clip(&format!("{name}_idle"), vec![body.clone()], 1.0, true);
+    sheet.clip(&clip(CrateState::Idle), vec![body.clone()], 1.0, true);
 
     // Hit: white flash, squash, then a slight stretch on the way back.
     let flash = body.map(|_, _, c| {
@@ -522,12 +501,12 @@ fn crate_clips(sheet: &mut SheetBuilder, skin: Skin) {
     let mut stretch = blank();
     stretch.draw_scaled(&body, 1, 0, 14, 16);
     sheet.clip(
-        &format!("{name}_hit"),
+        &clip(CrateState::Hit),
         vec![flash, squash, stretch],
         0.05,
         false,
     );
-    sheet.clip(&format!("{name}_explode"), explode(&body), 0.07, false);
+    sheet.clip(&clip(CrateState::Explode), explode(&body), 0.07, false);
 }
 
 /// Cracks, burst, dust: six frames starting from the intact crate.

@@ -9,10 +9,8 @@ use macroquad::prelude::*;
 use super::views::{View, Views};
 use crate::egui_bridge::EguiBridge;
 use crate::sim::components::{Collider, DrawData, Position};
-use crate::sim::resources::DrawDirtyLog;
-use crate::sim::spatial_hash::{Aabb, Hit};
-use crate::sim::systems::debug_stats::DebugCounts;
-use crate::sim::systems::{CollisionGrid, DrawGrid};
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::{CollisionGrid, DebugCounts, DrawDirtyLog, DrawGrid};
 use crate::sim::{Sim, TILE};
 use crate::ui::{Hud, ink};
 

@@ -80,6 +80,14 @@ impl fmt::Display for LevelError {
 
 impl std::error::Error for LevelError {}
 
+/// Hint for a file that holds no level at all (empty, or only comments).
+pub(crate) const LEVEL_SHAPE_HINT: &str =
+    "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`";
+/// Message for a file that stops before its level does.
+const END_OF_FILE: &str = "unexpected end of file";
+/// Hint that goes with [`END_OF_FILE`].
+const TRUNCATED_HINT: &str = "the file looks truncated: check for a missing `)`, `]` or `}`";
+
 /// Longest source line quoted in an error; map rows can be 1024 characters wide.
 const MAX_QUOTED_CHARS: usize = 120;
 
@@ -152,12 +160,9 @@ impl Reporter<'_> {
                 let (message, hint) = match err.code {
                     E::ExpectedNamedStructLike(_) => (
                         "the file holds no level, only comments and blank lines",
-                        "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
+                        LEVEL_SHAPE_HINT,
                     ),
-                    _ => (
-                        "unexpected end of file",
-                        "the file looks truncated: check for a missing `)`, `]` or `}`",
-                    ),
+                    _ => (END_OF_FILE, TRUNCATED_HINT),
                 };
                 return self.at_pos(self.spans.end(), message).with_hint(hint);
             }
@@ -213,11 +218,7 @@ impl Reporter<'_> {
                         .to_owned(),
                 ),
             ),
-            E::Eof => (
-                end,
-                "unexpected end of file".to_owned(),
-                Some("the file looks truncated: check for a missing `)`, `]` or `}`".to_owned()),
-            ),
+            E::Eof => (end, END_OF_FILE.to_owned(), Some(TRUNCATED_HINT.to_owned())),
             E::ExpectedStringEnd => (
                 start,
                 "string is never closed".to_owned(),

@@ -16,7 +16,7 @@
 //!         \"#####\",
 //!     ],
 //! )";
-//! let skins = |s: &str| s == "crate" || s == "crate_strong";
+//! let skins = level::DEFAULT_SKINS;
 //! let level = level::parse(Path::new("tiny.ron"), text, &skins).unwrap();
 //! assert_eq!((level.width, level.height), (5, 3));
 //! assert_eq!(level.crates.len(), 2);
@@ -44,7 +44,7 @@ pub use error::LevelError;
 pub use generate::generate;
 pub use watch::LevelWatcher;
 
-use error::{RECURSION_LIMIT, Reporter};
+use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
 use format::RawLevel;
 use spans::Spans;
 
@@ -56,8 +56,9 @@ pub const MAX_CRATES: usize = 1_000_000;
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Smallest and largest crate health.
 pub const HEALTH_RANGE: std::ops::RangeInclusive<i64> = 1..=1000;
-/// Skins of the built-in crate characters `c` and `C`, which every atlas should provide.
-pub const DEFAULT_SKINS: [&str; 2] = ["crate", "crate_strong"];
+/// Skins of the built-in crate characters `c` and `C`, which every atlas should provide: the
+/// skins the atlas generator draws.
+pub const DEFAULT_SKINS: [&str; 2] = crate::atlas::clip_names::CRATE_SKINS;
 
 /// Position of one map cell: column `x`, row `y`, with (0, 0) at the top-left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -116,9 +117,10 @@ impl Level {
 
 /// Parse and validate the text of a level file.
 ///
-/// `path` is only used in error messages. `skins(name)` says whether the art atlas has a crate
-/// skin called `name`.
-pub fn parse(path: &Path, text: &str, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelError> {
+/// `path` is only used in error messages. `skins` lists the crate skins of the art atlas
+/// ([`AtlasData::crate_skins`](crate::atlas::AtlasData::crate_skins)); a level naming another
+/// is an error, with a suggestion from the list when one is a likely typo.
+pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelError> {
     // A byte-order mark is one char, like the space that replaces it, so columns stay true.
     let without_bom;
     let text = match text.strip_prefix('\u{feff}') {
@@ -135,9 +137,7 @@ pub fn parse(path: &Path, text: &str, skins: &dyn Fn(&str) -> bool) -> Result<Le
             spans: &spans,
         }
         .at(0, "the file is empty")
-        .with_hint(
-            "a level looks like `(name: \"...\", map: [\"#####\", \"#@.c#\", \"#####\"])`",
-        ));
+        .with_hint(LEVEL_SHAPE_HINT));
     }
     match ron_options().from_str::<RawLevel>(text) {
         Ok(raw) => {
@@ -171,11 +171,7 @@ fn ron_options() -> ron::Options {
 }
 
 /// Parse and validate the raw bytes of a level file, which must be UTF-8.
-pub fn parse_bytes(
-    path: &Path,
-    bytes: &[u8],
-    skins: &dyn Fn(&str) -> bool,
-) -> Result<Level, LevelError> {
+pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, LevelError> {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(path, text, skins),
         Err(err) => {
@@ -200,7 +196,7 @@ pub fn parse_bytes(
 /// Read, parse and validate the level file at `path`.
 ///
 /// Refuses files over [`MAX_FILE_BYTES`] before reading them.
-pub fn load(path: &Path, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelError> {
+pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     let io_error = |err: std::io::Error| {
         let what = match err.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_owned(),
@@ -242,7 +238,7 @@ pub fn load(path: &Path, skins: &dyn Fn(&str) -> bool) -> Result<Level, LevelErr
 /// `  = hint: ...` line where there is one) to `out`.
 ///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
-pub fn check(paths: &[PathBuf], skins: &dyn Fn(&str) -> bool, out: &mut dyn Write) -> i32 {
+pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
     let mut status = 0;
     for path in paths {
         if let Err(err) = load(path, skins) {

@@ -31,27 +31,30 @@ fn built_in(c: char) -> Option<Glyph> {
         '.' => Glyph::Tile(Tile::Floor),
         ' ' => Glyph::Tile(Tile::Void),
         '@' => Glyph::Player,
-        'c' => default_crate(3, "crate", false),
-        'C' => default_crate(6, "crate_strong", false),
-        '$' => default_crate(3, "crate", true),
+        'c' => default_crate(3, DEFAULT_SKINS[0], false),
+        'C' => default_crate(6, DEFAULT_SKINS[1], false),
+        '$' => default_crate(3, DEFAULT_SKINS[0], true),
         'o' => Glyph::Coin,
         _ => return None,
     })
 }
+
+/// Hint for a crate override whose `at` misses: how `at` counts.
+const AT_HINT: &str = "`at` is (column, row), counted from 0 at the top-left";
 
 /// Default health of a legend crate that gives none.
 const LEGEND_CRATE_HEALTH: i64 = 3;
 
 struct Validator<'a> {
     rep: &'a Reporter<'a>,
-    skins: &'a dyn Fn(&str) -> bool,
+    skins: &'a [&'a str],
     root: Option<&'a Node>,
 }
 
 pub(crate) fn build(
     raw: RawLevel,
     rep: &Reporter<'_>,
-    skins: &dyn Fn(&str) -> bool,
+    skins: &[&str],
 ) -> Result<Level, LevelError> {
     let v = Validator {
         rep,
@@ -156,10 +159,10 @@ impl Validator<'_> {
     }
 
     fn skin(&self, skin: &str, at: usize) -> Result<(), LevelError> {
-        if (self.skins)(skin) {
+        if self.skins.contains(&skin) {
             return Ok(());
         }
-        let hint = match self.similar_skin(skin) {
+        let hint = match suggest(skin, self.skins.iter().copied()) {
             Some(near) => format!("did you mean `{near}`?"),
             None => format!(
                 "skins are sprite names in the art atlas, e.g. `{}` or `{}`",
@@ -170,57 +173,6 @@ impl Validator<'_> {
             .rep
             .at(at, format!("unknown crate skin `{skin}`"))
             .with_hint(hint))
-    }
-
-    /// A skin the atlas has that is one typo away from `skin`. The atlas is only known through
-    /// the `skins` predicate, so besides the default skins this asks it about every name one
-    /// edit away (a few thousand calls for a long name, on an error path only).
-    fn similar_skin(&self, skin: &str) -> Option<String> {
-        let known = DEFAULT_SKINS.into_iter().filter(|s| (self.skins)(s));
-        if let Some(near) = suggest(skin, known) {
-            return Some(near.to_owned());
-        }
-        const LONGEST_GUESSED: usize = 40;
-        const ALPHABET: &str = "abcdefghijklmnopqrstuvwxyz0123456789_-";
-        let chars: Vec<char> = skin.chars().collect();
-        if chars.len() > LONGEST_GUESSED {
-            return None;
-        }
-        let accept = |candidate: Vec<char>| {
-            let candidate: String = candidate.into_iter().collect();
-            (self.skins)(&candidate).then_some(candidate)
-        };
-        for i in 0..=chars.len() {
-            if i < chars.len() {
-                let mut deleted = chars.clone();
-                deleted.remove(i);
-                if let Some(found) = accept(deleted) {
-                    return Some(found);
-                }
-            }
-            if i + 1 < chars.len() {
-                let mut swapped = chars.clone();
-                swapped.swap(i, i + 1);
-                if let Some(found) = accept(swapped) {
-                    return Some(found);
-                }
-            }
-            for letter in ALPHABET.chars() {
-                let mut inserted = chars.clone();
-                inserted.insert(i, letter);
-                if let Some(found) = accept(inserted) {
-                    return Some(found);
-                }
-                if i < chars.len() && chars[i] != letter {
-                    let mut replaced = chars.clone();
-                    replaced[i] = letter;
-                    if let Some(found) = accept(replaced) {
-                        return Some(found);
-                    }
-                }
-            }
-        }
-        None
     }
 
     /// Byte offset of character `col` of map row `row` (its closing quote if `col` is the row's
@@ -426,7 +378,7 @@ impl Validator<'_> {
                             level.width, level.height
                         ),
                     )
-                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+                    .with_hint(AT_HINT));
             }
             let cell = Cell {
                 x: x as u32,
@@ -445,7 +397,7 @@ impl Validator<'_> {
                         at,
                         format!("crate override at ({x}, {y}) points at {c:?}, not a crate"),
                     )
-                    .with_hint("`at` is (column, row), counted from 0 at the top-left"));
+                    .with_hint(AT_HINT));
             };
             let spawn = &mut level.crates[index];
             if let Some(health) = over.health {

@@ -2,6 +2,7 @@
 //! unchanged value never makes an entity dirty.
 
 use crate::atlas::FrameRect;
+pub use crate::atlas::clip_names::Facing;
 
 /// Centre of an entity in world pixels (one art pixel = one world unit; a tile is 16).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -50,42 +51,6 @@ impl Collider {
         Self {
             solid: false,
             ..Self::solid(half_w, half_h)
-        }
-    }
-}
-
-/// One of four facings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Facing {
-    /// Towards the bottom of the screen.
-    #[default]
-    Down,
-    /// Towards the top of the screen.
-    Up,
-    /// Towards the left.
-    Left,
-    /// Towards the right.
-    Right,
-}
-
-impl Facing {
-    /// Name used in clip names (`player_walk_down`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Facing::Down => "down",
-            Facing::Up => "up",
-            Facing::Left => "left",
-            Facing::Right => "right",
-        }
-    }
-
-    /// Unit vector.
-    pub fn vector(self) -> (f32, f32) {
-        match self {
-            Facing::Down => (0.0, 1.0),
-            Facing::Up => (0.0, -1.0),
-            Facing::Left => (-1.0, 0.0),
-            Facing::Right => (1.0, 0.0),
         }
     }
 }
@@ -229,17 +194,11 @@ pub struct DrawData {
     pub x: f32,
     /// Top-left corner in world pixels.
     pub y: f32,
-    /// RGBA multiplier.
-    pub tint: [u8; 4],
     /// Sort key: layer first, then the y of the sprite's feet.
     pub layer: u8,
     /// Sort key within a layer.
     pub sort_y: f32,
 }
-
-/// Marks entities that never move (walls, crates): inserted into the spatial hash once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Static;
 
 /// Entity the camera follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

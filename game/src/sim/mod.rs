@@ -3,57 +3,35 @@
 
 pub mod components;
 pub mod events;
+pub mod grid;
 pub mod resources;
 mod schedule;
 mod setup;
-pub mod spatial_hash;
+mod spawn;
 mod state_hash;
 pub mod systems;
+pub mod tuning;
+
+use std::path::Path;
 
 use ecs::World;
 
-pub use resources::{Camera, Clips, GameState, Input, MissingClip, RoleClips, STEPS_PER_SECOND};
-pub use spatial_hash::{Aabb, SpatialHash};
+pub use grid::{Aabb, SpatialHash};
+pub use resources::{Camera, ClipError, Clips, GameState, Input, RoleClips, STEPS_PER_SECOND};
+pub use tuning::TILE;
 
-use crate::level::Level;
+use crate::atlas::AtlasData;
+use crate::level::{self, Level, LevelError};
 
-/// Size of a map cell in world pixels (one art tile).
-pub const TILE: f32 = 16.0;
-
-/// Tunable numbers of the game rules, in steps (1/60 s) and world pixels.
-pub mod tuning {
-    /// Player walking speed: 1.5 px/step = 90 px/s, about 5.6 tiles per second.
-    pub const PLAYER_SPEED: f32 = 1.5;
-    /// Player collision box half extents: a 10 x 10 box fits 16 px corridors with room to spare.
-    pub const PLAYER_HALF: f32 = 5.0;
-    /// Steps a swing lasts (0.25 s).
-    pub const SWING_STEPS: u32 = 15;
-    /// Steps of the swing (counted from its start) during which the hitbox is live: the
-    /// middle of the swing, 4 steps (~67 ms), as the hammer comes down.
-    pub const SWING_ACTIVE: std::ops::RangeInclusive<u32> = 3..=6;
-    /// Steps between the starts of two swings (0.35 s).
-    pub const SWING_COOLDOWN: u32 = 21;
-    /// Reach of the swing: a 14 x 14 box whose centre is this far in front of the player.
-    pub const SWING_REACH: f32 = 12.0;
-    /// Half extent of the swing's hitbox.
-    pub const SWING_HALF: f32 = 7.0;
-    /// Debris thrown by a breaking crate.
-    pub const DEBRIS_PER_CRATE: u32 = 5;
-    /// Debris lifetime (0.6 s).
-    pub const DEBRIS_STEPS: u32 = 36;
-    /// Velocity kept per step by sliding debris and coins.
-    pub const FRICTION: f32 = 0.9;
-    /// Speeds below this snap to zero, so sliding things come to rest exactly.
-    pub const REST_SPEED: f32 = 0.05;
-    /// Largest move tested for collision in one piece; longer moves are split, so nothing
-    /// tunnels through a box at least twice this size.
-    pub const MAX_SUBSTEP: f32 = 4.0;
-    /// Camera smoothing: fraction of the remaining distance covered per step.
-    pub const CAMERA_LERP: f32 = 0.15;
-    /// Cell size of the collision grid (2 x 2 tiles).
-    pub const COLLISION_CELL: f32 = 32.0;
-    /// Cell size of the render grid (4 x 4 tiles).
-    pub const DRAW_CELL: f32 = 64.0;
+/// Anything that stops a level file from becoming a running simulation.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The level file is missing or invalid.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// The atlas lacks a clip the game needs, or has one that cannot be played.
+    #[error(transparent)]
+    Clips(#[from] ClipError),
 }
 
 /// A running crate room: the world with every system scheduled, built from a level.
@@ -64,11 +42,24 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// Build the world for `level`, with clips resolved from the atlas and randomness from `seed`.
+    /// Load and validate the level at `path` against `atlas`, and build its simulation: how the
+    /// window, `crate-room sim` and the tests start a game.
     ///
     /// # Errors
-    /// If the atlas lacks a clip the rules need.
-    pub fn new(level: &Level, clips: Clips, seed: u64) -> Result<Self, MissingClip> {
+    /// A [`LoadError`] saying what to fix: the level file, or the atlas's clips.
+    pub fn load(path: &Path, atlas: &AtlasData, seed: u64) -> Result<(Level, Self), LoadError> {
+        puffin::profile_scope!("load_level");
+        let level = level::load(path, &atlas.crate_skins())?;
+        let sim = Self::new(&level, atlas, seed)?;
+        Ok((level, sim))
+    }
+
+    /// Build the world for `level`, with clips resolved from `atlas` and randomness from `seed`.
+    ///
+    /// # Errors
+    /// If the atlas lacks a clip the rules need, or has a clip that cannot be played.
+    pub fn new(level: &Level, atlas: &AtlasData, seed: u64) -> Result<Self, ClipError> {
+        let clips = Clips::from_atlas(atlas)?;
         let role = RoleClips::resolve(&clips)?;
         let mut world = World::new();
         setup::insert_resources(&mut world, level, clips, role, seed);
@@ -146,11 +137,6 @@ impl FixedStep {
         let steps = (self.accumulated / step).floor();
         self.accumulated -= steps * step;
         steps as u32
-    }
-
-    /// Fraction of a step accumulated but not yet simulated (for interpolation).
-    pub fn alpha(&self) -> f64 {
-        self.accumulated * f64::from(STEPS_PER_SECOND)
     }
 }
 

@@ -1,4 +1,5 @@
-//! Resources: the singletons systems share (input, clips, game state, camera, random numbers).
+//! Resources: the singletons systems share (input, clips, game state, camera, random numbers,
+//! the collision and render grids, debug counts).
 
 use std::collections::HashMap;
 
@@ -6,10 +7,13 @@ use ecs::Entity;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use crate::atlas::clip_names::{self, Facing};
 use crate::atlas::{AtlasData, FrameRect};
 use crate::level::{Level, Tile};
 
 use super::components::ClipId;
+use super::grid::SpatialHash;
+use super::tuning::TILE;
 
 /// Steps per second of the fixed simulation step.
 pub const STEPS_PER_SECOND: u32 = 60;
@@ -57,9 +61,14 @@ pub struct Clips {
     by_name: HashMap<String, ClipId>,
 }
 
-/// A clip the atlas lacks or names a frame it lacks.
+/// A clip the game needs that the atlas lacks, or a clip that cannot be played.
 #[derive(Debug, thiserror::Error)]
 pub enum ClipError {
+    /// A clip the rules need is not in the atlas.
+    #[error(
+        "the atlas has no clip `{0}`, which the game needs (regenerate assets with `cargo run -p game --bin gen-assets`)"
+    )]
+    Missing(String),
     /// A clip names a frame that is not in the frame table.
     #[error("clip `{clip}` names frame `{frame}`, which is not in the atlas frame table")]
     MissingFrame {
@@ -173,10 +182,7 @@ impl TileMap {
 
     /// Level size in world pixels.
     pub fn size_px(&self) -> (f32, f32) {
-        (
-            self.width as f32 * super::TILE,
-            self.height as f32 * super::TILE,
-        )
+        (self.width as f32 * TILE, self.height as f32 * TILE)
     }
 }
 
@@ -219,6 +225,32 @@ impl SimRng {
     }
 }
 
+/// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
+#[derive(Clone, Debug)]
+pub struct CollisionGrid(pub SpatialHash);
+
+/// The render broad phase: every sprite's box, kept current by the `draw_data` system; the
+/// renderer queries it with the camera's view.
+#[derive(Clone, Debug)]
+pub struct DrawGrid(pub SpatialHash);
+
+/// What is active right now, counted by the `debug_stats` system for the stats panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugCounts {
+    /// Crates, whole or exploding.
+    pub crates: usize,
+    /// Crates playing their explosion.
+    pub exploding: usize,
+    /// Entities with a velocity (player, coins, debris).
+    pub movers: usize,
+    /// Entities whose animation advances.
+    pub animating: usize,
+    /// Short-lived effects (debris, swing arcs).
+    pub effects: usize,
+    /// Updates `debug_stats` has seen (it keeps counting while paused).
+    pub updates: u64,
+}
+
 /// Entities the draw-data system recomputed on its last run (the debug overlay's dirty view).
 #[derive(Clone, Debug, Default)]
 pub struct DrawDirtyLog(pub Vec<Entity>);
@@ -226,7 +258,7 @@ pub struct DrawDirtyLog(pub Vec<Entity>);
 /// The clips the rules refer to by role, resolved once when the level starts.
 #[derive(Clone, Debug)]
 pub struct RoleClips {
-    /// Player standing, by [`Facing`](super::components::Facing) (down, up, left, right).
+    /// Player standing, by [`Facing`] (down, up, left, right).
     pub player_idle: [ClipId; 4],
     /// Player walking, by facing.
     pub player_walk: [ClipId; 4],
@@ -242,41 +274,30 @@ pub struct RoleClips {
     pub walls: Vec<ClipId>,
 }
 
-/// A clip the rules need is missing from the atlas.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "the atlas has no clip `{0}`, which the game needs (regenerate assets with `cargo run -p game --bin gen-assets`)"
-)]
-pub struct MissingClip(pub String);
-
 impl RoleClips {
     /// Look up every role's clip.
     ///
     /// # Errors
     /// Names the first clip the atlas lacks.
-    pub fn resolve(clips: &Clips) -> Result<Self, MissingClip> {
-        let get = |name: String| clips.id(&name).ok_or(MissingClip(name));
-        let dirs = |prefix: &str| -> Result<[ClipId; 4], MissingClip> {
-            Ok([
-                get(format!("{prefix}_down"))?,
-                get(format!("{prefix}_up"))?,
-                get(format!("{prefix}_left"))?,
-                get(format!("{prefix}_right"))?,
-            ])
+    pub fn resolve(clips: &Clips) -> Result<Self, ClipError> {
+        let get = |name: String| clips.id(&name).ok_or(ClipError::Missing(name));
+        let by_facing = |name: fn(Facing) -> String| -> Result<[ClipId; 4], ClipError> {
+            let [down, up, left, right] = Facing::ALL.map(|facing| get(name(facing)));
+            Ok([down?, up?, left?, right?])
         };
         let walls: Vec<ClipId> = (0..)
-            .map_while(|i| clips.id(&format!("wall_{i}")))
+            .map_while(|i| clips.id(&clip_names::wall(i)))
             .collect();
         if walls.is_empty() {
-            return Err(MissingClip("wall_0".into()));
+            return Err(ClipError::Missing(clip_names::wall(0)));
         }
         Ok(Self {
-            player_idle: dirs("player_idle")?,
-            player_walk: dirs("player_walk")?,
-            player_attack: dirs("player_attack")?,
-            slash: dirs("slash")?,
-            debris: get("debris".into())?,
-            coin: get("coin".into())?,
+            player_idle: by_facing(clip_names::player_idle)?,
+            player_walk: by_facing(clip_names::player_walk)?,
+            player_attack: by_facing(clip_names::player_attack)?,
+            slash: by_facing(clip_names::slash)?,
+            debris: get(clip_names::DEBRIS.into())?,
+            coin: get(clip_names::COIN.into())?,
             walls,
         })
     }

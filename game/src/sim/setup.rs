@@ -2,15 +2,17 @@
 
 use ecs::World;
 
-use super::TILE;
 use super::components::{
-    Animation, CameraTarget, Coin, Collider, Crate, Looks, Player, Position, Sprite, Static,
-    Velocity, layer,
+    Animation, CameraTarget, Collider, Crate, Looks, Player, Sprite, Velocity, layer,
 };
-use super::resources::{Camera, Clips, DrawDirtyLog, GameState, Input, RoleClips, SimRng, TileMap};
-use super::spatial_hash::SpatialHash;
-use super::systems::{CollisionGrid, DrawGrid};
-use super::tuning;
+use super::grid::SpatialHash;
+use super::resources::{
+    Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips, SimRng,
+    TileMap,
+};
+use super::spawn::{cell_center, spawn_coin};
+use super::tuning::{self, TILE};
+use crate::atlas::clip_names::{self, CrateState};
 use crate::level::{Level, Tile};
 
 /// Insert every resource the systems use.
@@ -43,21 +45,17 @@ pub(super) fn insert_resources(
     world.insert_resource(DrawGrid(SpatialHash::new(w, h, tuning::DRAW_CELL)));
 }
 
-/// Centre of map cell `(x, y)` in world pixels.
-pub(crate) fn cell_center(x: u32, y: u32) -> Position {
-    Position {
-        x: (x as f32 + 0.5) * TILE,
-        y: (y as f32 + 0.5) * TILE,
-    }
-}
-
 /// Spawn the level's walls, crates, coins and player.
 pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
     let clips_for_skin = |world: &World, skin: &str| {
         let clips = world.resource::<Clips>();
-        let get = |state: &str| clips.id(&format!("{skin}_{state}"));
-        match (get("idle"), get("hit"), get("explode")) {
+        let get = |state| clips.id(&clip_names::crate_clip(skin, state));
+        match (
+            get(CrateState::Idle),
+            get(CrateState::Hit),
+            get(CrateState::Explode),
+        ) {
             (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
             // Levels are validated against the atlas, so this only guards hand-built worlds.
             _ => Looks::Fixed(role.walls[0]),
@@ -74,7 +72,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
                 world.spawn((
                     cell_center(x, y),
                     Collider::solid(half, half),
-                    Static,
                     Sprite {
                         looks: Looks::Fixed(clip),
                         layer: layer::WALLS,
@@ -94,7 +91,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         let crate_entity = world.spawn((
             cell_center(spawn.at.x, spawn.at.y),
             Collider::solid(half, half),
-            Static,
             Crate {
                 health: spawn.health,
                 max_health: spawn.health,
@@ -123,23 +119,6 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         Sprite {
             looks: Looks::Player,
             layer: layer::BODIES,
-        },
-        Animation::default(),
-    ));
-}
-
-/// Spawn a coin at `at` sliding with `velocity`.
-pub(crate) fn spawn_coin(world: &mut World, at: Position, velocity: Velocity) {
-    let clip = world.resource::<RoleClips>().coin;
-    world.spawn((
-        at,
-        velocity,
-        super::components::Friction(tuning::FRICTION),
-        Collider::sensor(4.0, 4.0),
-        Coin,
-        Sprite {
-            looks: Looks::Fixed(clip),
-            layer: layer::PICKUPS,
         },
         Animation::default(),
     ));

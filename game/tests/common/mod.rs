@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use game::atlas::AtlasData;
 use game::level;
-use game::sim::{Clips, Sim};
+use game::sim::Sim;
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -22,15 +22,14 @@ pub fn sim_from_rows(rows: &[&str]) -> Sim {
     let map: String = rows.iter().map(|r| format!("        \"{r}\",\n")).collect();
     let text = format!("(\n    name: \"test\",\n    map: [\n{map}    ],\n)\n");
     let atlas = atlas();
-    let level = level::parse(Path::new("test.ron"), &text, &|s| atlas.has_crate_skin(s))
+    let level = level::parse(Path::new("test.ron"), &text, &atlas.crate_skins())
         .unwrap_or_else(|e| panic!("test level is valid: {e}"));
-    Sim::new(&level, Clips::from_atlas(&atlas).unwrap(), 7).unwrap()
+    Sim::new(&level, &atlas, 7).unwrap()
 }
 
 /// A simulation of a shipped level file.
 pub fn sim_from_file(name: &str, seed: u64) -> Sim {
-    let atlas = atlas();
     let path = repo().join("levels").join(name);
-    let level = level::load(&path, &|s| atlas.has_crate_skin(s)).unwrap();
-    Sim::new(&level, Clips::from_atlas(&atlas).unwrap(), seed).unwrap()
+    let (_, sim) = Sim::load(&path, &atlas(), seed).unwrap_or_else(|e| panic!("{e}"));
+    sim
 }

@@ -6,9 +6,8 @@ use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Animation, Crate, Lifetime, Looks, Player, Position, Sprite, layer};
 use crate::sim::events::{CrateHit, SwingStarted};
-use crate::sim::resources::{Clips, RoleClips};
-use crate::sim::spatial_hash::{Aabb, Hit};
-use crate::sim::systems::CollisionGrid;
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::{Clips, CollisionGrid, RoleClips};
 use crate::sim::tuning::{SWING_ACTIVE, SWING_HALF, SWING_REACH, SWING_STEPS};
 
 /// State kept between runs: the crates the current swing has hit, and a scratch buffer.

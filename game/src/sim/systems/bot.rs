@@ -7,9 +7,9 @@ use std::collections::VecDeque;
 use ecs::{Entity, SystemEntities, World};
 
 use crate::level::Tile;
-use crate::sim::TILE;
 use crate::sim::components::{Crate, Facing, Player, Position};
 use crate::sim::resources::{Input, TileMap};
+use crate::sim::tuning::TILE;
 
 /// Planning state kept between steps.
 #[derive(Debug, Default)]

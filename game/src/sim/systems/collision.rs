@@ -6,8 +6,8 @@ use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
 use crate::sim::events::Contact;
-use crate::sim::spatial_hash::{Aabb, Hit};
-use crate::sim::systems::CollisionGrid;
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::CollisionGrid;
 
 /// Scratch buffers kept between runs.
 #[derive(Debug, Default)]

@@ -4,6 +4,7 @@
 
 use ecs::{EventReader, SystemEntities, World};
 use rand::RngExt;
+use rand::rngs::StdRng;
 
 use crate::sim::components::{
     Animation, Collider, Crate, Debris, Exploding, Friction, HitFlash, Lifetime, Looks, Position,
@@ -11,8 +12,8 @@ use crate::sim::components::{
 };
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::resources::{Clips, RoleClips, SimRng, TileMap};
-use crate::sim::setup::spawn_coin;
-use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION};
+use crate::sim::spawn::spawn_coin;
+use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
 
 /// The system's event cursor.
 #[derive(Debug, Default)]
@@ -73,24 +74,16 @@ fn hit(world: &mut World, target: ecs::Entity) {
         return;
     };
     let map = world.resource_mut::<TileMap>();
-    let cell = map.index(
-        (at.x / crate::sim::TILE) as i32,
-        (at.y / crate::sim::TILE) as i32,
-    );
+    let cell = map.index((at.x / TILE) as i32, (at.y / TILE) as i32);
     if let Some(i) = cell {
         map.crates[i] = None;
     }
     let debris_clip = world.resource::<RoleClips>().debris;
     for _ in 0..DEBRIS_PER_CRATE {
-        let rng = &mut world.resource_mut::<SimRng>().0;
-        let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
-        let speed: f32 = rng.random_range(1.0..2.5);
+        let velocity = thrown(world, |rng| rng.random_range(1.0..2.5));
         world.spawn((
             at,
-            Velocity {
-                x: angle.cos() * speed,
-                y: angle.sin() * speed,
-            },
+            velocity,
             Friction(FRICTION),
             Debris,
             Lifetime {
@@ -104,15 +97,22 @@ fn hit(world: &mut World, target: ecs::Entity) {
         ));
     }
     if coin {
-        let rng = &mut world.resource_mut::<SimRng>().0;
-        let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
-        spawn_coin(
-            world,
-            at,
-            Velocity {
-                x: angle.cos() * 1.5,
-                y: angle.sin() * 1.5,
-            },
-        );
+        let velocity = thrown(world, |_| COIN_SPEED);
+        spawn_coin(world, at, velocity);
+    }
+}
+
+/// Speed of a coin dropped by a breaking crate, px/step.
+const COIN_SPEED: f32 = 1.5;
+
+/// The velocity of something a breaking crate throws: a random direction, then a speed from
+/// `speed`. The angle is always drawn first, so a run's random sequence stays the same.
+fn thrown(world: &mut World, speed: impl FnOnce(&mut StdRng) -> f32) -> Velocity {
+    let rng = &mut world.resource_mut::<SimRng>().0;
+    let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+    let speed = speed(rng);
+    Velocity {
+        x: angle.cos() * speed,
+        y: angle.sin() * speed,
     }
 }

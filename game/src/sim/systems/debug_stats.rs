@@ -4,32 +4,13 @@
 use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Animating, Crate, Exploding, Lifetime, Velocity};
-
-/// What is active right now.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DebugCounts {
-    /// Live entities.
-    pub entities: usize,
-    /// Crates, whole or exploding.
-    pub crates: usize,
-    /// Crates playing their explosion.
-    pub exploding: usize,
-    /// Entities with a velocity (player, coins, debris).
-    pub movers: usize,
-    /// Entities whose animation advances.
-    pub animating: usize,
-    /// Short-lived effects (debris, swing arcs).
-    pub effects: usize,
-    /// Updates this system has seen (keeps counting while paused).
-    pub updates: u64,
-}
+use crate::sim::resources::DebugCounts;
 
 /// Run `debug_stats`.
 pub fn run(world: &mut World, _: &SystemEntities<'_>) {
     puffin::profile_scope!("debug_stats");
     let len = |n: Option<usize>| n.unwrap_or(0);
     let counts = DebugCounts {
-        entities: world.len(),
         crates: len(world.try_column::<Crate>().map(|c| c.len())),
         exploding: len(world.try_column::<Exploding>().map(|c| c.len())),
         movers: len(world.try_column::<Velocity>().map(|c| c.len())),

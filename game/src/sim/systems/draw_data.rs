@@ -5,9 +5,8 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
-use crate::sim::resources::{Clips, DrawDirtyLog};
-use crate::sim::spatial_hash::Aabb;
-use crate::sim::systems::DrawGrid;
+use crate::sim::grid::Aabb;
+use crate::sim::resources::{Clips, DrawDirtyLog, DrawGrid};
 
 /// Scratch buffer kept between runs.
 #[derive(Debug, Default)]
@@ -37,7 +36,6 @@ impl ecs::System for DrawDataSystem {
                         src,
                         x: (p.x - w / 2.0).round(),
                         y: (p.y - h / 2.0).round(),
-                        tint: [255; 4],
                         layer: sprite.layer,
                         sort_y: p.y,
                     }

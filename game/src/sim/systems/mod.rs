@@ -17,17 +17,6 @@ pub mod pickup;
 pub mod player_control;
 pub mod spatial_hash;
 
-use super::spatial_hash::SpatialHash;
-
-/// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
-#[derive(Clone, Debug)]
-pub struct CollisionGrid(pub SpatialHash);
-
-/// The render broad phase: every sprite's box, kept current by the `draw_data` system; the
-/// renderer queries it with the camera's view.
-#[derive(Clone, Debug)]
-pub struct DrawGrid(pub SpatialHash);
-
 /// Count down a per-entity timer component of every tracked entity by one step; returns the
 /// entities whose timer reached zero (the three timer systems share this).
 pub(crate) fn tick_down<T: ecs::Component>(

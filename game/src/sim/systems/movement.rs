@@ -5,8 +5,8 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Friction, Position, Velocity};
-use crate::sim::spatial_hash::{Aabb, Hit, SpatialHash};
-use crate::sim::systems::CollisionGrid;
+use crate::sim::grid::{Aabb, Hit, SpatialHash};
+use crate::sim::resources::CollisionGrid;
 use crate::sim::tuning::{MAX_SUBSTEP, REST_SPEED};
 
 /// Scratch buffers kept between runs.

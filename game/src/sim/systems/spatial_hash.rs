@@ -5,8 +5,8 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
-use crate::sim::spatial_hash::Aabb;
-use crate::sim::systems::CollisionGrid;
+use crate::sim::grid::Aabb;
+use crate::sim::resources::CollisionGrid;
 
 /// Scratch buffer kept between runs.
 #[derive(Debug, Default)]

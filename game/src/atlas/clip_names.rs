@@ -1,0 +1,177 @@
+//! The names of the clips the game plays: the contract between the art generator, the
+//! simulation (which resolves them when a level starts) and the renderer.
+//!
+//! Every clip name is built here and nowhere else, so renaming a clip is one edit, and a
+//! misspelt name cannot reach one side only: the generator draws what these functions name, and
+//! the simulation refuses to start, naming the clip, if the atlas lacks one it needs.
+
+/// One of four facings. Clips that come in four directions are listed in this order, and the
+/// simulation indexes its per-facing clip arrays with `facing as usize`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Facing {
+    /// Towards the bottom of the screen.
+    #[default]
+    Down,
+    /// Towards the top of the screen.
+    Up,
+    /// Towards the left.
+    Left,
+    /// Towards the right.
+    Right,
+}
+
+impl Facing {
+    /// Every facing, in clip-array order.
+    pub const ALL: [Facing; 4] = [Facing::Down, Facing::Up, Facing::Left, Facing::Right];
+
+    /// Name used in clip names (`player_walk_down`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Facing::Down => "down",
+            Facing::Up => "up",
+            Facing::Left => "left",
+            Facing::Right => "right",
+        }
+    }
+
+    /// Unit vector in world pixels (y grows downwards).
+    pub fn vector(self) -> (f32, f32) {
+        match self {
+            Facing::Down => (0.0, 1.0),
+            Facing::Up => (0.0, -1.0),
+            Facing::Left => (-1.0, 0.0),
+            Facing::Right => (1.0, 0.0),
+        }
+    }
+}
+
+/// The three clips of a crate skin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrateState {
+    /// Standing whole.
+    Idle,
+    /// Just hit.
+    Hit,
+    /// Breaking apart.
+    Explode,
+}
+
+impl CrateState {
+    /// Every state: a skin is complete when the atlas has all of them.
+    pub const ALL: [CrateState; 3] = [CrateState::Idle, CrateState::Hit, CrateState::Explode];
+
+    fn name(self) -> &'static str {
+        match self {
+            CrateState::Idle => "idle",
+            CrateState::Hit => "hit",
+            CrateState::Explode => "explode",
+        }
+    }
+}
+
+/// The plain crate skin (level character `c`).
+pub const PLAIN_CRATE: &str = "crate";
+/// The strong crate skin (level character `C`).
+pub const STRONG_CRATE: &str = "crate_strong";
+/// The crate skins the generator draws.
+pub const CRATE_SKINS: [&str; 2] = [PLAIN_CRATE, STRONG_CRATE];
+
+/// A flying splinter of a broken crate.
+pub const DEBRIS: &str = "debris";
+/// A spinning coin.
+pub const COIN: &str = "coin";
+/// The shadow drawn under bodies.
+pub const SHADOW: &str = "shadow";
+
+/// Floor tile variants the generator draws.
+pub const FLOOR_VARIANTS: u32 = 4;
+/// Wall tile variants the generator draws.
+pub const WALL_VARIANTS: u32 = 4;
+
+/// The player standing.
+pub fn player_idle(facing: Facing) -> String {
+    format!("player_idle_{}", facing.name())
+}
+
+/// The player walking.
+pub fn player_walk(facing: Facing) -> String {
+    format!("player_walk_{}", facing.name())
+}
+
+/// The player swinging the hammer.
+pub fn player_attack(facing: Facing) -> String {
+    format!("player_attack_{}", facing.name())
+}
+
+/// The arc of a swing.
+pub fn slash(facing: Facing) -> String {
+    format!("slash_{}", facing.name())
+}
+
+/// One state of a crate skin (`crate_strong_hit`).
+pub fn crate_clip(skin: &str, state: CrateState) -> String {
+    format!("{skin}_{}", state.name())
+}
+
+/// The skin whose idle clip is `clip`, if `clip` names one (`crate_idle` -> `crate`).
+pub fn crate_skin_of_idle(clip: &str) -> Option<&str> {
+    clip.strip_suffix(CrateState::Idle.name())?
+        .strip_suffix('_')
+}
+
+/// Floor tile variant `variant`, counted from 0.
+pub fn floor(variant: u32) -> String {
+    format!("floor_{variant}")
+}
+
+/// Wall tile variant `variant`, counted from 0.
+pub fn wall(variant: u32) -> String {
+    format!("wall_{variant}")
+}
+
+/// Every clip the game plays, with the generator's skins and tile variants.
+pub fn all() -> Vec<String> {
+    let mut clips = Vec::new();
+    for facing in Facing::ALL {
+        clips.extend([
+            player_idle(facing),
+            player_walk(facing),
+            player_attack(facing),
+            slash(facing),
+        ]);
+    }
+    for skin in CRATE_SKINS {
+        clips.extend(CrateState::ALL.map(|state| crate_clip(skin, state)));
+    }
+    clips.extend([DEBRIS, COIN, SHADOW].map(str::to_owned));
+    clips.extend((0..FLOOR_VARIANTS).map(floor));
+    clips.extend((0..WALL_VARIANTS).map(wall));
+    clips
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_names_are_distinct() {
+        let mut names = all();
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn a_skin_is_recovered_from_its_idle_clip_only() {
+        assert_eq!(
+            crate_skin_of_idle(&crate_clip(STRONG_CRATE, CrateState::Idle)),
+            Some(STRONG_CRATE)
+        );
+        assert_eq!(
+            crate_skin_of_idle(&crate_clip(PLAIN_CRATE, CrateState::Hit)),
+            None
+        );
+        assert_eq!(crate_skin_of_idle("idle"), None);
+    }
+}

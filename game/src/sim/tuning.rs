@@ -1,0 +1,38 @@
+//! Tunable numbers of the game rules, in steps (1/60 s) and world pixels. A leaf module:
+//! systems take their constants from here without importing the rest of `sim`.
+
+/// Size of a map cell in world pixels (one art tile).
+pub const TILE: f32 = 16.0;
+
+/// Player walking speed: 1.5 px/step = 90 px/s, about 5.6 tiles per second.
+pub const PLAYER_SPEED: f32 = 1.5;
+/// Player collision box half extents: a 10 x 10 box fits 16 px corridors with room to spare.
+pub const PLAYER_HALF: f32 = 5.0;
+/// Steps a swing lasts (0.25 s).
+pub const SWING_STEPS: u32 = 15;
+/// Steps of the swing (counted from its start) during which the hitbox is live: the
+/// middle of the swing, 4 steps (~67 ms), as the hammer comes down.
+pub const SWING_ACTIVE: std::ops::RangeInclusive<u32> = 3..=6;
+/// Steps between the starts of two swings (0.35 s).
+pub const SWING_COOLDOWN: u32 = 21;
+/// Reach of the swing: a 14 x 14 box whose centre is this far in front of the player.
+pub const SWING_REACH: f32 = 12.0;
+/// Half extent of the swing's hitbox.
+pub const SWING_HALF: f32 = 7.0;
+/// Debris thrown by a breaking crate.
+pub const DEBRIS_PER_CRATE: u32 = 5;
+/// Debris lifetime (0.6 s).
+pub const DEBRIS_STEPS: u32 = 36;
+/// Velocity kept per step by sliding debris and coins.
+pub const FRICTION: f32 = 0.9;
+/// Speeds below this snap to zero, so sliding things come to rest exactly.
+pub const REST_SPEED: f32 = 0.05;
+/// Largest move tested for collision in one piece; longer moves are split, so nothing
+/// tunnels through a box at least twice this size.
+pub const MAX_SUBSTEP: f32 = 4.0;
+/// Camera smoothing: fraction of the remaining distance covered per step.
+pub const CAMERA_LERP: f32 = 0.15;
+/// Cell size of the collision grid (2 x 2 tiles).
+pub const COLLISION_CELL: f32 = 32.0;
+/// Cell size of the render grid (4 x 4 tiles).
+pub const DRAW_CELL: f32 = 64.0;
