@@ -5,6 +5,7 @@ mod common;
 use common::sim_from_rows;
 use ecs::Entity;
 use game::sim::components::{Coin, Collider, Crate, Debris, Exploding, Player, Position};
+use game::sim::events::{CoinCollected, CrateBroken, SwingStarted};
 use game::sim::{Input, Sim};
 
 fn player(sim: &Sim) -> Entity {
@@ -193,4 +194,49 @@ fn a_swing_hits_each_crate_once_even_though_its_hitbox_lives_several_steps() {
     hold(&mut sim, ATTACK, 1);
     hold(&mut sim, IDLE, 30);
     assert_eq!(sim.world().get::<Crate>(target).unwrap().health, 2);
+}
+
+/// Counts of the events the window side plays sounds for, read after every step.
+#[derive(Default)]
+struct Announcements {
+    swings: ecs::EventReader<SwingStarted>,
+    breaks: ecs::EventReader<CrateBroken>,
+    coins: ecs::EventReader<CoinCollected>,
+    broken: Vec<Entity>,
+    counts: (usize, usize, usize),
+}
+
+impl Announcements {
+    fn hold(&mut self, sim: &mut Sim, input: Input, steps: u32) {
+        for _ in 0..steps {
+            sim.step(input);
+            let world = sim.world();
+            self.counts.0 += self.swings.read(world).count();
+            self.broken
+                .extend(self.breaks.read(world).map(|b| b.target));
+            self.counts.1 = self.broken.len();
+            self.counts.2 += self.coins.read(world).count();
+        }
+    }
+}
+
+#[test]
+fn each_swing_break_and_pickup_is_announced_once() {
+    let mut sim = sim_from_rows(&["#######", "#@$...#", "#######"]);
+    let target = crate_at(&sim, 2, 1);
+    let mut seen = Announcements::default();
+    seen.hold(&mut sim, RIGHT, 1);
+    seen.hold(&mut sim, ATTACK, 1);
+    seen.hold(&mut sim, IDLE, 40);
+    assert_eq!(seen.counts, (1, 0, 0), "one swing, the crate holds");
+    for _ in 0..2 {
+        seen.hold(&mut sim, ATTACK, 1);
+        seen.hold(&mut sim, IDLE, 40);
+    }
+    assert_eq!(seen.counts, (3, 1, 0), "the third swing breaks it");
+    assert_eq!(seen.broken, [target]);
+    seen.hold(&mut sim, IDLE, 60);
+    seen.hold(&mut sim, RIGHT, 120);
+    assert_eq!(sim.state().score, 1);
+    assert_eq!(seen.counts, (3, 1, 1), "its coin is picked up");
 }

@@ -1,4 +1,5 @@
-//! Events systems send each other.
+//! Events systems send each other. Some are only news for the window side (sounds): the
+//! simulation reads none of [`SwingStarted`], [`CrateBroken`] and [`CoinCollected`].
 
 use ecs::Entity;
 
@@ -7,6 +8,27 @@ use ecs::Entity;
 pub struct CrateHit {
     /// The crate hit.
     pub target: Entity,
+}
+
+/// A player started a swing this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwingStarted {
+    /// The player swinging.
+    pub player: Entity,
+}
+
+/// A crate's last hit: it starts exploding this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrateBroken {
+    /// The crate.
+    pub target: Entity,
+}
+
+/// A player picked up a coin this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoinCollected {
+    /// The coin (despawned at the end of the step).
+    pub coin: Entity,
 }
 
 /// A mover's box overlaps another box this step.

@@ -1,11 +1,11 @@
 //! `attack`: while a swing's hitbox is live, finds the crates in reach and sends [`CrateHit`]s
 //! (one per crate per swing);
-//! at the start of a swing, spawns the slash effect.
+//! at the start of a swing, spawns the slash effect and sends [`SwingStarted`].
 
 use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Animation, Crate, Lifetime, Looks, Player, Position, Sprite, layer};
-use crate::sim::events::CrateHit;
+use crate::sim::events::{CrateHit, SwingStarted};
 use crate::sim::resources::{Clips, RoleClips};
 use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::systems::CollisionGrid;
@@ -33,6 +33,7 @@ impl ecs::System for Attack {
             };
             if player.swing == SWING_STEPS {
                 spawn_slash(world, center, player.facing as usize);
+                world.send(SwingStarted { player: e });
                 self.already_hit.clear();
             }
             let since_start = SWING_STEPS.saturating_sub(player.swing);

@@ -1,5 +1,6 @@
 //! `damage`: applies [`CrateHit`]s. A hit crate flashes and wobbles; at zero health its
-//! collider turns off at once, it starts exploding, throws debris and maybe a coin.
+//! collider turns off at once, it starts exploding (sending [`CrateBroken`]), throws debris and
+//! maybe a coin.
 
 use ecs::{EventReader, SystemEntities, World};
 use rand::RngExt;
@@ -8,7 +9,7 @@ use crate::sim::components::{
     Animation, Collider, Crate, Debris, Exploding, Friction, HitFlash, Lifetime, Looks, Position,
     Sprite, Velocity, layer,
 };
-use crate::sim::events::CrateHit;
+use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::resources::{Clips, RoleClips, SimRng, TileMap};
 use crate::sim::setup::spawn_coin;
 use crate::sim::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION};
@@ -67,6 +68,7 @@ fn hit(world: &mut World, target: ecs::Entity) {
             steps: explode_steps,
         },
     );
+    world.send(CrateBroken { target });
     let Some(&at) = world.get::<Position>(target) else {
         return;
     };

@@ -1,9 +1,10 @@
-//! `pickup`: a player touching a coin collects it (score + 1) and the coin disappears.
+//! `pickup`: a player touching a coin collects it (score + 1, [`CoinCollected`]) and the coin
+//! disappears.
 
 use ecs::{EventReader, SystemEntities, World};
 
 use crate::sim::components::{Coin, Player};
-use crate::sim::events::Contact;
+use crate::sim::events::{CoinCollected, Contact};
 use crate::sim::resources::GameState;
 
 /// The system's event cursor.
@@ -29,6 +30,7 @@ impl ecs::System for Pickup {
             // `remove` succeeds once per coin, even if two contacts name it.
             if world.remove::<Coin>(coin).is_some() {
                 world.resource_mut::<GameState>().score += 1;
+                world.send(CoinCollected { coin });
                 world.despawn(coin);
             }
         }
