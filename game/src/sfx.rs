@@ -418,7 +418,7 @@ pub fn parse_wav(bytes: &[u8]) -> Result<WavInfo, WavError> {
             }
             b"data" => {
                 let (channels, sample_rate, block_align) = format.ok_or(WavError::NoFormat)?;
-                if len % usize::from(block_align) != 0 {
+                if !len.is_multiple_of(usize::from(block_align)) {
                     return Err(WavError::Unsupported(
                         "data that is not a whole number of frames".to_owned(),
                     ));
@@ -429,7 +429,7 @@ pub fn parse_wav(bytes: &[u8]) -> Result<WavInfo, WavError> {
                     frames: (len / usize::from(block_align)) as u32,
                 });
             }
-            _ if len % 2 == 1 => return Err(WavError::OddChunk(id)),
+            _ if !len.is_multiple_of(2) => return Err(WavError::OddChunk(id)),
             _ => {}
         }
         at = body + len;
