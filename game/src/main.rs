@@ -56,6 +56,9 @@ struct PlayArgs {
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     puffin_server: Option<String>,
+    /// Start with the sound muted (M toggles it).
+    #[arg(long)]
+    mute: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -152,6 +155,7 @@ fn play(args: PlayArgs) {
         screenshot: args.screenshot,
         debug: args.debug,
         puffin_server: args.puffin_server,
+        mute: args.mute,
     };
     macroquad::Window::from_config(conf, app::run(opts));
 }

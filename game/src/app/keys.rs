@@ -41,11 +41,13 @@ pub enum Command {
     ToggleStats,
     /// F7: dirty-component optimization on/off.
     ToggleDirtyOptimization,
+    /// M: sound on/off.
+    ToggleSound,
 }
 
 impl Command {
     /// Every command with its key, for the help overlay.
-    pub const ALL: [(Command, KeyCode, &'static str); 11] = [
+    pub const ALL: [(Command, KeyCode, &'static str); 12] = [
         (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
         (Command::Restart, KeyCode::R, "R        restart level"),
         (Command::NextLevel, KeyCode::N, "N        next level"),
@@ -54,6 +56,7 @@ impl Command {
             KeyCode::B,
             "B        previous level",
         ),
+        (Command::ToggleSound, KeyCode::M, "M        sound on/off"),
         (Command::ToggleHelp, KeyCode::F1, "F1       this help"),
         (
             Command::ToggleProfiler,

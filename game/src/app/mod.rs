@@ -2,6 +2,7 @@
 //! restart, levels, room cleared), hot reload and the scripted screenshot mode. This module and
 //! its children are the only code that touches macroquad.
 
+pub mod audio;
 pub mod hud;
 pub mod keys;
 pub mod render;
@@ -18,6 +19,7 @@ use crate::headless;
 use crate::level::watch::LevelWatcher;
 use crate::paths::DataDirs;
 use crate::sim::{FixedStep, Input, Sim};
+use audio::{AudioThread, Cues, Sounds};
 use hud::{Hud, format_steps, ink};
 use keys::Command;
 use render::Renderer;
@@ -48,6 +50,8 @@ pub struct PlayOptions {
     pub debug: Views,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
+    /// Start with the sound muted.
+    pub mute: bool,
 }
 
 /// Everything the running game holds between frames.
@@ -72,6 +76,8 @@ struct App {
     frame: u64,
     fps: f32,
     probe: DrawCallProbe,
+    sounds: Sounds,
+    cues: Cues,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -111,6 +117,7 @@ impl App {
         atlas: AtlasData,
         renderer: Renderer,
         overlay: Overlay,
+        sounds: Sounds,
         opts: &PlayOptions,
     ) -> Self {
         let levels = dirs.level_files();
@@ -138,6 +145,8 @@ impl App {
             frame: 0,
             fps: 60.0,
             probe: DrawCallProbe::default(),
+            sounds,
+            cues: Cues::default(),
         };
         app.open_level(&level_path);
         app
@@ -205,6 +214,7 @@ impl App {
             Command::ToggleGrid => self.overlay.toggle(View::Grid),
             Command::ToggleDirtyView => self.overlay.toggle(View::Dirty),
             Command::ToggleStats => self.overlay.toggle(View::Stats),
+            Command::ToggleSound => self.sounds.toggle_muted(),
             Command::ToggleDirtyOptimization => {
                 if let Some(sim) = &mut self.sim {
                     let on = !sim.dirty_optimization();
@@ -239,6 +249,7 @@ impl App {
         };
         for _ in 0..steps {
             sim.step(input);
+            self.cues.play_step(sim, &mut self.sounds);
         }
         steps
     }
@@ -363,8 +374,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Open the window's game loop. Exits the process when done (scripted mode) or on fatal errors.
-pub async fn run(opts: PlayOptions) {
+/// The window's game loop, for `macroquad::Window::from_config`. Exits the process when done
+/// (scripted mode) or on fatal errors.
+///
+/// Not `async` itself: calling it installs the audio-thread watch at once, before the window
+/// (and with it macroquad's audio thread) starts.
+pub fn run(opts: PlayOptions) -> impl Future<Output = ()> {
+    let audio_thread = AudioThread::watch();
+    game_loop(opts, audio_thread)
+}
+
+async fn game_loop(opts: PlayOptions, audio_thread: AudioThread) {
     let exit = |code: i32, message: &str| -> ! {
         eprintln!("{message}");
         std::process::exit(code)
@@ -375,7 +395,8 @@ pub async fn run(opts: PlayOptions) {
         Renderer::new(&dirs.assets, &atlas).unwrap_or_else(|e| exit(1, &format!("error: {e}")));
     let overlay = Overlay::new(opts.debug, opts.puffin_server.as_deref())
         .unwrap_or_else(|e| exit(1, &format!("error: {e}")));
-    let mut app = App::new(dirs, atlas, renderer, overlay, &opts);
+    let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
+    let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
     let scripted = opts.frames.is_some();
     if scripted && app.sim.is_none() {
         exit(
