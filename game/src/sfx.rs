@@ -369,9 +369,9 @@ pub enum WavError {
 /// Check that `bytes` is a WAV file the game can play: 16-bit integer PCM, one or two
 /// channels, 8 to 96 kHz, `fmt ` before `data`, every chunk inside the file.
 ///
-/// Strict on purpose. The window library's decoder (quad-snd through audrey) `unwrap`s its errors, so a
-/// file it cannot read panics the game; anything accepted here it decodes (a property test in
-/// this module checks that against audrey itself).
+/// Strict on purpose. The window library's decoder (quad-snd through audrey) `unwrap`s its
+/// errors, so a file it cannot read panics the game; anything accepted here it decodes (a
+/// property test in this module checks that against audrey itself).
 pub fn parse_wav(bytes: &[u8]) -> Result<WavInfo, WavError> {
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u32_at =
