@@ -1,8 +1,8 @@
 //! Crate Room: a top-down crate-smashing game on the `ecs` crate.
 //!
-//! The simulation ([`sim`]), the level format ([`level`]) and the atlas's frame table
-//! ([`atlas`]) never touch macroquad, nor do best times ([`records`]) or hit-stop and shake
-//! ([`feel`]); only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
+//! The simulation ([`sim`]), the level format ([`level`]), the atlas's frame table ([`atlas`]),
+//! the sound effects ([`sfx`]), best times ([`records`]) and hit-stop and shake ([`feel`]) never
+//! touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
 
 pub mod app;
 pub mod atlas;
@@ -14,5 +14,6 @@ pub mod input;
 pub mod level;
 pub mod paths;
 pub mod records;
+pub mod sfx;
 pub mod sim;
 pub mod ui;

@@ -67,6 +67,9 @@ struct PlayArgs {
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     puffin_server: Option<String>,
+    /// Start with the sound muted (M toggles it).
+    #[arg(long)]
+    mute: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -168,6 +171,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             shake: !args.no_shake,
             hit_stop: !args.no_hit_stop,
         },
+        mute: args.mute,
     };
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.

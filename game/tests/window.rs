@@ -41,6 +41,8 @@ fn windowed() -> Option<Command> {
 
 struct Run {
     summary: serde_json::Value,
+    stdout: String,
+    stderr: String,
     width: u32,
     height: u32,
     pixels: Vec<u8>,
@@ -84,6 +86,8 @@ fn run_game(frames: u32, args: &[&str], name: &str) -> Option<Run> {
     eprintln!("screenshot: {}", shot.display());
     Some(Run {
         summary,
+        stdout: stdout.into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         width,
         height,
         pixels,
@@ -191,6 +195,32 @@ fn every_debug_view_shows_in_a_real_window() {
         (1..=3).contains(&calls),
         "debug views do not add world draw calls: {calls}"
     );
+}
+
+#[test]
+fn sound_with_or_without_a_device_changes_no_output_and_says_at_most_one_line() {
+    // 300 frames: the bot swings, hits, breaks a crate and picks up its coin.
+    let Some(run) = play("levels/crate_room.ron", 300, &[], "sound") else {
+        return;
+    };
+    let muted = play("levels/crate_room.ron", 300, &["--mute"], "muted").expect("window works");
+    assert_eq!(run.summary, muted.summary);
+    for run in [&run, &muted] {
+        // A dead audio thread answers on stdout ("Audio thread died") if the game talks to it.
+        assert_eq!(
+            run.stdout.lines().count(),
+            1,
+            "only the summary:\n{}",
+            run.stdout
+        );
+        let said: Vec<_> = run
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("sound:"))
+            .collect();
+        assert!(said.len() <= 1, "{said:?}");
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
 }
 
 // Orientation: a small level whose layout tells up from down and left from right

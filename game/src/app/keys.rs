@@ -37,10 +37,12 @@ pub enum Command {
     ToggleView(View),
     /// F7: dirty-component optimization on/off.
     ToggleDirtyOptimization,
+    /// M: sound on/off.
+    ToggleSound,
 }
 
 /// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
-pub const KEYS: [(Command, KeyCode, &str); 7] = [
+pub const KEYS: [(Command, KeyCode, &str); 8] = [
     (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
     (Command::Restart, KeyCode::R, "R        restart level"),
     (
@@ -49,6 +51,7 @@ pub const KEYS: [(Command, KeyCode, &str); 7] = [
         "N / B    next / previous level",
     ),
     (Command::PreviousLevel, KeyCode::B, ""),
+    (Command::ToggleSound, KeyCode::M, "M        sound on/off"),
     (Command::Title, KeyCode::T, "T        title screen"),
     (
         Command::ToggleShake,

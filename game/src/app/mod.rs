@@ -3,6 +3,7 @@
 //! mode. The window side is this module with [`crate::debug`], [`crate::ui`] and
 //! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
+pub mod audio;
 pub mod keys;
 pub mod render;
 pub mod screens;
@@ -25,6 +26,7 @@ use crate::records::{self, BestTimes};
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
+use audio::{AudioThread, Cues, Sounds};
 use keys::Command;
 use render::{Renderer, TextureError};
 use screens::{Cleared, HUD_BAR, TitleEntry};
@@ -48,6 +50,8 @@ pub struct PlayOptions {
     pub puffin_server: Option<String>,
     /// Screen shake and hit-stop.
     pub feel: FeelSettings,
+    /// Start with the sound muted.
+    pub mute: bool,
 }
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -157,6 +161,8 @@ struct App {
     feel: Feel,
     hits: EventReader<CrateHit>,
     breaks: EventReader<CrateBroken>,
+    sounds: Sounds,
+    cues: Cues,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -196,6 +202,7 @@ impl App {
         atlas: AtlasData,
         mut renderer: Renderer,
         overlay: Overlay,
+        sounds: Sounds,
         opts: &PlayOptions,
     ) -> Self {
         let levels = dirs.level_files();
@@ -238,6 +245,8 @@ impl App {
             feel: Feel::new(opts.feel),
             hits: EventReader::default(),
             breaks: EventReader::default(),
+            sounds,
+            cues: Cues::default(),
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -344,6 +353,11 @@ impl App {
                 self.notify(format!("screen shake and hit-stop {state} (K)"), ink::TEXT);
             }
             Command::ToggleView(view) => self.overlay.toggle(view),
+            Command::ToggleSound => {
+                self.sounds.toggle_muted();
+                let state = if self.sounds.is_muted() { "off" } else { "on" };
+                self.notify(format!("sound {state} (M)"), ink::TEXT);
+            }
             Command::ToggleDirtyOptimization => {
                 if let Some(sim) = &mut self.sim {
                     let on = !sim.dirty_optimization();
@@ -423,6 +437,7 @@ impl App {
             let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
             steps += 1;
+            self.cues.play_step(sim, &mut self.sounds);
             let world = sim.world();
             if self.breaks.read(world).count() > 0 {
                 self.feel.on_break();
@@ -514,7 +529,12 @@ impl App {
             return;
         };
         let state = sim.state();
-        screens::hud_bar(&self.renderer, &self.level_name, &state, "");
+        let muted = if self.sounds.is_muted() {
+            "sound off (M)   "
+        } else {
+            ""
+        };
+        screens::hud_bar(&self.renderer, &self.level_name, &state, muted);
         if let Some(c) = &self.cleared {
             screens::cleared(&mut self.hud, c);
         } else if self.paused {
@@ -585,19 +605,31 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Run the window's game loop until the player quits (`Ok(None)`) or a scripted run ends
-/// (`Ok(Some(report))`, after writing the screenshot).
+/// The window's game loop, for `macroquad::Window::from_config`: runs until the player quits
+/// (`Ok(None)`) or a scripted run ends (`Ok(Some(report))`, after writing the screenshot).
+///
+/// Not `async` itself: calling it installs the audio-thread watch at once, before the window
+/// (and with it macroquad's audio thread) starts.
 ///
 /// # Errors
 /// If the data folders, the atlas or the profile server cannot be set up, a scripted run's
 /// level does not load, or its screenshot cannot be written.
-pub async fn run(opts: PlayOptions) -> Result<Option<ScriptReport>, AppError> {
+pub fn run(opts: PlayOptions) -> impl Future<Output = Result<Option<ScriptReport>, AppError>> {
+    let audio_thread = AudioThread::watch();
+    game_loop(opts, audio_thread)
+}
+
+async fn game_loop(
+    opts: PlayOptions,
+    audio_thread: AudioThread,
+) -> Result<Option<ScriptReport>, AppError> {
     let dirs = DataDirs::locate()?;
     let atlas = AtlasData::load(&dirs.assets)?;
     let renderer = Renderer::new(&dirs.assets, &atlas)?;
     let overlay =
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
-    let mut app = App::new(dirs, atlas, renderer, overlay, &opts);
+    let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
+    let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
     if app.scripted && app.sim.is_none() {
         return Err(AppError::Level(
             app.error.clone().unwrap_or_else(|| "no level".into()),

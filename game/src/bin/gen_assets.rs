@@ -1,4 +1,5 @@
-//! Regenerate `assets/atlas.png` and `assets/atlas.ron` from the pixel-art generator.
+//! Regenerate `assets/atlas.png` and `assets/atlas.ron` from the pixel-art generator, and
+//! `assets/sfx/*.wav` from the sound synthesiser.
 //!
 //! Usage: `cargo run -p game --bin gen-assets [ASSETS_DIR] [--preview FILE.png]`
 //! (default directory: the workspace `assets/`). `--preview` also writes the atlas scaled 4x over
@@ -36,6 +37,12 @@ fn main() -> anyhow::Result<()> {
         atlas.data.frames.len(),
         atlas.data.clips.len(),
         dir.display()
+    );
+    let sounds = game::sfx::write_to(&dir)?;
+    println!(
+        "wrote {} sounds to {}",
+        sounds.len(),
+        dir.join(game::sfx::SFX_DIR).display()
     );
     if let Some(path) = preview {
         let image = generate::draw_atlas();
