@@ -474,3 +474,26 @@ fn clearing_a_room_keeps_the_best_time_in_the_data_directory() {
     assert!(dir.join("best_times.damaged.txt").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn hit_stop_delays_steps_and_changes_nothing_else() {
+    let level = ["--level", "levels/crate_room.ron", "--input", "bot"];
+    let Some(felt) = run_game(300, &level, "felt") else {
+        return;
+    };
+    let steps = felt.summary["steps"].as_u64().expect("steps reported");
+    assert!(
+        steps < 300,
+        "the bot's hits held some steps back: {steps} of 300"
+    );
+    let mut calm_args = level.to_vec();
+    calm_args.extend(["--no-hit-stop", "--no-shake"]);
+    let calm = run_game(steps as u32, &calm_args, "calm").expect("window works");
+    assert_eq!(
+        calm.summary["steps"], steps,
+        "no hit-stop: a step every frame"
+    );
+    for field in ["crates_left", "score"] {
+        assert_eq!(felt.summary[field], calm.summary[field], "{field}");
+    }
+}
