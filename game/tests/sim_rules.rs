@@ -240,3 +240,24 @@ fn each_swing_break_and_pickup_is_announced_once() {
     assert_eq!(sim.state().score, 1);
     assert_eq!(seen.counts, (3, 1, 1), "its coin is picked up");
 }
+
+#[test]
+fn every_frame_of_a_clip_is_on_screen_for_its_full_frame_time_the_first_included() {
+    use game::sim::components::Animation;
+    let mut sim = sim_from_rows(&["#####", "#@.o#", "#####"]);
+    let coin = sim.world().column::<Coin>().entities()[0];
+    let mut frames = Vec::new();
+    for _ in 0..13 {
+        sim.step(IDLE);
+        frames.push(sim.world().get::<Animation>(coin).unwrap().frame);
+    }
+    let clip = sim.world().get::<Animation>(coin).unwrap().clip;
+    let per_frame = sim
+        .world()
+        .resource::<game::sim::Clips>()
+        .get(clip)
+        .steps_per_frame as usize;
+    assert_eq!(per_frame, 6, "the coin spins at 0.1 s a frame");
+    let expected: Vec<u16> = [0, 1, 2].iter().flat_map(|&f| [f; 6]).take(13).collect();
+    assert_eq!(frames, expected);
+}

@@ -181,7 +181,8 @@ pub struct Animation {
 /// animation system visits only these, so idle crates cost it nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Animating {
-    /// Steps shown of the current frame.
+    /// Steps the current frame has been on screen, counting the step just run (0 for a clip
+    /// that has not been through `animate` yet).
     pub ticks: u32,
 }
 
