@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::sim_from_rows;
+use common::{clip_name, sim_from_rows, sim_from_rows_and};
 use ecs::Entity;
 use game::sim::components::{Coin, Collider, Crate, Debris, Exploding, Player, Position};
 use game::sim::events::{CoinCollected, CrateBroken, SwingStarted};
@@ -260,4 +260,87 @@ fn every_frame_of_a_clip_is_on_screen_for_its_full_frame_time_the_first_included
     assert_eq!(per_frame, 6, "the coin spins at 0.1 s a frame");
     let expected: Vec<u16> = [0, 1, 2].iter().flat_map(|&f| [f; 6]).take(13).collect();
     assert_eq!(frames, expected);
+}
+
+/// Swing once at whatever the player faces, then wait until the swing, its cooldown and any
+/// hit flash are over.
+fn swing_and_settle(sim: &mut Sim) {
+    hold(sim, ATTACK, 1);
+    hold(sim, IDLE, 30);
+}
+
+#[test]
+fn a_six_hit_crate_shows_crack_stages_0_1_2_3_as_it_takes_hits() {
+    let mut sim = sim_from_rows(&["######", "#@C..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut shown = vec![clip_name(&sim, target)];
+    for _ in 0..5 {
+        swing_and_settle(&mut sim);
+        shown.push(clip_name(&sim, target));
+    }
+    assert_eq!(
+        shown,
+        [
+            "crate_strong_idle",
+            "crate_strong_idle_cracks1",
+            "crate_strong_idle_cracks1",
+            "crate_strong_idle_cracks2",
+            "crate_strong_idle_cracks2",
+            "crate_strong_idle_cracks3",
+        ]
+    );
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 10);
+    assert!(
+        sim.world().has::<Exploding>(target),
+        "the sixth hit breaks it"
+    );
+}
+
+#[test]
+fn a_nine_hit_crate_from_a_legend_cracks_in_thirds_of_its_health() {
+    let mut sim = sim_from_rows_and(
+        &["######", "#@x..#", "######"],
+        "    legend: { 'x': Crate(health: 9, skin: \"crate\") },",
+    );
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut stages = vec![clip_name(&sim, target)];
+    for _ in 0..8 {
+        swing_and_settle(&mut sim);
+        stages.push(clip_name(&sim, target));
+    }
+    let expected: Vec<String> = [0, 1, 1, 1, 2, 2, 2, 3, 3]
+        .iter()
+        .map(|&stage| match stage {
+            0 => "crate_idle".to_owned(),
+            n => format!("crate_idle_cracks{n}"),
+        })
+        .collect();
+    assert_eq!(stages, expected);
+}
+
+#[test]
+fn a_hit_crate_flashes_white_for_100_ms_with_its_new_cracks_showing() {
+    use game::sim::components::{Animation, HitFlash};
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    while !sim.world().has::<HitFlash>(target) {
+        hold(&mut sim, IDLE, 1);
+    }
+    // The step that lands the hit shows it: the cracked crate's hit clip, flash first.
+    assert_eq!(clip_name(&sim, target), "crate_hit_cracks1");
+    let mut white = 0;
+    while clip_name(&sim, target) == "crate_hit_cracks1" {
+        // Frames 0 and 1 of a hit clip are the flash and its fade; 2 and 3 the wobble.
+        if sim.world().get::<Animation>(target).unwrap().frame < 2 {
+            white += 1;
+        }
+        hold(&mut sim, IDLE, 1);
+    }
+    assert_eq!(white, 6, "6 steps at 60 steps/s = 100 ms of flash");
+    assert_eq!(clip_name(&sim, target), "crate_idle_cracks1");
 }
