@@ -276,7 +276,7 @@ mod tests {
             expect(&clip_names::player_idle(facing), 2, true);
             expect(&clip_names::player_walk(facing), 4, true);
             expect(&clip_names::player_attack(facing), 3, false);
-            expect(&clip_names::slash(facing), 3, false);
+            expect(&clip_names::slash(facing), 2, false);
         }
         for skin in CRATE_SKINS {
             for stage in 0..=clip_names::CRACK_STAGES {

@@ -344,3 +344,144 @@ fn a_hit_crate_flashes_white_for_100_ms_with_its_new_cracks_showing() {
     assert_eq!(white, 6, "6 steps at 60 steps/s = 100 ms of flash");
     assert_eq!(clip_name(&sim, target), "crate_idle_cracks1");
 }
+
+/// Put the player's centre at `(x, y)`, facing right.
+fn place_facing_right(sim: &mut Sim, x: f32, y: f32) {
+    hold(sim, RIGHT, 1);
+    let p = player(sim);
+    if let Some(mut pos) = sim.world_mut().get_mut::<Position>(p) {
+        *pos = Position { x, y };
+    }
+}
+
+fn health(sim: &Sim, e: Entity) -> u32 {
+    sim.world().get::<Crate>(e).unwrap().health
+}
+
+// The swing's arc: a disc of radius 8 whose centre is 12 px in front of the player.
+
+#[test]
+fn a_crate_one_pixel_inside_the_arc_is_hit_and_one_touching_it_is_not() {
+    let rows = [
+        "#########",
+        "#.......#",
+        "#.@...c.#",
+        "#.......#",
+        "#########",
+    ];
+    // The crate in cell 6 spans x 96..112 and y 32..48.
+    for (player_x, hit) in [(77.0, true), (76.0, false)] {
+        let mut sim = sim_from_rows(&rows);
+        let target = crate_at(&sim, 6, 2);
+        // Arc centre x = player_x + 12, so the disc reaches x = player_x + 20: 97 or 96.
+        place_facing_right(&mut sim, player_x, 40.0);
+        hold(&mut sim, ATTACK, 1);
+        hold(&mut sim, IDLE, 30);
+        assert_eq!(
+            health(&sim, target),
+            if hit { 2 } else { 3 },
+            "player at {player_x}"
+        );
+    }
+}
+
+#[test]
+fn a_crate_in_the_corner_of_the_arcs_square_but_outside_its_disc_is_not_hit() {
+    let rows = [
+        "#########",
+        "#.......#",
+        "#.@.....#",
+        "#.....c.#",
+        "#########",
+    ];
+    // Crate spans x 96..112, y 48..64. Arc centre (90, 42): its bounding square reaches
+    // (98, 50), into the crate, but the crate's nearest corner (96, 48) is 8.5 px away.
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 6, 3);
+    place_facing_right(&mut sim, 78.0, 42.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(health(&sim, target), 3);
+    // One pixel closer on each axis, (91, 43), the corner is 7.1 px away: inside.
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 6, 3);
+    place_facing_right(&mut sim, 79.0, 43.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(health(&sim, target), 2);
+}
+
+#[test]
+fn one_swing_hits_both_crates_side_by_side_under_its_arc_once_each() {
+    let rows = [
+        "#######", "#.....#", "#...c.#", "#.@.c.#", "#...c.#", "#######",
+    ];
+    let mut sim = sim_from_rows(&rows);
+    let (upper, lower, below) = (
+        crate_at(&sim, 4, 2),
+        crate_at(&sim, 4, 3),
+        crate_at(&sim, 4, 4),
+    );
+    // Arc centre (64, 48): on the corner the upper and lower crates share; the crate below
+    // them starts 16 px away.
+    place_facing_right(&mut sim, 52.0, 48.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(
+        [
+            health(&sim, upper),
+            health(&sim, lower),
+            health(&sim, below)
+        ],
+        [2, 2, 3]
+    );
+}
+
+#[test]
+fn the_arc_is_drawn_over_the_disc_that_hits_for_exactly_the_live_steps() {
+    use game::sim::components::{DrawData, HitFlash, Lifetime};
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    place_facing_right(&mut sim, 25.5, 24.0);
+    let arcs = |sim: &Sim| -> Vec<Entity> {
+        let world = sim.world();
+        world
+            .column::<Lifetime>()
+            .entities()
+            .iter()
+            .copied()
+            .filter(|&e| clip_name(sim, e).starts_with("slash_"))
+            .collect()
+    };
+    let mut shown = Vec::new();
+    let mut hit_at = None;
+    for step in 0..15 {
+        hold(&mut sim, if step == 0 { ATTACK } else { IDLE }, 1);
+        if let &[arc] = arcs(&sim).as_slice() {
+            shown.push(step);
+            // Centre 12 px ahead, rounded: (37.5 -> 38, 24); the 16 x 16 sprite is drawn
+            // with its centre there, so its pixels are the disc's.
+            assert_eq!(pos(&sim, arc), Position { x: 38.0, y: 24.0 });
+            let draw = sim.world().get::<DrawData>(arc).unwrap();
+            assert_eq!((draw.x, draw.y), (30.0, 16.0));
+        }
+        if hit_at.is_none() && sim.world().has::<HitFlash>(target) {
+            hit_at = Some(step);
+        }
+    }
+    // Steps counted from the one the key is pressed in: live steps 3..=6.
+    assert_eq!(shown, [3, 4, 5, 6]);
+    assert_eq!(hit_at, Some(3), "the crate is hit on the arc's first step");
+}
+
+#[test]
+fn the_arc_stays_where_it_appeared_when_the_player_walks_on() {
+    let mut sim = sim_from_rows(&["#########", "#.@.....#", "#########"]);
+    place_facing_right(&mut sim, 40.0, 24.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 3); // the arc appears at (52, 24)
+    hold(&mut sim, RIGHT, 3); // the player walks 4.5 px on while it is live
+    let world = sim.world();
+    let arc = world.column::<game::sim::components::Lifetime>().entities()[0];
+    assert_eq!(pos(&sim, arc), Position { x: 52.0, y: 24.0 });
+}

@@ -309,6 +309,31 @@ mod tests {
     }
 
     #[test]
+    fn every_slash_frame_covers_exactly_the_disc_a_swing_hits() {
+        // The swing hits crates overlapping a disc of SWING_RADIUS about the arc's centre, which
+        // is the centre of the sprite: the sprite must show that disc, no more and no less.
+        let radius = crate::sim::tuning::SWING_RADIUS;
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        for facing in Facing::ALL {
+            for name in &atlas.clip(&clip_names::slash(facing)).unwrap().frames {
+                let rect = atlas.frame(name).unwrap();
+                for y in 0..rect.h {
+                    for x in 0..rect.w {
+                        let (dx, dy) = (
+                            f32::from(x) + 0.5 - f32::from(rect.w) / 2.0,
+                            f32::from(y) + 0.5 - f32::from(rect.h) / 2.0,
+                        );
+                        let inside = dx * dx + dy * dy < radius * radius;
+                        let a = image.get(i32::from(rect.x + x), i32::from(rect.y + y))[3];
+                        assert_eq!(a > 0, inside, "{name} pixel ({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn shadow_is_translucent_and_sprites_have_transparent_margins() {
         let image = draw_atlas();
         let atlas = generate().unwrap().data;

@@ -19,7 +19,8 @@ pub(super) fn draw_all(sheet: &mut SheetBuilder) {
     for facing in Facing::ALL {
         sheet.new_row();
         player(sheet, facing);
-        sheet.clip(&clip_names::slash(facing), slash(facing), 0.06, false);
+        // Two frames of 2 steps: on screen for exactly the swing's 4 live steps.
+        sheet.clip(&clip_names::slash(facing), slash(facing), 2.0 / 60.0, false);
     }
     for skin in [Skin::Plain, Skin::Strong] {
         sheet.new_row();
@@ -296,50 +297,46 @@ fn player(sheet: &mut SheetBuilder, facing: Facing) {
     sheet.clip(&clip_names::player_attack(facing), attack, 0.06, false);
 }
 
-/// Swing arc in front of the hero. Drawn for `Right` (the hero stands just left of the cell)
-/// and turned for the other facings.
+/// The arc of a swing: a disc of the swing's radius (`tuning::SWING_RADIUS`) centred in the
+/// frame, which is exactly the area the swing hits. A faint fill shows the whole disc; a bright
+/// band sweeps along its far rim, top to bottom like the hammer. Drawn for `Right` and turned
+/// for the other facings (the disc itself is the same either way).
 fn slash(facing: Facing) -> Vec<Canvas> {
-    // (first angle, last angle, thickness, opacity) per frame; degrees, 0 = straight ahead,
-    // negative = up. The arc sweeps top to bottom like the hammer.
-    let frames = [
-        (-60.0, 5.0, 2.5, 1.0),
-        (-70.0, 70.0, 4.0, 1.0),
-        (-5.0, 60.0, 2.0, 0.6),
-    ];
-    frames
+    let radius = crate::sim::tuning::SWING_RADIUS;
+    // (first angle, last angle) of the bright band per frame; degrees, 0 = straight ahead,
+    // negative = up.
+    let sweeps = [(-100.0f32, 20.0f32), (-40.0, 100.0)];
+    sweeps
         .iter()
-        .enumerate()
-        .map(|(i, &(from, to, thickness, opacity))| {
+        .map(|&(from, to)| {
             let mut c = blank();
-            let (cx, cy, outer) = (-1.0f32, 8.0f32, 12.5f32);
             for y in 0..16 {
                 for x in 0..16 {
-                    let (px, py) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                    let (px, py) = (x as f32 + 0.5 - 8.0, y as f32 + 0.5 - 8.0);
+                    let r = (px * px + py * py).sqrt();
+                    if r >= radius {
+                        continue;
+                    }
                     let a = py.atan2(px).to_degrees();
-                    if a < from || a > to {
-                        continue;
-                    }
-                    // Thickest mid-sweep, tapering to points at both tips.
+                    let depth = radius - r;
+                    // Thickest mid-sweep, tapering to points at both ends.
                     let t = (a - from) / (to - from);
-                    let width = 0.8 + thickness * (std::f32::consts::PI * t).sin();
-                    let depth = outer - (px * px + py * py).sqrt();
-                    if !(0.0..width).contains(&depth) {
-                        continue;
-                    }
-                    let (col, a8) = if depth < 1.2 {
-                        (SLASH_WHITE, 255.0)
-                    } else if depth < 2.4 {
-                        (SLASH_YELLOW, 230.0)
+                    let width = if (0.0..=1.0).contains(&t) {
+                        0.6 + 2.6 * (std::f32::consts::PI * t).sin()
                     } else {
-                        (SLASH_YELLOW, 120.0)
+                        0.0
                     };
-                    c.set(x, y, alpha(col, (a8 * opacity) as u8));
-                }
-            }
-            if i == 2 {
-                // Sparkles left behind by the fading swing.
-                for (x, y) in [(9, 3), (13, 6), (4, 1)] {
-                    c.set(x, y, alpha(SLASH_WHITE, 200));
+                    let col = if depth < width.min(1.2) {
+                        alpha(SLASH_WHITE, 255)
+                    } else if depth < width {
+                        alpha(SLASH_YELLOW, 220)
+                    } else if depth < 1.0 {
+                        // The rim of the reach, where the band is not.
+                        alpha(SLASH_YELLOW, 110)
+                    } else {
+                        alpha(SLASH_YELLOW, 55)
+                    };
+                    c.set(x, y, col);
                 }
             }
             match facing {
