@@ -358,7 +358,7 @@ fn health(sim: &Sim, e: Entity) -> u32 {
     sim.world().get::<Crate>(e).unwrap().health
 }
 
-// The swing's arc: a disc of radius 8 whose centre is 12 px in front of the player.
+// The swing's arc: a disc of radius 7 whose centre is 12 px in front of the player.
 
 #[test]
 fn a_crate_one_pixel_inside_the_arc_is_hit_and_one_touching_it_is_not() {
@@ -370,10 +370,10 @@ fn a_crate_one_pixel_inside_the_arc_is_hit_and_one_touching_it_is_not() {
         "#########",
     ];
     // The crate in cell 6 spans x 96..112 and y 32..48.
-    for (player_x, hit) in [(77.0, true), (76.0, false)] {
+    for (player_x, hit) in [(78.0, true), (77.0, false)] {
         let mut sim = sim_from_rows(&rows);
         let target = crate_at(&sim, 6, 2);
-        // Arc centre x = player_x + 12, so the disc reaches x = player_x + 20: 97 or 96.
+        // Arc centre x = player_x + 12, so the disc reaches x = player_x + 19: 97 or 96.
         place_facing_right(&mut sim, player_x, 40.0);
         hold(&mut sim, ATTACK, 1);
         hold(&mut sim, IDLE, 30);
@@ -395,17 +395,17 @@ fn a_crate_in_the_corner_of_the_arcs_square_but_outside_its_disc_is_not_hit() {
         "#########",
     ];
     // Crate spans x 96..112, y 48..64. Arc centre (90, 42): its bounding square reaches
-    // (98, 50), into the crate, but the crate's nearest corner (96, 48) is 8.5 px away.
+    // (97, 49), into the crate, but the crate's nearest corner (96, 48) is 8.5 px away.
     let mut sim = sim_from_rows(&rows);
     let target = crate_at(&sim, 6, 3);
     place_facing_right(&mut sim, 78.0, 42.0);
     hold(&mut sim, ATTACK, 1);
     hold(&mut sim, IDLE, 30);
     assert_eq!(health(&sim, target), 3);
-    // One pixel closer on each axis, (91, 43), the corner is 7.1 px away: inside.
+    // Two pixels closer on each axis, (92, 44), the corner is 5.7 px away: inside.
     let mut sim = sim_from_rows(&rows);
     let target = crate_at(&sim, 6, 3);
-    place_facing_right(&mut sim, 79.0, 43.0);
+    place_facing_right(&mut sim, 80.0, 44.0);
     hold(&mut sim, ATTACK, 1);
     hold(&mut sim, IDLE, 30);
     assert_eq!(health(&sim, target), 2);
@@ -435,6 +435,35 @@ fn one_swing_hits_both_crates_side_by_side_under_its_arc_once_each() {
         ],
         [2, 2, 3]
     );
+}
+
+#[test]
+fn a_player_slightly_off_the_middle_of_a_lane_hits_only_the_crate_ahead() {
+    let rows = [
+        "#######", "#.....#", "#...c.#", "#.@.c.#", "#...c.#", "#######",
+    ];
+    for dy in [-1.4, 0.0, 1.4] {
+        let mut sim = sim_from_rows(&rows);
+        let (upper, ahead, lower) = (
+            crate_at(&sim, 4, 2),
+            crate_at(&sim, 4, 3),
+            crate_at(&sim, 4, 4),
+        );
+        // The lane's middle is y = 56; the arc's centre rounds to 55, 56 or 57, and its edge
+        // (radius 7) at most touches the neighbours' boxes, which end at 48 and start at 64.
+        place_facing_right(&mut sim, 52.0, 56.0 + dy);
+        hold(&mut sim, ATTACK, 1);
+        hold(&mut sim, IDLE, 30);
+        assert_eq!(
+            [
+                health(&sim, upper),
+                health(&sim, ahead),
+                health(&sim, lower)
+            ],
+            [3, 2, 3],
+            "player {dy} px off the middle"
+        );
+    }
 }
 
 #[test]

@@ -17,12 +17,15 @@ pub const SWING_ACTIVE: std::ops::RangeInclusive<u32> = 3..=6;
 /// Steps between the starts of two swings (0.35 s).
 pub const SWING_COOLDOWN: u32 = 21;
 /// Distance from the player's centre to the centre of the swing's arc: the arc reaches from
-/// 12 - 8 = 4 px to 12 + 8 = 20 px in front of the player, into the next tile.
+/// 12 - 7 = 5 px (the front of the player's box) to 12 + 7 = 19 px in front of the player,
+/// well into the next tile.
 pub const SWING_REACH: f32 = 12.0;
-/// Radius of the swing's arc, the disc a swing hits: 8 px, so it is one tile (16 px) across.
-/// The slash sprite is drawn to fill exactly this disc (`gen-assets` reads this constant, and
-/// must be rerun when it changes; the sprite's 16 x 16 frame allows at most 8).
-pub const SWING_RADIUS: f32 = 8.0;
+/// Radius of the swing's arc, the disc a swing hits: 14 px across, so with the player in line
+/// with a lane of crates its edge stays 1 px inside the lane, and a player up to 1.5 px off
+/// the middle hits only the crate ahead, not its neighbours. The slash sprite is drawn to fill
+/// exactly this disc (`gen-assets` reads this constant and must be rerun when it changes; the
+/// sprite's 16 x 16 frame allows at most 8).
+pub const SWING_RADIUS: f32 = 7.0;
 /// Debris thrown by a breaking crate.
 pub const DEBRIS_PER_CRATE: u32 = 5;
 /// Debris lifetime (0.6 s).

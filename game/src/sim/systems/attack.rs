@@ -3,7 +3,7 @@
 //!
 //! The rule, which the player sees on screen:
 //!
-//! - A swing's **arc** is a disc [`SWING_RADIUS`] (8 px) in radius, one tile across, whose
+//! - A swing's **arc** is a disc [`SWING_RADIUS`] (7 px) in radius, 14 px across, whose
 //!   centre is [`SWING_REACH`] (12 px) in front of the player (rounded to a whole pixel). It is
 //!   placed where the player stands and faces on the swing's first live step and stays there.
 //! - The arc is **live** during [`SWING_ACTIVE`]: the 4th to 7th steps of the swing, counting the
@@ -17,7 +17,7 @@
 //! ```text
 //!              .-------.
 //!    (@) -->  (    +    )    @ the player's centre, + the arc's centre 12 px ahead;
-//!              '-------'     radius 8, so the arc covers 4 to 20 px ahead
+//!              '-------'     radius 7, so the arc covers 5 to 19 px ahead
 //! ```
 
 use ecs::{Entity, SystemEntities, World};
