@@ -187,7 +187,7 @@ fn paused_updates_run_only_the_debug_systems() {
 }
 
 #[test]
-fn a_swing_hits_each_crate_once_even_though_its_hitbox_lives_several_steps() {
+fn a_swing_hits_each_crate_once_even_though_its_arc_lives_several_steps() {
     let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
     let target = crate_at(&sim, 2, 1);
     hold(&mut sim, RIGHT, 1);
