@@ -66,6 +66,7 @@ pub(super) fn hash_world(world: &World) -> u64 {
         if let Some(c) = world.get::<Crate>(e) {
             h.u64(5);
             h.u64(u64::from(c.health));
+            h.u64(u64::from(c.max_health));
             h.u64(u64::from(c.coin));
         }
         if let Some(f) = world.get::<HitFlash>(e) {

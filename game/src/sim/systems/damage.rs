@@ -43,6 +43,7 @@ fn hit(world: &mut World, target: ecs::Entity) {
     }
     c.health -= 1;
     let Crate { health, coin, .. } = *c;
+    let stage = c.crack_stage();
     let Some(&Sprite {
         looks: Looks::Crate { hit, explode, .. },
         ..
@@ -51,8 +52,9 @@ fn hit(world: &mut World, target: ecs::Entity) {
         return;
     };
     let clips = world.resource::<Clips>();
+    // The flash lasts as long as the hit clip of the stage the crate now shows.
     let (hit_steps, explode_steps) = (
-        clips.get(hit).duration_steps(),
+        clips.get(hit[stage]).duration_steps(),
         clips.get(explode).duration_steps(),
     );
     if health > 0 {
