@@ -40,7 +40,7 @@ pub mod watch;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-pub use error::LevelError;
+pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
 pub use generate::generate;
 pub use watch::LevelWatcher;
 
@@ -52,6 +52,12 @@ use spans::Spans;
 pub const MAX_SIDE: u32 = 1024;
 /// Largest number of crates in one level.
 pub const MAX_CRATES: usize = 1_000_000;
+/// Largest number of crate overrides: one per crate.
+pub const MAX_OVERRIDES: usize = MAX_CRATES;
+/// Longest level name, in characters: what fits the HUD bar beside the score.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Longest skin name, in characters; the atlas's sprite names are far shorter.
+pub const MAX_SKIN_CHARS: usize = 64;
 /// Largest level file `load` reads; 16 MiB is several times a full 1024 x 1024 map.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Smallest and largest crate health.
@@ -130,35 +136,17 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
         }
         None => text,
     };
+    let spans = Spans::new(text);
+    let rep = Reporter {
+        path,
+        spans: &spans,
+    };
     if text.trim().is_empty() {
-        let spans = Spans::lines_only(text);
-        return Err(Reporter {
-            path,
-            spans: &spans,
-        }
-        .at(0, "the file is empty")
-        .with_hint(LEVEL_SHAPE_HINT));
+        return Err(rep.at(0, "the file is empty").with_hint(LEVEL_SHAPE_HINT));
     }
     match ron_options().from_str::<RawLevel>(text) {
-        Ok(raw) => {
-            let spans = Spans::new(text);
-            validate::build(
-                raw,
-                &Reporter {
-                    path,
-                    spans: &spans,
-                },
-                skins,
-            )
-        }
-        Err(err) => {
-            let spans = Spans::lines_only(text);
-            Err(Reporter {
-                path,
-                spans: &spans,
-            }
-            .ron(&err))
-        }
+        Ok(raw) => validate::build(raw, &rep, skins),
+        Err(err) => Err(rep.ron(&err)),
     }
 }
 
@@ -178,7 +166,7 @@ pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, L
             let valid = &bytes[..err.valid_up_to()];
             // Everything before `valid_up_to` is UTF-8 by definition.
             let valid = std::str::from_utf8(valid).unwrap_or_default();
-            let spans = Spans::lines_only(valid);
+            let spans = Spans::new(valid);
             let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
             Err(Reporter {
                 path,
@@ -234,23 +222,26 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     parse_bytes(path, &bytes, skins)
 }
 
-/// Check level files, printing one `path:line:col: error: message` line per invalid file (and a
-/// `  = hint: ...` line where there is one) to `out`.
+/// Check level files, printing each invalid file's error to `out` as [`LevelError`] displays
+/// it (`path:line:col: error: message`, the offending line with a caret under the column, and a
+/// hint where there is one), or `ok: N files valid` when every file is a valid level.
 ///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
 pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
-    let mut status = 0;
+    let mut all_valid = true;
     for path in paths {
         if let Err(err) = load(path, skins) {
-            status = 1;
+            all_valid = false;
             // A closed pipe (`check | head`) must not turn invalid levels into a panic.
-            let _ = writeln!(out, "{}", err.headline());
-            if let Some(hint) = &err.hint {
-                let _ = writeln!(out, "  = hint: {hint}");
-            }
+            let _ = writeln!(out, "{err}");
         }
     }
-    status
+    if !all_valid {
+        return 1;
+    }
+    let files = if paths.len() == 1 { "file" } else { "files" };
+    let _ = writeln!(out, "ok: {} {files} valid", paths.len());
+    0
 }
 
 #[cfg(test)]
@@ -267,7 +258,7 @@ mod tests {
             .from_str::<ron::Value>(&text)
             .expect_err("too deep");
         assert_eq!(err.code, ron::Error::ExceededRecursionLimit);
-        let spans = Spans::lines_only(&text);
+        let spans = Spans::new(&text);
         let err = Reporter {
             path: Path::new("deep.ron"),
             spans: &spans,
