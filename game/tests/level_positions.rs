@@ -55,12 +55,21 @@ fn every_bad_level_reports_the_same_place_with_any_line_ends() {
 }
 
 #[test]
-fn a_cr_only_file_has_lines() {
+fn a_cr_only_file_has_lines_and_its_comments_end_with_them() {
     let err = parse("(\r  name: \"x\",\r  map: [\"#@c#\"],\r  lgend: {},\r)\r");
     assert_eq!(
         place(&err),
         (4, 3, Some("  lgend: {},"), Some("  ^".to_owned()))
     );
+    // ron itself ends a line comment only at `\n`; a lone `\r` must end it too.
+    let err =
+        parse("(\r  // The name:\r  name: \"x\",\r  map: [\"#@c#\"], // row 0\r  lgend: {},\r)\r");
+    assert_eq!(
+        (err.line, err.col, err.message.as_str()),
+        (5, 3, "unknown field `lgend`")
+    );
+    let ok = "(\r  // The name:\r  name: \"x\",\r  map: [\"#@c#\"], // row 0\r)\r";
+    assert!(level::parse(Path::new("ok.ron"), ok, &DEFAULT_SKINS).is_ok());
 }
 
 #[test]

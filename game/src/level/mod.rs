@@ -37,6 +37,7 @@ mod spans;
 mod validate;
 pub mod watch;
 
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -136,6 +137,9 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
         }
         None => text,
     };
+    // ron ends lines (and so line comments) at `\n` only; a lone `\r` becomes one, byte for
+    // byte, so offsets and the lines `Spans` counts stay the same.
+    let text = &*lone_cr_to_lf(text);
     let spans = Spans::new(text);
     let rep = Reporter {
         path,
@@ -148,6 +152,28 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
         Ok(raw) => validate::build(raw, &rep, skins),
         Err(err) => Err(rep.ron(&err)),
     }
+}
+
+/// `text` with every `\r` that is not followed by `\n` replaced by `\n`.
+fn lone_cr_to_lf(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(cr) = rest.find('\r') {
+        out.push_str(&rest[..cr]);
+        out.push(if rest[cr + 1..].starts_with('\n') {
+            '\r'
+        } else {
+            '\n'
+        });
+        rest = &rest[cr + 1..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// How level files are read: `health: 5` may stand for `Some(5)`, and the recursion limit stays

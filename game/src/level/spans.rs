@@ -204,31 +204,32 @@ impl<'a> Spans<'a> {
     }
 
     /// The string literal that swallowed the text up to `offset`, where ron reported a syntax
-    /// error: one still open at the end of the file, or one that runs over a line end and
-    /// closes on the line of `offset` (its closing quote was most likely meant to open the next
-    /// string, and ron stumbled on what follows).
+    /// error: one still open at the end of the file, or one that runs over a line end and is
+    /// followed right away, at `offset`, by text that cannot follow a string (its closing quote
+    /// was most likely meant to open the next string, and ron stumbled on that string's
+    /// contents).
     pub fn runaway_string(&self, offset: usize) -> Option<Runaway> {
         let mut cursor = Cursor::new(self.text);
-        let error_line = self.pos(offset).line;
         loop {
             cursor.skip_trivia();
-            if cursor.at >= offset.min(self.text.len()) {
+            if cursor.at >= offset {
                 return None;
             }
             let start = cursor.at;
             if cursor.at_string() {
-                if cursor.skip_string().is_none() {
+                let Some(close) = cursor.skip_string() else {
                     return Some(Runaway {
                         start,
                         closes: None,
                     });
-                }
-                let close = cursor.at - 1;
+                };
                 let body = &self.text[start..close];
                 let broken = body
                     .match_indices(['\n', '\r'])
                     .any(|(i, _)| !body[..i].ends_with('\\') && !body[..i].ends_with("\\\r"));
-                if broken && close < offset && self.pos(close).line == error_line {
+                let follows = self.text[cursor.at..].chars().next();
+                let can_follow = |c: char| is_ron_whitespace(c) || ",)]}:/".contains(c);
+                if broken && cursor.at == offset && follows.is_some_and(|c| !can_follow(c)) {
                     return Some(Runaway {
                         start,
                         closes: Some(close),
@@ -331,7 +332,8 @@ impl<'a> Cursor<'a> {
         loop {
             let rest = self.rest();
             if rest.starts_with("//") {
-                self.at += rest.find(['\n', '\r']).unwrap_or(rest.len());
+                // Like ron, only `\n` ends a line comment; `parse` turns a lone `\r` into one.
+                self.at += rest.find('\n').unwrap_or(rest.len());
             } else if rest.starts_with("/*") {
                 self.skip_block_comment();
             } else {
@@ -414,15 +416,17 @@ impl<'a> Cursor<'a> {
         after.len() >= hashes && after[..hashes].iter().all(|&b| b == b'#')
     }
 
-    /// Move past the string literal here; `None` if it is never closed.
-    fn skip_string(&mut self) -> Option<()> {
+    /// Move past the string literal here and return the offset of its closing quote; `None`
+    /// if it is never closed.
+    fn skip_string(&mut self) -> Option<usize> {
         let (raw, hashes) = self.open_string()?;
         loop {
             match self.peek()? {
                 b'\\' if !raw => self.at = escape_end(self.text, self.at),
                 b'"' if self.closes(hashes) => {
+                    let close = self.at;
                     self.at += 1 + hashes;
-                    return Some(());
+                    return Some(close);
                 }
                 _ => self.at = next_char(self.text, self.at),
             }
@@ -462,7 +466,9 @@ impl<'a> Cursor<'a> {
                     self.at += 1;
                     continue;
                 }
-                _ if self.at_string() => self.skip_string()?,
+                _ if self.at_string() => {
+                    self.skip_string()?;
+                }
                 b'\'' => self.skip_char()?,
                 b'b' if self.rest().starts_with("b'") => {
                     self.at += 1;
@@ -689,5 +695,9 @@ mod tests {
         // A string closed on its own line is not a runaway.
         let text = "(name: \"x\", map: [\"#@#\"] oops)";
         assert_eq!(Spans::new(text).runaway_string(25), None);
+        // Nor is one over two lines that is followed by what may follow a string.
+        let text = "(name: \"x\", map: [\"a\nb\",] oops)";
+        let error = text.find("oops").expect("oops");
+        assert_eq!(Spans::new(text).runaway_string(error), None);
     }
 }
