@@ -77,7 +77,7 @@ impl Bot {
         self.since_plan = 0;
         self.target = None;
         self.path.clear();
-        let cells = map.tiles.len();
+        let cells = map.tiles().len();
         if self.visited.len() != cells {
             self.visited = vec![0; cells];
             self.parent = vec![0; cells];
@@ -92,7 +92,7 @@ impl Bot {
         let Some(s) = map.index(start.0, start.1) else {
             return;
         };
-        let walkable = |i: usize| map.tiles[i] == Tile::Floor && map.crates[i].is_none();
+        let walkable = |i: usize| map.tiles()[i] == Tile::Floor && map.crate_at(i).is_none();
         self.queue.clear();
         self.queue.push_back(s as u32);
         self.visited[s] = self.stamp;
@@ -109,7 +109,7 @@ impl Bot {
                 let Some(n) = map.index(x + dx, y + dy) else {
                     continue;
                 };
-                if let Some(crate_entity) = map.crates[n] {
+                if let Some(crate_entity) = map.crate_at(n) {
                     self.target = Some(crate_entity);
                     self.face = facing;
                     let mut at = i;
