@@ -35,10 +35,17 @@ fn component_types_lists_every_registered_type_once_in_registration_order() {
     world.insert(e, Tag).unwrap();
     assert_eq!(
         component_ids(&world),
-        [TypeId::of::<Pos>(), TypeId::of::<Vel>(), TypeId::of::<Tag>()]
+        [
+            TypeId::of::<Pos>(),
+            TypeId::of::<Vel>(),
+            TypeId::of::<Tag>()
+        ]
     );
     let names: Vec<&str> = world.component_types().map(|(_, name)| name).collect();
-    assert!(names[0].ends_with("Pos") && names[2].ends_with("Tag"), "{names:?}");
+    assert!(
+        names[0].ends_with("Pos") && names[2].ends_with("Tag"),
+        "{names:?}"
+    );
 }
 
 #[test]
@@ -59,7 +66,11 @@ fn a_type_only_a_system_names_is_listed_and_no_type_is_dropped_when_its_column_e
     world.remove::<Pos>(e);
     world.despawn(e);
     world.clear();
-    assert_eq!(component_ids(&world), expected, "registered types stay listed");
+    assert_eq!(
+        component_ids(&world),
+        expected,
+        "registered types stay listed"
+    );
 }
 
 #[test]
@@ -74,7 +85,11 @@ fn resource_types_follows_inserts_and_removes() {
         listed,
         HashSet::from([TypeId::of::<Score>(), TypeId::of::<Level>()])
     );
-    assert_eq!(world.resource_types().len(), 2, "a replaced resource is listed once");
+    assert_eq!(
+        world.resource_types().len(),
+        2,
+        "a replaced resource is listed once"
+    );
     world.remove_resource::<Score>();
     let listed: Vec<(TypeId, &str)> = world.resource_types().collect();
     assert_eq!(listed.len(), 1);
