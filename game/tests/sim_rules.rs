@@ -514,3 +514,32 @@ fn the_arc_stays_where_it_appeared_when_the_player_walks_on() {
     let arc = world.column::<game::sim::components::Lifetime>().entities()[0];
     assert_eq!(pos(&sim, arc), Position { x: 52.0, y: 24.0 });
 }
+
+#[test]
+fn the_bot_waits_while_no_crate_is_reachable_and_goes_for_one_once_the_map_changes() {
+    use game::sim::resources::TileMap;
+    // The crate at x = 4 is behind the wall at x = 3: nothing to do.
+    let mut sim = sim_from_rows(&["######", "#@.#c#", "######"]);
+    sim.set_bot(true);
+    let p = player(&sim);
+    let start = pos(&sim, p);
+    for _ in 0..60 {
+        sim.step(IDLE);
+        assert_eq!(pos(&sim, p), start);
+        assert_eq!(sim.world().get::<Player>(p).unwrap().swing, 0);
+    }
+    // The map now says that crate stands at x = 2, next to the player (a change the bot's
+    // search depends on, though no entity moved).
+    let c = crate_at(&sim, 4, 1);
+    let map = sim.world_mut().resource_mut::<TileMap>();
+    let i = map.index(2, 1).unwrap();
+    map.set_crate(i, Some(c));
+    let swung = (0..60).any(|_| {
+        sim.step(IDLE);
+        sim.world().get::<Player>(p).unwrap().swing > 0
+    });
+    assert!(
+        swung,
+        "the bot searched again and swung at the crate it found"
+    );
+}
