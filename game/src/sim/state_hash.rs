@@ -3,10 +3,12 @@
 //! components in slot order: stable across runs and platforms, unlike `std`'s randomly keyed
 //! hasher, and floats are hashed by their bits.
 //!
-//! What is covered is one list per kind ([`COMPONENTS`], [`RESOURCES`]); hashing walks those
+//! What is covered is one list per kind (`COMPONENTS`, `RESOURCES`); hashing walks those
 //! same lists, so [`hashed_components`] and [`hashed_resources`] cannot drift from what is
-//! hashed. Each type's [`Hashed`] impl destructures it without `..`, so a new field does not
-//! compile until it is hashed. `game/tests/sim_state_hash.rs` checks that every component type
+//! hashed. Each component's `Hashed` impl destructures it without `..`, so a new field does not
+//! compile until it is hashed; so do those of the resources with public fields (`TileMap` and
+//! `SimRng` keep theirs private and are hashed through their accessors, which show all their
+//! state). `game/tests/sim_state_hash.rs` checks that every component type
 //! and resource a running world holds is covered (or, for resources, listed in
 //! [`unhashed_resources`] with the reason).
 
