@@ -514,3 +514,126 @@ fn the_arc_stays_where_it_appeared_when_the_player_walks_on() {
     let arc = world.column::<game::sim::components::Lifetime>().entities()[0];
     assert_eq!(pos(&sim, arc), Position { x: 52.0, y: 24.0 });
 }
+
+#[test]
+fn the_bot_waits_while_no_crate_is_reachable_and_goes_for_one_once_the_map_changes() {
+    use game::sim::resources::TileMap;
+    // The crate at x = 4 is behind the wall at x = 3: nothing to do.
+    let mut sim = sim_from_rows(&["######", "#@.#c#", "######"]);
+    sim.set_bot(true);
+    let p = player(&sim);
+    let start = pos(&sim, p);
+    for _ in 0..60 {
+        sim.step(IDLE);
+        assert_eq!(pos(&sim, p), start);
+        assert_eq!(sim.world().get::<Player>(p).unwrap().swing, 0);
+    }
+    // The map now says that crate stands at x = 2, next to the player (a change the bot's
+    // search depends on, though no entity moved).
+    let c = crate_at(&sim, 4, 1);
+    let map = sim.world_mut().resource_mut::<TileMap>();
+    let i = map.index(2, 1).unwrap();
+    map.set_crate(i, Some(c));
+    let swung = (0..60).any(|_| {
+        sim.step(IDLE);
+        sim.world().get::<Player>(p).unwrap().swing > 0
+    });
+    assert!(
+        swung,
+        "the bot searched again and swung at the crate it found"
+    );
+}
+
+#[test]
+fn a_map_without_walls_keeps_the_player_inside_its_edges() {
+    let mut sim = sim_from_rows(&["@..", "..."]);
+    let p = player(&sim);
+    hold(&mut sim, LEFT, 100);
+    assert_eq!(
+        pos(&sim, p),
+        Position { x: 5.0, y: 8.0 },
+        "flush with x = 0"
+    );
+    let up_left = Input {
+        move_x: -1,
+        move_y: -1,
+        attack: false,
+    };
+    hold(&mut sim, up_left, 100);
+    assert_eq!(pos(&sim, p), Position { x: 5.0, y: 5.0 }, "in the corner");
+    let down_right = Input {
+        move_x: 1,
+        move_y: 1,
+        attack: false,
+    };
+    hold(&mut sim, down_right, 100);
+    assert_eq!(
+        pos(&sim, p),
+        Position { x: 43.0, y: 27.0 },
+        "the far corner"
+    );
+}
+
+#[test]
+fn a_void_cell_blocks_and_slides_the_player_exactly_like_a_wall() {
+    let level = |c: char| {
+        let middle = format!(".@.{c}..");
+        sim_from_rows(&["......", &middle, "......"])
+    };
+    let mut void = level(' ');
+    let p = player(&void);
+    hold(&mut void, RIGHT, 60);
+    assert_eq!(
+        pos(&void, p).x,
+        48.0 - 5.0,
+        "flush against the void at x = 3"
+    );
+    let (mut void, mut wall) = (level(' '), level('#'));
+    let (pv, pw) = (player(&void), player(&wall));
+    let inputs = [(1, 0, 40), (1, 1, 30), (-1, 0, 10), (1, -1, 40), (1, 0, 30)];
+    for (move_x, move_y, steps) in inputs {
+        let input = Input {
+            move_x,
+            move_y,
+            attack: false,
+        };
+        for _ in 0..steps {
+            void.step(input);
+            wall.step(input);
+            assert_eq!(pos(&void, pv), pos(&wall, pw));
+        }
+    }
+}
+
+#[test]
+fn debris_and_coins_thrown_by_a_crate_in_the_void_stay_on_its_floor() {
+    // Floor is only the crate's cell (x 16..32, y 16..32) and the player's below it.
+    let mut sim = sim_from_rows(&["   ", " $ ", " @ ", "   "]);
+    let up = Input {
+        move_x: 0,
+        move_y: -1,
+        attack: false,
+    };
+    hold(&mut sim, up, 5);
+    let mut broke = false;
+    for _ in 0..300 {
+        sim.step(ATTACK);
+        let world = sim.world();
+        broke |= world.try_column::<Debris>().is_some_and(|c| !c.is_empty());
+        let thrown = world.try_column::<Debris>().map(|c| c.entities().to_vec());
+        let coins = world.column::<Coin>().entities().to_vec();
+        for e in thrown.unwrap_or_default().into_iter().chain(coins) {
+            let p = pos(&sim, e);
+            assert!(
+                (16.0..=32.0).contains(&p.x) && (16.0..=48.0).contains(&p.y),
+                "{e:?} left the floor: {p:?}"
+            );
+        }
+    }
+    assert!(broke, "the crate broke and threw its debris");
+    assert_eq!(
+        sim.world().column::<Coin>().len(),
+        1,
+        "its coin is on the floor"
+    );
+}

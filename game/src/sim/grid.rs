@@ -195,6 +195,20 @@ impl SpatialHash {
         true
     }
 
+    /// Every entry, in entity-index order (deterministic whatever the insertion history).
+    pub fn entries(&self) -> impl Iterator<Item = Hit> + '_ {
+        self.entries.iter().flatten().map(|e| Hit {
+            entity: e.entity,
+            aabb: e.aabb,
+            solid: e.solid,
+        })
+    }
+
+    /// Columns and rows of cells.
+    pub fn dimensions(&self) -> (i32, i32) {
+        (self.cols, self.rows)
+    }
+
     /// Whether `entity` (this generation) is in the grid.
     pub fn contains(&self, entity: Entity) -> bool {
         self.entries

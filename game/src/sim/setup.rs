@@ -111,7 +111,7 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         ));
         let map = world.resource_mut::<TileMap>();
         if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
-            map.crates[i] = Some(crate_entity);
+            map.set_crate(i, Some(crate_entity));
         }
     }
     for coin in &level.coins {

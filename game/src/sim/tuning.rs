@@ -34,6 +34,10 @@ pub const DEBRIS_STEPS: u32 = 36;
 pub const FRICTION: f32 = 0.9;
 /// Speeds below this snap to zero, so sliding things come to rest exactly.
 pub const REST_SPEED: f32 = 0.05;
+/// Half extents of the box that keeps a mover without a collider (debris) out of the void:
+/// 2 x 2 px, about a splinter's size. A box, not a point: a point resting exactly on a cell's
+/// edge would overlap neither cell and could slide along the edge into the void.
+pub const FREE_MOVER_HALF: f32 = 1.0;
 /// Largest move tested for collision in one piece; longer moves are split, so nothing
 /// tunnels through a box at least twice this size.
 pub const MAX_SUBSTEP: f32 = 4.0;
