@@ -195,7 +195,8 @@ pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, L
 
 /// Read, parse and validate the level file at `path`.
 ///
-/// Refuses files over [`MAX_FILE_BYTES`] before reading them.
+/// Refuses files over [`MAX_FILE_BYTES`] before reading them, and anything but a regular file (a
+/// FIFO, a device) without blocking on it.
 pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     let io_error = |err: std::io::Error| {
         let what = match err.kind() {
@@ -225,7 +226,7 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     }
     // The file can grow between `metadata` and reading, so the read is capped too.
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::fsutil::open_regular(path)
         .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(io_error)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
