@@ -214,7 +214,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
             }
             let input = input.load()?;
-            let atlas = load_atlas()?;
+            // The whole image is decoded, as the window does: a corrupt one fails here too.
+            let dirs = DataDirs::locate()?;
+            let (atlas, _image) =
+                AtlasData::load_with_image(&dirs.assets).context("loading the sprite atlas")?;
             let report = headless::run(
                 &SimOptions {
                     level,

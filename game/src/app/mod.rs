@@ -21,7 +21,7 @@ use crate::debug::views::{View, Views};
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
 use crate::level::watch::LevelWatcher;
-use crate::paths::{DataDirs, DataDirsNotFound};
+use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
@@ -89,11 +89,11 @@ pub struct ScriptReport {
 pub enum AppError {
     /// `assets/` and `levels/` are nowhere to be found.
     #[error(transparent)]
-    DataDirs(#[from] DataDirsNotFound),
-    /// The atlas's frame table is missing or invalid.
+    DataDirs(#[from] DataDirsError),
+    /// The atlas's frame table or image is missing or invalid.
     #[error(transparent)]
     Atlas(#[from] AtlasError),
-    /// The atlas image is missing or invalid.
+    /// The atlas image is too large for a texture.
     #[error(transparent)]
     Texture(#[from] TextureError),
     /// The profile server could not start.
@@ -103,12 +103,12 @@ pub enum AppError {
     #[error("{0}")]
     Level(String),
     /// The screenshot could not be written.
-    #[error("cannot write the screenshot {path}: {source}")]
+    #[error("cannot write the screenshot {path}: {error}")]
     Screenshot {
         /// The file.
         path: String,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so not also a `source`).
+        error: std::io::Error,
     },
 }
 
@@ -625,8 +625,9 @@ async fn game_loop(
     audio_thread: AudioThread,
 ) -> Result<Option<ScriptReport>, AppError> {
     let dirs = DataDirs::locate()?;
-    let atlas = AtlasData::load(&dirs.assets)?;
-    let renderer = Renderer::new(&dirs.assets, &atlas)?;
+    let (atlas, image) = AtlasData::load_with_image(&dirs.assets)?;
+    let renderer = Renderer::new(&image, &atlas)?;
+    drop(image);
     let overlay =
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
@@ -693,9 +694,9 @@ async fn game_loop(
 /// Save the scripted run's screenshot and say what it saw.
 fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
     if let Some(path) = screenshot {
-        screenshot::save(path).map_err(|source| AppError::Screenshot {
+        screenshot::save(path).map_err(|error| AppError::Screenshot {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
     }
     let mut report = ScriptReport {
