@@ -85,7 +85,7 @@ enum Command {
         /// Level file.
         #[arg(long)]
         level: PathBuf,
-        /// Steps to simulate (60 per second of game time).
+        /// Steps to simulate (60 per second of game time). Memory does not grow with it.
         #[arg(long, default_value_t = 600)]
         frames: u64,
         /// Input source: idle, bot or script:FILE.
