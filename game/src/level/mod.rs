@@ -41,7 +41,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use error::LevelError;
-pub use generate::generate;
+pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate};
 pub use watch::LevelWatcher;
 
 use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
