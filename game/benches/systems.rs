@@ -18,7 +18,7 @@ fn atlas() -> AtlasData {
 }
 
 fn sim_with_crates(crates: usize, atlas: &AtlasData) -> Sim {
-    let text = level::generate(crates, 1);
+    let text = level::generate(crates, 1).unwrap();
     let level = level::parse(Path::new("generated.ron"), &text, &atlas.crate_skins()).unwrap();
     let mut sim = Sim::new(&level, atlas, 1).unwrap();
     sim.step(Input::default()); // settle: the first step sees everything as new

@@ -17,6 +17,7 @@ pub mod palette;
 mod sprites;
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -61,25 +62,23 @@ pub struct AtlasData {
 /// Failure to load or validate the atlas frame table.
 #[derive(Debug, thiserror::Error)]
 pub enum AtlasError {
-    #[error("cannot read {path}: {source}")]
+    // Each message carries its cause, so none is also given as a `source` (printed twice by
+    // `{:#}`).
+    #[error("cannot read {}: {error}", .path.display())]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("{path}:{line}:{col}: {message}")]
+    #[error("{}:{line}:{col}: {message}", .path.display())]
     Parse {
         path: PathBuf,
         line: usize,
         col: usize,
         message: String,
     },
-    #[error("cannot read the header of {path}: {source}")]
-    Image {
-        path: PathBuf,
-        #[source]
-        source: png::DecodingError,
-    },
+    /// The image is not a PNG the game can use: truncated, corrupt, or too large.
+    #[error("{} is not a usable PNG: {message}", .path.display())]
+    Image { path: PathBuf, message: String },
     #[error("clip `{clip}` has no frames")]
     EmptyClip { clip: String },
     #[error("clip `{clip}` has a non-positive or non-finite frame_time {frame_time}")]
@@ -114,18 +113,44 @@ impl AtlasData {
 
     /// Read `atlas.ron` from `assets_dir`, then validate it against the image it names.
     ///
-    /// Only the PNG header is read, to learn the image size; decoding pixels is the renderer's job.
+    /// Only the PNG header is read, to learn the image size: enough for `check`, which needs the
+    /// crate skins. Whatever draws or simulates uses [`load_with_image`](Self::load_with_image).
     pub fn load(assets_dir: &Path) -> Result<Self, AtlasError> {
-        let path = assets_dir.join(ATLAS_RON);
-        let text = std::fs::read_to_string(&path).map_err(|source| AtlasError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let data = Self::parse(&text, &path)?;
-        let image_path = assets_dir.join(&data.image);
+        let (data, image_path) = Self::load_table(assets_dir)?;
         let (width, height) = png_size(&image_path)?;
         data.validate_within(width, height)?;
         Ok(data)
+    }
+
+    /// Read `atlas.ron` from `assets_dir` and decode the whole image it names, then validate the
+    /// table against it: a truncated or corrupt image is an error here, not a blank texture
+    /// later. The window and `crate-room sim` load the atlas this way.
+    pub fn load_with_image(assets_dir: &Path) -> Result<(Self, RgbaImage), AtlasError> {
+        let (data, image_path) = Self::load_table(assets_dir)?;
+        let image = RgbaImage::load(&image_path)?;
+        data.validate_within(image.width, image.height)?;
+        Ok((data, image))
+    }
+
+    /// The parsed `atlas.ron` and the path of the image it names.
+    fn load_table(assets_dir: &Path) -> Result<(Self, PathBuf), AtlasError> {
+        let path = assets_dir.join(ATLAS_RON);
+        let io_error = |error| AtlasError::Io {
+            path: path.clone(),
+            error,
+        };
+        let mut text = String::new();
+        crate::fsutil::open_regular(&path)
+            .and_then(|file| file.take(MAX_TABLE_BYTES + 1).read_to_string(&mut text))
+            .map_err(io_error)?;
+        if text.len() as u64 > MAX_TABLE_BYTES {
+            return Err(io_error(std::io::Error::other(format!(
+                "the file is larger than {MAX_TABLE_BYTES} bytes"
+            ))));
+        }
+        let data = Self::parse(&text, &path)?;
+        let image_path = assets_dir.join(&data.image);
+        Ok((data, image_path))
     }
 
     fn parse(text: &str, path: &Path) -> Result<Self, AtlasError> {
@@ -209,17 +234,87 @@ impl AtlasData {
     }
 }
 
+/// A decoded PNG (the atlas image; the window tests read screenshots with it): RGBA8 pixels,
+/// row by row from the top.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    pub width: u32,
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub pixels: Vec<u8>,
+}
+
+impl std::fmt::Debug for RgbaImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RgbaImage({} x {})", self.width, self.height)
+    }
+}
+
+impl RgbaImage {
+    /// Decode the PNG file at `path` into RGBA8, refusing (never panicking on) a truncated,
+    /// corrupt or oversized file, and anything but a regular file.
+    pub fn load(path: &Path) -> Result<Self, AtlasError> {
+        let bad = |message: String| AtlasError::Image {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut reader = png_reader(path)?;
+        reader.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+        let mut reader = reader.read_info().map_err(|e| bad(e.to_string()))?;
+        let (width, height) = (reader.info().width, reader.info().height);
+        // Checked before the pixel buffer is allocated: the header alone decides its size.
+        if width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE {
+            return Err(bad(format!(
+                "{width} x {height} pixels; at most {MAX_IMAGE_SIDE} x {MAX_IMAGE_SIDE} are read"
+            )));
+        }
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| bad("image too large".into()))?;
+        let mut pixels = vec![0; size];
+        let info = reader
+            .next_frame(&mut pixels)
+            .map_err(|e| bad(e.to_string()))?;
+        if info.bit_depth != png::BitDepth::Eight || info.color_type != png::ColorType::Rgba {
+            return Err(bad(format!(
+                "expected 8-bit RGBA after expansion, got {:?} {:?}",
+                info.bit_depth, info.color_type
+            )));
+        }
+        pixels.truncate(info.buffer_size());
+        Ok(Self {
+            width: info.width,
+            height: info.height,
+            pixels,
+        })
+    }
+}
+
+/// Largest image side [`RgbaImage::load`] decodes, in pixels: 4096 x 4096 x 4 bytes = 64 MiB,
+/// far above the 256 x 128 atlas the generator draws, and within every OpenGL driver's texture
+/// limit.
+pub const MAX_IMAGE_SIDE: u32 = 4096;
+
+/// Largest `atlas.ron` read: the generated table is about 10 KB.
+const MAX_TABLE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A PNG decoder on the regular file at `path`.
+fn png_reader(path: &Path) -> Result<png::Decoder<std::io::BufReader<std::fs::File>>, AtlasError> {
+    let file = crate::fsutil::open_regular(path).map_err(|error| AtlasError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    Ok(png::Decoder::new(std::io::BufReader::new(file)))
+}
+
 /// Read the width and height from a PNG header.
 fn png_size(path: &Path) -> Result<(u32, u32), AtlasError> {
-    let file = std::fs::File::open(path).map_err(|source| AtlasError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let decoder = png::Decoder::new(std::io::BufReader::new(file));
-    let reader = decoder.read_info().map_err(|source| AtlasError::Image {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let reader = png_reader(path)?
+        .read_info()
+        .map_err(|e| AtlasError::Image {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
     let info = reader.info();
     Ok((info.width, info.height))
 }

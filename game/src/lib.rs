@@ -9,6 +9,7 @@ pub mod atlas;
 pub mod debug;
 pub mod egui_bridge;
 pub mod feel;
+pub mod fsutil;
 pub mod headless;
 pub mod input;
 pub mod level;

@@ -1,11 +1,16 @@
 //! `crate-room`: play (default), or run one of the tools: `sim`, `gen-level`, `check`.
+//!
+//! Exit codes: 0 success; 1 an error, said on stderr as `error: ...` (for `check`: a level is
+//! invalid); 2 a usage error (clap's); [`EXIT_CLOSED_PIPE`] when standard output was closed
+//! before everything was written (`crate-room sim --json | head -1`), quietly.
 
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
 
 use game::app::{self, PlayOptions};
@@ -14,7 +19,13 @@ use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::InputSpec;
+use game::level::{MAX_GENERATED_CRATES, TooManyCrates};
 use game::paths::DataDirs;
+
+/// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
+/// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
+/// same as with other Unix tools.
+const EXIT_CLOSED_PIPE: u8 = 141;
 
 #[derive(Parser, Debug)]
 #[command(name = "crate-room", version, about = "A top-down crate-smashing game")]
@@ -85,7 +96,7 @@ enum Command {
         /// Level file.
         #[arg(long)]
         level: PathBuf,
-        /// Steps to simulate (60 per second of game time).
+        /// Steps to simulate (60 per second of game time). Memory does not grow with it.
         #[arg(long, default_value_t = 600)]
         frames: u64,
         /// Input source: idle, bot or script:FILE.
@@ -103,8 +114,8 @@ enum Command {
     },
     /// Write a valid level with exactly N crates.
     GenLevel {
-        /// Number of crates.
-        #[arg(long)]
+        /// Number of crates, at most 499344 (the most that fit the format's map size limit).
+        #[arg(long, value_parser = crate_count)]
         crates: usize,
         /// Seed of the layout.
         #[arg(long, default_value_t = 1)]
@@ -121,6 +132,32 @@ enum Command {
     },
 }
 
+/// `--crates`: a count `gen-level` can place, checked before anything is allocated.
+fn crate_count(text: &str) -> Result<usize, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= MAX_GENERATED_CRATES as u64 => Ok(n as usize),
+        Ok(n) => Err(TooManyCrates { requested: n }.to_string()),
+        Err(_) => Err(format!(
+            "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES}"
+        )),
+    }
+}
+
+/// Standard output was closed by its reader before everything was written.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed")]
+struct ClosedPipe;
+
+/// Write `text` to standard output; a closed pipe is [`ClosedPipe`], a full disk an error.
+fn print_out(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(ClosedPipe.into()),
+        Err(e) => Err(anyhow!("cannot write to standard output: {e}")),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -132,14 +169,31 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
+        Err(e) if e.is::<ClosedPipe>() => ExitCode::from(EXIT_CLOSED_PIPE),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Not `eprintln!`, which panics when stderr cannot be written either.
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             ExitCode::FAILURE
         }
     }
 }
 
+/// Refuse a `--level` that is missing or not a regular file before any window opens: there
+/// is no last good level to keep running.
+fn check_level_path(path: &Path) -> anyhow::Result<()> {
+    match game::fsutil::regular_file_metadata(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(anyhow!("--level {}: no such file", path.display()))
+        }
+        Err(e) => Err(anyhow!("--level {}: {e}", path.display())),
+    }
+}
+
 fn play(args: PlayArgs) -> anyhow::Result<()> {
+    if let Some(level) = &args.level {
+        check_level_path(level)?;
+    }
     let input = args.input.load()?;
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
@@ -184,7 +238,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         *slot.borrow_mut() = Some(game.await);
     });
     match outcome.take() {
-        Some(Ok(Some(report))) => println!("{}", serde_json::to_string(&report)?),
+        Some(Ok(Some(report))) => print_out(&format!("{}\n", serde_json::to_string(&report)?))?,
         Some(Ok(None)) | None => {}
         Some(Err(e)) => return Err(e.into()),
     }
@@ -214,7 +268,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
             }
             let input = input.load()?;
-            let atlas = load_atlas()?;
+            // The whole image is decoded, as the window does: a corrupt one fails here too.
+            let dirs = DataDirs::locate()?;
+            let (atlas, _image) =
+                AtlasData::load_with_image(&dirs.assets).context("loading the sprite atlas")?;
             let report = headless::run(
                 &SimOptions {
                     level,
@@ -226,18 +283,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &atlas,
             )?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
             } else {
-                print!("{}", report.summary());
+                print_out(&report.summary())?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::GenLevel { crates, seed, out }) => {
-            let text = game::level::generate(crates, seed);
+            let text = game::level::generate(crates, seed)?;
             match out {
                 Some(path) => std::fs::write(&path, text)
                     .with_context(|| format!("writing {}", path.display()))?,
-                None => print!("{text}"),
+                None => print_out(&text)?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -1,8 +1,11 @@
 //! Finding `assets/` and `levels/`: from the working directory or any parent of it (so
 //! `cargo run` works from anywhere in the repository), then next to the executable, then the
-//! repository this binary was built from.
+//! repository this binary was built from. The first place that has them must have all of
+//! them: an incomplete `assets/` is an error, never a reason to use another copy further up.
 
 use std::path::{Path, PathBuf};
+
+use crate::atlas::ATLAS_RON;
 
 /// The two data folders the game reads; nothing outside them is ever read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,23 +16,37 @@ pub struct DataDirs {
     pub levels: PathBuf,
 }
 
-/// Neither folder pair was found; lists every place looked in.
+/// Why the data folders could not be used.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "cannot find the game's `assets/` and `levels/` folders; looked in:\n{}\nrun the game from the repository (or a folder inside it)",
-    .searched.iter().map(|p| format!("  {}", p.display())).collect::<Vec<_>>().join("\n")
-)]
-pub struct DataDirsNotFound {
-    /// Folders searched for an `assets/` + `levels/` pair.
-    pub searched: Vec<PathBuf>,
+pub enum DataDirsError {
+    /// No folder pair anywhere; lists every place looked in.
+    #[error(
+        "cannot find the game's `assets/` and `levels/` folders; looked in:\n{}\nrun the game from the repository (or a folder inside it)",
+        .searched.iter().map(|p| format!("  {}", p.display())).collect::<Vec<_>>().join("\n")
+    )]
+    NotFound {
+        /// Folders searched for an `assets/` + `levels/` pair.
+        searched: Vec<PathBuf>,
+    },
+    /// The first place that has the game's folders lacks part of them. The search stops there
+    /// rather than going on to another copy further up, which would run different data
+    /// without a word.
+    #[error("{}: {missing}", .root.display())]
+    Incomplete {
+        /// The folder holding the incomplete pair.
+        root: PathBuf,
+        /// What is missing, and how to get it.
+        missing: String,
+    },
 }
 
 impl DataDirs {
     /// Locate the data folders.
     ///
     /// # Errors
-    /// [`DataDirsNotFound`] naming every folder searched.
-    pub fn locate() -> Result<Self, DataDirsNotFound> {
+    /// [`DataDirsError`]: nothing found (naming every folder searched), or the first find is
+    /// incomplete.
+    pub fn locate() -> Result<Self, DataDirsError> {
         let mut candidates = Vec::new();
         if let Ok(cwd) = std::env::current_dir() {
             candidates.extend(cwd.ancestors().map(Path::to_path_buf));
@@ -50,23 +67,45 @@ impl DataDirs {
         Self::locate_in(&candidates)
     }
 
-    /// Locate the data folders in the first of `roots` that has both.
+    /// Locate the data folders in the first of `roots` that has them.
+    ///
+    /// A root has them if it holds `assets/atlas.ron` or both an `assets/` and a `levels/`
+    /// folder; the first such root must then hold all of `assets/atlas.ron` and `levels/`.
     ///
     /// # Errors
-    /// [`DataDirsNotFound`] naming every folder searched.
-    pub fn locate_in(roots: &[PathBuf]) -> Result<Self, DataDirsNotFound> {
+    /// [`DataDirsError`]: no root has them (naming every folder searched), or the first that
+    /// has them lacks a part.
+    pub fn locate_in(roots: &[PathBuf]) -> Result<Self, DataDirsError> {
         let mut searched = Vec::new();
         for root in roots {
             if searched.contains(root) {
                 continue;
             }
             let (assets, levels) = (root.join("assets"), root.join("levels"));
-            if assets.join("atlas.ron").is_file() && levels.is_dir() {
+            let table = assets.join(ATLAS_RON);
+            let (has_table, has_levels) = (table.is_file(), levels.is_dir());
+            if has_table && has_levels {
                 return Ok(Self { assets, levels });
+            }
+            let incomplete = |missing: String| DataDirsError::Incomplete {
+                root: root.clone(),
+                missing,
+            };
+            if has_table {
+                return Err(incomplete(format!(
+                    "`assets/` has the atlas but there is no `levels/` folder beside it (expected {})",
+                    levels.display()
+                )));
+            }
+            if assets.is_dir() && has_levels {
+                return Err(incomplete(format!(
+                    "`assets/` is incomplete: {} is missing (`cargo run --bin gen-assets` writes it)",
+                    table.display()
+                )));
             }
             searched.push(root.clone());
         }
-        Err(DataDirsNotFound { searched })
+        Err(DataDirsError::NotFound { searched })
     }
 
     /// The level files in `levels/`, sorted by name (the order N / B cycle through).
@@ -99,6 +138,53 @@ mod tests {
             text.contains("/nonexistent/a") && text.contains("/nonexistent/b"),
             "{text}"
         );
+    }
+
+    /// A fresh folder under the system temp dir holding `dirs` and `files`.
+    fn root_with(test: &str, dirs: &[&str], files: &[&str]) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("paths-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for d in dirs {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        for f in files {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn incomplete_assets_are_reported_not_skipped_for_a_copy_further_up() {
+        let complete = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let no_table = root_with("no-table", &["assets", "levels"], &[]);
+        let err = DataDirs::locate_in(&[no_table.clone(), complete.clone()]).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains(
+                &no_table
+                    .join("assets")
+                    .join("atlas.ron")
+                    .display()
+                    .to_string()
+            ) && text.contains("is missing"),
+            "{text}"
+        );
+
+        let no_levels = root_with("no-levels", &["assets"], &["assets/atlas.ron"]);
+        let err = DataDirs::locate_in(&[no_levels.clone(), complete]).unwrap_err();
+        assert!(err.to_string().contains("no `levels/` folder"), "{err}");
+        for root in [no_table, no_levels] {
+            let _ = std::fs::remove_dir_all(root);
+        }
+    }
+
+    #[test]
+    fn an_unrelated_assets_folder_alone_is_passed_over() {
+        let complete = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let unrelated = root_with("unrelated", &["assets"], &[]);
+        let dirs = DataDirs::locate_in(&[unrelated.clone(), complete]).expect("found further up");
+        assert!(!dirs.assets.starts_with(&unrelated));
+        let _ = std::fs::remove_dir_all(unrelated);
     }
 
     #[test]

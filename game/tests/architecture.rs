@@ -46,6 +46,7 @@ fn simulation_level_atlas_and_sfx_code_never_touch_macroquad() {
         "atlas.rs",
         "sfx.rs",
         "headless.rs",
+        "fsutil.rs",
         "paths.rs",
         "records.rs",
         "feel.rs",

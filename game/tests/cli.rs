@@ -1,11 +1,14 @@
 //! The `crate-room` binary's tools: `sim` (a smoke run of every shipped level), `gen-level`,
-//! `check`, and its exit codes.
+//! `check`, and its exit codes; and what none of them may do: hang on a FIFO, panic on a closed
+//! or full output, allocate for an absurd count, or run on incomplete or corrupt assets.
 
 mod common;
 
 use common::repo;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use game::level::MAX_GENERATED_CRATES;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn crate_room(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crate-room"))
@@ -162,6 +165,325 @@ fn bad_level_in_sim_is_reported_with_file_line_and_column_not_a_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("unknown_field.ron:") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+/// A fresh folder under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-cli-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Run crate-room in `dir`, killing it if it has not ended within `limit`.
+fn crate_room_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run crate-room");
+    let started = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("crate-room {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn fifo_and_device_level_paths_are_refused_at_once_naming_the_path() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.0.join("level.ron");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let fifo = fifo.to_str().unwrap();
+    let out = crate_room_within(
+        &repo(),
+        &["check", fifo, "/dev/null"],
+        Duration::from_secs(10),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "{fifo}: error: cannot read level file: it is a named pipe (FIFO), not a regular file"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("/dev/null: error: cannot read level file: it is a character device"),
+        "{text}"
+    );
+    // `sim` and the window refuse it the same way, before any window opens.
+    let sim = crate_room_within(&repo(), &["sim", "--level", fifo], Duration::from_secs(10));
+    assert_eq!(sim.status.code(), Some(1));
+    assert!(
+        stderr(&sim).contains("named pipe (FIFO)"),
+        "{}",
+        stderr(&sim)
+    );
+    let play = crate_room_within(&repo(), &["--level", fifo], Duration::from_secs(10));
+    assert_eq!(play.status.code(), Some(1));
+    assert!(
+        stderr(&play).contains("named pipe (FIFO)"),
+        "{}",
+        stderr(&play)
+    );
+    let script = format!("script:{fifo}");
+    let sim = crate_room_within(
+        &repo(),
+        &[
+            "sim",
+            "--level",
+            "levels/crate_room.ron",
+            "--input",
+            &script,
+        ],
+        Duration::from_secs(10),
+    );
+    assert_eq!(sim.status.code(), Some(1));
+    assert!(
+        stderr(&sim).contains("named pipe (FIFO)"),
+        "{}",
+        stderr(&sim)
+    );
+}
+
+#[test]
+fn missing_level_is_refused_on_the_terminal_before_a_window_opens() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+        .current_dir(repo())
+        .args(["--level", "levels/no_such_level.ron"])
+        // No display: had it tried to open a window, it would fail differently.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("run crate-room");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: --level levels/no_such_level.ron: no such file\n"
+    );
+}
+
+/// Run crate-room with its standard output a pipe whose reading end is already closed.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+        .current_dir(repo())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run crate-room");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn closed_stdout_ends_sim_and_gen_level_quietly_with_exit_code_141() {
+    // 400,000 crates are about 600 KB: more than a pipe holds, so the write meets the closed
+    // end however the timing falls.
+    for args in [
+        &["gen-level", "--crates", "400000"][..],
+        &[
+            "sim",
+            "--level",
+            "levels/crate_room.ron",
+            "--frames",
+            "300",
+            "--json",
+        ],
+        &["sim", "--level", "levels/crate_room.ron", "--frames", "300"],
+    ] {
+        let out = with_closed_stdout(args);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}
+
+#[test]
+fn full_disk_is_an_error_message_and_exit_1_not_a_panic() {
+    for args in [
+        &["gen-level", "--crates", "10"][..],
+        &[
+            "sim",
+            "--level",
+            "levels/crate_room.ron",
+            "--frames",
+            "3",
+            "--json",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("run crate-room");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: cannot write to standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn gen_level_at_its_limit_passes_check_and_one_more_is_refused_naming_the_limit() {
+    let dir = TempDir::new("gen-max");
+    let path = dir.0.join("max.ron");
+    let max = MAX_GENERATED_CRATES.to_string();
+    let out = crate_room(&[
+        "gen-level",
+        "--crates",
+        &max,
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let check = crate_room(&["check", path.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+
+    let one_more = (MAX_GENERATED_CRATES + 1).to_string();
+    for count in [
+        one_more.as_str(),
+        "1000000000",
+        "18446744073709551615",
+        "1e99",
+    ] {
+        let out = crate_room(&["gen-level", "--crates", count]);
+        assert_eq!(out.status.code(), Some(2), "{count}");
+        assert!(stdout(&out).is_empty());
+        assert!(stderr(&out).contains(&max), "{count}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn readme_states_the_exact_gen_level_limit() {
+    let digits = MAX_GENERATED_CRATES.to_string();
+    let (head, tail) = digits.split_at(digits.len() - 3);
+    let exact = format!("{head},{tail}");
+    for doc in ["README.md", "levels/README.md"] {
+        let text = std::fs::read_to_string(repo().join(doc)).unwrap();
+        assert!(text.contains(&exact), "{doc} does not state {exact}");
+        assert!(
+            !text.contains("about 500,000"),
+            "{doc} still says about 500,000"
+        );
+    }
+}
+
+#[test]
+fn sim_with_a_huge_frame_count_starts_without_allocating_for_it() {
+    for frames in ["18446744073709551615", "10000000000"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args([
+                "sim",
+                "--level",
+                "levels/crate_room.ron",
+                "--frames",
+                frames,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run crate-room");
+        std::thread::sleep(Duration::from_millis(1500));
+        let status = child.try_wait().expect("wait");
+        let _ = child.kill();
+        let out = child.wait_with_output().expect("output");
+        assert!(
+            status.is_none(),
+            "--frames {frames} ended early ({status:?}): {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// A data folder copied from the repository's, for breaking.
+fn data_copy(test: &str) -> TempDir {
+    let dir = TempDir::new(test);
+    for sub in ["assets", "levels"] {
+        std::fs::create_dir_all(dir.0.join(sub)).unwrap();
+    }
+    for file in [
+        "assets/atlas.ron",
+        "assets/atlas.png",
+        "levels/crate_room.ron",
+    ] {
+        std::fs::copy(repo().join(file), dir.0.join(file)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn corrupt_atlas_png_stops_sim_saying_the_cause_once() {
+    let png = std::fs::read(repo().join("assets/atlas.png")).unwrap();
+    // Cut inside the pixel data, and inside the header.
+    for keep in [png.len() / 2, 20] {
+        let dir = data_copy("corrupt-png");
+        std::fs::write(dir.0.join("assets/atlas.png"), &png[..keep]).unwrap();
+        let out = crate_room_within(
+            &dir.0,
+            &["sim", "--level", "levels/crate_room.ron", "--frames", "3"],
+            Duration::from_secs(30),
+        );
+        assert_eq!(out.status.code(), Some(1), "cut at {keep}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("atlas.png is not a usable PNG: "), "{err}");
+        let cause = err.rsplit(": ").next().unwrap().trim();
+        assert_eq!(
+            err.matches(cause).count(),
+            1,
+            "the cause is said once: {err}"
+        );
+    }
+}
+
+#[test]
+fn incomplete_assets_are_named_not_replaced_by_another_copy() {
+    let dir = data_copy("no-table");
+    std::fs::remove_file(dir.0.join("assets/atlas.ron")).unwrap();
+    let out = crate_room_within(
+        &dir.0.join("levels"),
+        &["sim", "--level", "crate_room.ron", "--frames", "3"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`assets/` is incomplete") && err.contains("atlas.ron is missing"),
         "{err}"
     );
 }

@@ -2,7 +2,12 @@
 
 use std::path::Path;
 
-use game::level::{self, DEFAULT_SKINS, Level, MAX_CRATES, MAX_SIDE, Tile};
+use game::level::{self, DEFAULT_SKINS, Level, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};
+
+/// `level::generate` for a count within its limit.
+fn generate(crates: usize, seed: u64) -> String {
+    level::generate(crates, seed).unwrap_or_else(|err| panic!("{err}"))
+}
 
 fn parse(text: &str) -> Level {
     level::parse(Path::new("generated.ron"), text, &DEFAULT_SKINS)
@@ -13,7 +18,7 @@ fn parse(text: &str) -> Level {
 fn generated_levels_have_exactly_the_requested_crates() {
     for n in [0, 1, 50, 2000] {
         for seed in [0, 1, 42, u64::MAX] {
-            let level = parse(&level::generate(n, seed));
+            let level = parse(&generate(n, seed));
             assert_eq!(level.crates.len(), n, "n = {n}, seed = {seed}");
         }
     }
@@ -21,15 +26,15 @@ fn generated_levels_have_exactly_the_requested_crates() {
 
 #[test]
 fn same_arguments_give_byte_identical_text() {
-    assert_eq!(level::generate(2000, 7), level::generate(2000, 7));
-    assert_ne!(level::generate(2000, 7), level::generate(2000, 8));
+    assert_eq!(generate(2000, 7), generate(2000, 7));
+    assert_ne!(generate(2000, 7), generate(2000, 8));
 }
 
 #[test]
 fn generated_output_is_frozen() {
     // Guards the "never changes" promise: a different layout for the same seed would silently
     // change every generated stress level.
-    let text = level::generate(20, 3);
+    let text = generate(20, 3);
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
@@ -40,7 +45,7 @@ const FROZEN_HASH: u64 = 3_490_875_574_625_268_535;
 
 #[test]
 fn generated_room_is_walled_with_a_clear_start() {
-    let level = parse(&level::generate(500, 9));
+    let level = parse(&generate(500, 9));
     let (w, h) = (level.width, level.height);
     assert!(w.abs_diff(h) <= 1, "roughly square: {w} x {h}");
     for x in 0..w {
@@ -69,9 +74,22 @@ fn generated_room_is_walled_with_a_clear_start() {
 #[test]
 fn hundred_thousand_crates_generate_and_parse_within_limits() {
     // No timing here: a debug build on a shared machine says nothing about speed.
-    let text = level::generate(100_000, 1);
+    let text = generate(100_000, 1);
     let level = parse(&text);
     assert_eq!(level.crates.len(), 100_000);
     assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
     assert!(level.crates.len() <= MAX_CRATES);
+}
+
+#[test]
+fn the_largest_count_gives_a_level_within_every_limit_and_one_more_is_refused() {
+    let level = parse(&generate(MAX_GENERATED_CRATES, 1));
+    assert_eq!(level.crates.len(), MAX_GENERATED_CRATES);
+    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
+    let err = level::generate(MAX_GENERATED_CRATES + 1, 1).expect_err("too many");
+    assert!(
+        err.to_string()
+            .contains(&format!("at most {MAX_GENERATED_CRATES}")),
+        "{err}"
+    );
 }

@@ -1,9 +1,12 @@
-//! `LevelWatcher` reports each settled save of the watched file once, however the editor saves.
+//! `LevelWatcher` reports each settled save of the watched file once, however the editor saves
+//! and even when the whole directory is replaced; `BackgroundLoader` reads saves off the
+//! caller's thread, newest first.
 
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use game::level::watch::{BackgroundLoader, Loaded};
 use game::level::{self, DEFAULT_SKINS, LevelWatcher};
 
 const GOOD: &str = "(name: \"Good\", map: [\"#@c#\"])";
@@ -147,7 +150,8 @@ fn set_file_switches_to_the_new_level() {
     let first = first_dir.file("one.ron", GOOD);
     let second = second_dir.file("two.ron", GOOD);
     let mut watcher = watch(&first);
-    watcher.set_file(&second).expect("switch");
+    watcher.set_file(&second);
+    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
     assert_eq!(watcher.file(), second.canonicalize().expect("exists"));
     first_dir.file("one.ron", GOOD);
     assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
@@ -162,7 +166,7 @@ fn set_file_within_the_same_directory_spelled_differently_keeps_watching() {
     dir.file("two.ron", GOOD);
     let mut watcher = watch(&first);
     let respelled = dir.0.join(".").join("two.ron");
-    watcher.set_file(&respelled).expect("switch");
+    watcher.set_file(&respelled);
     dir.file("two.ron", GOOD);
     assert!(wait_for_change(&mut watcher, WITHIN).is_some());
 }
@@ -173,4 +177,178 @@ fn watching_in_a_missing_directory_is_an_error_not_a_panic() {
     let path = dir.0.join("no-such-dir").join("level.ron");
     let err = LevelWatcher::new(&path).expect_err("no directory");
     assert!(err.to_string().starts_with("cannot watch "), "{err}");
+}
+
+fn loader() -> BackgroundLoader {
+    BackgroundLoader::new(DEFAULT_SKINS.iter().map(|s| s.to_string()).collect())
+        .expect("loader thread starts")
+}
+
+/// Poll until the loader hands over a result, or `None` after `limit`.
+fn wait_for_load(loader: &mut BackgroundLoader, limit: Duration) -> Option<Loaded> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(loaded) = loader.poll() {
+            return Some(loaded);
+        }
+        sleep(Duration::from_millis(5));
+    }
+    None
+}
+
+/// A level large enough that parsing it takes a while (about 1.5 MB of map).
+fn big_level(dir: &TempDir) -> PathBuf {
+    let text = level::generate(200_000, 1).expect("within the limit");
+    dir.file("big.ron", &text)
+}
+
+#[test]
+fn background_load_hands_over_the_level_without_blocking_the_caller() {
+    let dir = TempDir::new("bg-load");
+    let big = big_level(&dir);
+    let mut loader = loader();
+    let started = Instant::now();
+    let generation = loader.request(&big);
+    assert!(
+        started.elapsed() < Duration::from_millis(50),
+        "request returns at once"
+    );
+    assert!(loader.is_loading());
+    assert!(loader.poll().is_none(), "a large level is not parsed yet");
+    let loaded = wait_for_load(&mut loader, Duration::from_secs(60)).expect("loaded");
+    assert_eq!(loaded.generation, generation);
+    assert_eq!(loaded.path, big);
+    assert_eq!(loaded.level.expect("valid").crates.len(), 200_000);
+    assert!(!loader.is_loading());
+    assert!(loader.poll().is_none(), "handed over once");
+}
+
+#[test]
+fn background_load_of_a_broken_save_hands_over_its_error() {
+    let dir = TempDir::new("bg-broken");
+    let path = dir.file("level.ron", BROKEN);
+    let mut loader = loader();
+    loader.request(&path);
+    let loaded = wait_for_load(&mut loader, Duration::from_secs(10)).expect("loaded");
+    assert_eq!(
+        loaded.level.expect_err("broken").message,
+        "unexpected end of file"
+    );
+}
+
+#[test]
+fn newer_save_supersedes_an_older_one_still_being_parsed() {
+    let dir = TempDir::new("bg-supersede");
+    let big = big_level(&dir);
+    let small = dir.file("small.ron", GOOD);
+    let mut loader = loader();
+    loader.request(&big);
+    // Give the worker time to start on the big file, then queue two more: the middle one is
+    // skipped, the big one's result dropped.
+    sleep(Duration::from_millis(20));
+    loader.request(&big);
+    let newest = loader.request(&small);
+    let loaded = wait_for_load(&mut loader, Duration::from_secs(60)).expect("loaded");
+    assert_eq!((loaded.generation, &loaded.path), (newest, &small));
+    assert_eq!(loaded.level.expect("valid").name, "Good");
+    // Nothing older turns up later.
+    assert!(wait_for_load(&mut loader, Duration::from_millis(300)).is_none());
+}
+
+#[test]
+fn cancel_drops_the_result_of_a_load_under_way() {
+    let dir = TempDir::new("bg-cancel");
+    let path = dir.file("level.ron", GOOD);
+    let mut loader = loader();
+    loader.request(&path);
+    loader.cancel();
+    assert!(!loader.is_loading());
+    assert!(wait_for_load(&mut loader, Duration::from_millis(300)).is_none());
+}
+
+#[test]
+fn replacing_the_whole_directory_keeps_hot_reload_working() {
+    let root = TempDir::new("replace-dir");
+    let levels = root.0.join("levels");
+    std::fs::create_dir(&levels).expect("mkdir");
+    let path = levels.join("level.ron");
+    std::fs::write(&path, GOOD).expect("write");
+    let mut watcher = watch(&path);
+
+    // Swap in a new directory holding a new version, as `git checkout` or some editors do.
+    let staged = root.0.join("levels.new");
+    std::fs::create_dir(&staged).expect("mkdir");
+    std::fs::write(staged.join("level.ron"), BROKEN).expect("write");
+    std::fs::rename(&levels, root.0.join("levels.old")).expect("move away");
+    std::fs::rename(&staged, &levels).expect("move in");
+    assert!(
+        wait_for_change(&mut watcher, Duration::from_secs(2)).is_some(),
+        "the replacement is a change"
+    );
+    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
+
+    // Saves into the new directory are noticed; saves into the old one are not.
+    std::fs::write(root.0.join("levels.old").join("level.ron"), BROKEN).expect("write");
+    assert_eq!(count_changes(&mut watcher, Duration::from_millis(400)), 0);
+    std::fs::write(&path, GOOD).expect("write");
+    assert!(
+        wait_for_change(&mut watcher, WITHIN).is_some(),
+        "save in the new directory"
+    );
+}
+
+#[test]
+fn removed_directory_is_reported_until_it_is_back_then_watched_again() {
+    let root = TempDir::new("remove-dir");
+    let levels = root.0.join("levels");
+    std::fs::create_dir(&levels).expect("mkdir");
+    let path = levels.join("level.ron");
+    std::fs::write(&path, GOOD).expect("write");
+    let mut watcher = watch(&path);
+
+    std::fs::remove_dir_all(&levels).expect("remove");
+    let started = Instant::now();
+    while watcher.problem().is_none() && started.elapsed() < Duration::from_secs(2) {
+        watcher.poll();
+        sleep(Duration::from_millis(5));
+    }
+    let problem = watcher
+        .problem()
+        .expect("the removal is reported")
+        .to_string();
+    assert!(
+        problem.contains("levels") && problem.contains("is gone"),
+        "{problem}"
+    );
+
+    // Made again at once, with the file: it may even get the old inode number back.
+    std::fs::create_dir(&levels).expect("mkdir");
+    std::fs::write(&path, GOOD).expect("write");
+    assert!(wait_for_change(&mut watcher, Duration::from_secs(2)).is_some());
+    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
+    std::fs::write(&path, BROKEN).expect("write");
+    assert!(
+        wait_for_change(&mut watcher, WITHIN).is_some(),
+        "watched again"
+    );
+}
+
+#[test]
+fn directory_removed_and_made_again_between_polls_is_watched_again() {
+    let root = TempDir::new("remake-dir");
+    let levels = root.0.join("levels");
+    std::fs::create_dir(&levels).expect("mkdir");
+    let path = levels.join("level.ron");
+    std::fs::write(&path, GOOD).expect("write");
+    let mut watcher = watch(&path);
+    // No poll in between: the new directory can have the old one's inode number.
+    std::fs::remove_dir_all(&levels).expect("remove");
+    std::fs::create_dir(&levels).expect("mkdir");
+    std::fs::write(&path, GOOD).expect("write");
+    assert!(wait_for_change(&mut watcher, Duration::from_secs(2)).is_some());
+    std::fs::write(&path, BROKEN).expect("write");
+    assert!(
+        wait_for_change(&mut watcher, WITHIN).is_some(),
+        "watched again"
+    );
 }

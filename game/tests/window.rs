@@ -7,8 +7,7 @@ mod common;
 use common::repo;
 use std::process::Command;
 
-use game::app::render::load_png_rgba;
-use game::atlas::palette;
+use game::atlas::{RgbaImage, palette};
 
 fn have(program: &str) -> bool {
     Command::new("sh")
@@ -95,7 +94,11 @@ fn run_game_in(
         .find(|l| l.starts_with('{'))
         .expect("a JSON summary");
     let summary = serde_json::from_str(summary_line).expect("valid JSON summary");
-    let (width, height, pixels) = load_png_rgba(&shot).expect("a readable screenshot");
+    let RgbaImage {
+        width,
+        height,
+        pixels,
+    } = RgbaImage::load(&shot).expect("a readable screenshot");
     eprintln!("screenshot: {}", shot.display());
     Some(Run {
         summary,

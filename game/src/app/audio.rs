@@ -16,6 +16,7 @@
 //! may still print its diagnostics to stderr; safe Rust cannot silence it.)
 
 use std::future::Future;
+use std::io::Read;
 use std::panic::PanicHookInfo;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -264,10 +265,13 @@ fn sound_off(why: &str) {
 
 /// Read one WAV file and check it: macroquad's decoder panics on what it cannot read.
 fn read_checked(path: PathBuf) -> Result<Vec<u8>, LoadError> {
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(source) => return Err(LoadError::Read { path, source }),
-    };
+    let mut bytes = Vec::new();
+    // A FIFO or device in `assets/sfx/` is refused without blocking on it.
+    if let Err(source) =
+        crate::fsutil::open_regular(&path).and_then(|mut file| file.read_to_end(&mut bytes))
+    {
+        return Err(LoadError::Read { path, source });
+    }
     match parse_wav(&bytes) {
         Ok(_) => Ok(bytes),
         Err(source) => Err(LoadError::Format { path, source }),

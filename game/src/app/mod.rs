@@ -20,8 +20,9 @@ use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
-use crate::level::watch::LevelWatcher;
-use crate::paths::{DataDirs, DataDirsNotFound};
+use crate::level::Level;
+use crate::level::watch::{BackgroundLoader, LevelWatcher};
+use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
@@ -82,6 +83,8 @@ pub struct ScriptReport {
     pub view: [f32; 4],
     /// Screen pixels per world pixel.
     pub scale: f32,
+    /// Saves of the level file swapped in by hot reload.
+    pub reloads: u32,
 }
 
 /// What stops the window before or during a run.
@@ -89,11 +92,11 @@ pub struct ScriptReport {
 pub enum AppError {
     /// `assets/` and `levels/` are nowhere to be found.
     #[error(transparent)]
-    DataDirs(#[from] DataDirsNotFound),
-    /// The atlas's frame table is missing or invalid.
+    DataDirs(#[from] DataDirsError),
+    /// The atlas's frame table or image is missing or invalid.
     #[error(transparent)]
     Atlas(#[from] AtlasError),
-    /// The atlas image is missing or invalid.
+    /// The atlas image is too large for a texture.
     #[error(transparent)]
     Texture(#[from] TextureError),
     /// The profile server could not start.
@@ -103,12 +106,12 @@ pub enum AppError {
     #[error("{0}")]
     Level(String),
     /// The screenshot could not be written.
-    #[error("cannot write the screenshot {path}: {source}")]
+    #[error("cannot write the screenshot {path}: {error}")]
     Screenshot {
         /// The file.
         path: String,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so not also a `source`).
+        error: std::io::Error,
     },
 }
 
@@ -148,7 +151,11 @@ struct App {
     /// The last load error, shown until a good version of the level loads.
     error: Option<String>,
     watcher: Option<LevelWatcher>,
+    /// Why there is no watcher.
     watch_error: Option<String>,
+    /// Parses saved levels off the frame thread (`None` if its thread could not start: then
+    /// hot reload loads on the frame thread).
+    loader: Option<BackgroundLoader>,
     fixed: FixedStep,
     paused: bool,
     overlay: Overlay,
@@ -160,6 +167,8 @@ struct App {
     best: BestTimes,
     cleared: Option<Cleared>,
     notices: Vec<Notice>,
+    /// Saves swapped in by hot reload (for the scripted report).
+    reloads: u32,
     feel: Feel,
     hits: EventReader<CrateHit>,
     breaks: EventReader<CrateBroken>,
@@ -218,6 +227,11 @@ impl App {
             BestTimes::open()
         };
         let default_level = dirs.levels.join("crate_room.ron");
+        let skins = atlas.crate_skins().into_iter().map(str::to_owned).collect();
+        let (loader, loader_error) = match BackgroundLoader::new(skins) {
+            Ok(loader) => (Some(loader), None),
+            Err(e) => (None, Some(e)),
+        };
         let mut app = Self {
             dirs,
             atlas,
@@ -233,6 +247,7 @@ impl App {
             error: None,
             watcher: None,
             watch_error: None,
+            loader,
             fixed: FixedStep::default(),
             paused: false,
             overlay,
@@ -244,6 +259,7 @@ impl App {
             best,
             cleared: None,
             notices: Vec::new(),
+            reloads: 0,
             feel: Feel::new(opts.feel),
             hits: EventReader::default(),
             breaks: EventReader::default(),
@@ -252,6 +268,12 @@ impl App {
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
+        }
+        if let Some(e) = loader_error {
+            app.notify(
+                format!("cannot start the level loader thread ({e}): saves load in the frame"),
+                ink::ERROR,
+            );
         }
         match &opts.level {
             Some(path) => app.open_level(path),
@@ -282,34 +304,28 @@ impl App {
         self.paused = false;
         self.level_path = path.to_path_buf();
         match &mut self.watcher {
-            Some(w) => {
-                if let Err(e) = w.set_file(path) {
-                    self.watch_error = Some(e.to_string());
-                }
-            }
+            // A directory it cannot watch is its `problem()`, shown until it can.
+            Some(w) => w.set_file(path),
             None => match LevelWatcher::new(path) {
-                Ok(w) => self.watcher = Some(w),
+                Ok(w) => {
+                    self.watcher = Some(w);
+                    self.watch_error = None;
+                }
                 Err(e) => self.watch_error = Some(e.to_string()),
             },
         }
         self.reload();
     }
 
-    /// (Re)load the current level file from disk. Returns whether it loaded.
+    /// (Re)load the current level file from disk now, on this thread. Returns whether it
+    /// loaded. A background load still under way is dropped: this one is newer.
     fn reload(&mut self) -> bool {
+        if let Some(loader) = &mut self.loader {
+            loader.cancel();
+        }
         match Sim::load(&self.level_path, &self.atlas, self.seed) {
-            Ok((level, mut sim)) => {
-                let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
-                sim.set_dirty_optimization(dirty);
-                sim.set_bot(self.input.is_bot());
-                self.renderer.fit_camera(&mut sim);
-                self.level_name = level.name;
-                self.sim = Some(sim);
-                self.error = None;
-                self.fixed = FixedStep::default();
-                self.cleared = None;
-                self.hits = EventReader::default();
-                self.breaks = EventReader::default();
+            Ok((level, sim)) => {
+                self.start(level, sim);
                 true
             }
             Err(e) => {
@@ -317,6 +333,63 @@ impl App {
                 false
             }
         }
+    }
+
+    /// The level file was saved: read it off the frame thread; the current level runs and is
+    /// drawn until [`finish_reload`](Self::finish_reload) swaps the new one in.
+    fn reload_in_background(&mut self) {
+        match &mut self.loader {
+            Some(loader) => {
+                loader.request(&self.level_path);
+            }
+            None => {
+                if self.reload() {
+                    self.notify_reloaded();
+                }
+            }
+        }
+    }
+
+    /// Start the level a background load finished, if one did, or show why it is not one
+    /// (the running game goes on).
+    fn finish_reload(&mut self) {
+        let Some(loaded) = self.loader.as_mut().and_then(BackgroundLoader::poll) else {
+            return;
+        };
+        puffin::profile_scope!("build_level");
+        // Building the world stays on this thread: the world is not `Send`.
+        let built = loaded.level.map_err(|e| e.to_string()).and_then(|level| {
+            let sim = Sim::new(&level, &self.atlas, self.seed).map_err(|e| e.to_string())?;
+            Ok((level, sim))
+        });
+        match built {
+            Ok((level, sim)) => {
+                self.start(level, sim);
+                self.notify_reloaded();
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn notify_reloaded(&mut self) {
+        self.reloads += 1;
+        let name = self.level_name.clone();
+        self.notify(format!("level reloaded: {name}"), ink::GOOD);
+    }
+
+    /// Play `sim`, just built from `level`, in place of the current game.
+    fn start(&mut self, level: Level, mut sim: Sim) {
+        let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
+        sim.set_dirty_optimization(dirty);
+        sim.set_bot(self.input.is_bot());
+        self.renderer.fit_camera(&mut sim);
+        self.level_name = level.name;
+        self.sim = Some(sim);
+        self.error = None;
+        self.fixed = FixedStep::default();
+        self.cleared = None;
+        self.hits = EventReader::default();
+        self.breaks = EventReader::default();
     }
 
     fn cycle_level(&mut self, delta: isize) {
@@ -550,10 +623,12 @@ impl App {
     fn draw_notices(&mut self) {
         let frame = self.frame;
         self.notices.retain(|n| n.until_frame > frame);
-        let watch = self
-            .watch_error
-            .as_deref()
-            .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
+        // Why saves are not noticed: the watcher could not start, or its directory is gone.
+        let watch = match &self.watcher {
+            Some(w) => w.problem().map(ToString::to_string),
+            None => self.watch_error.clone(),
+        }
+        .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
         screens::notices(
             &mut self.hud,
             self.notices
@@ -625,8 +700,9 @@ async fn game_loop(
     audio_thread: AudioThread,
 ) -> Result<Option<ScriptReport>, AppError> {
     let dirs = DataDirs::locate()?;
-    let atlas = AtlasData::load(&dirs.assets)?;
-    let renderer = Renderer::new(&dirs.assets, &atlas)?;
+    let (atlas, image) = AtlasData::load_with_image(&dirs.assets)?;
+    let renderer = Renderer::new(&image, &atlas)?;
+    drop(image);
     let overlay =
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
@@ -663,10 +739,10 @@ async fn game_loop(
                 }
             }
         }
-        if app.watcher.as_mut().is_some_and(LevelWatcher::poll) && app.reload() {
-            let name = app.level_name.clone();
-            app.notify(format!("level reloaded: {name}"), ink::GOOD);
+        if app.watcher.as_mut().is_some_and(LevelWatcher::poll) {
+            app.reload_in_background();
         }
+        app.finish_reload();
         let started = std::time::Instant::now();
         let steps = app.update();
         let update_ms = started.elapsed().as_secs_f32() * 1e3;
@@ -693,9 +769,9 @@ async fn game_loop(
 /// Save the scripted run's screenshot and say what it saw.
 fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
     if let Some(path) = screenshot {
-        screenshot::save(path).map_err(|source| AppError::Screenshot {
+        screenshot::save(path).map_err(|error| AppError::Screenshot {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
     }
     let mut report = ScriptReport {
@@ -720,6 +796,7 @@ fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, A
         world_quads: app.renderer.last_quads,
         view: [view.min_x, view.min_y, view.max_x, view.max_y],
         scale: app.renderer.scale,
+        reloads: app.reloads,
         ..report
     };
     Ok(report)

@@ -3,71 +3,25 @@
 //! camera sees is drawn: sprites come from a query of the render grid, floor from the visible
 //! cells of the tile map.
 
-use std::path::Path;
-
 use ecs::Entity;
 use macroquad::prelude::*;
 
 use crate::atlas::clip_names::{self, CrateState};
-use crate::atlas::{AtlasData, FrameRect};
+use crate::atlas::{AtlasData, FrameRect, RgbaImage};
 use crate::level::Tile;
 use crate::sim::components::{DrawData, layer};
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{DrawGrid, TileMap};
 use crate::sim::{Camera, Sim, TILE};
 
-/// The atlas image could not be loaded.
+/// The atlas image cannot become a texture.
 #[derive(Debug, thiserror::Error)]
-pub enum TextureError {
-    /// Reading the file failed.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The file is not a PNG the game can use.
-    #[error("{path} is not a usable PNG: {message}")]
-    Decode {
-        /// The file.
-        path: String,
-        /// Why.
-        message: String,
-    },
-}
-
-/// Decode a PNG file into RGBA8 pixels, without panicking on bad data.
-pub fn load_png_rgba(path: &Path) -> Result<(u32, u32, Vec<u8>), TextureError> {
-    let shown = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|source| TextureError::Read {
-        path: shown.clone(),
-        source,
-    })?;
-    let decode = |message: String| TextureError::Decode {
-        path: shown.clone(),
-        message,
-    };
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().map_err(|e| decode(e.to_string()))?;
-    let mut buf = vec![
-        0;
-        reader
-            .output_buffer_size()
-            .ok_or_else(|| decode("image too large".into()))?
-    ];
-    let info = reader
-        .next_frame(&mut buf)
-        .map_err(|e| decode(e.to_string()))?;
-    if info.bit_depth != png::BitDepth::Eight || info.color_type != png::ColorType::Rgba {
-        return Err(decode(format!(
-            "expected 8-bit RGBA after expansion, got {:?} {:?}",
-            info.bit_depth, info.color_type
-        )));
-    }
-    buf.truncate(info.buffer_size());
-    Ok((info.width, info.height, buf))
+#[error("{image}: {width} x {height} is larger than a texture may be")]
+pub struct TextureError {
+    /// The image file, as `atlas.ron` names it.
+    pub image: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// The camera that shows `view` (world pixels, y down) on the whole screen, y down: the view's
@@ -123,20 +77,21 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Load `atlas.png` next to the frame table.
+    /// Make the atlas texture from its decoded image
+    /// ([`AtlasData::load_with_image`] reads both).
     ///
     /// # Errors
-    /// If the image is missing or not a PNG.
-    pub fn new(assets: &Path, atlas: &AtlasData) -> Result<Self, TextureError> {
-        let (w, h, pixels) = load_png_rgba(&assets.join(&atlas.image))?;
-        let too_big = |_| TextureError::Decode {
-            path: atlas.image.clone(),
-            message: format!("{w} x {h} is larger than a texture may be"),
+    /// If the image is too large for a texture.
+    pub fn new(image: &RgbaImage, atlas: &AtlasData) -> Result<Self, TextureError> {
+        let too_big = |_| TextureError {
+            image: atlas.image.clone(),
+            width: image.width,
+            height: image.height,
         };
         let texture = Texture2D::from_rgba8(
-            u16::try_from(w).map_err(too_big)?,
-            u16::try_from(h).map_err(too_big)?,
-            &pixels,
+            u16::try_from(image.width).map_err(too_big)?,
+            u16::try_from(image.height).map_err(too_big)?,
+            &image.pixels,
         );
         texture.set_filter(FilterMode::Nearest);
         let floors = (0..)

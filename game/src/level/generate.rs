@@ -17,6 +17,8 @@
 
 use std::fmt::Write;
 
+use super::{MAX_CRATES, MAX_SIDE};
+
 /// Side of a block of crate cells, and the period of the block grid (block plus lane).
 const BLOCK: usize = 4;
 const PERIOD: usize = BLOCK + 1;
@@ -24,6 +26,34 @@ const PERIOD: usize = BLOCK + 1;
 const AVERAGE_FILL: usize = 12;
 /// Fewest blocks per side, so even an empty level is a room rather than a closet.
 const MIN_BLOCKS_PER_SIDE: usize = 3;
+/// Blocks around the start that stay empty.
+const START_BLOCKS: usize = 4;
+
+/// Side of the map, in cells, for `per_side` blocks per side: a lane, then a block and a lane
+/// per block, inside two walls.
+const fn map_side(per_side: usize) -> usize {
+    per_side * PERIOD + 1 + 2
+}
+
+/// Most crates [`generate`] places: the count whose room is the largest that fits the format's
+/// [`MAX_SIDE`] limit. (1024 - 3) / 5 = 204 blocks per side, a 1023-cell map; 204 * 204 - 4 =
+/// 41,612 blocks for crates at 12 each: 499,344 crates. One more needs 205 blocks per side, a
+/// 1028-cell map, which `check` would refuse.
+pub const MAX_GENERATED_CRATES: usize = {
+    let per_side = (MAX_SIDE as usize - map_side(0)) / PERIOD;
+    let fits = (per_side * per_side - START_BLOCKS) * AVERAGE_FILL;
+    if fits < MAX_CRATES { fits } else { MAX_CRATES }
+};
+
+/// A crate count larger than [`MAX_GENERATED_CRATES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{requested} crates do not fit in a level: at most {MAX_GENERATED_CRATES} do, in a map of at most {MAX_SIDE} x {MAX_SIDE} cells"
+)]
+pub struct TooManyCrates {
+    /// The count asked for.
+    pub requested: u64,
+}
 
 /// Splitmix64: tiny, fast, and frozen here so generated levels never change with a dependency.
 #[derive(Debug)]
@@ -53,12 +83,20 @@ impl SplitMix64 {
 /// Generate the RON text of a valid level with exactly `crates` crates.
 ///
 /// The same arguments always give byte-identical text. About one crate in six is strong and one
-/// in twenty drops a coin. The room grows as a square with the crate count; up to about 500,000
-/// crates it stays within the 1024 x 1024 map limit.
-pub fn generate(crates: usize, seed: u64) -> String {
+/// in twenty drops a coin. The room grows as a square with the crate count, up to the format's
+/// map size limit: at most [`MAX_GENERATED_CRATES`] crates fit, and the text is then about 1 MB.
+///
+/// # Errors
+/// [`TooManyCrates`] for more than [`MAX_GENERATED_CRATES`], before allocating anything.
+pub fn generate(crates: usize, seed: u64) -> Result<String, TooManyCrates> {
+    if crates > MAX_GENERATED_CRATES {
+        return Err(TooManyCrates {
+            requested: crates as u64,
+        });
+    }
     let mut rng = SplitMix64(seed);
     // The four blocks around the start stay empty, so the player starts in a clear plaza.
-    let blocks_needed = crates.div_ceil(AVERAGE_FILL) + 4;
+    let blocks_needed = crates.div_ceil(AVERAGE_FILL) + START_BLOCKS;
     let mut per_side = ((blocks_needed as f64).sqrt().ceil() as usize).max(MIN_BLOCKS_PER_SIDE);
     while per_side * per_side < blocks_needed {
         per_side += 1;
@@ -69,9 +107,7 @@ pub fn generate(crates: usize, seed: u64) -> String {
         (centre_lane - 1..=centre_lane).contains(&bx)
             && (centre_lane - 1..=centre_lane).contains(&by)
     };
-    // Lane, then (block, lane) per block, then the outer walls.
-    let inner = per_side * PERIOD + 1;
-    let side = inner + 2;
+    let side = map_side(per_side);
     let mut grid = vec![b'.'; side * side];
     for i in 0..side {
         grid[i] = b'#';
@@ -151,12 +187,30 @@ pub fn generate(crates: usize, seed: u64) -> String {
         text.push_str("\",\n");
     }
     text.push_str("    ],\n)\n");
-    text
+    Ok(text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn largest_count_fills_the_largest_map_that_fits() {
+        assert_eq!(MAX_GENERATED_CRATES, 499_344);
+        let side = |crates: usize| {
+            let blocks = crates.div_ceil(AVERAGE_FILL) + START_BLOCKS;
+            map_side(blocks.isqrt() + usize::from(blocks.isqrt().pow(2) < blocks))
+        };
+        assert!(side(MAX_GENERATED_CRATES) <= MAX_SIDE as usize);
+        assert!(side(MAX_GENERATED_CRATES + 1) > MAX_SIDE as usize);
+    }
+
+    #[test]
+    fn too_many_crates_is_an_error_naming_the_limit() {
+        let err = generate(usize::MAX, 1).unwrap_err();
+        assert_eq!(err.requested, usize::MAX as u64);
+        assert!(err.to_string().contains("at most 499344"), "{err}");
+    }
 
     #[test]
     fn splitmix_matches_reference_sequence() {

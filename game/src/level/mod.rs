@@ -42,7 +42,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
-pub use generate::generate;
+pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate};
 pub use watch::LevelWatcher;
 
 use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
@@ -209,7 +209,8 @@ pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, L
 
 /// Read, parse and validate the level file at `path`.
 ///
-/// Refuses files over [`MAX_FILE_BYTES`] before reading them.
+/// Refuses files over [`MAX_FILE_BYTES`] before reading them, and anything but a regular file (a
+/// FIFO, a device) without blocking on it.
 pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     let io_error = |err: std::io::Error| {
         let what = match err.kind() {
@@ -239,7 +240,7 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     }
     // The file can grow between `metadata` and reading, so the read is capped too.
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::fsutil::open_regular(path)
         .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(io_error)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {

@@ -1,4 +1,5 @@
-//! Hot reload: noticing that the level file being played was saved.
+//! Hot reload: noticing that the level file being played was saved ([`LevelWatcher`]), and
+//! reading the saved file off the frame thread ([`BackgroundLoader`]).
 //!
 //! Editors rarely write a file in place: many write a temporary file and rename it over the
 //! original, which replaces the inode a file watch would be attached to. So [`LevelWatcher`]
@@ -11,45 +12,66 @@
 //! time:    |-------------|-- QUIET --|
 //! poll():  false ...  false          true   false ...
 //! ```
+//!
+//! The same trouble one level up: some tools (and `git checkout`, switching branches) replace the
+//! whole directory, and the watch stays on the old one, which no longer receives saves. So the
+//! watcher also checks every [`DIR_CHECK`] that the directory's path still names the directory
+//! it watches. If not, it watches the new one and reports a change; while the path names nothing,
+//! [`LevelWatcher::problem`] says so, and watching resumes when it is back.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use notify::event::{AccessKind, AccessMode};
+use notify::event::{AccessKind, AccessMode, ModifyKind};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+
+use super::{Level, LevelError};
 
 /// How long the file must stay untouched before a change is reported. Long enough to cover one
 /// editor save, short enough that the game reacts well within half a second.
 pub const QUIET: Duration = Duration::from_millis(100);
 
-/// Why hot reload could not start; the game keeps running without it.
+/// How often [`LevelWatcher::poll`] checks that the watched directory was not replaced: one
+/// `stat` per check, and a replaced directory is noticed within half a second of it (with
+/// [`QUIET`]).
+pub const DIR_CHECK: Duration = Duration::from_millis(250);
+
+/// Why hot reload could not start, or stopped; the game keeps running without it.
+///
+/// Each message carries its cause, so none is also given as a `source`.
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {
     #[error("{} does not name a file to watch", .0.display())]
     NotAFile(PathBuf),
-    #[error("cannot watch {} for changes: {source}", .dir.display())]
-    Directory {
-        dir: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("cannot watch {} for changes: {source}", .dir.display())]
-    Notify {
-        dir: PathBuf,
-        #[source]
-        source: notify::Error,
-    },
+    #[error("cannot watch {} for changes: {error}", .dir.display())]
+    Directory { dir: PathBuf, error: std::io::Error },
+    #[error("cannot watch {} for changes: {error}", .dir.display())]
+    Notify { dir: PathBuf, error: notify::Error },
+    /// The directory was removed (or moved away) and nothing has taken its place yet.
+    #[error("{} is gone; reloading resumes when it is back", .0.display())]
+    Gone(PathBuf),
 }
 
 /// Watcher of one level file that reports each settled change once.
 #[derive(Debug)]
 pub struct LevelWatcher {
     watcher: RecommendedWatcher,
-    events: Receiver<(Instant, notify::Result<Event>)>,
+    events: Events,
+    /// The level file as given, to find its directory again after it was replaced.
+    given: PathBuf,
+    /// Its directory, canonical: what `watcher` watches.
     dir: PathBuf,
     file_name: OsString,
+    /// Identity of the directory `watcher` watches; `None` while the path names none.
+    dir_id: Option<DirId>,
+    /// When the directory was last checked.
+    dir_checked: Instant,
+    /// Why the file is not being watched right now, if it is not.
+    problem: Option<WatchError>,
     /// Time of the latest relevant event not yet reported.
     last_change: Option<Instant>,
 }
@@ -58,51 +80,47 @@ impl LevelWatcher {
     /// Start watching `file` (which need not exist yet; its directory must).
     pub fn new(file: &Path) -> Result<Self, WatchError> {
         let (dir, file_name) = split(file)?;
-        let (sender, events) = mpsc::channel();
-        // Events are stamped on arrival so debouncing does not depend on how often `poll` runs.
-        let handler = move |event: notify::Result<Event>| {
-            // The receiver is gone only when the watcher is being dropped.
-            let _ = sender.send((Instant::now(), event));
-        };
-        let mut watcher =
-            notify::recommended_watcher(handler).map_err(|source| WatchError::Notify {
-                dir: dir.clone(),
-                source,
-            })?;
-        watcher
-            .watch(&dir, RecursiveMode::NonRecursive)
-            .map_err(|source| WatchError::Notify {
-                dir: dir.clone(),
-                source,
-            })?;
+        let dir_id = dir_id(&dir);
+        let (watcher, events) = watch(&dir)?;
         Ok(LevelWatcher {
             watcher,
             events,
+            given: file.to_path_buf(),
             dir,
             file_name,
+            dir_id,
+            dir_checked: Instant::now(),
+            problem: None,
             last_change: None,
         })
     }
 
     /// Switch to watching `file`, e.g. when the player moves to the next level. Changes to the
     /// previous file that were not reported yet are dropped.
-    pub fn set_file(&mut self, file: &Path) -> Result<(), WatchError> {
-        let (dir, file_name) = split(file)?;
-        if dir != self.dir {
-            self.watcher
-                .watch(&dir, RecursiveMode::NonRecursive)
-                .map_err(|source| WatchError::Notify {
-                    dir: dir.clone(),
-                    source,
-                })?;
-            // The old directory may be gone already; nothing to undo then.
-            let _ = self.watcher.unwatch(&self.dir);
-            self.dir = dir;
-        }
-        self.file_name = file_name;
-        while self.events.try_recv().is_ok() {}
+    ///
+    /// If `file`'s directory cannot be watched, [`problem`](Self::problem) says why, and the
+    /// watcher tries again every [`DIR_CHECK`].
+    pub fn set_file(&mut self, file: &Path) {
+        self.given = file.to_path_buf();
         self.last_change = None;
-        Ok(())
+        let switched = split(file).and_then(|(dir, file_name)| {
+            if dir != self.dir || self.problem.is_some() {
+                let (watcher, events) = watch(&dir)?;
+                self.watcher = watcher;
+                self.events = events;
+                self.dir_id = dir_id(&dir);
+                self.dir = dir;
+            }
+            self.file_name = file_name;
+            Ok(())
+        });
+        while self.events.try_recv().is_ok() {}
+        if let Err(e) = switched {
+            self.dir_id = None;
+            self.problem = Some(e);
+        } else {
+            self.problem = None;
+        }
     }
 
     /// The file being watched, in its directory's canonical form.
@@ -110,12 +128,21 @@ impl LevelWatcher {
         self.dir.join(&self.file_name)
     }
 
+    /// Why changes to the file are not being noticed right now (its directory is gone, or
+    /// cannot be watched), if they are not. Clears itself once watching resumes.
+    pub fn problem(&self) -> Option<&WatchError> {
+        self.problem.as_ref()
+    }
+
     /// Whether the file changed and has since been quiet for [`QUIET`]. Never blocks; returns
-    /// `true` once per settled change.
+    /// `true` once per settled change. Also notices, within [`DIR_CHECK`], that the directory
+    /// was replaced: that counts as a change.
     pub fn poll(&mut self) -> bool {
+        let mut dir_touched = false;
+        let mut dir_replaced = false;
         while let Ok((at, event)) = self.events.try_recv() {
             // An error from the OS (e.g. an overflowed event queue) may hide a change.
-            let relevant = event.map_or(true, |event| {
+            let relevant = event.as_ref().map_or(true, |event| {
                 is_content_change(&event.kind)
                     && event
                         .paths
@@ -125,6 +152,28 @@ impl LevelWatcher {
             if relevant {
                 self.last_change = Some(self.last_change.map_or(at, |last| last.max(at)));
             }
+            if let Ok(event) = event
+                && event.paths.contains(&self.dir)
+            {
+                dir_touched = true;
+                // The watched directory itself was removed or moved away.
+                dir_replaced |= matches!(
+                    event.kind,
+                    EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+                );
+            }
+        }
+        if dir_replaced {
+            // Forget its identity: a new directory made at once may reuse its inode number.
+            self.dir_id = None;
+        }
+        if dir_touched || self.dir_checked.elapsed() >= DIR_CHECK {
+            self.check_dir();
+        }
+        if matches!(self.problem, Some(WatchError::Gone(_))) {
+            // Nothing to load; the directory's return will count as a change.
+            self.last_change = None;
+            return false;
         }
         match self.last_change {
             Some(last) if last.elapsed() >= QUIET => {
@@ -133,6 +182,87 @@ impl LevelWatcher {
             }
             _ => false,
         }
+    }
+
+    /// Watch the directory anew if its path now names another one (or names one again).
+    fn check_dir(&mut self) {
+        self.dir_checked = Instant::now();
+        let dir = match self.given.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let now = dir_id(dir);
+        if now.is_some() && now == self.dir_id && self.problem.is_none() {
+            return;
+        }
+        if now.is_none() {
+            self.dir_id = None;
+            self.problem = Some(WatchError::Gone(self.dir.clone()));
+            return;
+        }
+        let rewatched = split(&self.given).and_then(|(dir, file_name)| {
+            let (watcher, events) = watch(&dir)?;
+            Ok((dir, file_name, watcher, events))
+        });
+        match rewatched {
+            Ok((dir, file_name, watcher, events)) => {
+                self.watcher = watcher;
+                self.events = events;
+                self.dir_id = dir_id(&dir);
+                self.dir = dir;
+                self.file_name = file_name;
+                self.problem = None;
+                // The new directory's file may differ from the one last loaded.
+                self.last_change = Some(Instant::now());
+            }
+            Err(e) => {
+                self.dir_id = None;
+                self.problem = Some(e);
+            }
+        }
+    }
+}
+
+/// Events of a directory watch, stamped with their arrival.
+type Events = Receiver<(Instant, notify::Result<Event>)>;
+
+/// A watcher of `dir` and the channel of its events.
+fn watch(dir: &Path) -> Result<(RecommendedWatcher, Events), WatchError> {
+    let (sender, events) = mpsc::channel();
+    // Events are stamped on arrival so debouncing does not depend on how often `poll` runs.
+    let handler = move |event: notify::Result<Event>| {
+        // The receiver is gone only when the watcher is being dropped.
+        let _ = sender.send((Instant::now(), event));
+    };
+    let notify_error = |error| WatchError::Notify {
+        dir: dir.to_path_buf(),
+        error,
+    };
+    let mut watcher = notify::recommended_watcher(handler).map_err(notify_error)?;
+    watcher
+        .watch(dir, RecursiveMode::NonRecursive)
+        .map_err(notify_error)?;
+    Ok((watcher, events))
+}
+
+/// What tells one directory from another that took its path.
+type DirId = (u64, u64);
+
+/// The identity of the directory at `dir` (following symlinks), or `None` if there is none.
+fn dir_id(dir: &Path) -> Option<DirId> {
+    let metadata = std::fs::metadata(dir)
+        .ok()
+        .filter(std::fs::Metadata::is_dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((metadata.dev(), metadata.ino()))
+    }
+    // Elsewhere only a directory's absence and return are noticed.
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        Some((0, 0))
     }
 }
 
@@ -156,10 +286,158 @@ fn split(file: &Path) -> Result<(PathBuf, OsString), WatchError> {
         _ => Path::new("."),
     };
     // Canonical, so that `levels` and `./levels` are recognised as one directory when switching
-    // files (unwatching one spelling would otherwise drop the watch on both).
-    let dir = std::fs::canonicalize(dir).map_err(|source| WatchError::Directory {
+    // files.
+    let dir = std::fs::canonicalize(dir).map_err(|error| WatchError::Directory {
         dir: dir.to_owned(),
-        source,
+        error,
     })?;
     Ok((dir, file_name))
+}
+
+/// Reads, parses and validates level files on a worker thread, so that a large save never
+/// stalls the frame loop: the game keeps running and drawing the last good level until
+/// [`poll`](Self::poll) hands over the new one.
+///
+/// Each [`request`](Self::request) gets a generation; only the newest generation's result is
+/// ever handed over. A request still queued when a newer one arrives is skipped unread, and
+/// the result of one that was already being parsed is dropped:
+///
+/// ```text
+/// request:  1 ---- 2 -- 3 ------------------
+/// worker:   [parse 1   ][parse 3      ]         (2 skipped: 3 was requested before it started)
+/// poll():   None ...    None (1 dropped) ... Some(3)
+/// ```
+#[derive(Debug)]
+pub struct BackgroundLoader {
+    /// `None` only while dropping: closing the channel ends the worker.
+    jobs: Option<Sender<Job>>,
+    results: Receiver<Loaded>,
+    /// The newest generation requested; the worker skips queued jobs older than it.
+    latest: Arc<AtomicU64>,
+    /// Whether a result of the latest generation is still to come.
+    pending: bool,
+    /// The atlas's crate skins, for loading here should the worker be gone.
+    skins: Arc<[String]>,
+    /// A result loaded here, not by the worker.
+    ready: Option<Loaded>,
+}
+
+/// A request to the worker.
+#[derive(Debug)]
+struct Job {
+    generation: u64,
+    path: PathBuf,
+}
+
+/// A finished background load.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The request's generation, as [`BackgroundLoader::request`] returned it.
+    pub generation: u64,
+    /// The file read.
+    pub path: PathBuf,
+    /// The validated level, or why it is not one.
+    pub level: Result<Level, LevelError>,
+}
+
+impl BackgroundLoader {
+    /// Start the worker thread; `skins` are the atlas's crate skins (see [`super::load`]).
+    ///
+    /// # Errors
+    /// If the thread cannot be started.
+    pub fn new(skins: Vec<String>) -> std::io::Result<Self> {
+        let skins: Arc<[String]> = skins.into();
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (done, results) = mpsc::channel();
+        let latest = Arc::new(AtomicU64::new(0));
+        let newest = Arc::clone(&latest);
+        let worker_skins = Arc::clone(&skins);
+        // Detached, never joined: a parse in progress must not hold up quitting.
+        std::thread::Builder::new()
+            .name("level-loader".into())
+            .spawn(move || {
+                let skins: Vec<&str> = worker_skins.iter().map(String::as_str).collect();
+                // Ends when the loader is dropped (the queue closes) or nobody takes results.
+                while let Ok(job) = queue.recv() {
+                    if job.generation < newest.load(Ordering::Acquire) {
+                        continue;
+                    }
+                    let level = super::load(&job.path, &skins);
+                    let loaded = Loaded {
+                        generation: job.generation,
+                        path: job.path,
+                        level,
+                    };
+                    if done.send(loaded).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Self {
+            jobs: Some(jobs),
+            results,
+            latest,
+            pending: false,
+            skins,
+            ready: None,
+        })
+    }
+
+    /// Load `path` in the background, superseding every earlier request. Never blocks; returns
+    /// the request's generation.
+    pub fn request(&mut self, path: &Path) -> u64 {
+        let generation = self.latest.fetch_add(1, Ordering::AcqRel) + 1;
+        let job = Job {
+            generation,
+            path: path.to_path_buf(),
+        };
+        self.pending = true;
+        // The worker stops only when the loader is dropped, or if loading panicked (a bug:
+        // loading never panics on any input); then this one request is loaded here.
+        if let Some(Err(mpsc::SendError(job))) = self.jobs.as_ref().map(|jobs| jobs.send(job)) {
+            let skins: Vec<&str> = self.skins.iter().map(String::as_str).collect();
+            let level = super::load(&job.path, &skins);
+            self.ready = Some(Loaded {
+                generation,
+                path: job.path,
+                level,
+            });
+        }
+        generation
+    }
+
+    /// Drop the result of every request made so far (a level was loaded another way since).
+    pub fn cancel(&mut self) {
+        self.latest.fetch_add(1, Ordering::AcqRel);
+        self.pending = false;
+        self.ready = None;
+    }
+
+    /// Whether the newest request's result is still to come.
+    pub fn is_loading(&self) -> bool {
+        self.pending
+    }
+
+    /// The newest request's result, once, if it is ready; results of older requests are
+    /// dropped here. Never blocks.
+    pub fn poll(&mut self) -> Option<Loaded> {
+        let latest = self.latest.load(Ordering::Acquire);
+        let mut newest = self.ready.take().filter(|r| r.generation == latest);
+        while let Ok(loaded) = self.results.try_recv() {
+            if loaded.generation == latest {
+                newest = Some(loaded);
+            }
+        }
+        if newest.is_some() {
+            self.pending = false;
+        }
+        newest
+    }
+}
+
+impl Drop for BackgroundLoader {
+    fn drop(&mut self) {
+        // Closing the queue ends the worker after the parse in progress, if any.
+        self.jobs = None;
+    }
 }

@@ -1,0 +1,131 @@
+//! Hot reload in the real window (under Xvfb): a save is swapped in while the game runs, and a
+//! large one does not stop the frames.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::repo;
+use notify::event::AccessKind;
+use notify::{EventKind, RecursiveMode, Watcher};
+
+/// A command that runs `crate-room` in a window, or `None` (with the reason printed) if this
+/// machine cannot open one.
+fn windowed() -> Option<Command> {
+    let exe = env!("CARGO_BIN_EXE_crate-room");
+    let have_xvfb = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if have_xvfb {
+        let mut cmd = Command::new("xvfb-run");
+        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
+        return Some(cmd);
+    }
+    if std::env::var_os("DISPLAY").is_some() {
+        return Some(Command::new(exe));
+    }
+    let why = "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test";
+    assert!(
+        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
+        "{why}"
+    );
+    eprintln!("skipping the real-window test: {why}");
+    None
+}
+
+/// A fresh folder under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-reload-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Save `text` to `path` as editors do: write a temporary file, rename it over.
+fn save(path: &Path, text: &str) {
+    let temp = path.with_extension("ron.tmp");
+    std::fs::write(&temp, text).expect("write");
+    std::fs::rename(&temp, path).expect("rename over");
+}
+
+#[test]
+fn a_large_save_is_swapped_in_while_the_game_runs() {
+    let Some(mut cmd) = windowed() else { return };
+    let dir = TempDir::new("swap");
+    let level = dir.0.join("level.ron");
+    save(
+        &level,
+        "(name: \"Before\", map: [\"#####\", \"#@.c#\", \"#####\"])",
+    );
+    let after = game::level::generate(50_000, 3).expect("within the limit");
+
+    // The game watches the level before it first reads it, so a save after that read is one it
+    // must notice.
+    let (opened, opens) = mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok_and(|e| matches!(e.kind, EventKind::Access(AccessKind::Open(_)))) {
+            let _ = opened.send(());
+        }
+    })
+    .expect("watcher");
+    watcher
+        .watch(&dir.0, RecursiveMode::NonRecursive)
+        .expect("watch");
+
+    // Frames run at anything from 60 to several hundred a second under Xvfb: 1,200 leave the
+    // reload (debounce, parse, build) at least a few seconds.
+    let child = cmd
+        .current_dir(repo())
+        .env("CRATE_ROOM_DATA_DIR", &dir.0)
+        .args([
+            "--width", "640", "--height", "360", "--mute", "--input", "idle",
+        ])
+        .args(["--frames", "1200", "--level"])
+        .arg(&level)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start crate-room");
+    opens
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the game reads the level");
+    drop(watcher);
+    save(&level, &after);
+    let output = child.wait_with_output().expect("crate-room ran");
+
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .expect("JSON");
+    let report: serde_json::Value = serde_json::from_str(line).expect("valid JSON");
+    assert_eq!(
+        report["level"], "Generated: 50000 crates (seed 3)",
+        "{report}"
+    );
+    assert_eq!(report["crates_total"], 50_000);
+    assert_eq!(report["reloads"], 1, "{report}");
+    assert_eq!(report["frames"], 1200);
+}
