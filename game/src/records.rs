@@ -466,7 +466,7 @@ fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, RecordsError> {
         path: path.to_owned(),
         error,
     };
-    let file = match fs::File::open(path) {
+    let file = match crate::fsutil::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(read_err(e)),

@@ -346,3 +346,22 @@ fn data_dir_env_var_is_honoured() {
     assert!(problem.is_none(), "{problem:?}");
     assert_eq!(best.best("env.ron"), Some(42));
 }
+
+#[test]
+fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
+    let dir = std::env::temp_dir().join(format!("crate-room-records-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.join(game::records::FILE_NAME))
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: mkfifo is not available");
+        return;
+    }
+    let (best, problem) = game::records::BestTimes::load(&game::records::Store::at(&dir));
+    assert!(best.is_empty());
+    let problem = problem.expect("reported").to_string();
+    assert!(problem.contains("best_times.txt"), "{problem}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
