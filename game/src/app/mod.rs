@@ -52,6 +52,8 @@ pub struct PlayOptions {
     pub feel: FeelSettings,
     /// Start with the sound muted.
     pub mute: bool,
+    /// Start with the dirty-component optimization on (F7 toggles it).
+    pub dirty: bool,
 }
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -163,6 +165,8 @@ struct App {
     breaks: EventReader<CrateBroken>,
     sounds: Sounds,
     cues: Cues,
+    /// The dirty optimization's setting for a level loaded when none is running.
+    dirty_at_start: bool,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -247,6 +251,7 @@ impl App {
             breaks: EventReader::default(),
             sounds,
             cues: Cues::default(),
+            dirty_at_start: opts.dirty,
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -298,7 +303,10 @@ impl App {
     fn reload(&mut self) -> bool {
         match Sim::load(&self.level_path, &self.atlas, self.seed) {
             Ok((level, mut sim)) => {
-                let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
+                let dirty = self
+                    .sim
+                    .as_ref()
+                    .map_or(self.dirty_at_start, Sim::dirty_optimization);
                 sim.set_dirty_optimization(dirty);
                 sim.set_bot(self.input.is_bot());
                 self.renderer.fit_camera(&mut sim);
