@@ -688,7 +688,7 @@ async fn game_loop(
             world_quads: app.renderer.last_quads,
         });
         // The profiler window goes over everything, after the frame is measured.
-        app.overlay.draw_profiler();
+        app.overlay.draw_profiler(HUD_BAR + 12.0);
 
         if last_frame {
             return finish_script(&app, opts.screenshot.as_deref()).map(Some);
