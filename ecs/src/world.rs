@@ -61,7 +61,8 @@ pub struct World {
     entities: Entities,
     component_ids: TypeMap<ComponentId>,
     columns: Vec<Box<dyn AnyColumn>>,
-    component_names: Vec<&'static str>,
+    /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
+    component_types: Vec<(TypeId, &'static str)>,
     /// Per component type: systems that require it (their membership can change with it).
     requirers: Vec<Vec<usize>>,
     /// Per component type: systems that watch it.
@@ -72,7 +73,7 @@ pub struct World {
     systems: Vec<SystemSlot>,
     /// Indices into `systems`, by priority then insertion.
     order: Vec<usize>,
-    resources: TypeMap<Box<dyn Any>>,
+    resources: TypeMap<Resource>,
     events: TypeMap<Box<dyn AnyEvents>>,
     updating: bool,
     pending_despawns: Vec<Entity>,
@@ -81,6 +82,12 @@ pub struct World {
     /// Per bundle type: index into `bundles`.
     bundle_ids: TypeMap<usize>,
     bundles: Vec<BundleInfo>,
+}
+
+/// One resource and the name of its type (for [`World::resource_types`]).
+struct Resource {
+    value: Box<dyn Any>,
+    name: &'static str,
 }
 
 /// What [`World::spawn`] needs to know about one bundle type, computed once.
@@ -105,7 +112,10 @@ impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("World")
             .field("entities", &self.entities.len())
-            .field("component_types", &self.component_names)
+            .field(
+                "component_types",
+                &self.component_types.iter().map(|t| t.1).collect::<Vec<_>>(),
+            )
             .field(
                 "systems",
                 &self
@@ -125,7 +135,7 @@ impl World {
             entities: Entities::default(),
             component_ids: TypeMap::default(),
             columns: Vec::new(),
-            component_names: Vec::new(),
+            component_types: Vec::new(),
             requirers: Vec::new(),
             watchers: Vec::new(),
             watched: Vec::new(),
@@ -163,10 +173,34 @@ impl World {
         let id = ComponentId(index as u16);
         self.component_ids.insert(TypeId::of::<T>(), id);
         self.columns.push(Box::new(Column::<T>::default()));
-        self.component_names.push(type_name::<T>());
+        self.component_types
+            .push((TypeId::of::<T>(), type_name::<T>()));
         self.requirers.push(Vec::new());
         self.watchers.push(Vec::new());
         id
+    }
+
+    /// Every component type the world has a column for, in registration order (the order of
+    /// their [`ComponentId`]s): its `TypeId` and its [`type_name`]. A type is registered by the
+    /// first spawn or insert of one, by a system that requires or watches it, or by
+    /// [`World::register`], and stays registered (its column may be empty, even after
+    /// [`World::clear`]). For checks that must cover every component type, such as a test that a
+    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
+    /// and `std` does not promise their exact form).
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    ///
+    /// struct Health(u32);
+    /// struct Name(&'static str);
+    /// let mut world = ecs::World::new();
+    /// world.spawn((Health(3),));
+    /// world.register::<Name>();
+    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
+    /// assert_eq!(types, [TypeId::of::<Health>(), TypeId::of::<Name>()]);
+    /// ```
+    pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.component_types.iter().copied()
     }
 
     /// Id of component type `T`, if registered.
@@ -460,10 +494,15 @@ impl World {
     /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
     /// one.
     pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+        let resource = Resource {
+            value: Box::new(resource),
+            name: type_name::<R>(),
+        };
         self.resources
-            .insert(TypeId::of::<R>(), Box::new(resource))
+            .insert(TypeId::of::<R>(), resource)
             .map(|old| {
-                *old.downcast::<R>()
+                *old.value
+                    .downcast::<R>()
                     .expect("resource stored under its own TypeId")
             })
     }
@@ -499,21 +538,45 @@ impl World {
     /// The `R` resource, if inserted.
     #[inline]
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
-        self.resources.get(&TypeId::of::<R>())?.downcast_ref()
+        self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
     }
 
     /// The `R` resource mutably, if inserted.
     #[inline]
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
-        self.resources.get_mut(&TypeId::of::<R>())?.downcast_mut()
+        self.resources
+            .get_mut(&TypeId::of::<R>())?
+            .value
+            .downcast_mut()
     }
 
     /// Remove and return the `R` resource.
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
         self.resources.remove(&TypeId::of::<R>()).map(|old| {
-            *old.downcast::<R>()
+            *old.value
+                .downcast::<R>()
                 .expect("resource stored under its own TypeId")
         })
+    }
+
+    /// Every resource type the world holds: its `TypeId` and its [`type_name`], in no
+    /// particular order. For checks that must cover every resource, such as a test that a
+    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
+    /// and `std` does not promise their exact form).
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    ///
+    /// struct Score(u32);
+    /// let mut world = ecs::World::new();
+    /// world.insert_resource(Score(0));
+    /// let types: Vec<_> = world.resource_types().collect();
+    /// assert_eq!(types.len(), 1);
+    /// assert_eq!(types[0].0, TypeId::of::<Score>());
+    /// assert!(types[0].1.ends_with("Score"));
+    /// ```
+    pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.resources.iter().map(|(&id, r)| (id, r.name))
     }
 
     /// Send an event to every [`EventReader<E>`](crate::EventReader).

@@ -199,13 +199,13 @@ impl AtlasData {
             .collect()
     }
 
-    /// Whether `skin` can be used for a crate: it needs a clip for every
-    /// [`CrateState`](clip_names::CrateState) (`{skin}_idle`, `{skin}_hit`, `{skin}_explode`).
+    /// Whether `skin` can be used for a crate: it needs every clip of
+    /// [`crate_skin_clips`](clip_names::crate_skin_clips): `{skin}_idle` and `{skin}_hit` at
+    /// every crack stage (`{skin}_idle_cracks1` ...) and `{skin}_explode`.
     pub fn has_crate_skin(&self, skin: &str) -> bool {
-        clip_names::CrateState::ALL.iter().all(|&state| {
-            self.clips
-                .contains_key(&clip_names::crate_clip(skin, state))
-        })
+        clip_names::crate_skin_clips(skin)
+            .iter()
+            .all(|clip| self.clips.contains_key(clip))
     }
 }
 
@@ -276,11 +276,14 @@ mod tests {
             expect(&clip_names::player_idle(facing), 2, true);
             expect(&clip_names::player_walk(facing), 4, true);
             expect(&clip_names::player_attack(facing), 3, false);
-            expect(&clip_names::slash(facing), 3, false);
+            expect(&clip_names::slash(facing), 2, false);
         }
         for skin in CRATE_SKINS {
-            expect(&clip_names::crate_clip(skin, CrateState::Idle), 1, true);
-            expect(&clip_names::crate_clip(skin, CrateState::Hit), 3, false);
+            for stage in 0..=clip_names::CRACK_STAGES {
+                let staged = |state| clip_names::cracked_crate_clip(skin, state, stage);
+                expect(&staged(CrateState::Idle), 1, true);
+                expect(&staged(CrateState::Hit), 4, false);
+            }
             expect(&clip_names::crate_clip(skin, CrateState::Explode), 5, false);
         }
         expect(clip_names::DEBRIS, 4, true);
@@ -295,6 +298,32 @@ mod tests {
         }
         assert!(!atlas.has_crate_skin("barrel"));
         assert_eq!(atlas.crate_skins(), CRATE_SKINS);
+    }
+
+    #[test]
+    fn a_skin_missing_a_crack_stage_is_not_offered_to_levels() {
+        let mut atlas = committed();
+        let stage = clip_names::cracked_crate_clip(
+            clip_names::STRONG_CRATE,
+            CrateState::Hit,
+            clip_names::CRACK_STAGES,
+        );
+        assert!(atlas.clips.remove(&stage).is_some());
+        assert!(!atlas.has_crate_skin(clip_names::STRONG_CRATE));
+        assert_eq!(atlas.crate_skins(), [clip_names::PLAIN_CRATE]);
+    }
+
+    #[test]
+    fn the_hit_flash_lasts_100_ms_at_every_crack_stage() {
+        // The first two hit frames are the white flash: 2 x 0.05 s.
+        let atlas = committed();
+        for skin in atlas.crate_skins() {
+            for stage in 0..=clip_names::CRACK_STAGES {
+                let name = clip_names::cracked_crate_clip(skin, CrateState::Hit, stage);
+                let clip = atlas.clip(&name).unwrap();
+                assert!((clip.frame_time * 2.0 - 0.1).abs() < 1e-6, "{name}");
+            }
+        }
     }
 
     #[test]

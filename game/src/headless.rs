@@ -169,7 +169,7 @@ impl SimReport {
             "{} ({}): {} steps, input {}, dirty optimization {}\n\
              crates {}/{} left, score {}, {} entities, state {}\n\
              load {:.1} ms, first update {:.1} us, then mean {:.1} us, median {:.1} us, p99 {:.1} us\n",
-            self.level_name,
+            crate::level::escape_for_display(&self.level_name),
             self.level,
             self.frames,
             self.input,

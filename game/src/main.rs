@@ -181,8 +181,11 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
     let outcome = Rc::new(RefCell::new(None));
     let slot = Rc::clone(&outcome);
+    // `app::run` is called here, before the window opens: it must watch for macroquad's audio
+    // thread failing from the start.
+    let game = app::run(opts);
     macroquad::Window::from_config(conf, async move {
-        *slot.borrow_mut() = Some(app::run(opts).await);
+        *slot.borrow_mut() = Some(game.await);
     });
     match outcome.take() {
         Some(Ok(Some(report))) => println!("{}", serde_json::to_string(&report)?),

@@ -98,3 +98,25 @@ fn no_global_mutable_state_or_shared_ownership_of_entities() {
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn window_side_dependencies_flow_one_way_app_then_debug_then_ui() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // `app` uses `debug`, `ui` and `egui_bridge`; `debug` uses `ui` and `egui_bridge`; the
+    // shared drawing helpers use neither.
+    let debug = offenders(&[game.join("debug")], &["crate::app", "super::super::app"]);
+    assert!(
+        debug.is_empty(),
+        "debug/ must not import app/:\n{}",
+        debug.join("\n")
+    );
+    let shared = offenders(
+        &[game.join("ui.rs"), game.join("egui_bridge.rs")],
+        &["crate::app", "crate::debug", "crate::sim"],
+    );
+    assert!(
+        shared.is_empty(),
+        "ui.rs and egui_bridge.rs are neutral helpers:\n{}",
+        shared.join("\n")
+    );
+}

@@ -126,6 +126,7 @@ fn gen_level_writes_exactly_n_crates_identically_for_the_same_arguments() {
 fn check_exits_0_for_valid_levels_1_for_invalid_ones_and_2_for_usage_errors() {
     let ok = crate_room(&["check", "levels/crate_room.ron", "levels/cratetopia.ron"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    assert_eq!(stdout(&ok), "ok: 2 files valid\n");
 
     let bad = crate_room(&[
         "check",
@@ -137,9 +138,10 @@ fn check_exits_0_for_valid_levels_1_for_invalid_ones_and_2_for_usage_errors() {
     assert_eq!(bad.status.code(), Some(1));
     let text = stdout(&bad);
     assert!(
-        text.contains("unknown_field.ron:") && text.contains(": error: "),
-        "{text}"
+        text.contains("unknown_field.ron:8:5: error: unknown field `lgend`\n  |     lgend: { 'x': Wall },\n  |     ^\n  = hint: did you mean `legend`?\n"),
+        "the error, its line with a caret, and the hint: {text}"
     );
+    assert!(!text.contains("ok:"), "{text}");
     assert!(text.contains("nope.ron"), "a missing path is named: {text}");
     assert!(
         text.lines()

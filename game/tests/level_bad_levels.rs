@@ -1,5 +1,6 @@
 //! Every file in `tests/bad_levels/` is a broken level; its sibling `.expected` file holds the
-//! exact error `crate-room check` prints for it (with the bare file name as the path).
+//! exact error `crate-room check` prints for it (with the bare file name as the path): the
+//! headline, the offending line with a caret under the column, and the hint.
 //!
 //! Run with `BLESS=1` to rewrite the `.expected` files after changing a message, then review the
 //! diff.
@@ -22,11 +23,7 @@ fn bad_levels() -> Vec<PathBuf> {
 /// The error as `check` prints it, with the path shortened to the file name.
 fn report(path: &Path, mut err: LevelError) -> String {
     err.path = PathBuf::from(path.file_name().expect("file name"));
-    let mut text = format!("{}\n", err.headline());
-    if let Some(hint) = &err.hint {
-        text.push_str(&format!("  = hint: {hint}\n"));
-    }
-    text
+    format!("{err}\n")
 }
 
 #[test]
@@ -57,13 +54,14 @@ fn every_bad_level_reports_its_expected_error() {
 }
 
 #[test]
-fn bad_level_errors_quote_the_offending_line() {
+fn bad_level_errors_quote_the_offending_line_with_a_caret() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels/unknown_char.ron");
     let err = level::load(&path, &DEFAULT_SKINS).expect_err("unknown character");
     assert_eq!(err.source_line.as_deref(), Some("        \"#@.x.#\","));
+    assert_eq!(err.caret_line().as_deref(), Some("            ^"));
     let shown = err.to_string();
     assert!(
-        shown.contains("\n  |         \"#@.x.#\",\n  = hint: "),
+        shown.contains("\n  |         \"#@.x.#\",\n  |             ^\n  = hint: "),
         "{shown}"
     );
 }
@@ -80,7 +78,7 @@ fn check_reports_each_invalid_path_and_fails() {
     let status = level::check(&paths, &DEFAULT_SKINS, &mut out);
     let out = String::from_utf8(out).expect("UTF-8 output");
     assert_eq!(status, 1);
-    let headlines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  = hint")).collect();
+    let headlines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
     assert_eq!(headlines.len(), 3, "{out}");
     assert!(headlines[0].ends_with("two_players.ron:5:14: error: second player start `@` at (4, 1); a level has exactly one"), "{out}");
     assert!(

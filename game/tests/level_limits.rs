@@ -1,8 +1,12 @@
-//! Size limits are enforced with a clear error, before anything big is allocated.
+//! Size limits are enforced with a clear error, before anything big is allocated, and no field
+//! of any size makes an error slow or large to show.
 
 use std::path::{Path, PathBuf};
 
-use game::level::{self, DEFAULT_SKINS, MAX_FILE_BYTES};
+use game::level::{
+    self, DEFAULT_SKINS, LevelError, MAX_FILE_BYTES, MAX_NAME_CHARS, MAX_OVERRIDES,
+    MAX_QUOTED_CHARS, MAX_SKIN_CHARS, MAX_SOURCE_COLUMNS,
+};
 
 fn temp_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crate-room-limits-{}", std::process::id()));
@@ -90,4 +94,150 @@ fn overrides_and_legend_entries_reach_the_level() {
     );
     assert_eq!(level.coins.len(), 1);
     assert_eq!(level.coins[0].x, 5);
+}
+
+/// `text` with `{}` replaced by `value`.
+fn fill(text: &str, value: &str) -> String {
+    text.replacen("{}", value, 1)
+}
+
+fn parse(text: &str) -> Result<level::Level, LevelError> {
+    level::parse(Path::new("limits.ron"), text, &DEFAULT_SKINS)
+}
+
+/// Every string field that has a length limit, with that limit and the words of its error.
+const LIMITED_STRINGS: [(&str, usize, &str); 3] = [
+    (
+        "(name: \"{}\", map: [\"#@c#\"])",
+        MAX_NAME_CHARS,
+        "the level name is",
+    ),
+    (
+        "(name: \"L\", map: [\"#@x#\"], legend: { 'x': Crate(skin: \"{}\") })",
+        MAX_SKIN_CHARS,
+        "the skin name is",
+    ),
+    (
+        "(name: \"L\", map: [\"#@c#\"], crates: [(at: (2, 0), skin: \"{}\")])",
+        MAX_SKIN_CHARS,
+        "the skin name is",
+    ),
+];
+
+#[test]
+fn strings_longer_than_their_limit_are_errors_at_the_first_character_over() {
+    for (template, limit, what) in LIMITED_STRINGS {
+        // Two-byte characters, so that columns must count characters, not bytes.
+        let at_limit = fill(template, &"é".repeat(limit));
+        match parse(&at_limit) {
+            Ok(_) => {}
+            // A skin of the right length is still an unknown skin; only the length matters here.
+            Err(err) => assert!(!err.message.contains("the limit"), "{err}"),
+        }
+        let over = fill(template, &"é".repeat(limit + 1));
+        let err = parse(&over).expect_err("over the limit");
+        assert_eq!(
+            err.message,
+            format!("{what} {} characters long; the limit is {limit}", limit + 1)
+        );
+        let quote = template.find("{}").expect("placeholder");
+        assert_eq!((err.line, err.col), (1, quote + 1 + limit), "{err}");
+    }
+}
+
+#[test]
+fn huge_strings_give_a_short_error_quickly() {
+    // A 100k-character name, a 1 MiB skin and a 1 MiB field name, legend key and kind.
+    let huge = "x".repeat(1 << 20);
+    let cases = [
+        fill(LIMITED_STRINGS[0].0, &huge[..100_000]),
+        fill(LIMITED_STRINGS[1].0, &huge),
+        fill(LIMITED_STRINGS[2].0, &huge),
+        fill("(name: \"L\", map: [\"#@#\"], {}: 1)", &huge),
+        fill(
+            "(name: \"L\", map: [\"#@#\"], legend: { \"{}\": Wall })",
+            &huge,
+        ),
+        fill("(name: \"L\", map: [\"#@#\"], legend: { 'x': {} })", &huge),
+        fill(
+            "(name: \"L\", map: [\"#@#\"], legend: { 'x': Crate(coin: \"{}\") })",
+            &huge,
+        ),
+    ];
+    for text in &cases {
+        let started = std::time::Instant::now();
+        let err = parse(text).expect_err("invalid");
+        let shown = err.to_string();
+        assert!(
+            shown.chars().count() < 2 * MAX_SOURCE_COLUMNS + 3 * MAX_QUOTED_CHARS + 200,
+            "{} characters: {shown}",
+            shown.len()
+        );
+        assert!(started.elapsed().as_secs() < 5, "{shown}");
+    }
+}
+
+#[test]
+fn a_million_repeats_of_one_override_stop_at_the_second() {
+    let mut text = String::from("(\n name: \"Repeats\",\n map: [\"#@c#\"],\n crates: [\n");
+    text.push_str(&"  (at: (2, 0), health: 2),\n".repeat(1_000_000));
+    // Whatever follows the second is not read: not even this unknown field.
+    text.push_str(" ],\n bogus: 1,\n)\n");
+    let started = std::time::Instant::now();
+    let err = parse(&text).expect_err("repeated override");
+    assert_eq!(
+        err.headline(),
+        "limits.ron:6:8: error: second crate override for (2, 0)"
+    );
+    assert_eq!(
+        err.hint.as_deref(),
+        Some("the first is on line 5; merge them into one")
+    );
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn repeats_are_found_by_cell_wherever_they_are_in_the_list() {
+    let text = "(name: \"R\", map: [\"#@cc#\"], crates: [
+        (at: (2, 0)),
+        (at: (3, 0), health: 4),
+        (at: (3, 0)),
+    ])";
+    let err = parse(text).expect_err("repeated");
+    assert_eq!(
+        (err.line, err.col, err.message.as_str()),
+        (4, 14, "second crate override for (3, 0)")
+    );
+    assert_eq!(
+        err.hint.as_deref(),
+        Some("the first is on line 3; merge them into one")
+    );
+}
+
+#[test]
+fn more_overrides_than_the_limit_is_an_error_at_the_first_one_too_many() {
+    let mut text = String::from("(name: \"Many\", map: [\"#@c#\"], crates: [\n");
+    for i in 0..=MAX_OVERRIDES {
+        text.push_str(&format!("(at:({},{})),", i % 1000, i / 1000));
+    }
+    text.push_str("])");
+    let err = parse(&text).expect_err("too many");
+    assert_eq!(
+        err.message,
+        format!("more than {MAX_OVERRIDES} crate overrides; that is the limit")
+    );
+    // Override 1,000,000 is at (0, 1000), the 13-character item after 1,000,000 shorter ones.
+    let item = "(at:(0,1000))";
+    let expected = text.find(item).expect("item") - text.find('\n').expect("newline");
+    assert_eq!((err.line, err.col), (2, expected + 4), "{err}");
+}
+
+#[test]
+fn millions_of_map_rows_are_counted_not_kept() {
+    let mut text = String::from("(name: \"Tall\", map: [\n");
+    text.push_str(&"\"#\",\n".repeat(2_000_000));
+    text.push_str("])");
+    let err = parse(&text).expect_err("too tall");
+    assert_eq!(err.message, "the map has 2000000 rows; the limit is 1024");
+    assert_eq!((err.line, err.col), (1026, 2));
 }

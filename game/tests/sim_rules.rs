@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::sim_from_rows;
+use common::{clip_name, sim_from_rows, sim_from_rows_and};
 use ecs::Entity;
 use game::sim::components::{Coin, Collider, Crate, Debris, Exploding, Player, Position};
 use game::sim::events::{CoinCollected, CrateBroken, SwingStarted};
@@ -187,7 +187,7 @@ fn paused_updates_run_only_the_debug_systems() {
 }
 
 #[test]
-fn a_swing_hits_each_crate_once_even_though_its_hitbox_lives_several_steps() {
+fn a_swing_hits_each_crate_once_even_though_its_arc_lives_several_steps() {
     let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
     let target = crate_at(&sim, 2, 1);
     hold(&mut sim, RIGHT, 1);
@@ -239,4 +239,401 @@ fn each_swing_break_and_pickup_is_announced_once() {
     seen.hold(&mut sim, RIGHT, 120);
     assert_eq!(sim.state().score, 1);
     assert_eq!(seen.counts, (3, 1, 1), "its coin is picked up");
+}
+
+#[test]
+fn every_frame_of_a_clip_is_on_screen_for_its_full_frame_time_the_first_included() {
+    use game::sim::components::Animation;
+    let mut sim = sim_from_rows(&["#####", "#@.o#", "#####"]);
+    let coin = sim.world().column::<Coin>().entities()[0];
+    let mut frames = Vec::new();
+    for _ in 0..13 {
+        sim.step(IDLE);
+        frames.push(sim.world().get::<Animation>(coin).unwrap().frame);
+    }
+    let clip = sim.world().get::<Animation>(coin).unwrap().clip;
+    let per_frame = sim
+        .world()
+        .resource::<game::sim::Clips>()
+        .get(clip)
+        .steps_per_frame as usize;
+    assert_eq!(per_frame, 6, "the coin spins at 0.1 s a frame");
+    let expected: Vec<u16> = [0, 1, 2].iter().flat_map(|&f| [f; 6]).take(13).collect();
+    assert_eq!(frames, expected);
+}
+
+/// Swing once at whatever the player faces, then wait until the swing, its cooldown and any
+/// hit flash are over.
+fn swing_and_settle(sim: &mut Sim) {
+    hold(sim, ATTACK, 1);
+    hold(sim, IDLE, 30);
+}
+
+#[test]
+fn a_six_hit_crate_shows_crack_stages_0_1_2_3_as_it_takes_hits() {
+    let mut sim = sim_from_rows(&["######", "#@C..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut shown = vec![clip_name(&sim, target)];
+    for _ in 0..5 {
+        swing_and_settle(&mut sim);
+        shown.push(clip_name(&sim, target));
+    }
+    assert_eq!(
+        shown,
+        [
+            "crate_strong_idle",
+            "crate_strong_idle_cracks1",
+            "crate_strong_idle_cracks1",
+            "crate_strong_idle_cracks2",
+            "crate_strong_idle_cracks2",
+            "crate_strong_idle_cracks3",
+        ]
+    );
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 10);
+    assert!(
+        sim.world().has::<Exploding>(target),
+        "the sixth hit breaks it"
+    );
+}
+
+#[test]
+fn a_nine_hit_crate_from_a_legend_cracks_in_thirds_of_its_health() {
+    let mut sim = sim_from_rows_and(
+        &["######", "#@x..#", "######"],
+        "    legend: { 'x': Crate(health: 9, skin: \"crate\") },",
+    );
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut stages = vec![clip_name(&sim, target)];
+    for _ in 0..8 {
+        swing_and_settle(&mut sim);
+        stages.push(clip_name(&sim, target));
+    }
+    let expected: Vec<String> = [0, 1, 1, 1, 2, 2, 2, 3, 3]
+        .iter()
+        .map(|&stage| match stage {
+            0 => "crate_idle".to_owned(),
+            n => format!("crate_idle_cracks{n}"),
+        })
+        .collect();
+    assert_eq!(stages, expected);
+}
+
+#[test]
+fn a_hit_crate_flashes_white_for_100_ms_with_its_new_cracks_showing() {
+    use game::sim::components::{Animation, HitFlash};
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    while !sim.world().has::<HitFlash>(target) {
+        hold(&mut sim, IDLE, 1);
+    }
+    // The step that lands the hit shows it: the cracked crate's hit clip, flash first.
+    assert_eq!(clip_name(&sim, target), "crate_hit_cracks1");
+    let mut white = 0;
+    while clip_name(&sim, target) == "crate_hit_cracks1" {
+        // Frames 0 and 1 of a hit clip are the flash and its fade; 2 and 3 the wobble.
+        if sim.world().get::<Animation>(target).unwrap().frame < 2 {
+            white += 1;
+        }
+        hold(&mut sim, IDLE, 1);
+    }
+    assert_eq!(white, 6, "6 steps at 60 steps/s = 100 ms of flash");
+    assert_eq!(clip_name(&sim, target), "crate_idle_cracks1");
+}
+
+/// Put the player's centre at `(x, y)`, facing right.
+fn place_facing_right(sim: &mut Sim, x: f32, y: f32) {
+    hold(sim, RIGHT, 1);
+    let p = player(sim);
+    if let Some(mut pos) = sim.world_mut().get_mut::<Position>(p) {
+        *pos = Position { x, y };
+    }
+}
+
+fn health(sim: &Sim, e: Entity) -> u32 {
+    sim.world().get::<Crate>(e).unwrap().health
+}
+
+// The swing's arc: a disc of radius 7 whose centre is 12 px in front of the player.
+
+#[test]
+fn a_crate_one_pixel_inside_the_arc_is_hit_and_one_touching_it_is_not() {
+    let rows = [
+        "#########",
+        "#.......#",
+        "#.@...c.#",
+        "#.......#",
+        "#########",
+    ];
+    // The crate in cell 6 spans x 96..112 and y 32..48.
+    for (player_x, hit) in [(78.0, true), (77.0, false)] {
+        let mut sim = sim_from_rows(&rows);
+        let target = crate_at(&sim, 6, 2);
+        // Arc centre x = player_x + 12, so the disc reaches x = player_x + 19: 97 or 96.
+        place_facing_right(&mut sim, player_x, 40.0);
+        hold(&mut sim, ATTACK, 1);
+        hold(&mut sim, IDLE, 30);
+        assert_eq!(
+            health(&sim, target),
+            if hit { 2 } else { 3 },
+            "player at {player_x}"
+        );
+    }
+}
+
+#[test]
+fn a_crate_in_the_corner_of_the_arcs_square_but_outside_its_disc_is_not_hit() {
+    let rows = [
+        "#########",
+        "#.......#",
+        "#.@.....#",
+        "#.....c.#",
+        "#########",
+    ];
+    // Crate spans x 96..112, y 48..64. Arc centre (90, 42): its bounding square reaches
+    // (97, 49), into the crate, but the crate's nearest corner (96, 48) is 8.5 px away.
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 6, 3);
+    place_facing_right(&mut sim, 78.0, 42.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(health(&sim, target), 3);
+    // Two pixels closer on each axis, (92, 44), the corner is 5.7 px away: inside.
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 6, 3);
+    place_facing_right(&mut sim, 80.0, 44.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(health(&sim, target), 2);
+}
+
+#[test]
+fn one_swing_hits_both_crates_side_by_side_under_its_arc_once_each() {
+    let rows = [
+        "#######", "#.....#", "#...c.#", "#.@.c.#", "#...c.#", "#######",
+    ];
+    let mut sim = sim_from_rows(&rows);
+    let (upper, lower, below) = (
+        crate_at(&sim, 4, 2),
+        crate_at(&sim, 4, 3),
+        crate_at(&sim, 4, 4),
+    );
+    // Arc centre (64, 48): on the corner the upper and lower crates share; the crate below
+    // them starts 16 px away.
+    place_facing_right(&mut sim, 52.0, 48.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 30);
+    assert_eq!(
+        [
+            health(&sim, upper),
+            health(&sim, lower),
+            health(&sim, below)
+        ],
+        [2, 2, 3]
+    );
+}
+
+#[test]
+fn a_player_slightly_off_the_middle_of_a_lane_hits_only_the_crate_ahead() {
+    let rows = [
+        "#######", "#.....#", "#...c.#", "#.@.c.#", "#...c.#", "#######",
+    ];
+    for dy in [-1.4, 0.0, 1.4] {
+        let mut sim = sim_from_rows(&rows);
+        let (upper, ahead, lower) = (
+            crate_at(&sim, 4, 2),
+            crate_at(&sim, 4, 3),
+            crate_at(&sim, 4, 4),
+        );
+        // The lane's middle is y = 56; the arc's centre rounds to 55, 56 or 57, and its edge
+        // (radius 7) at most touches the neighbours' boxes, which end at 48 and start at 64.
+        place_facing_right(&mut sim, 52.0, 56.0 + dy);
+        hold(&mut sim, ATTACK, 1);
+        hold(&mut sim, IDLE, 30);
+        assert_eq!(
+            [
+                health(&sim, upper),
+                health(&sim, ahead),
+                health(&sim, lower)
+            ],
+            [3, 2, 3],
+            "player {dy} px off the middle"
+        );
+    }
+}
+
+#[test]
+fn the_arc_is_drawn_over_the_disc_that_hits_for_exactly_the_live_steps() {
+    use game::sim::components::{DrawData, HitFlash, Lifetime};
+    let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
+    let target = crate_at(&sim, 2, 1);
+    place_facing_right(&mut sim, 25.5, 24.0);
+    let arcs = |sim: &Sim| -> Vec<Entity> {
+        let world = sim.world();
+        world
+            .column::<Lifetime>()
+            .entities()
+            .iter()
+            .copied()
+            .filter(|&e| clip_name(sim, e).starts_with("slash_"))
+            .collect()
+    };
+    let mut shown = Vec::new();
+    let mut hit_at = None;
+    for step in 0..15 {
+        hold(&mut sim, if step == 0 { ATTACK } else { IDLE }, 1);
+        if let &[arc] = arcs(&sim).as_slice() {
+            shown.push(step);
+            // Centre 12 px ahead, rounded: (37.5 -> 38, 24); the 16 x 16 sprite is drawn
+            // with its centre there, so its pixels are the disc's.
+            assert_eq!(pos(&sim, arc), Position { x: 38.0, y: 24.0 });
+            let draw = sim.world().get::<DrawData>(arc).unwrap();
+            assert_eq!((draw.x, draw.y), (30.0, 16.0));
+        }
+        if hit_at.is_none() && sim.world().has::<HitFlash>(target) {
+            hit_at = Some(step);
+        }
+    }
+    // Steps counted from the one the key is pressed in: live steps 3..=6.
+    assert_eq!(shown, [3, 4, 5, 6]);
+    assert_eq!(hit_at, Some(3), "the crate is hit on the arc's first step");
+}
+
+#[test]
+fn the_arc_stays_where_it_appeared_when_the_player_walks_on() {
+    let mut sim = sim_from_rows(&["#########", "#.@.....#", "#########"]);
+    place_facing_right(&mut sim, 40.0, 24.0);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 3); // the arc appears at (52, 24)
+    hold(&mut sim, RIGHT, 3); // the player walks 4.5 px on while it is live
+    let world = sim.world();
+    let arc = world.column::<game::sim::components::Lifetime>().entities()[0];
+    assert_eq!(pos(&sim, arc), Position { x: 52.0, y: 24.0 });
+}
+
+#[test]
+fn the_bot_waits_while_no_crate_is_reachable_and_goes_for_one_once_the_map_changes() {
+    use game::sim::resources::TileMap;
+    // The crate at x = 4 is behind the wall at x = 3: nothing to do.
+    let mut sim = sim_from_rows(&["######", "#@.#c#", "######"]);
+    sim.set_bot(true);
+    let p = player(&sim);
+    let start = pos(&sim, p);
+    for _ in 0..60 {
+        sim.step(IDLE);
+        assert_eq!(pos(&sim, p), start);
+        assert_eq!(sim.world().get::<Player>(p).unwrap().swing, 0);
+    }
+    // The map now says that crate stands at x = 2, next to the player (a change the bot's
+    // search depends on, though no entity moved).
+    let c = crate_at(&sim, 4, 1);
+    let map = sim.world_mut().resource_mut::<TileMap>();
+    let i = map.index(2, 1).unwrap();
+    map.set_crate(i, Some(c));
+    let swung = (0..60).any(|_| {
+        sim.step(IDLE);
+        sim.world().get::<Player>(p).unwrap().swing > 0
+    });
+    assert!(
+        swung,
+        "the bot searched again and swung at the crate it found"
+    );
+}
+
+#[test]
+fn a_map_without_walls_keeps_the_player_inside_its_edges() {
+    let mut sim = sim_from_rows(&["@..", "..."]);
+    let p = player(&sim);
+    hold(&mut sim, LEFT, 100);
+    assert_eq!(
+        pos(&sim, p),
+        Position { x: 5.0, y: 8.0 },
+        "flush with x = 0"
+    );
+    let up_left = Input {
+        move_x: -1,
+        move_y: -1,
+        attack: false,
+    };
+    hold(&mut sim, up_left, 100);
+    assert_eq!(pos(&sim, p), Position { x: 5.0, y: 5.0 }, "in the corner");
+    let down_right = Input {
+        move_x: 1,
+        move_y: 1,
+        attack: false,
+    };
+    hold(&mut sim, down_right, 100);
+    assert_eq!(
+        pos(&sim, p),
+        Position { x: 43.0, y: 27.0 },
+        "the far corner"
+    );
+}
+
+#[test]
+fn a_void_cell_blocks_and_slides_the_player_exactly_like_a_wall() {
+    let level = |c: char| {
+        let middle = format!(".@.{c}..");
+        sim_from_rows(&["......", &middle, "......"])
+    };
+    let mut void = level(' ');
+    let p = player(&void);
+    hold(&mut void, RIGHT, 60);
+    assert_eq!(
+        pos(&void, p).x,
+        48.0 - 5.0,
+        "flush against the void at x = 3"
+    );
+    let (mut void, mut wall) = (level(' '), level('#'));
+    let (pv, pw) = (player(&void), player(&wall));
+    let inputs = [(1, 0, 40), (1, 1, 30), (-1, 0, 10), (1, -1, 40), (1, 0, 30)];
+    for (move_x, move_y, steps) in inputs {
+        let input = Input {
+            move_x,
+            move_y,
+            attack: false,
+        };
+        for _ in 0..steps {
+            void.step(input);
+            wall.step(input);
+            assert_eq!(pos(&void, pv), pos(&wall, pw));
+        }
+    }
+}
+
+#[test]
+fn debris_and_coins_thrown_by_a_crate_in_the_void_stay_on_its_floor() {
+    // Floor is only the crate's cell (x 16..32, y 16..32) and the player's below it.
+    let mut sim = sim_from_rows(&["   ", " $ ", " @ ", "   "]);
+    let up = Input {
+        move_x: 0,
+        move_y: -1,
+        attack: false,
+    };
+    hold(&mut sim, up, 5);
+    let mut broke = false;
+    for _ in 0..300 {
+        sim.step(ATTACK);
+        let world = sim.world();
+        broke |= world.try_column::<Debris>().is_some_and(|c| !c.is_empty());
+        let thrown = world.try_column::<Debris>().map(|c| c.entities().to_vec());
+        let coins = world.column::<Coin>().entities().to_vec();
+        for e in thrown.unwrap_or_default().into_iter().chain(coins) {
+            let p = pos(&sim, e);
+            assert!(
+                (16.0..=32.0).contains(&p.x) && (16.0..=48.0).contains(&p.y),
+                "{e:?} left the floor: {p:?}"
+            );
+        }
+    }
+    assert!(broke, "the crate broke and threw its debris");
+    assert_eq!(
+        sim.world().column::<Coin>().len(),
+        1,
+        "its coin is on the floor"
+    );
 }

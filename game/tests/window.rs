@@ -57,7 +57,20 @@ fn play(level: &str, frames: u32, extra: &[&str], name: &str) -> Option<Run> {
 /// Run `crate-room ARGS --frames N --screenshot ...` at 1280x720 and read back its summary and
 /// screenshot.
 fn run_game(frames: u32, args: &[&str], name: &str) -> Option<Run> {
+    run_game_in(frames, args, name, None)
+}
+
+/// [`run_game`] with best times kept in `data_dir` (`CRATE_ROOM_DATA_DIR`).
+fn run_game_in(
+    frames: u32,
+    args: &[&str],
+    name: &str,
+    data_dir: Option<&std::path::Path>,
+) -> Option<Run> {
     let mut cmd = windowed()?;
+    if let Some(dir) = data_dir {
+        cmd.env("CRATE_ROOM_DATA_DIR", dir);
+    }
     let out_dir = std::env::temp_dir().join(format!("crate-room-window-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let shot = out_dir.join(format!("{name}.png"));
@@ -410,6 +423,79 @@ fn a_scripted_run_gives_the_same_screenshot_every_time() {
         differing, 0,
         "pixels that differ between two identical runs"
     );
+}
+
+#[test]
+fn the_hud_bar_leaves_the_default_levels_top_row_in_view() {
+    let Some(run) = run_game(
+        1,
+        &["--level", "levels/crate_room.ron", "--input", "idle"],
+        "hud",
+    ) else {
+        return;
+    };
+    // The default level is 26 cells wide; its top row is all wall, and must be seen whole.
+    for column in 0..26 {
+        let wall = run.cell_share(column, 0, &WALL);
+        assert!(wall > 0.5, "cell ({column}, 0) is visible wall: {wall:.2}");
+    }
+}
+
+#[test]
+fn without_a_level_the_game_opens_on_the_title_screen() {
+    let Some(run) = run_game(3, &[], "title") else {
+        return;
+    };
+    assert_eq!(run.summary["showing"], "title");
+    // The title is drawn in the HUD's gold ink, and there is no world on screen.
+    let gold = run.count([255, 209, 76]);
+    assert!(gold > 500, "gold title text: {gold} px");
+    assert_eq!(run.count(palette::FLOOR_BASE), 0, "no level drawn");
+}
+
+#[test]
+fn clearing_a_room_keeps_the_best_time_in_the_data_directory() {
+    let dir = std::env::temp_dir().join(format!("crate-room-best-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A damaged file is reported on screen and set aside, never fatal.
+    std::fs::write(dir.join("best_times.txt"), "garbage\n\"vault.ron\" = 99\n").unwrap();
+    let args = ["--level", ORIENTATION, "--input", "bot"];
+    let Some(run) = run_game_in(400, &args, "cleared", Some(&dir)) else {
+        return;
+    };
+    assert_eq!(run.summary["crates_left"], 0, "the bot cleared the room");
+    let kept = std::fs::read_to_string(dir.join("best_times.txt")).unwrap();
+    assert!(kept.contains("\"orientation.ron\" = "), "{kept}");
+    assert!(
+        kept.contains("\"vault.ron\" = 99"),
+        "other levels kept: {kept}"
+    );
+    assert!(dir.join("best_times.damaged.txt").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn hit_stop_delays_steps_and_changes_nothing_else() {
+    let level = ["--level", "levels/crate_room.ron", "--input", "bot"];
+    let Some(felt) = run_game(300, &level, "felt") else {
+        return;
+    };
+    let steps = felt.summary["steps"].as_u64().expect("steps reported");
+    assert!(
+        steps < 300,
+        "the bot's hits held some steps back: {steps} of 300"
+    );
+    let mut calm_args = level.to_vec();
+    calm_args.extend(["--no-hit-stop", "--no-shake"]);
+    let calm = run_game(steps as u32, &calm_args, "calm").expect("window works");
+    assert_eq!(
+        calm.summary["steps"], steps,
+        "no hit-stop: a step every frame"
+    );
+    for field in ["crates_left", "score"] {
+        assert_eq!(felt.summary[field], calm.summary[field], "{field}");
+    }
 }
 
 // Debug views that read well: the profiler window keeps off the player, the stats panel is

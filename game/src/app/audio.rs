@@ -10,7 +10,9 @@
 //! under `RUST_BACKTRACE`), and every later message to the dead thread (load, play, even
 //! dropping a sound) prints `Audio thread died` on *stdout*, where scripted runs print their
 //! JSON. So [`AudioThread::watch`] records the panic instead, and [`Sounds`] sends the thread
-//! nothing until [`DEVICE_GRACE`] has passed, nor anything after it died. (ALSA's own C library
+//! nothing when the machine shows no playback device at all (no ALSA PCM node, no sound
+//! server socket, no ALSA configuration), nothing until [`DEVICE_GRACE`] has passed, and
+//! nothing after it died. (ALSA's own C library
 //! may still print its diagnostics to stderr; safe Rust cannot silence it.)
 
 use std::future::Future;
@@ -132,9 +134,10 @@ impl Sounds {
             muted,
             thread,
         };
-        match files {
-            Ok(files) => sounds.clips = Clips::Pending(files),
-            Err(e) => sound_off(&e.to_string()),
+        match (files, playback_device_hint()) {
+            (Ok(files), Ok(())) => sounds.clips = Clips::Pending(files),
+            (Err(e), _) => sound_off(&e.to_string()),
+            (_, Err(why)) => sound_off(&why),
         }
         sounds
     }
@@ -228,6 +231,30 @@ impl Sounds {
 impl Drop for Sounds {
     fn drop(&mut self) {
         self.release();
+    }
+}
+
+/// Whether this machine may have somewhere to play sound, judged without opening anything:
+/// an ALSA PCM device node, a PulseAudio or PipeWire socket, or an ALSA configuration that may
+/// name another output. When there is none the game never sends the audio thread anything, so
+/// a machine without sound (CI, Xvfb) is silent however slowly the thread gets to failing.
+fn playback_device_hint() -> Result<(), String> {
+    let has_pcm = std::fs::read_dir("/dev/snd").is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("pcm"))
+    });
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+    let has_server = runtime
+        .is_some_and(|dir| dir.join("pulse/native").exists() || dir.join("pipewire-0").exists());
+    let home_config = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .is_some_and(|home| home.join(".asoundrc").exists());
+    let has_config = home_config || Path::new("/etc/asound.conf").exists();
+    if cfg!(not(target_os = "linux")) || has_pcm || has_server || has_config {
+        Ok(())
+    } else {
+        Err("no audio device: no /dev/snd/pcm*, no PulseAudio or PipeWire socket".into())
     }
 }
 

@@ -57,8 +57,10 @@ pub struct PlayOptions {
 }
 
 /// What a scripted run prints when it ends (one JSON object).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct ScriptReport {
+    /// The screen at the end: `title` or `playing`.
+    pub showing: &'static str,
     /// Frames drawn.
     pub frames: u64,
     /// Simulation steps run (fewer than frames while hit-stop held the game).
@@ -258,7 +260,6 @@ impl App {
         }
         match &opts.level {
             Some(path) => app.open_level(path),
-            None if scripted => app.open_level(&default_level),
             None => {
                 let selected = app
                     .levels
@@ -638,7 +639,7 @@ async fn game_loop(
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
     let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
-    if app.scripted && app.sim.is_none() {
+    if app.scripted && app.screen == Screen::Playing && app.sim.is_none() {
         return Err(AppError::Level(
             app.error.clone().unwrap_or_else(|| "no level".into()),
         ));
@@ -699,19 +700,25 @@ async fn game_loop(
 
 /// Save the scripted run's screenshot and say what it saw.
 fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
-    let Some(sim) = &app.sim else {
-        return Err(AppError::Level("no level".into()));
-    };
     if let Some(path) = screenshot {
         screenshot::save(path).map_err(|source| AppError::Screenshot {
             path: path.display().to_string(),
             source,
         })?;
     }
+    let mut report = ScriptReport {
+        showing: "title",
+        frames: app.frame,
+        screen: [screen_width(), screen_height()],
+        ..ScriptReport::default()
+    };
+    let (Screen::Playing, Some(sim)) = (app.screen, &app.sim) else {
+        return Ok(report);
+    };
     let state = sim.state();
     let view = app.renderer.view(sim);
-    Ok(ScriptReport {
-        frames: app.frame,
+    report = ScriptReport {
+        showing: "playing",
         steps: app.steps,
         level: app.level_name.clone(),
         crates_total: state.crates_total,
@@ -719,8 +726,9 @@ fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, A
         score: state.score,
         world_draw_calls: app.probe.world_draw_calls,
         world_quads: app.renderer.last_quads,
-        screen: [screen_width(), screen_height()],
         view: [view.min_x, view.min_y, view.max_x, view.max_y],
         scale: app.renderer.scale,
-    })
+        ..report
+    };
+    Ok(report)
 }

@@ -198,46 +198,39 @@ impl Renderer {
     /// Draw atlas frame `src` in screen space (default camera set), `size` pixels tall.
     pub fn draw_icon(&self, src: FrameRect, x: f32, y: f32, size: f32) {
         let k = size / f32::from(src.h);
-        draw_texture_ex(
-            &self.atlas,
-            x,
-            y,
-            WHITE,
-            DrawTextureParams {
-                dest_size: Some(vec2(f32::from(src.w) * k, size)),
-                source: Some(Rect::new(
-                    f32::from(src.x),
-                    f32::from(src.y),
-                    f32::from(src.w),
-                    f32::from(src.h),
-                )),
-                ..Default::default()
-            },
-        );
+        draw_frame(&self.atlas, src, x, y, f32::from(src.w) * k, size, WHITE);
     }
+}
 
+/// Draw atlas frame `src` of `atlas` as a `w` x `h` rectangle at `(x, y)` in camera space.
+fn draw_frame(atlas: &Texture2D, src: FrameRect, x: f32, y: f32, w: f32, h: f32, color: Color) {
+    draw_texture_ex(
+        atlas,
+        x,
+        y,
+        color,
+        DrawTextureParams {
+            dest_size: Some(vec2(w, h)),
+            source: Some(Rect::new(
+                f32::from(src.x),
+                f32::from(src.y),
+                f32::from(src.w),
+                f32::from(src.h),
+            )),
+            ..Default::default()
+        },
+    );
+}
+
+impl Renderer {
     /// Set a macroquad camera that maps the world view to the screen.
     pub fn set_world_camera(&self, view: &Aabb) {
         set_camera(&world_camera(view));
     }
 
     fn quad(&mut self, src: FrameRect, x: f32, y: f32, color: Color) {
-        draw_texture_ex(
-            &self.atlas,
-            x,
-            y,
-            color,
-            DrawTextureParams {
-                dest_size: Some(vec2(f32::from(src.w), f32::from(src.h))),
-                source: Some(Rect::new(
-                    f32::from(src.x),
-                    f32::from(src.y),
-                    f32::from(src.w),
-                    f32::from(src.h),
-                )),
-                ..Default::default()
-            },
-        );
+        let (w, h) = (f32::from(src.w), f32::from(src.h));
+        draw_frame(&self.atlas, src, x, y, w, h, color);
         self.last_quads += 1;
     }
 

@@ -45,10 +45,11 @@ impl Facing {
     }
 }
 
-/// The three clips of a crate skin.
+/// The three states of a crate skin. Idle and hit come in every crack stage, 0 (whole) to
+/// [`CRACK_STAGES`]; the explosion has one clip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrateState {
-    /// Standing whole.
+    /// Standing.
     Idle,
     /// Just hit.
     Hit,
@@ -57,8 +58,10 @@ pub enum CrateState {
 }
 
 impl CrateState {
-    /// Every state: a skin is complete when the atlas has all of them.
+    /// Every state.
     pub const ALL: [CrateState; 3] = [CrateState::Idle, CrateState::Hit, CrateState::Explode];
+    /// The states drawn at every crack stage.
+    pub const CRACKED: [CrateState; 2] = [CrateState::Idle, CrateState::Hit];
 
     fn name(self) -> &'static str {
         match self {
@@ -75,6 +78,8 @@ pub const PLAIN_CRATE: &str = "crate";
 pub const STRONG_CRATE: &str = "crate_strong";
 /// The crate skins the generator draws.
 pub const CRATE_SKINS: [&str; 2] = [PLAIN_CRATE, STRONG_CRATE];
+/// Crack stages a damaged crate shows, light to heavy; stage 0 is the whole crate.
+pub const CRACK_STAGES: u8 = 3;
 
 /// A flying splinter of a broken crate.
 pub const DEBRIS: &str = "debris";
@@ -108,9 +113,32 @@ pub fn slash(facing: Facing) -> String {
     format!("slash_{}", facing.name())
 }
 
-/// One state of a crate skin (`crate_strong_hit`).
+/// One state of a whole crate skin (`crate_strong_hit`): crack stage 0.
 pub fn crate_clip(skin: &str, state: CrateState) -> String {
     format!("{skin}_{}", state.name())
+}
+
+/// One state of a crate skin at crack stage `stage` (`crate_idle_cracks2`); stage 0 is
+/// [`crate_clip`]. Only the [`CrateState::CRACKED`] states have stages above 0.
+pub fn cracked_crate_clip(skin: &str, state: CrateState, stage: u8) -> String {
+    if stage == 0 {
+        crate_clip(skin, state)
+    } else {
+        // `cracks` and not a bare number: `crate_hit_1` is already the name of a hit frame.
+        format!("{skin}_{}_cracks{stage}", state.name())
+    }
+}
+
+/// Every clip a crate skin needs: idle and hit at every crack stage, and the explosion.
+pub fn crate_skin_clips(skin: &str) -> Vec<String> {
+    let mut clips: Vec<String> = CrateState::CRACKED
+        .iter()
+        .flat_map(|&state| {
+            (0..=CRACK_STAGES).map(move |stage| cracked_crate_clip(skin, state, stage))
+        })
+        .collect();
+    clips.push(crate_clip(skin, CrateState::Explode));
+    clips
 }
 
 /// The skin whose idle clip is `clip`, if `clip` names one (`crate_idle` -> `crate`).
@@ -141,7 +169,7 @@ pub fn all() -> Vec<String> {
         ]);
     }
     for skin in CRATE_SKINS {
-        clips.extend(CrateState::ALL.map(|state| crate_clip(skin, state)));
+        clips.extend(crate_skin_clips(skin));
     }
     clips.extend([DEBRIS, COIN, SHADOW].map(str::to_owned));
     clips.extend((0..FLOOR_VARIANTS).map(floor));
@@ -173,5 +201,19 @@ mod tests {
             None
         );
         assert_eq!(crate_skin_of_idle("idle"), None);
+        assert_eq!(
+            crate_skin_of_idle(&cracked_crate_clip(PLAIN_CRATE, CrateState::Idle, 2)),
+            None,
+            "a cracked idle clip names no skin of its own"
+        );
+    }
+
+    #[test]
+    fn a_skin_needs_idle_and_hit_at_every_stage_and_one_explosion() {
+        let clips = crate_skin_clips(PLAIN_CRATE);
+        assert_eq!(clips.len(), 2 * (usize::from(CRACK_STAGES) + 1) + 1);
+        assert!(clips.contains(&"crate_idle".to_owned()));
+        assert!(clips.contains(&"crate_hit_cracks3".to_owned()));
+        assert!(clips.contains(&"crate_explode".to_owned()));
     }
 }

@@ -260,17 +260,77 @@ mod tests {
             ));
         }
         for skin in clip_names::CRATE_SKINS {
-            assert!(frame_has_colour(
-                &image,
-                frame(&clip_names::crate_clip(skin, CrateState::Idle)),
-                palette::CRATE_BASE
-            ));
+            for stage in 0..=clip_names::CRACK_STAGES {
+                let idle = clip_names::cracked_crate_clip(skin, CrateState::Idle, stage);
+                assert!(frame_has_colour(&image, frame(&idle), palette::CRATE_BASE));
+            }
         }
         assert!(frame_has_colour(
             &image,
             frame(&atlas.clip(clip_names::COIN).unwrap().frames[0]),
             palette::COIN_BASE
         ));
+    }
+
+    #[test]
+    fn each_crack_stage_adds_cracks_and_keeps_the_ones_before() {
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        let dark = |name: &str| -> Vec<(u16, u16)> {
+            let rect = atlas.frame(name).unwrap();
+            (0..rect.h)
+                .flat_map(|y| (0..rect.w).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let c = image.get(i32::from(rect.x + x), i32::from(rect.y + y));
+                    c[3] == 255 && c[..3] == palette::OUTLINE
+                })
+                .collect()
+        };
+        for skin in clip_names::CRATE_SKINS {
+            let stages: Vec<_> = (0..=clip_names::CRACK_STAGES)
+                .map(|stage| {
+                    dark(&clip_names::cracked_crate_clip(
+                        skin,
+                        CrateState::Idle,
+                        stage,
+                    ))
+                })
+                .collect();
+            for pair in stages.windows(2) {
+                assert!(
+                    pair[1].len() > pair[0].len() + 3,
+                    "{skin}: too few new cracks"
+                );
+                let kept = pair[0].iter().filter(|p| pair[1].contains(p)).count();
+                // The corner chipped off at the last stage takes a little outline with it.
+                assert!(kept + 3 >= pair[0].len(), "{skin}: cracks disappeared");
+            }
+        }
+    }
+
+    #[test]
+    fn every_slash_frame_covers_exactly_the_disc_a_swing_hits() {
+        // The swing hits crates overlapping a disc of SWING_RADIUS about the arc's centre, which
+        // is the centre of the sprite: the sprite must show that disc, no more and no less.
+        let radius = crate::sim::tuning::SWING_RADIUS;
+        let image = draw_atlas();
+        let atlas = generate().unwrap().data;
+        for facing in Facing::ALL {
+            for name in &atlas.clip(&clip_names::slash(facing)).unwrap().frames {
+                let rect = atlas.frame(name).unwrap();
+                for y in 0..rect.h {
+                    for x in 0..rect.w {
+                        let (dx, dy) = (
+                            f32::from(x) + 0.5 - f32::from(rect.w) / 2.0,
+                            f32::from(y) + 0.5 - f32::from(rect.h) / 2.0,
+                        );
+                        let inside = dx * dx + dy * dy < radius * radius;
+                        let a = image.get(i32::from(rect.x + x), i32::from(rect.y + y))[3];
+                        assert_eq!(a > 0, inside, "{name} pixel ({x}, {y})");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! Characters are painted from small character templates (one letter per palette entry) and
 //! outlined automatically, so silhouettes stay closed however parts are combined.
 
-use super::canvas::{Canvas, Rgba, alpha, noise, opaque};
+use super::canvas::{CLEAR, Canvas, Rgba, alpha, noise, opaque};
 use super::clip_names::{self, CrateState, Facing};
 use super::generate::SheetBuilder;
 use super::palette::*;
@@ -19,7 +19,8 @@ pub(super) fn draw_all(sheet: &mut SheetBuilder) {
     for facing in Facing::ALL {
         sheet.new_row();
         player(sheet, facing);
-        sheet.clip(&clip_names::slash(facing), slash(facing), 0.06, false);
+        // Two frames of 2 steps: on screen for exactly the swing's 4 live steps.
+        sheet.clip(&clip_names::slash(facing), slash(facing), 2.0 / 60.0, false);
     }
     for skin in [Skin::Plain, Skin::Strong] {
         sheet.new_row();
@@ -296,50 +297,46 @@ fn player(sheet: &mut SheetBuilder, facing: Facing) {
     sheet.clip(&clip_names::player_attack(facing), attack, 0.06, false);
 }
 
-/// Swing arc in front of the hero. Drawn for `Right` (the hero stands just left of the cell)
-/// and turned for the other facings.
+/// The arc of a swing: a disc of the swing's radius (`tuning::SWING_RADIUS`) centred in the
+/// frame, which is exactly the area the swing hits. A faint fill shows the whole disc; a bright
+/// band sweeps along its far rim, top to bottom like the hammer. Drawn for `Right` and turned
+/// for the other facings (the disc itself is the same either way).
 fn slash(facing: Facing) -> Vec<Canvas> {
-    // (first angle, last angle, thickness, opacity) per frame; degrees, 0 = straight ahead,
-    // negative = up. The arc sweeps top to bottom like the hammer.
-    let frames = [
-        (-60.0, 5.0, 2.5, 1.0),
-        (-70.0, 70.0, 4.0, 1.0),
-        (-5.0, 60.0, 2.0, 0.6),
-    ];
-    frames
+    let radius = crate::sim::tuning::SWING_RADIUS;
+    // (first angle, last angle) of the bright band per frame; degrees, 0 = straight ahead,
+    // negative = up.
+    let sweeps = [(-100.0f32, 20.0f32), (-40.0, 100.0)];
+    sweeps
         .iter()
-        .enumerate()
-        .map(|(i, &(from, to, thickness, opacity))| {
+        .map(|&(from, to)| {
             let mut c = blank();
-            let (cx, cy, outer) = (-1.0f32, 8.0f32, 12.5f32);
             for y in 0..16 {
                 for x in 0..16 {
-                    let (px, py) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                    let (px, py) = (x as f32 + 0.5 - 8.0, y as f32 + 0.5 - 8.0);
+                    let r = (px * px + py * py).sqrt();
+                    if r >= radius {
+                        continue;
+                    }
                     let a = py.atan2(px).to_degrees();
-                    if a < from || a > to {
-                        continue;
-                    }
-                    // Thickest mid-sweep, tapering to points at both tips.
+                    let depth = radius - r;
+                    // Thickest mid-sweep, tapering to points at both ends.
                     let t = (a - from) / (to - from);
-                    let width = 0.8 + thickness * (std::f32::consts::PI * t).sin();
-                    let depth = outer - (px * px + py * py).sqrt();
-                    if !(0.0..width).contains(&depth) {
-                        continue;
-                    }
-                    let (col, a8) = if depth < 1.2 {
-                        (SLASH_WHITE, 255.0)
-                    } else if depth < 2.4 {
-                        (SLASH_YELLOW, 230.0)
+                    let width = if (0.0..=1.0).contains(&t) {
+                        0.6 + 2.6 * (std::f32::consts::PI * t).sin()
                     } else {
-                        (SLASH_YELLOW, 120.0)
+                        0.0
                     };
-                    c.set(x, y, alpha(col, (a8 * opacity) as u8));
-                }
-            }
-            if i == 2 {
-                // Sparkles left behind by the fading swing.
-                for (x, y) in [(9, 3), (13, 6), (4, 1)] {
-                    c.set(x, y, alpha(SLASH_WHITE, 200));
+                    let col = if depth < width.min(1.2) {
+                        alpha(SLASH_WHITE, 255)
+                    } else if depth < width {
+                        alpha(SLASH_YELLOW, 220)
+                    } else if depth < 1.0 {
+                        // The rim of the reach, where the band is not.
+                        alpha(SLASH_YELLOW, 110)
+                    } else {
+                        alpha(SLASH_YELLOW, 55)
+                    };
+                    c.set(x, y, col);
                 }
             }
             match facing {
@@ -482,54 +479,119 @@ fn crate_clips(sheet: &mut SheetBuilder, skin: Skin) {
         Skin::Plain => clip_names::PLAIN_CRATE,
         Skin::Strong => clip_names::STRONG_CRATE,
     };
-    let clip = |state| clip_names::crate_clip(name, state);
-    let body = crate_body(skin);
-    sheet.clip(&clip(CrateState::Idle), vec![body.clone()], 1.0, true);
-
-    // Hit: white flash, squash, then a slight stretch on the way back.
-    let flash = body.map(|_, _, c| {
-        if c[3] == 0 {
-            c
-        } else if c[..3] == OUTLINE {
-            opaque(mix(OUTLINE, [255, 255, 255], 0.5))
-        } else {
-            opaque(mix([c[0], c[1], c[2]], [255, 255, 255], 0.85))
-        }
-    });
-    let mut squash = blank();
-    squash.draw_scaled(&body, -1, 3, 18, 13);
-    let mut stretch = blank();
-    stretch.draw_scaled(&body, 1, 0, 14, 16);
+    let whole = crate_body(skin);
+    for stage in 0..=clip_names::CRACK_STAGES {
+        let clip = |state| clip_names::cracked_crate_clip(name, state, stage);
+        let body = cracked(&whole, stage);
+        sheet.clip(&clip(CrateState::Idle), vec![body.clone()], 1.0, true);
+        sheet.clip(&clip(CrateState::Hit), hit(&body), 0.05, false);
+    }
+    let heaviest = cracked(&whole, clip_names::CRACK_STAGES);
     sheet.clip(
-        &clip(CrateState::Hit),
-        vec![flash, squash, stretch],
-        0.05,
+        &clip_names::crate_clip(name, CrateState::Explode),
+        explode(&heaviest),
+        0.07,
         false,
     );
-    sheet.clip(&clip(CrateState::Explode), explode(&body), 0.07, false);
 }
 
-/// Cracks, burst, dust: six frames starting from the intact crate.
+/// A hit on `body` (at its crack stage, so the cracks stay visible): a white flash that fades
+/// over two frames (100 ms at 0.05 s a frame), a squash, then a slight stretch on the way back.
+fn hit(body: &Canvas) -> Vec<Canvas> {
+    let flash = |white: f32| {
+        body.map(|_, _, c| {
+            if c[3] == 0 {
+                c
+            } else if c[..3] == OUTLINE {
+                // Outline and cracks stay darker than the planks, so both still read.
+                opaque(mix(OUTLINE, [255, 255, 255], white * 0.6))
+            } else {
+                opaque(mix([c[0], c[1], c[2]], [255, 255, 255], white))
+            }
+        })
+    };
+    let mut squash = blank();
+    squash.draw_scaled(body, -1, 3, 18, 13);
+    let mut stretch = blank();
+    stretch.draw_scaled(body, 1, 0, 14, 16);
+    vec![flash(0.85), flash(0.6), squash, stretch]
+}
+
+/// Cracks drawn over the crate at `stage` (0 = none): each stage keeps the cracks of the one
+/// before and adds more, so a crate's damage only ever grows.
+///
+/// ```text
+///  stage 1: one jagged split down the front panel, a nick in the lid
+///  stage 2: the split runs on to the bottom rail and forks; a crack in from the left post;
+///           a split along a lid board
+///  stage 3: a crack in from the right post, a second split lid board, a hole knocked
+///           through the panel, the lid's corner chipped off
+/// ```
+///
+/// A crack splits whatever it crosses, iron bands included (a strong crate's bands cover much
+/// of its wood); only the outline is left alone.
+fn cracked(body: &Canvas, stage: u8) -> Canvas {
+    // Crack pixels per stage, in the 16 x 16 crate (lid rows 2..=5, front face rows 7..=14).
+    const CRACKS: [&[(i32, i32)]; 3] = [
+        &[(8, 8), (8, 9), (9, 10), (9, 11), (7, 3), (7, 4)],
+        &[
+            (8, 12),
+            (8, 13),
+            (10, 12),
+            (11, 12),
+            (3, 9),
+            (4, 10),
+            (4, 11),
+            (12, 2),
+            (12, 3),
+            (11, 4),
+        ],
+        &[
+            (12, 8),
+            (11, 9),
+            (11, 10),
+            (12, 11),
+            (3, 3),
+            (4, 4),
+            (4, 5),
+            (5, 12),
+            (6, 11),
+            (6, 12),
+            (7, 12),
+        ],
+    ];
+    let mut out = body.clone();
+    for &(x, y) in CRACKS.iter().take(usize::from(stage)).copied().flatten() {
+        if body.get(x, y)[3] == 255 {
+            out.set(x, y, opaque(OUTLINE));
+        }
+    }
+    if stage >= 3 {
+        // A splinter sticking into the hole, and the lid's front corner gone.
+        out.set(6, 13, opaque(CRATE_LIGHT));
+        out.set(14, 2, CLEAR);
+        out.set(14, 1, CLEAR);
+        out.set(13, 2, opaque(OUTLINE));
+        out.set(15, 2, CLEAR);
+        out.set(14, 3, opaque(OUTLINE));
+    }
+    out
+}
+
+/// Swell, burst, dust: six frames starting from the crate at its heaviest cracks.
 fn explode(body: &Canvas) -> Vec<Canvas> {
     let crack = opaque(OUTLINE);
-    let mut cracked = body.clone();
-    for w in [(7, 7), (8, 9), (7, 11), (9, 13)].windows(2) {
-        cracked.line(w[0], w[1], crack);
-    }
-    let mut cracked_more = cracked.clone();
-    for path in [[(2, 9), (4, 10), (4, 12)], [(13, 8), (11, 10), (12, 12)]] {
+    let mut cracked_more = body.clone();
+    for path in [[(2, 9), (3, 12), (4, 13)], [(10, 7), (9, 10), (10, 13)]] {
         for w in path.windows(2) {
             cracked_more.line(w[0], w[1], crack);
         }
-    }
-    for (x, y) in [(5, 3), (10, 4)] {
-        cracked_more.line((x, y), (x + 1, y + 1), crack);
     }
     // Swollen just before bursting.
     let mut swollen = blank();
     swollen.draw_scaled(&cracked_more, -1, 0, 18, 16);
 
-    let mut frames = vec![cracked, swollen];
+    let mut frames = vec![body.clone(), swollen];
     let quarters = [(0, 0, -1, -1), (8, 0, 1, -1), (0, 8, -1, 1), (8, 8, 1, 1)];
     // (how far the pieces fly, their size, dust puff radius, how far puffs drift, dust opacity)
     let bursts = [

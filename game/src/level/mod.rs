@@ -37,10 +37,11 @@ mod spans;
 mod validate;
 pub mod watch;
 
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-pub use error::LevelError;
+pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
 pub use generate::generate;
 pub use watch::LevelWatcher;
 
@@ -52,6 +53,12 @@ use spans::Spans;
 pub const MAX_SIDE: u32 = 1024;
 /// Largest number of crates in one level.
 pub const MAX_CRATES: usize = 1_000_000;
+/// Largest number of crate overrides: one per crate.
+pub const MAX_OVERRIDES: usize = MAX_CRATES;
+/// Longest level name, in characters: what fits the HUD bar beside the score.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Longest skin name, in characters; the atlas's sprite names are far shorter.
+pub const MAX_SKIN_CHARS: usize = 64;
 /// Largest level file `load` reads; 16 MiB is several times a full 1024 x 1024 map.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Smallest and largest crate health.
@@ -130,36 +137,43 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
         }
         None => text,
     };
+    // ron ends lines (and so line comments) at `\n` only; a lone `\r` becomes one, byte for
+    // byte, so offsets and the lines `Spans` counts stay the same.
+    let text = &*lone_cr_to_lf(text);
+    let spans = Spans::new(text);
+    let rep = Reporter {
+        path,
+        spans: &spans,
+    };
     if text.trim().is_empty() {
-        let spans = Spans::lines_only(text);
-        return Err(Reporter {
-            path,
-            spans: &spans,
-        }
-        .at(0, "the file is empty")
-        .with_hint(LEVEL_SHAPE_HINT));
+        return Err(rep.at(0, "the file is empty").with_hint(LEVEL_SHAPE_HINT));
     }
     match ron_options().from_str::<RawLevel>(text) {
-        Ok(raw) => {
-            let spans = Spans::new(text);
-            validate::build(
-                raw,
-                &Reporter {
-                    path,
-                    spans: &spans,
-                },
-                skins,
-            )
-        }
-        Err(err) => {
-            let spans = Spans::lines_only(text);
-            Err(Reporter {
-                path,
-                spans: &spans,
-            }
-            .ron(&err))
-        }
+        Ok(raw) => validate::build(raw, &rep, skins),
+        Err(err) => Err(rep.ron(&err)),
     }
+}
+
+/// `text` with every `\r` that is not followed by `\n` replaced by `\n`.
+fn lone_cr_to_lf(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(cr) = rest.find('\r') {
+        out.push_str(&rest[..cr]);
+        out.push(if rest[cr + 1..].starts_with('\n') {
+            '\r'
+        } else {
+            '\n'
+        });
+        rest = &rest[cr + 1..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// How level files are read: `health: 5` may stand for `Some(5)`, and the recursion limit stays
@@ -178,7 +192,7 @@ pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, L
             let valid = &bytes[..err.valid_up_to()];
             // Everything before `valid_up_to` is UTF-8 by definition.
             let valid = std::str::from_utf8(valid).unwrap_or_default();
-            let spans = Spans::lines_only(valid);
+            let spans = Spans::new(valid);
             let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
             Err(Reporter {
                 path,
@@ -234,23 +248,26 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
     parse_bytes(path, &bytes, skins)
 }
 
-/// Check level files, printing one `path:line:col: error: message` line per invalid file (and a
-/// `  = hint: ...` line where there is one) to `out`.
+/// Check level files, printing each invalid file's error to `out` as [`LevelError`] displays
+/// it (`path:line:col: error: message`, the offending line with a caret under the column, and a
+/// hint where there is one), or `ok: N files valid` when every file is a valid level.
 ///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
 pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
-    let mut status = 0;
+    let mut all_valid = true;
     for path in paths {
         if let Err(err) = load(path, skins) {
-            status = 1;
+            all_valid = false;
             // A closed pipe (`check | head`) must not turn invalid levels into a panic.
-            let _ = writeln!(out, "{}", err.headline());
-            if let Some(hint) = &err.hint {
-                let _ = writeln!(out, "  = hint: {hint}");
-            }
+            let _ = writeln!(out, "{err}");
         }
     }
-    status
+    if !all_valid {
+        return 1;
+    }
+    let files = if paths.len() == 1 { "file" } else { "files" };
+    let _ = writeln!(out, "ok: {} {files} valid", paths.len());
+    0
 }
 
 #[cfg(test)]
@@ -267,7 +284,7 @@ mod tests {
             .from_str::<ron::Value>(&text)
             .expect_err("too deep");
         assert_eq!(err.code, ron::Error::ExceededRecursionLimit);
-        let spans = Spans::lines_only(&text);
+        let spans = Spans::new(&text);
         let err = Reporter {
             path: Path::new("deep.ron"),
             spans: &spans,

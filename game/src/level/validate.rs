@@ -2,10 +2,13 @@
 
 use std::collections::HashMap;
 
-use super::error::{LevelError, Reporter, suggest};
-use super::format::{LegendEntry, RawLevel, RawOverride};
-use super::spans::Node;
-use super::{Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_SIDE, Tile};
+use super::error::{LevelError, Reporter, excerpt, quoted_char, suggest};
+use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, Rows};
+use super::spans::Step::{self, Field, Item, Key, Value};
+use super::{
+    Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_NAME_CHARS,
+    MAX_OVERRIDES, MAX_SIDE, MAX_SKIN_CHARS, Tile,
+};
 
 /// What one map character places on its cell.
 #[derive(Clone, Debug)]
@@ -45,10 +48,12 @@ const AT_HINT: &str = "`at` is (column, row), counted from 0 at the top-left";
 /// Default health of a legend crate that gives none.
 const LEGEND_CRATE_HEALTH: i64 = 3;
 
+/// Validation of one file: the raw level, and where to point when something is wrong with it.
+///
+/// Positions are looked up only once a problem is found, so a valid level never pays for them.
 struct Validator<'a> {
     rep: &'a Reporter<'a>,
     skins: &'a [&'a str],
-    root: Option<&'a Node>,
 }
 
 pub(crate) fn build(
@@ -56,37 +61,60 @@ pub(crate) fn build(
     rep: &Reporter<'_>,
     skins: &[&str],
 ) -> Result<Level, LevelError> {
-    let v = Validator {
-        rep,
-        skins,
-        root: rep.spans.root.as_ref(),
-    };
-    let name_at = v.offset(v.root.and_then(|r| r.field("name")));
-    if raw.name.trim().is_empty() {
-        return Err(rep
-            .at(name_at, "the level name is empty")
-            .with_hint("give it a name, e.g. `name: \"The Crate Room\"`"));
-    }
+    let v = Validator { rep, skins };
+    v.name(&raw.name)?;
     let legend = v.legend(raw.legend.0)?;
     let mut level = v.map(raw.name, &raw.map, &legend)?;
-    v.overrides(&raw.crates, &raw.map, &mut level)?;
+    v.overrides(&raw.crates, &raw.map.rows, &mut level)?;
     Ok(level)
 }
 
 impl Validator<'_> {
-    fn offset(&self, node: Option<&Node>) -> usize {
-        node.map_or(0, |n| n.start)
+    /// Byte offset of the value at `path`, or of the deepest value along it that can be found.
+    fn at(&self, path: &[Step<'_>]) -> usize {
+        self.rep.spans.nearest(path)
+    }
+
+    /// Byte offset of character `index` of the string at `path` (its closing quote if `index`
+    /// is its length), falling back to the string itself.
+    fn char_at(&self, path: &[Step<'_>], index: usize) -> usize {
+        let spans = self.rep.spans;
+        spans
+            .find(path)
+            .and_then(|start| spans.char_in_str(start, index))
+            .unwrap_or_else(|| self.at(path))
+    }
+
+    fn name(&self, name: &str) -> Result<(), LevelError> {
+        if name.trim().is_empty() {
+            return Err(self
+                .rep
+                .at(self.at(&[Field("name")]), "the level name is empty")
+                .with_hint("give it a name, e.g. `name: \"The Crate Room\"`"));
+        }
+        let len = name.chars().count();
+        if len > MAX_NAME_CHARS {
+            return Err(self
+                .rep
+                .at(
+                    self.char_at(&[Field("name")], MAX_NAME_CHARS),
+                    format!(
+                        "the level name is {len} characters long; the limit is {MAX_NAME_CHARS}"
+                    ),
+                )
+                .with_hint("the name is shown in one line of the HUD; shorten it"));
+        }
+        Ok(())
     }
 
     fn legend(
         &self,
-        entries: Vec<(super::format::LegendKey, LegendEntry)>,
+        entries: Vec<(LegendKey, LegendEntry)>,
     ) -> Result<HashMap<char, Glyph>, LevelError> {
-        let node = self.root.and_then(|r| r.field("legend"));
+        // Each character, with what it places and the index of its entry.
         let mut legend: HashMap<char, (Glyph, usize)> = HashMap::new();
         for (i, (key, entry)) in entries.into_iter().enumerate() {
-            let (key_node, value_node) = node.and_then(|n| n.entry(i)).unzip();
-            let key_at = key_node.map_or(self.offset(node), |n| n.start);
+            let key_at = || self.at(&[Field("legend"), Key(i)]);
             let mut chars = key.0.chars();
             let c = match (chars.next(), chars.next()) {
                 (Some(c), None) => c,
@@ -94,8 +122,11 @@ impl Validator<'_> {
                     return Err(self
                         .rep
                         .at(
-                            key_at,
-                            format!("legend key {:?} is not a single character", key.0),
+                            key_at(),
+                            format!(
+                                "legend key \"{}\" is not a single character",
+                                excerpt(&key.0)
+                            ),
                         )
                         .with_hint("each legend key is one map character, written like 'x'"));
                 }
@@ -104,19 +135,23 @@ impl Validator<'_> {
                 return Err(self
                     .rep
                     .at(
-                        key_at,
-                        format!("legend redefines the built-in character {c:?}"),
+                        key_at(),
+                        format!("legend redefines the built-in character {}", quoted_char(c)),
                     )
                     .with_hint(
                         "the built-in characters `#` `.` ` ` `@` `c` `C` `$` `o` keep their \
                          meaning; pick another character",
                     ));
             }
-            if let Some((_, first)) = legend.get(&c) {
-                let line = self.rep.spans.pos(*first).line;
+            if let Some(&(_, first)) = legend.get(&c) {
+                let line = self
+                    .rep
+                    .spans
+                    .pos(self.at(&[Field("legend"), Key(first)]))
+                    .line;
                 return Err(self
                     .rep
-                    .at(key_at, format!("legend defines {c:?} twice"))
+                    .at(key_at(), format!("legend defines {} twice", quoted_char(c)))
                     .with_hint(format!("the first definition is on line {line}; keep one")));
             }
             let glyph = match entry {
@@ -125,17 +160,16 @@ impl Validator<'_> {
                 LegendEntry::Void => Glyph::Tile(Tile::Void),
                 LegendEntry::Coin => Glyph::Coin,
                 LegendEntry::Crate { health, skin, coin } => {
-                    let field = |name| value_node.and_then(|n| n.field(name));
                     let health = self.health(
                         health.unwrap_or(LEGEND_CRATE_HEALTH),
-                        self.offset(field("health").or(value_node)),
+                        &[Field("legend"), Value(i), Field("health")],
                     )?;
                     let skin = skin.unwrap_or_else(|| DEFAULT_SKINS[0].to_owned());
-                    self.skin(&skin, self.offset(field("skin").or(value_node)))?;
+                    self.skin(&skin, &[Field("legend"), Value(i), Field("skin")])?;
                     Glyph::Crate { health, skin, coin }
                 }
             };
-            legend.insert(c, (glyph, key_at));
+            legend.insert(c, (glyph, i));
         }
         Ok(legend
             .into_iter()
@@ -143,13 +177,14 @@ impl Validator<'_> {
             .collect())
     }
 
-    fn health(&self, health: i64, at: usize) -> Result<u32, LevelError> {
+    /// Check the health at `path`.
+    fn health(&self, health: i64, path: &[Step<'_>]) -> Result<u32, LevelError> {
         if HEALTH_RANGE.contains(&health) {
             // The range lies well inside u32.
             return Ok(u32::try_from(health).unwrap_or(1));
         }
         Err(self.rep.at(
-            at,
+            self.at(path),
             format!(
                 "crate health must be between {} and {}, found {health}",
                 HEALTH_RANGE.start(),
@@ -158,7 +193,23 @@ impl Validator<'_> {
         ))
     }
 
-    fn skin(&self, skin: &str, at: usize) -> Result<(), LevelError> {
+    /// Check the skin at `path`.
+    fn skin(&self, skin: &str, path: &[Step<'_>]) -> Result<(), LevelError> {
+        let len = skin.chars().count();
+        if len > MAX_SKIN_CHARS {
+            return Err(self
+                .rep
+                .at(
+                    self.char_at(path, MAX_SKIN_CHARS),
+                    format!(
+                        "the skin name is {len} characters long; the limit is {MAX_SKIN_CHARS}"
+                    ),
+                )
+                .with_hint(format!(
+                    "skins are sprite names in the art atlas, e.g. `{}` or `{}`",
+                    DEFAULT_SKINS[0], DEFAULT_SKINS[1]
+                )));
+        }
         if self.skins.contains(&skin) {
             return Ok(());
         }
@@ -171,37 +222,38 @@ impl Validator<'_> {
         };
         Err(self
             .rep
-            .at(at, format!("unknown crate skin `{skin}`"))
+            .at(
+                self.at(path),
+                format!("unknown crate skin `{}`", excerpt(skin)),
+            )
             .with_hint(hint))
     }
 
     /// Byte offset of character `col` of map row `row` (its closing quote if `col` is the row's
-    /// length), falling back to the start of the map.
+    /// length), falling back to the row or the map.
     fn map_char(&self, row: usize, col: usize) -> usize {
-        let map = self.root.and_then(|r| r.field("map"));
-        map.and_then(|m| m.item(row))
-            .and_then(|r| self.rep.spans.char_in_str(r, col))
-            .unwrap_or_else(|| self.offset(map))
+        self.char_at(&[Field("map"), Item(row)], col)
     }
 
     fn map(
         &self,
         name: String,
-        rows: &[String],
+        map: &Rows,
         legend: &HashMap<char, Glyph>,
     ) -> Result<Level, LevelError> {
         let rep = self.rep;
-        let map_at = self.offset(self.root.and_then(|r| r.field("map")));
+        let rows = &map.rows;
+        let map_at = || self.at(&[Field("map")]);
         let max = MAX_SIDE as usize;
         let Some(first) = rows.first() else {
-            return Err(rep.at(map_at, "the map is empty").with_hint(
+            return Err(rep.at(map_at(), "the map is empty").with_hint(
                 "add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`",
             ));
         };
-        if rows.len() > max {
+        if map.total > max {
             return Err(rep.at(
                 self.map_char(max, 0),
-                format!("the map has {} rows; the limit is {max}", rows.len()),
+                format!("the map has {} rows; the limit is {max}", map.total),
             ));
         }
         let width = first.chars().count();
@@ -298,7 +350,7 @@ impl Validator<'_> {
         }
         let Some(player_start) = player else {
             return Err(rep
-                .at(map_at, "the map has no player start `@`")
+                .at(map_at(), "the map has no player start `@`")
                 .with_hint("put one `@` on the floor cell where the player begins"));
         };
         Ok(Level {
@@ -333,46 +385,60 @@ impl Validator<'_> {
             .chain(c.to_uppercase())
             .find(|&o| o != c && (built_in(o).is_some() || legend.contains_key(&o)));
         let hint = match other_case.or(look_alike) {
-            Some(near) => format!("did you mean {near:?}? or define {c:?} in `legend`"),
-            None => format!("add it to `legend`, e.g. `legend: {{ {c:?}: Wall }}`"),
+            Some(near) => format!(
+                "did you mean {}? or define {} in `legend`",
+                quoted_char(near),
+                quoted_char(c)
+            ),
+            None => format!(
+                "add it to `legend`, e.g. `legend: {{ {}: Wall }}`",
+                quoted_char(c)
+            ),
         };
         self.rep
             .at(
                 self.map_char(y, x),
-                format!("unknown map character {c:?} at ({x}, {y})"),
+                format!("unknown map character {} at ({x}, {y})", quoted_char(c)),
             )
             .with_hint(hint)
     }
 
     fn overrides(
         &self,
-        overrides: &[RawOverride],
+        overrides: &Overrides,
         rows: &[String],
         level: &mut Level,
     ) -> Result<(), LevelError> {
-        if overrides.is_empty() {
+        let rep = self.rep;
+        // Reading kept at most one past the limit.
+        if overrides.0.len() > MAX_OVERRIDES {
+            return Err(rep
+                .at(
+                    self.at(&[Field("crates"), Item(MAX_OVERRIDES), Field("at")]),
+                    format!("more than {MAX_OVERRIDES} crate overrides; that is the limit"),
+                )
+                .with_hint("a level has at most one override per crate"));
+        }
+        if overrides.0.is_empty() {
             return Ok(());
         }
-        let rep = self.rep;
-        let node = self.root.and_then(|r| r.field("crates"));
         let by_cell: HashMap<Cell, usize> = level
             .crates
             .iter()
             .enumerate()
             .map(|(i, spawn)| (spawn.at, i))
             .collect();
-        let mut seen: HashMap<Cell, usize> = HashMap::new();
-        for (i, over) in overrides.iter().enumerate() {
-            let item = node.and_then(|n| n.item(i));
-            let field = |name| item.and_then(|n| n.field(name)).or(item);
-            let at = self.offset(field("at"));
+        // Reading already stopped at the first override that repeats a cell.
+        for (i, over) in overrides.0.iter().enumerate() {
+            let path = |field| [Field("crates"), Item(i), Field(field)];
+            let at = || self.at(&path("at"));
             let (x, y) = over.at;
             let inside = (0..i64::from(level.width)).contains(&x)
                 && (0..i64::from(level.height)).contains(&y);
             if !inside {
                 return Err(rep
                     .at(
-                        at,
+                        at(),
                         format!(
                             "crate override at ({x}, {y}) is outside the {} x {} map",
                             level.width, level.height
@@ -384,27 +450,24 @@ impl Validator<'_> {
                 x: x as u32,
                 y: y as u32,
             };
-            if let Some(first) = seen.insert(cell, at) {
-                let line = rep.spans.pos(first).line;
-                return Err(rep
-                    .at(at, format!("second crate override for ({x}, {y})"))
-                    .with_hint(format!("the first is on line {line}; merge them into one")));
-            }
             let Some(&index) = by_cell.get(&cell) else {
                 let c = rows[y as usize].chars().nth(x as usize).unwrap_or(' ');
                 return Err(rep
                     .at(
-                        at,
-                        format!("crate override at ({x}, {y}) points at {c:?}, not a crate"),
+                        at(),
+                        format!(
+                            "crate override at ({x}, {y}) points at {}, not a crate",
+                            quoted_char(c)
+                        ),
                     )
                     .with_hint(AT_HINT));
             };
             let spawn = &mut level.crates[index];
             if let Some(health) = over.health {
-                spawn.health = self.health(health, self.offset(field("health")))?;
+                spawn.health = self.health(health, &path("health"))?;
             }
             if let Some(skin) = &over.skin {
-                self.skin(skin, self.offset(field("skin")))?;
+                self.skin(skin, &path("skin"))?;
                 spawn.skin.clone_from(skin);
             }
             if let Some(coin) = over.coin {

@@ -79,6 +79,37 @@ pub struct Crate {
     pub coin: bool,
 }
 
+/// Crack stages a crate shows: 0 (whole) to [`CRACK_STAGES`] (heavy).
+pub const CRACK_STAGES: usize = crate::atlas::clip_names::CRACK_STAGES as usize;
+
+impl Crate {
+    /// Which crack stage the crate shows: the fraction of its health lost, in thirds, rounded
+    /// up. `stage = ceil(3 * lost / max_health)`, so the first hit always shows, and a crate
+    /// shows heavy cracks (stage 3) only in the last third of its health:
+    ///
+    /// ```text
+    ///  hits taken   0  1  2  3  4  5  6  7  8
+    ///  3-hit crate  0  1  2  (breaks)
+    ///  6-hit crate  0  1  1  2  2  3  (breaks)
+    ///  9-hit crate  0  1  1  1  2  2  2  3  3  (breaks)
+    /// ```
+    ///
+    /// ```
+    /// use game::sim::components::Crate;
+    ///
+    /// let stage = |health| Crate { health, max_health: 6, coin: false }.crack_stage();
+    /// assert_eq!([6, 5, 4, 3, 2, 1].map(stage), [0, 1, 1, 2, 2, 3]);
+    /// ```
+    pub fn crack_stage(&self) -> usize {
+        let max = self.max_health as usize;
+        if max == 0 {
+            return 0;
+        }
+        let lost = max.saturating_sub(self.health as usize);
+        (CRACK_STAGES * lost).div_ceil(max).min(CRACK_STAGES)
+    }
+}
+
 /// A crate that was just hit: flashes and wobbles for a few steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HitFlash {
@@ -134,10 +165,10 @@ pub enum Looks {
     Player,
     /// A crate skin.
     Crate {
-        /// While whole.
-        idle: ClipId,
-        /// After a hit.
-        hit: ClipId,
+        /// Standing, by crack stage ([`Crate::crack_stage`]).
+        idle: [ClipId; CRACK_STAGES + 1],
+        /// After a hit, by crack stage.
+        hit: [ClipId; CRACK_STAGES + 1],
         /// While exploding.
         explode: ClipId,
     },
@@ -181,7 +212,8 @@ pub struct Animation {
 /// animation system visits only these, so idle crates cost it nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Animating {
-    /// Steps shown of the current frame.
+    /// Steps the current frame has been on screen, counting the step just run (0 for a clip
+    /// that has not been through `animate` yet).
     pub ticks: u32,
 }
 

@@ -43,6 +43,25 @@ impl Aabb {
             && self.min_y < other.max_y
             && other.min_y < self.max_y
     }
+
+    /// Whether the box shares interior area with the disc of `radius` about `(x, y)` (touching
+    /// does not count): the point of the box nearest the centre lies strictly inside the disc.
+    ///
+    /// ```
+    /// use game::sim::Aabb;
+    ///
+    /// let tile = Aabb::centered(24.0, 8.0, 8.0, 8.0); // x 16..32
+    /// assert!(tile.overlaps_disc(9.0, 8.0, 8.0)); // reaches x = 17
+    /// assert!(!tile.overlaps_disc(8.0, 8.0, 8.0)); // reaches x = 16: touching
+    /// // The box's corner is inside the disc's bounding square but outside the disc.
+    /// assert!(!tile.overlaps_disc(10.0, -6.0, 8.0));
+    /// ```
+    #[inline]
+    pub fn overlaps_disc(&self, x: f32, y: f32, radius: f32) -> bool {
+        let dx = (self.min_x - x).max(x - self.max_x).max(0.0);
+        let dy = (self.min_y - y).max(y - self.max_y).max(0.0);
+        dx * dx + dy * dy < radius * radius
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -174,6 +193,20 @@ impl SpatialHash {
             }
         }
         true
+    }
+
+    /// Every entry, in entity-index order (deterministic whatever the insertion history).
+    pub fn entries(&self) -> impl Iterator<Item = Hit> + '_ {
+        self.entries.iter().flatten().map(|e| Hit {
+            entity: e.entity,
+            aabb: e.aabb,
+            solid: e.solid,
+        })
+    }
+
+    /// Columns and rows of cells.
+    pub fn dimensions(&self) -> (i32, i32) {
+        (self.cols, self.rows)
     }
 
     /// Whether `entity` (this generation) is in the grid.

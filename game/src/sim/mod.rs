@@ -8,7 +8,7 @@ pub mod resources;
 mod schedule;
 mod setup;
 mod spawn;
-mod state_hash;
+pub mod state_hash;
 pub mod systems;
 pub mod tuning;
 

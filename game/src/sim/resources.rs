@@ -2,6 +2,7 @@
 //! the collision and render grids, debug counts).
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 use ecs::Entity;
 use rand::SeedableRng;
@@ -145,7 +146,10 @@ pub struct GameState {
     pub cleared_at: Option<u64>,
 }
 
-/// The level's tile grid, shared by the bot, the renderer and level bounds checks.
+/// The level's tile grid, shared by the bot, the renderer and level bounds checks, and the crate
+/// standing on each cell. Its size and tiles never change after it is built; crates change only
+/// through [`TileMap::set_crate`], which counts the change, so a plan made on the map (the bot's
+/// search) stays valid while [`TileMap::changes`] stays the same.
 #[derive(Clone, Debug)]
 pub struct TileMap {
     /// Width in tiles.
@@ -153,9 +157,11 @@ pub struct TileMap {
     /// Height in tiles.
     pub height: u32,
     /// Row-major tiles.
-    pub tiles: Vec<Tile>,
+    tiles: Vec<Tile>,
     /// Crate standing on each cell (row-major), `None` once broken.
-    pub crates: Vec<Option<Entity>>,
+    crates: Vec<Option<Entity>>,
+    /// Changes to `crates` since the map was built.
+    changes: u64,
 }
 
 impl TileMap {
@@ -166,7 +172,40 @@ impl TileMap {
             height: level.height,
             tiles: level.tiles.clone(),
             crates: vec![None; level.tiles.len()],
+            changes: 0,
         }
+    }
+
+    /// Every tile, row-major.
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    /// The crate standing on the cell with row-major index `i` (`None` when there is none or
+    /// `i` is outside the map).
+    pub fn crate_at(&self, i: usize) -> Option<Entity> {
+        self.crates.get(i).copied().flatten()
+    }
+
+    /// Every cell's crate, row-major.
+    pub fn crates(&self) -> &[Option<Entity>] {
+        &self.crates
+    }
+
+    /// Put `entity` (or nothing) on the cell with row-major index `i`, counting a change if it
+    /// differs. Does nothing outside the map.
+    pub fn set_crate(&mut self, i: usize, entity: Option<Entity>) {
+        if let Some(cell) = self.crates.get_mut(i)
+            && *cell != entity
+        {
+            *cell = entity;
+            self.changes += 1;
+        }
+    }
+
+    /// How many times a cell's crate changed since the map was built.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Tile at `(x, y)`; outside the map is void.
@@ -214,14 +253,53 @@ impl Default for Camera {
     }
 }
 
-/// The simulation's only source of randomness, seeded from the command line.
+/// The simulation's only source of randomness, seeded from the command line. It counts the
+/// 32-bit words drawn from it, so that its state (which `StdRng` does not show) is known
+/// exactly: the seed and the words drawn, which the state hash covers.
 #[derive(Debug)]
-pub struct SimRng(pub StdRng);
+pub struct SimRng {
+    rng: StdRng,
+    seed: u64,
+    words: u64,
+}
 
 impl SimRng {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Self {
-        Self(StdRng::seed_from_u64(seed))
+        Self {
+            rng: StdRng::seed_from_u64(seed),
+            seed,
+            words: 0,
+        }
+    }
+
+    /// The seed it started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// 32-bit words drawn so far (a `u64` counts two).
+    pub fn words_drawn(&self) -> u64 {
+        self.words
+    }
+}
+
+impl rand::TryRng for SimRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        self.words += 1;
+        self.rng.try_next_u32()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        self.words += 2;
+        self.rng.try_next_u64()
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        self.words += dst.len().div_ceil(4) as u64;
+        self.rng.try_fill_bytes(dst)
     }
 }
 

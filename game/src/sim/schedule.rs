@@ -110,6 +110,7 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .requires::<Sprite>()
             .watches::<Sprite>()
             .watches::<Player>()
+            .watches::<Crate>()
             .watches::<HitFlash>()
             .watches::<Exploding>(),
         AnimationState::default(),

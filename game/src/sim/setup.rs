@@ -3,7 +3,8 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CameraTarget, Collider, Crate, Looks, Player, Sprite, Velocity, layer,
+    Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, Looks, Player, Sprite,
+    Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
@@ -50,11 +51,17 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
     let clips_for_skin = |world: &World, skin: &str| {
         let clips = world.resource::<Clips>();
-        let get = |state| clips.id(&clip_names::crate_clip(skin, state));
+        let staged = |state| -> Option<[ClipId; CRACK_STAGES + 1]> {
+            let mut ids = [ClipId::NONE; CRACK_STAGES + 1];
+            for (stage, id) in (0..).zip(&mut ids) {
+                *id = clips.id(&clip_names::cracked_crate_clip(skin, state, stage))?;
+            }
+            Some(ids)
+        };
         match (
-            get(CrateState::Idle),
-            get(CrateState::Hit),
-            get(CrateState::Explode),
+            staged(CrateState::Idle),
+            staged(CrateState::Hit),
+            clips.id(&clip_names::crate_clip(skin, CrateState::Explode)),
         ) {
             (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
             // Levels are validated against the atlas, so this only guards hand-built worlds.
@@ -104,7 +111,7 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         ));
         let map = world.resource_mut::<TileMap>();
         if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
-            map.crates[i] = Some(crate_entity);
+            map.set_crate(i, Some(crate_entity));
         }
     }
     for coin in &level.coins {

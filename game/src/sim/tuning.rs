@@ -10,15 +10,22 @@ pub const PLAYER_SPEED: f32 = 1.5;
 pub const PLAYER_HALF: f32 = 5.0;
 /// Steps a swing lasts (0.25 s).
 pub const SWING_STEPS: u32 = 15;
-/// Steps of the swing (counted from its start) during which the hitbox is live: the
-/// middle of the swing, 4 steps (~67 ms), as the hammer comes down.
+/// Steps of the swing (counted from its start, the step the key is pressed) during which its
+/// arc is on screen and hits: the middle of the swing, 4 steps (~67 ms), as the hammer comes
+/// down.
 pub const SWING_ACTIVE: std::ops::RangeInclusive<u32> = 3..=6;
 /// Steps between the starts of two swings (0.35 s).
 pub const SWING_COOLDOWN: u32 = 21;
-/// Reach of the swing: a 14 x 14 box whose centre is this far in front of the player.
+/// Distance from the player's centre to the centre of the swing's arc: the arc reaches from
+/// 12 - 7 = 5 px (the front of the player's box) to 12 + 7 = 19 px in front of the player,
+/// well into the next tile.
 pub const SWING_REACH: f32 = 12.0;
-/// Half extent of the swing's hitbox.
-pub const SWING_HALF: f32 = 7.0;
+/// Radius of the swing's arc, the disc a swing hits: 14 px across, so with the player in line
+/// with a lane of crates its edge stays 1 px inside the lane, and a player up to 1.5 px off
+/// the middle hits only the crate ahead, not its neighbours. The slash sprite is drawn to fill
+/// exactly this disc (`gen-assets` reads this constant and must be rerun when it changes; the
+/// sprite's 16 x 16 frame allows at most 8).
+pub const SWING_RADIUS: f32 = 7.0;
 /// Debris thrown by a breaking crate.
 pub const DEBRIS_PER_CRATE: u32 = 5;
 /// Debris lifetime (0.6 s).
@@ -27,6 +34,10 @@ pub const DEBRIS_STEPS: u32 = 36;
 pub const FRICTION: f32 = 0.9;
 /// Speeds below this snap to zero, so sliding things come to rest exactly.
 pub const REST_SPEED: f32 = 0.05;
+/// Half extents of the box that keeps a mover without a collider (debris) out of the void:
+/// 2 x 2 px, about a splinter's size. A box, not a point: a point resting exactly on a cell's
+/// edge would overlap neither cell and could slide along the edge into the void.
+pub const FREE_MOVER_HALF: f32 = 1.0;
 /// Largest move tested for collision in one piece; longer moves are split, so nothing
 /// tunnels through a box at least twice this size.
 pub const MAX_SUBSTEP: f32 = 4.0;

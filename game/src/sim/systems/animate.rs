@@ -24,12 +24,15 @@ impl ecs::System for Animate {
                 continue;
             };
             let clip = clips.get(anim.clip);
-            let mut timer = Animating {
-                ticks: timer.ticks + 1,
-            };
             let mut next = anim;
-            if timer.ticks >= clip.steps_per_frame {
-                timer.ticks = 0;
+            // `ticks` counts the steps the current frame has been on screen, including this one.
+            // A clip that started this step has 0 and its first frame shows now, so every frame,
+            // the first included, is on screen for `steps_per_frame` steps.
+            let timer = if timer.ticks < clip.steps_per_frame {
+                Animating {
+                    ticks: timer.ticks + 1,
+                }
+            } else {
                 let last = clip.frames.len() as u16 - 1;
                 if next.frame < last {
                     next.frame += 1;
@@ -37,7 +40,8 @@ impl ecs::System for Animate {
                     next.frame = 0;
                 }
                 next.finished = !clip.looping && next.frame == last;
-            }
+                Animating { ticks: 1 }
+            };
             self.steps.push((e, timer, next));
         }
         let (timers, anims) = world.columns_mut::<Animating, Animation>();

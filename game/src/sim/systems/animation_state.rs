@@ -1,11 +1,13 @@
 //! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, hit,
-//! exploding). Runs only for entities whose state changed; the choice is a pure function of
-//! the state, so running it for unchanged entities changes nothing.
+//! exploding, and a crate's crack stage from its health). Runs only for entities whose state
+//! changed (the schedule has it watch every component read here, [`Crate`] included, so a hit
+//! that only lowers health still reaches it); the choice is a pure function of the state, so
+//! running it for unchanged entities changes nothing.
 
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animating, Animation, ClipId, Exploding, HitFlash, Looks, Player, Sprite,
+    Animating, Animation, ClipId, Crate, Exploding, HitFlash, Looks, Player, Sprite,
 };
 use crate::sim::resources::{Clips, RoleClips};
 
@@ -43,12 +45,13 @@ impl ecs::System for AnimationState {
                         None => role.player_idle[0],
                     },
                     Looks::Crate { idle, hit, explode } => {
+                        let stage = world.get::<Crate>(e).map_or(0, Crate::crack_stage);
                         if world.has::<Exploding>(e) {
                             explode
                         } else if world.has::<HitFlash>(e) {
-                            hit
+                            hit[stage]
                         } else {
-                            idle
+                            idle[stage]
                         }
                     }
                     Looks::Fixed(clip) => clip,

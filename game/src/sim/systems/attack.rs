@@ -1,19 +1,41 @@
-//! `attack`: while a swing's hitbox is live, finds the crates in reach and sends [`CrateHit`]s
-//! (one per crate per swing);
-//! at the start of a swing, spawns the slash effect and sends [`SwingStarted`].
+//! `attack`: the swing. At its start, sends [`SwingStarted`]; while it is live, shows its arc and
+//! sends a [`CrateHit`] for each crate the arc covers.
+//!
+//! The rule, which the player sees on screen:
+//!
+//! - A swing's **arc** is a disc [`SWING_RADIUS`] (7 px) in radius, 14 px across, whose
+//!   centre is [`SWING_REACH`] (12 px) in front of the player (rounded to a whole pixel). It is
+//!   placed where the player stands and faces on the swing's first live step and stays there.
+//! - The arc is **live** during [`SWING_ACTIVE`]: the 4th to 7th steps of the swing, counting the
+//!   step the key is pressed as the 1st (50 to 117 ms in). The slash sprite fills exactly the
+//!   disc and is on screen exactly after those 4 steps.
+//! - A crate is **hit** iff its collision box overlaps the disc (shares area with it; touching
+//!   is not enough) on a live step. Each crate takes at most one hit per swing, however many
+//!   steps it stays under the arc; every crate under the arc is hit, so one swing can hit
+//!   two or more.
+//!
+//! ```text
+//!              .-------.
+//!    (@) -->  (    +    )    @ the player's centre, + the arc's centre 12 px ahead;
+//!              '-------'     radius 7, so the arc covers 5 to 19 px ahead
+//! ```
 
-use ecs::{SystemEntities, World};
+use ecs::{Entity, SystemEntities, World};
 
-use crate::sim::components::{Animation, Crate, Lifetime, Looks, Player, Position, Sprite, layer};
+use crate::sim::components::{
+    Animation, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, layer,
+};
 use crate::sim::events::{CrateHit, SwingStarted};
 use crate::sim::grid::{Aabb, Hit};
-use crate::sim::resources::{Clips, CollisionGrid, RoleClips};
-use crate::sim::tuning::{SWING_ACTIVE, SWING_HALF, SWING_REACH, SWING_STEPS};
+use crate::sim::resources::{CollisionGrid, RoleClips};
+use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS};
 
-/// State kept between runs: the crates the current swing has hit, and a scratch buffer.
+/// State kept between runs: the current swing's arc, the crates it has hit, and a scratch
+/// buffer.
 #[derive(Debug, Default)]
 pub struct Attack {
-    already_hit: Vec<ecs::Entity>,
+    arc: Option<Entity>,
+    already_hit: Vec<Entity>,
     hits: Vec<Hit>,
 }
 
@@ -25,13 +47,7 @@ impl ecs::System for Attack {
             else {
                 continue;
             };
-            let (fx, fy) = player.facing.vector();
-            let center = Position {
-                x: pos.x + fx * SWING_REACH,
-                y: pos.y + fy * SWING_REACH,
-            };
             if player.swing == SWING_STEPS {
-                spawn_slash(world, center, player.facing as usize);
                 world.send(SwingStarted { player: e });
                 self.already_hit.clear();
             }
@@ -39,14 +55,30 @@ impl ecs::System for Attack {
             if player.swing == 0 || !SWING_ACTIVE.contains(&since_start) {
                 continue;
             }
-            let hitbox = Aabb::centered(center.x, center.y, SWING_HALF, SWING_HALF);
+            if since_start == *SWING_ACTIVE.start() {
+                let (fx, fy) = player.facing.vector();
+                // Whole pixels, so the sprite (drawn at whole pixels) covers exactly the disc.
+                let centre = Position {
+                    x: (pos.x + fx * SWING_REACH).round(),
+                    y: (pos.y + fy * SWING_REACH).round(),
+                };
+                self.arc = Some(spawn_arc(world, centre, player.facing));
+            }
+            // The disc is read back from the arc entity: what hits is what is drawn.
+            let Some(&centre) = self.arc.and_then(|arc| world.get::<Position>(arc)) else {
+                continue;
+            };
+            let bounds = Aabb::centered(centre.x, centre.y, SWING_RADIUS, SWING_RADIUS);
             world
                 .resource::<CollisionGrid>()
                 .0
-                .query(&hitbox, &mut self.hits);
+                .query(&bounds, &mut self.hits);
             for hit in &self.hits {
-                // The hitbox is live for several steps; each crate takes one hit per swing.
-                if world.has::<Crate>(hit.entity) && !self.already_hit.contains(&hit.entity) {
+                let covered = hit.aabb.overlaps_disc(centre.x, centre.y, SWING_RADIUS);
+                if covered
+                    && world.has::<Crate>(hit.entity)
+                    && !self.already_hit.contains(&hit.entity)
+                {
                     self.already_hit.push(hit.entity);
                     world.send(CrateHit { target: hit.entity });
                 }
@@ -55,16 +87,22 @@ impl ecs::System for Attack {
     }
 }
 
-fn spawn_slash(world: &mut World, at: Position, facing: usize) {
-    let clip = world.resource::<RoleClips>().slash[facing];
-    let steps = world.resource::<Clips>().get(clip).duration_steps();
+/// Spawn the arc of a swing facing `facing`, centred on `at`.
+fn spawn_arc(world: &mut World, at: Position, facing: Facing) -> Entity {
+    let clip = world.resource::<RoleClips>().slash[facing as usize];
+    // `lifetime` counts down in the spawning step too and despawns at the end of the step it
+    // reaches zero: one step more than the live steps keeps the arc on screen after each of
+    // them, and after no other.
+    let live_steps = SWING_ACTIVE.end() - SWING_ACTIVE.start() + 1;
     world.spawn((
         at,
-        Lifetime { steps },
+        Lifetime {
+            steps: live_steps + 1,
+        },
         Sprite {
             looks: Looks::Fixed(clip),
             layer: layer::EFFECTS,
         },
         Animation::default(),
-    ));
+    ))
 }

@@ -4,7 +4,6 @@
 
 use ecs::{EventReader, SystemEntities, World};
 use rand::RngExt;
-use rand::rngs::StdRng;
 
 use crate::sim::components::{
     Animation, Collider, Crate, Debris, Exploding, Friction, HitFlash, Lifetime, Looks, Position,
@@ -43,6 +42,7 @@ fn hit(world: &mut World, target: ecs::Entity) {
     }
     c.health -= 1;
     let Crate { health, coin, .. } = *c;
+    let stage = c.crack_stage();
     let Some(&Sprite {
         looks: Looks::Crate { hit, explode, .. },
         ..
@@ -51,8 +51,9 @@ fn hit(world: &mut World, target: ecs::Entity) {
         return;
     };
     let clips = world.resource::<Clips>();
+    // The flash lasts as long as the hit clip of the stage the crate now shows.
     let (hit_steps, explode_steps) = (
-        clips.get(hit).duration_steps(),
+        clips.get(hit[stage]).duration_steps(),
         clips.get(explode).duration_steps(),
     );
     if health > 0 {
@@ -74,9 +75,8 @@ fn hit(world: &mut World, target: ecs::Entity) {
         return;
     };
     let map = world.resource_mut::<TileMap>();
-    let cell = map.index((at.x / TILE) as i32, (at.y / TILE) as i32);
-    if let Some(i) = cell {
-        map.crates[i] = None;
+    if let Some(i) = map.index((at.x / TILE) as i32, (at.y / TILE) as i32) {
+        map.set_crate(i, None);
     }
     let debris_clip = world.resource::<RoleClips>().debris;
     for _ in 0..DEBRIS_PER_CRATE {
@@ -107,8 +107,8 @@ const COIN_SPEED: f32 = 1.5;
 
 /// The velocity of something a breaking crate throws: a random direction, then a speed from
 /// `speed`. The angle is always drawn first, so a run's random sequence stays the same.
-fn thrown(world: &mut World, speed: impl FnOnce(&mut StdRng) -> f32) -> Velocity {
-    let rng = &mut world.resource_mut::<SimRng>().0;
+fn thrown(world: &mut World, speed: impl FnOnce(&mut SimRng) -> f32) -> Velocity {
+    let rng = world.resource_mut::<SimRng>();
     let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
     let speed = speed(rng);
     Velocity {
