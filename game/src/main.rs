@@ -81,6 +81,9 @@ struct PlayArgs {
     /// Start with the sound muted (M toggles it).
     #[arg(long)]
     mute: bool,
+    /// Start with the dirty-component optimization off (F7 toggles it).
+    #[arg(long)]
+    no_dirty: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -226,6 +229,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             hit_stop: !args.no_hit_stop,
         },
         mute: args.mute,
+        dirty: !args.no_dirty,
     };
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.

@@ -500,3 +500,162 @@ fn hit_stop_delays_steps_and_changes_nothing_else() {
         assert_eq!(felt.summary[field], calm.summary[field], "{field}");
     }
 }
+
+// Debug views that read well: the profiler window keeps off the player, the stats panel is
+// opaque and stays clear of the HUD bar.
+
+/// egui's dark window fill: where the profiler window is.
+const EGUI_WINDOW_FILL: [u8; 3] = [27, 27, 27];
+const UP_THEN_LEFT: &str = "script:game/tests/fixtures/up_then_left.txt";
+
+impl Run {
+    /// Pixels in `colours` inside the rectangle `x0..x1` by `y0..y1`.
+    fn count_in(&self, (x0, y0, x1, y1): (u32, u32, u32, u32), colours: &[[u8; 3]]) -> usize {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| colours.contains(&self.pixel(x, y)))
+            .count()
+    }
+
+    /// Mean x of the pixels of `colour`, and how many there are.
+    fn mean_x(&self, colour: [u8; 3]) -> (f32, usize) {
+        let (mut sum, mut n) = (0.0, 0);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if self.pixel(x, y) == colour {
+                    sum += x as f32;
+                    n += 1;
+                }
+            }
+        }
+        (sum / n.max(1) as f32, n)
+    }
+}
+
+/// The same scripted run with and without the profiler window: every pixel of the player that
+/// shows without it shows with it, and the window is on screen, on the side away from the player.
+fn assert_profiler_keeps_off_the_player(args: &[&str], frames: u32, name: &str, side: &str) {
+    let Some(plain) = run_game(frames, args, &format!("{name}_plain")) else {
+        return;
+    };
+    let with: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--debug", "profiler"])
+        .collect();
+    let profiled = run_game(frames, &with, &format!("{name}_profiler")).expect("window works");
+    let everywhere = (0, 0, plain.width, plain.height);
+    let (body, hair) = (
+        plain.count_in(everywhere, &BODY),
+        plain.count_in(everywhere, &HAIR),
+    );
+    assert!(
+        body > 50 && hair > 20,
+        "the player is on screen: {body} + {hair} px"
+    );
+    assert_eq!(
+        (
+            profiled.count_in(everywhere, &BODY),
+            profiled.count_in(everywhere, &HAIR)
+        ),
+        (body, hair),
+        "the player's pixels with the profiler window open"
+    );
+    let (window_x, window_px) = profiled.mean_x(EGUI_WINDOW_FILL);
+    assert!(
+        window_px > 20_000,
+        "profiler window present: {window_px} px"
+    );
+    let centre = profiled.width as f32 / 2.0;
+    match side {
+        "left" => assert!(
+            window_x < centre - 200.0,
+            "window on the left: x {window_x:.0}"
+        ),
+        _ => assert!(
+            window_x > centre + 200.0,
+            "window on the right: x {window_x:.0}"
+        ),
+    }
+}
+
+#[test]
+fn profiler_window_docks_left_clear_of_a_player_the_camera_keeps_centred() {
+    // Cratetopia is larger than the screen: the camera keeps the player in the middle, which
+    // the window leaves clear (300 px across).
+    let args = ["--level", "levels/cratetopia.ron", "--input", "bot"];
+    assert_profiler_keeps_off_the_player(&args, 120, "profiler_centre", "left");
+    let Some(run) = play(
+        "levels/cratetopia.ron",
+        120,
+        &["--debug", "profiler"],
+        "profiler_middle",
+    ) else {
+        return;
+    };
+    let (cx, cy) = (run.width / 2, (run.height + 40) / 2);
+    let middle = (cx - 150, cy - 150, cx + 150, cy + 150);
+    assert_eq!(
+        run.count_in(middle, &[EGUI_WINDOW_FILL]),
+        0,
+        "no window in the middle of the screen"
+    );
+}
+
+#[test]
+fn profiler_window_moves_right_when_the_player_walks_under_it() {
+    // The Crate Room fits on the screen, so the player walks anywhere on it; this script takes
+    // them to the room's left side, where the window docks by default.
+    let args = ["--level", "levels/crate_room.ron", "--input", UP_THEN_LEFT];
+    assert_profiler_keeps_off_the_player(&args, 100, "profiler_walk_left", "right");
+}
+
+#[test]
+fn stats_panel_is_opaque_on_screen_and_below_the_hud_bar() {
+    let Some(run) = play(
+        "levels/cratetopia.ron",
+        90,
+        &["--debug", "stats"],
+        "stats_opaque",
+    ) else {
+        return;
+    };
+    // The panel's fill, as macroquad turns a colour into vertex bytes.
+    let o = game::ui::ink::OPAQUE;
+    let fill = [o.r, o.g, o.b].map(|c| (c * 255.0) as u8);
+    // Its extent: the fill's pixels below the HUD bar (which shares the colour) on the right.
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for y in 40..run.height {
+        for x in run.width / 2..run.width {
+            if run.pixel(x, y) == fill {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+            }
+        }
+    }
+    assert!(
+        x1 > x0 && y1 > y0,
+        "an opaque panel on the right: no {fill:?} pixels"
+    );
+    let area = (x1 - x0) * (y1 - y0);
+    assert!(area > 150_000, "panel {x0},{y0} to {x1},{y1}: {area} px");
+    assert!(y0 >= 44, "the panel starts below the HUD bar: top {y0}");
+    assert!(
+        x1 < run.width && y1 < run.height,
+        "the panel ends on screen: {x1},{y1}"
+    );
+    let solid = run.count_in((x0, y0, x1, y1), &[fill]);
+    assert!(
+        solid as f32 > 0.6 * area as f32,
+        "the panel is filled with {fill:?}: {solid} of {area} px"
+    );
+    let world = [
+        palette::FLOOR_BASE,
+        palette::FLOOR_LIGHT,
+        palette::FLOOR_DARK,
+        palette::CRATE_BASE,
+        palette::CRATE_LIGHT,
+        palette::WALL_BASE,
+    ];
+    let through = run.count_in((x0, y0, x1, y1), &world);
+    assert_eq!(through, 0, "no level pixels show through the panel");
+}

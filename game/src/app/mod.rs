@@ -53,6 +53,8 @@ pub struct PlayOptions {
     pub feel: FeelSettings,
     /// Start with the sound muted.
     pub mute: bool,
+    /// Start with the dirty-component optimization on (F7 toggles it).
+    pub dirty: bool,
 }
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -174,6 +176,8 @@ struct App {
     breaks: EventReader<CrateBroken>,
     sounds: Sounds,
     cues: Cues,
+    /// The dirty optimization's setting for a level loaded when none is running.
+    dirty_at_start: bool,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -265,6 +269,7 @@ impl App {
             breaks: EventReader::default(),
             sounds,
             cues: Cues::default(),
+            dirty_at_start: opts.dirty,
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -379,7 +384,10 @@ impl App {
 
     /// Play `sim`, just built from `level`, in place of the current game.
     fn start(&mut self, level: Level, mut sim: Sim) {
-        let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
+        let dirty = self
+            .sim
+            .as_ref()
+            .map_or(self.dirty_at_start, Sim::dirty_optimization);
         sim.set_dirty_optimization(dirty);
         sim.set_bot(self.input.is_bot());
         self.renderer.fit_camera(&mut sim);
@@ -757,7 +765,7 @@ async fn game_loop(
             world_quads: app.renderer.last_quads,
         });
         // The profiler window goes over everything, after the frame is measured.
-        app.overlay.draw_profiler();
+        app.overlay.draw_profiler(HUD_BAR + 12.0);
 
         if last_frame {
             return finish_script(&app, opts.screenshot.as_deref()).map(Some);

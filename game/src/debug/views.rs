@@ -11,7 +11,7 @@ use macroquad::input::KeyCode;
 pub enum View {
     /// F1: the key help.
     Help,
-    /// F2: puffin's profiler window.
+    /// F2: the profiler window: each system's time per step, and puffin's flamegraph.
     Profiler,
     /// F3: collision boxes (solid, sensor and disabled in different colours).
     Boxes,
@@ -19,7 +19,7 @@ pub enum View {
     Grid,
     /// F5: entities the draw-data system recomputed this frame.
     Dirty,
-    /// F6: timings, entity and per-system counts, draw calls.
+    /// F6: frame timings in µs with a graph, entity and per-system counts, draw calls.
     Stats,
 }
 
@@ -49,7 +49,7 @@ impl View {
             view: View::Profiler,
             name: "profiler",
             key: KeyCode::F2,
-            help: "F2       profiler (puffin)",
+            help: "F2       profiler: system times, flamegraph",
         },
         ViewEntry {
             view: View::Boxes,
@@ -73,7 +73,7 @@ impl View {
             view: View::Stats,
             name: "stats",
             key: KeyCode::F6,
-            help: "F6       stats panel",
+            help: "F6       stats panel and frame-time graph",
         },
     ];
 
