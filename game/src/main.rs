@@ -1,4 +1,4 @@
-//! `crate-room`: play (default), or run one of the tools: `sim`, `gen-level`, `check`.
+//! `crate-room`: play (default), or run one of the tools: `sim`, `replay`, `gen-level`, `check`.
 //!
 //! Exit codes: 0 success; 1 an error, said on stderr as `error: ...` (for `check`: a level is
 //! invalid); 2 a usage error (clap's); [`EXIT_CLOSED_PIPE`] when standard output was closed
@@ -21,6 +21,7 @@ use game::headless::{self, SimOptions};
 use game::input::InputSpec;
 use game::level::{MAX_GENERATED_CRATES, TooManyCrates};
 use game::paths::DataDirs;
+use game::replay::{self, Replay, VerifyOutcome};
 
 /// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
 /// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
@@ -111,6 +112,18 @@ enum Command {
         /// Print one JSON object instead of a summary.
         #[arg(long)]
         json: bool,
+        /// Write the run's replay to FILE (at most a day of steps).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
+    /// Watch a replay in the window, or with --verify re-simulate it without one: exit 0 if
+    /// every checkpoint matches, 1 naming the first that does not.
+    Replay {
+        /// Replay file (written by --record or the room-cleared screen).
+        file: PathBuf,
+        /// Re-simulate headless and compare the checkpoints instead of opening a window.
+        #[arg(long)]
+        verify: bool,
     },
     /// Write a valid level with exactly N crates.
     GenLevel {
@@ -263,6 +276,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             no_dirty,
             json,
+            record,
         }) => {
             if input == InputSpec::Keyboard {
                 anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
@@ -279,15 +293,38 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     input,
                     seed,
                     dirty: !no_dirty,
+                    record: record.is_some(),
                 },
                 &atlas,
             )?;
+            if let (Some(path), Some(replay)) = (&record, &report.replay) {
+                replay
+                    .save(path)
+                    .with_context(|| format!("writing the replay {}", path.display()))?;
+            }
             if json {
                 print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
             } else {
                 print_out(&report.summary())?;
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Replay { file, verify }) => {
+            let replay = Replay::load(&file)?;
+            let dirs = DataDirs::locate()?;
+            let atlas = AtlasData::load(&dirs.assets).context("loading the sprite atlas")?;
+            if !verify {
+                anyhow::bail!("window playback is not available yet: use --verify");
+            }
+            match replay::verify(&replay, &atlas, Some(&dirs.levels))? {
+                outcome @ VerifyOutcome::Matched { .. } => {
+                    print_out(&format!("{}: {outcome}\n", file.display()))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                outcome @ VerifyOutcome::Diverged { .. } => {
+                    Err(anyhow!("{}: {outcome}", file.display()))
+                }
+            }
         }
         Some(Command::GenLevel { crates, seed, out }) => {
             let text = game::level::generate(crates, seed)?;
