@@ -74,7 +74,7 @@ pub struct SimReport {
     pub level_name: String,
     /// Steps simulated.
     pub frames: u64,
-    /// Input source (`idle`, `bot` or `script`).
+    /// Input source (`idle`, `bot`, `script` or `replay`).
     pub input: &'static str,
     /// Seed.
     pub seed: u64,
@@ -179,6 +179,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
             InputSource::Idle => "idle",
             InputSource::Bot => "bot",
             InputSource::Script(_) => "script",
+            InputSource::Replay(_) => "replay",
         },
         seed: opts.seed,
         dirty: opts.dirty,

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
@@ -18,7 +19,7 @@ use game::atlas::AtlasData;
 use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
-use game::input::InputSpec;
+use game::input::{InputSource, InputSpec};
 use game::level::{MAX_GENERATED_CRATES, TooManyCrates};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
@@ -82,6 +83,10 @@ struct PlayArgs {
     /// Start with the sound muted (M toggles it).
     #[arg(long)]
     mute: bool,
+    /// Write the current run's replay to FILE (every 10 s of play, when the room is cleared
+    /// and when the game ends; a restart or another level starts a new run).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -116,8 +121,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
-    /// Watch a replay in the window, or with --verify re-simulate it without one: exit 0 if
-    /// every checkpoint matches, 1 naming the first that does not.
+    /// Watch a replay in the window (P pause, 1/2/3 speed, . one step, Q quit), or with
+    /// --verify re-simulate it without one: exit 0 if every checkpoint matches, 1 naming the
+    /// first that does not. Window options go before `replay`.
     Replay {
         /// Replay file (written by --record or the room-cleared screen).
         file: PathBuf,
@@ -203,11 +209,14 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-fn play(args: PlayArgs) -> anyhow::Result<()> {
+fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     if let Some(level) = &args.level {
         check_level_path(level)?;
     }
-    let input = args.input.load()?;
+    let input = match replay {
+        Some(replay) => InputSource::Replay(Arc::new(replay)),
+        None => args.input.load()?,
+    };
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Crate Room".to_owned(),
@@ -239,6 +248,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             hit_stop: !args.no_hit_stop,
         },
         mute: args.mute,
+        record: args.record,
     };
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
@@ -266,7 +276,7 @@ fn load_atlas() -> anyhow::Result<AtlasData> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
-            play(cli.play)?;
+            play(cli.play, None)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Sim {
@@ -314,7 +324,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dirs = DataDirs::locate()?;
             let atlas = AtlasData::load(&dirs.assets).context("loading the sprite atlas")?;
             if !verify {
-                anyhow::bail!("window playback is not available yet: use --verify");
+                if cli.play.level.is_some() || cli.play.record.is_some() {
+                    anyhow::bail!("a replay plays its own level and records nothing");
+                }
+                // The level is found and its hash checked before a window opens.
+                let (level, _, _) = replay::load_sim(&replay, &atlas, Some(&dirs.levels))?;
+                let args = PlayArgs {
+                    level: Some(level),
+                    seed: replay.seed,
+                    ..cli.play
+                };
+                play(args, Some(replay))?;
+                return Ok(ExitCode::SUCCESS);
             }
             match replay::verify(&replay, &atlas, Some(&dirs.levels))? {
                 outcome @ VerifyOutcome::Matched { .. } => {

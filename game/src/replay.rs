@@ -25,7 +25,8 @@
 //!
 //! `level` is the level file as it was opened; `level-fnv1a64` the FNV-1a 64 hash of its
 //! bytes, so a level edited since the recording is reported rather than replayed into a
-//! different game. A checkpoint `N H` is the [`Sim::state_hash`] after step N: one every
+//! different game. A checkpoint `N H` is the [`Sim::game_hash`] after step N (the state hash without the
+//! camera, which follows the window's size): one every
 //! [`CHECKPOINT_EVERY`] steps and one at the end. `end` closes the file, so a truncated copy is
 //! told apart from a short run.
 //!
@@ -72,7 +73,7 @@ pub struct Replay {
     inputs: Vec<(u64, Input)>,
     /// The first step after each run (cumulative counts), for [`Replay::input_at`].
     ends: Vec<u64>,
-    /// `(step, state hash after that step)`, steps strictly increasing.
+    /// `(step, game hash after that step)`, steps strictly increasing.
     checkpoints: Vec<(u64, u64)>,
 }
 
@@ -658,7 +659,7 @@ impl Recorder {
         self.replay.push_input(*sim.world().resource::<Input>());
         let step = self.replay.steps();
         if step.is_multiple_of(CHECKPOINT_EVERY) {
-            self.replay.push_checkpoint(step, sim.state_hash());
+            self.replay.push_checkpoint(step, sim.game_hash());
         }
     }
 
@@ -670,7 +671,7 @@ impl Recorder {
     /// The replay so far, with a final checkpoint for `sim`'s current state.
     pub fn finish(&self, sim: &Sim) -> Replay {
         let mut replay = self.replay.clone();
-        replay.push_checkpoint(replay.steps(), sim.state_hash());
+        replay.push_checkpoint(replay.steps(), sim.game_hash());
         replay
     }
 }
@@ -809,7 +810,7 @@ pub fn verify(
             sim.step(replay.input_at(step));
             step += 1;
         }
-        let found = sim.state_hash();
+        let found = sim.game_hash();
         if found != expected {
             return Ok(VerifyOutcome::Diverged {
                 step: checkpoint,

@@ -5,6 +5,7 @@
 
 pub mod audio;
 pub mod keys;
+pub mod playback;
 pub mod render;
 pub mod screens;
 pub mod screenshot;
@@ -24,11 +25,13 @@ use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
+use crate::replay::{self, Recorder, Replay};
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 use keys::Command;
+use playback::{Playback, PlaybackCommand};
 use render::{Renderer, TextureError};
 use screens::{Cleared, HUD_BAR, TitleEntry};
 
@@ -53,6 +56,9 @@ pub struct PlayOptions {
     pub feel: FeelSettings,
     /// Start with the sound muted.
     pub mute: bool,
+    /// Write the current run's replay here (`--record`): every checkpoint, when the room is
+    /// cleared and when the game ends.
+    pub record: Option<PathBuf>,
 }
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -174,6 +180,14 @@ struct App {
     breaks: EventReader<CrateBroken>,
     sounds: Sounds,
     cues: Cues,
+    /// The current run's inputs (none while watching a replay).
+    recorder: Option<Recorder>,
+    /// `--record FILE`.
+    record_to: Option<PathBuf>,
+    /// The run up to the step the room was cleared, for the cleared screen's "save replay".
+    cleared_replay: Option<Replay>,
+    /// Watching a replay: its speed and end.
+    playback: Option<Playback>,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -265,6 +279,13 @@ impl App {
             breaks: EventReader::default(),
             sounds,
             cues: Cues::default(),
+            recorder: None,
+            record_to: opts.record.clone(),
+            cleared_replay: None,
+            playback: match &opts.input {
+                InputSource::Replay(r) => Some(Playback::new(r.steps())),
+                _ => None,
+            },
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -304,6 +325,8 @@ impl App {
         self.paused = false;
         self.level_path = path.to_path_buf();
         match &mut self.watcher {
+            // A replay plays the recorded level, never an edit of it.
+            _ if self.playback.is_some() => {}
             // A directory it cannot watch is its `problem()`, shown until it can.
             Some(w) => w.set_file(path),
             None => match LevelWatcher::new(path) {
@@ -323,13 +346,20 @@ impl App {
         if let Some(loader) = &mut self.loader {
             loader.cancel();
         }
-        match Sim::load(&self.level_path, &self.atlas, self.seed) {
+        let loaded = match &self.input {
+            // Checked against the recorded level's hash again: it may have changed since.
+            InputSource::Replay(r) => replay::load_sim(r, &self.atlas, Some(&self.dirs.levels))
+                .map(|(_, level, sim)| (level, sim))
+                .map_err(|e| e.to_string()),
+            _ => Sim::load(&self.level_path, &self.atlas, self.seed).map_err(|e| e.to_string()),
+        };
+        match loaded {
             Ok((level, sim)) => {
                 self.start(level, sim);
                 true
             }
             Err(e) => {
-                self.error = Some(e.to_string());
+                self.error = Some(e);
                 false
             }
         }
@@ -390,6 +420,67 @@ impl App {
         self.cleared = None;
         self.hits = EventReader::default();
         self.breaks = EventReader::default();
+        self.start_recording();
+    }
+
+    /// A new run starts: record it (unless it is a replay being watched).
+    fn start_recording(&mut self) {
+        self.cleared_replay = None;
+        self.recorder = None;
+        if self.playback.is_some() {
+            return;
+        }
+        match Recorder::for_level(&self.level_path, self.seed) {
+            Ok(recorder) => self.recorder = Some(recorder),
+            Err(e) => self.notify(format!("this run is not recorded: {e}"), ink::ERROR),
+        }
+    }
+
+    /// `--record FILE`: write the current run's replay there.
+    fn save_record(&mut self) {
+        let (Some(path), Some(recorder), Some(sim)) = (&self.record_to, &self.recorder, &self.sim)
+        else {
+            return;
+        };
+        if let Err(e) = recorder.finish(sim).save(path) {
+            let shown = path.display().to_string();
+            self.notify(format!("replay not written to {shown}: {e}"), ink::ERROR);
+        }
+    }
+
+    /// The cleared screen's "save replay": the run up to the clear, into the data directory's
+    /// `replays/` folder.
+    fn save_cleared_replay(&mut self) {
+        let Some(replay) = &self.cleared_replay else {
+            return;
+        };
+        // A scripted run writes only where it is told to, as with best times.
+        let store = if self.scripted && std::env::var_os(records::ENV_VAR).is_none() {
+            Err("a scripted run saves replays only under $CRATE_ROOM_DATA_DIR".to_string())
+        } else {
+            records::Store::locate().map_err(|e| e.to_string())
+        };
+        let stem = self
+            .level_path
+            .file_stem()
+            .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
+        let saved = store.and_then(|store| {
+            let path = store
+                .dir()
+                .join("replays")
+                .join(format!("{stem}-{}.replay", replay.steps()));
+            replay.save(&path).map(|()| path).map_err(|e| e.to_string())
+        });
+        match saved {
+            Ok(path) => {
+                let shown = path.display().to_string();
+                if let Some(c) = &mut self.cleared {
+                    c.saved_replay = Some(shown.clone());
+                }
+                self.notify(format!("replay saved: {shown}"), ink::GOOD);
+            }
+            Err(e) => self.notify(format!("replay not saved: {e}"), ink::ERROR),
+        }
     }
 
     fn cycle_level(&mut self, delta: isize) {
@@ -408,7 +499,16 @@ impl App {
     }
 
     fn handle(&mut self, command: Command) {
+        // A replay stays on its level; its pause is a playback key.
+        let level_change = matches!(
+            command,
+            Command::NextLevel | Command::PreviousLevel | Command::Title | Command::TogglePause
+        );
+        if self.playback.is_some() && level_change {
+            return;
+        }
         match command {
+            Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => self.paused = !self.paused,
             Command::Restart => {
                 self.reload();
@@ -479,6 +579,25 @@ impl App {
         true
     }
 
+    /// Keys of a replay being watched: pause, speed, one step. Returns false to quit.
+    fn playback_keys(&mut self) -> bool {
+        let Some(p) = &mut self.playback else {
+            return true;
+        };
+        for command in playback::read_commands() {
+            match command {
+                PlaybackCommand::TogglePause => self.paused = !self.paused,
+                PlaybackCommand::Speed(speed) => p.speed = speed,
+                PlaybackCommand::Step => {
+                    self.paused = true;
+                    p.step_once = true;
+                }
+                PlaybackCommand::Quit => return false,
+            }
+        }
+        true
+    }
+
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
     /// (hit-stop may hold a step back). Returns the number of steps run.
     fn update(&mut self) -> u32 {
@@ -495,7 +614,12 @@ impl App {
         } else {
             self.fixed.advance(f64::from(get_frame_time()))
         };
-        if self.paused {
+        let ticks = match &mut self.playback {
+            Some(p) => p.steps_now(ticks, self.paused, sim.state().step),
+            None if self.paused => 0,
+            None => ticks,
+        };
+        if ticks == 0 {
             // Debug systems keep the overlays current while the game stands still.
             sim.world_mut().update_debug_only();
             return 0;
@@ -511,6 +635,9 @@ impl App {
             let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
             steps += 1;
+            if let Some(recorder) = &mut self.recorder {
+                recorder.record(sim);
+            }
             self.cues.play_step(sim, &mut self.sounds);
             let world = sim.world();
             if self.breaks.read(world).count() > 0 {
@@ -520,9 +647,13 @@ impl App {
                 self.feel.on_hit();
             }
         }
+        let before = self.steps;
         self.steps += u64::from(steps);
         self.renderer.shake = self.feel.offset();
         self.note_clear();
+        if before / replay::CHECKPOINT_EVERY != self.steps / replay::CHECKPOINT_EVERY {
+            self.save_record();
+        }
         steps
     }
 
@@ -530,9 +661,11 @@ impl App {
     fn note_clear(&mut self) {
         let Some(sim) = &self.sim else { return };
         let state = sim.state();
-        let (Some(time), None) = (state.cleared_at, self.cleared) else {
+        // Watching a replay sets no best time.
+        let (Some(time), None, None) = (state.cleared_at, &self.cleared, self.playback) else {
             return;
         };
+        self.cleared_replay = self.recorder.as_ref().map(|r| r.finish(sim));
         let file = level_key(&self.level_path);
         let previous_best = self.best.best(&file);
         self.cleared = Some(Cleared {
@@ -540,7 +673,10 @@ impl App {
             previous_best,
             crates: state.crates_total - state.crates_left,
             coins: state.score,
+            can_save_replay: self.cleared_replay.is_some(),
+            saved_replay: None,
         });
+        self.save_record();
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
@@ -608,10 +744,14 @@ impl App {
         } else {
             ""
         };
-        screens::hud_bar(&self.renderer, &self.level_name, &state, muted);
+        let hint = match &self.playback {
+            Some(p) => p.label(self.paused, state.step) + muted,
+            None => muted.to_string(),
+        };
+        screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
         if let Some(c) = &self.cleared {
             screens::cleared(&mut self.hud, c);
-        } else if self.paused {
+        } else if self.paused && self.playback.is_none() {
             screens::paused(&mut self.hud);
         }
         self.draw_notices();
@@ -649,6 +789,9 @@ impl App {
                 ink::TEXT,
             ),
         ];
+        if self.playback.is_some() {
+            lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        }
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
         lines.push((
             format!(
@@ -730,7 +873,8 @@ async fn game_loop(
         app.fps = fps_smoothed;
 
         if !app.scripted {
-            if !app.title_keys() {
+            if !app.title_keys() || !app.playback_keys() {
+                app.save_record();
                 return Ok(None);
             }
             if app.screen == Screen::Playing {
@@ -760,6 +904,7 @@ async fn game_loop(
         app.overlay.draw_profiler();
 
         if last_frame {
+            app.save_record();
             return finish_script(&app, opts.screenshot.as_deref()).map(Some);
         }
         next_frame().await;
