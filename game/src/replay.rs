@@ -356,6 +356,10 @@ impl Replay {
                 "a control character in the level path".into(),
             ));
         }
+        // A replay is untrusted: it may name only a level file, never any file to read.
+        if !level_path.ends_with(".ron") {
+            return Err((n, 7, "the level must be a `.ron` file".into()));
+        }
         let level_hash = lines.hex_field("level-fnv1a64")?;
         let seed = lines.number_field("seed", u64::MAX)?;
         let (steps_line, _) = lines.peek_position();
@@ -630,6 +634,17 @@ fn words_with_columns(line: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// Where the room-cleared screen saves a run's replay:
+/// `DATA_DIR/replays/<level file name without .ron>-<steps>.replay`.
+pub fn saved_path(data_dir: &Path, level_file: &Path, steps: u64) -> PathBuf {
+    let stem = level_file
+        .file_stem()
+        .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
+    data_dir
+        .join("replays")
+        .join(format!("{stem}-{steps}.replay"))
+}
+
 /// Records a run as it is played: after each step, the input that step used.
 #[derive(Clone, Debug)]
 pub struct Recorder {
@@ -899,6 +914,14 @@ mod tests {
         assert!(Replay::parse(&short).unwrap_err().2.contains("cover 19"));
         let v2 = text.replace("replay 1", "replay 2");
         assert!(Replay::parse(&v2).unwrap_err().2.contains("version 2"));
+    }
+
+    #[test]
+    fn cleared_runs_are_saved_by_level_and_steps() {
+        assert_eq!(
+            saved_path(Path::new("/data"), Path::new("levels/vault.ron"), 1234),
+            Path::new("/data/replays/vault-1234.replay")
+        );
     }
 
     #[test]

@@ -206,6 +206,11 @@ fn hostile_replays_are_refused_with_their_line_and_column() {
             2,
             "control",
         ),
+        (
+            text.replace("levels/crate_room.ron", "/etc/passwd"),
+            2,
+            "`.ron`",
+        ),
     ];
     for (text, line, wanted) in cases {
         let (at, _, message) = Replay::parse(&text)

@@ -460,15 +460,8 @@ impl App {
         } else {
             records::Store::locate().map_err(|e| e.to_string())
         };
-        let stem = self
-            .level_path
-            .file_stem()
-            .map_or_else(|| "level".into(), |s| s.to_string_lossy().into_owned());
         let saved = store.and_then(|store| {
-            let path = store
-                .dir()
-                .join("replays")
-                .join(format!("{stem}-{}.replay", replay.steps()));
+            let path = replay::saved_path(store.dir(), &self.level_path, replay.steps());
             replay.save(&path).map(|()| path).map_err(|e| e.to_string())
         });
         match saved {
