@@ -474,6 +474,18 @@ impl Replay {
         if let Some((n, _)) = lines.next_nonblank() {
             return Err((n, 1, "text after `end`".into()));
         }
+        // Without a checkpoint at the end, `--verify` would pass a run it never compared.
+        if replay
+            .checkpoints
+            .last()
+            .is_none_or(|&(last, _)| last != steps)
+        {
+            return Err((
+                lines.last,
+                1,
+                format!("the last checkpoint must be at the last step, {steps}"),
+            ));
+        }
         Ok(replay)
     }
 }
@@ -671,6 +683,10 @@ impl Recorder {
     /// Note the step `sim` just ran: the input it used (the bot's too, read from the world)
     /// and, every [`CHECKPOINT_EVERY`] steps, the state hash.
     pub fn record(&mut self, sim: &Sim) {
+        // A replay holds at most a day; a longer session keeps its first day.
+        if self.replay.steps() >= MAX_STEPS {
+            return;
+        }
         self.replay.push_input(*sim.world().resource::<Input>());
         let step = self.replay.steps();
         if step.is_multiple_of(CHECKPOINT_EVERY) {
@@ -683,10 +699,13 @@ impl Recorder {
         self.replay.steps()
     }
 
-    /// The replay so far, with a final checkpoint for `sim`'s current state.
+    /// The replay so far, with a final checkpoint for `sim`'s current state (`sim` is the
+    /// simulation recorded from its first step; past [`MAX_STEPS`] the last checkpoint stands).
     pub fn finish(&self, sim: &Sim) -> Replay {
         let mut replay = self.replay.clone();
-        replay.push_checkpoint(replay.steps(), sim.game_hash());
+        if sim.state().step == replay.steps() {
+            replay.push_checkpoint(replay.steps(), sim.game_hash());
+        }
         replay
     }
 }

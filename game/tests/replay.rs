@@ -211,6 +211,11 @@ fn hostile_replays_are_refused_with_their_line_and_column() {
             2,
             "`.ron`",
         ),
+        (
+            text.replace("30 0123456789abcdef\n", ""),
+            0,
+            "last checkpoint must be at the last step",
+        ),
     ];
     for (text, line, wanted) in cases {
         let (at, _, message) = Replay::parse(&text)
