@@ -341,3 +341,34 @@ proptest! {
         parse_and_check(&text);
     }
 }
+
+#[test]
+fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
+    // What the room-cleared screen's "save replay" does, without the window.
+    let level = repo().join("levels/corridors.ron");
+    let atlas = atlas();
+    let (_, mut sim) = game::sim::Sim::load(&level, &atlas, 1).unwrap();
+    sim.set_bot(true);
+    let mut recorder = replay::Recorder::for_level(&level, 1).unwrap();
+    while sim.state().cleared_at.is_none() {
+        assert!(sim.state().step < 10_000, "the bot clears corridors");
+        sim.step(Input::default());
+        recorder.record(&sim);
+    }
+    let cleared = recorder.finish(&sim);
+    let dir = TempDir::new("cleared");
+    let path = replay::saved_path(&dir.0, &level, cleared.steps());
+    assert_eq!(
+        path,
+        dir.0
+            .join("replays")
+            .join(format!("corridors-{}.replay", sim.state().step))
+    );
+    cleared.save(&path).unwrap();
+    let loaded = Replay::load(&path).unwrap();
+    assert_eq!(loaded.checkpoints().last().unwrap().0, sim.state().step);
+    assert!(matches!(
+        replay::verify(&loaded, &atlas, None),
+        Ok(VerifyOutcome::Matched { .. })
+    ));
+}
