@@ -69,7 +69,8 @@ pub struct Replay {
     pub level_hash: u64,
     /// Seed of the simulation's randomness.
     pub seed: u64,
-    /// `(steps, input)` runs, in order; no run is empty and no two neighbours are equal.
+    /// `(steps, input)` runs, in order; no run is empty (the recorder also merges equal
+    /// neighbours, which a file may split).
     inputs: Vec<(u64, Input)>,
     /// The first step after each run (cumulative counts), for [`Replay::input_at`].
     ends: Vec<u64>,

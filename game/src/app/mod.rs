@@ -6,6 +6,7 @@
 pub mod audio;
 pub mod keys;
 pub mod playback;
+pub mod recording;
 pub mod render;
 pub mod screens;
 pub mod screenshot;
@@ -25,13 +26,14 @@ use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
-use crate::replay::{self, Recorder, Replay};
+use crate::replay;
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
+use recording::Recording;
 use render::{Renderer, TextureError};
 use screens::{Cleared, HUD_BAR, TitleEntry};
 
@@ -180,12 +182,7 @@ struct App {
     breaks: EventReader<CrateBroken>,
     sounds: Sounds,
     cues: Cues,
-    /// The current run's inputs (none while watching a replay).
-    recorder: Option<Recorder>,
-    /// `--record FILE`.
-    record_to: Option<PathBuf>,
-    /// The run up to the step the room was cleared, for the cleared screen's "save replay".
-    cleared_replay: Option<Replay>,
+    recording: Recording,
     /// Watching a replay: its speed and end.
     playback: Option<Playback>,
 }
@@ -279,9 +276,7 @@ impl App {
             breaks: EventReader::default(),
             sounds,
             cues: Cues::default(),
-            recorder: None,
-            record_to: opts.record.clone(),
-            cleared_replay: None,
+            recording: Recording::new(opts.record.clone()),
             playback: match &opts.input {
                 InputSource::Replay(r) => Some(Playback::new(r.steps())),
                 _ => None,
@@ -425,46 +420,29 @@ impl App {
 
     /// A new run starts: record it (unless it is a replay being watched).
     fn start_recording(&mut self) {
-        self.cleared_replay = None;
-        self.recorder = None;
-        if self.playback.is_some() {
-            return;
-        }
-        match Recorder::for_level(&self.level_path, self.seed) {
-            Ok(recorder) => self.recorder = Some(recorder),
-            Err(e) => self.notify(format!("this run is not recorded: {e}"), ink::ERROR),
+        let level = self
+            .playback
+            .is_none()
+            .then_some((&*self.level_path, self.seed));
+        if let Err(e) = self.recording.start(level) {
+            self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
         }
     }
 
     /// `--record FILE`: write the current run's replay there.
     fn save_record(&mut self) {
-        let (Some(path), Some(recorder), Some(sim)) = (&self.record_to, &self.recorder, &self.sim)
-        else {
-            return;
-        };
-        if let Err(e) = recorder.finish(sim).save(path) {
-            let shown = path.display().to_string();
-            self.notify(format!("replay not written to {shown}: {e}"), ink::ERROR);
+        let Some(sim) = &self.sim else { return };
+        if let Err(e) = self.recording.write(sim) {
+            self.notify(e, ink::ERROR);
         }
     }
 
-    /// The cleared screen's "save replay": the run up to the clear, into the data directory's
-    /// `replays/` folder.
+    /// The cleared screen's "save replay" (V).
     fn save_cleared_replay(&mut self) {
-        let Some(replay) = &self.cleared_replay else {
+        if self.cleared.is_none() {
             return;
-        };
-        // A scripted run writes only where it is told to, as with best times.
-        let store = if self.scripted && std::env::var_os(records::ENV_VAR).is_none() {
-            Err("a scripted run saves replays only under $CRATE_ROOM_DATA_DIR".to_string())
-        } else {
-            records::Store::locate().map_err(|e| e.to_string())
-        };
-        let saved = store.and_then(|store| {
-            let path = replay::saved_path(store.dir(), &self.level_path, replay.steps());
-            replay.save(&path).map(|()| path).map_err(|e| e.to_string())
-        });
-        match saved {
+        }
+        match self.recording.save_cleared(&self.level_path, self.scripted) {
             Ok(path) => {
                 let shown = path.display().to_string();
                 if let Some(c) = &mut self.cleared {
@@ -628,9 +606,7 @@ impl App {
             let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
             steps += 1;
-            if let Some(recorder) = &mut self.recorder {
-                recorder.record(sim);
-            }
+            self.recording.record(sim);
             self.cues.play_step(sim, &mut self.sounds);
             let world = sim.world();
             if self.breaks.read(world).count() > 0 {
@@ -658,7 +634,7 @@ impl App {
         let (Some(time), None, None) = (state.cleared_at, &self.cleared, self.playback) else {
             return;
         };
-        self.cleared_replay = self.recorder.as_ref().map(|r| r.finish(sim));
+        let can_save_replay = self.recording.on_clear(sim);
         let file = level_key(&self.level_path);
         let previous_best = self.best.best(&file);
         self.cleared = Some(Cleared {
@@ -666,7 +642,7 @@ impl App {
             previous_best,
             crates: state.crates_total - state.crates_left,
             coins: state.score,
-            can_save_replay: self.cleared_replay.is_some(),
+            can_save_replay,
             saved_replay: None,
         });
         self.save_record();
