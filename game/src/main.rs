@@ -327,6 +327,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 if cli.play.level.is_some() || cli.play.record.is_some() {
                     anyhow::bail!("a replay plays its own level and records nothing");
                 }
+                if cli.play.input != InputSpec::Keyboard {
+                    anyhow::bail!("a replay plays its own inputs: drop --input");
+                }
                 // The level is found and its hash checked before a window opens.
                 let (level, _, _) = replay::load_sim(&replay, &atlas, Some(&dirs.levels))?;
                 let args = PlayArgs {

@@ -248,16 +248,25 @@ impl Replay {
     /// Write the replay to `path` (atomically: a temporary file renamed into place).
     ///
     /// # Errors
-    /// If the file or its folder cannot be written.
+    /// If the file or its folder cannot be written, or `path` is something other than a regular
+    /// file (a device, a FIFO, a directory): the rename would replace it.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        match crate::fsutil::regular_file_metadata(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_text())?;
-        std::fs::rename(&tmp, path)
+        let written =
+            std::fs::write(&tmp, self.to_text()).and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 
     /// Read and parse the replay file at `path`.

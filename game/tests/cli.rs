@@ -546,3 +546,38 @@ fn replay_verify_exits_0_for_a_recorded_run_1_naming_the_step_for_a_changed_one_
     let usage = crate_room(&["replay", "--verify"]);
     assert_eq!(usage.status.code(), Some(2));
 }
+
+#[test]
+fn record_refuses_to_replace_a_fifo_or_device() {
+    let dir = TempDir::new("record-fifo");
+    let fifo = dir.0.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for target in [fifo.to_str().unwrap(), dir.0.to_str().unwrap()] {
+        let out = crate_room_within(
+            &repo(),
+            &[
+                "sim",
+                "--level",
+                "levels/vault.ron",
+                "--frames",
+                "10",
+                "--record",
+                target,
+            ],
+            Duration::from_secs(60),
+        );
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        assert!(
+            stderr(&out).contains("not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&kind),
+        "still a FIFO"
+    );
+    assert!(!dir.0.join("fifo.tmp").exists());
+}
