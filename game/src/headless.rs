@@ -12,7 +12,28 @@ use serde::Serialize;
 
 use crate::atlas::AtlasData;
 use crate::input::InputSource;
+use crate::replay::{self, Recorder, Replay, ReplayError};
 use crate::sim::{LoadError, Sim};
+
+/// Why a headless run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The level or the atlas.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The replay asked for cannot be recorded.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// `--record` of more steps than a replay may hold.
+    #[error(
+        "--record takes runs of at most {} steps (a day at 60 per second); --frames is {frames}",
+        replay::MAX_STEPS
+    )]
+    TooLongToRecord {
+        /// Steps asked for.
+        frames: u64,
+    },
+}
 
 /// Options of a headless run.
 #[derive(Clone, Debug)]
@@ -27,6 +48,8 @@ pub struct SimOptions {
     pub seed: u64,
     /// Dirty-component optimization on (the default) or off.
     pub dirty: bool,
+    /// Record the run as a replay ([`SimReport::replay`]); at most [`replay::MAX_STEPS`].
+    pub record: bool,
 }
 
 /// Per-system figures of a run.
@@ -51,7 +74,7 @@ pub struct SimReport {
     pub level_name: String,
     /// Steps simulated.
     pub frames: u64,
-    /// Input source (`idle`, `bot` or `script`).
+    /// Input source (`idle`, `bot`, `script` or `replay`).
     pub input: &'static str,
     /// Seed.
     pub seed: u64,
@@ -81,16 +104,29 @@ pub struct SimReport {
     pub update_us_p99: f64,
     /// Per-system figures, in run order.
     pub systems: Vec<SystemReport>,
+    /// The run's replay, when [`SimOptions::record`] asked for one.
+    #[serde(skip)]
+    pub replay: Option<Replay>,
 }
 
 /// Run the simulation as `opts` says and measure it.
 ///
 /// # Errors
-/// A [`LoadError`] if the level cannot be loaded or the atlas lacks a clip.
-pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, LoadError> {
+/// A [`RunError`] if the level cannot be loaded, the atlas lacks a clip, or a replay is asked
+/// for a run longer than [`replay::MAX_STEPS`].
+pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> {
+    if opts.record && opts.frames > replay::MAX_STEPS {
+        return Err(RunError::TooLongToRecord {
+            frames: opts.frames,
+        });
+    }
     let started = Instant::now();
     let (level, mut sim) = Sim::load(&opts.level, atlas, opts.seed)?;
     let load = started.elapsed();
+    let mut recorder = match opts.record {
+        true => Some(Recorder::for_level(&opts.level, opts.seed)?),
+        false => None,
+    };
     sim.set_dirty_optimization(opts.dirty);
     sim.set_bot(opts.input.is_bot());
 
@@ -103,6 +139,9 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, LoadError>
         let t = Instant::now();
         sim.step(opts.input.scripted_input(step));
         let took = t.elapsed();
+        if let Some(recorder) = &mut recorder {
+            recorder.record(&sim);
+        }
         if step == 0 {
             first = took; // the first step is reported on its own
             continue;
@@ -140,6 +179,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, LoadError>
             InputSource::Idle => "idle",
             InputSource::Bot => "bot",
             InputSource::Script(_) => "script",
+            InputSource::Replay(_) => "replay",
         },
         seed: opts.seed,
         dirty: opts.dirty,
@@ -154,6 +194,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, LoadError>
         update_us_median: micros(steady.quantile(0.5)),
         update_us_p99: micros(steady.quantile(0.99)),
         systems,
+        replay: recorder.map(|r| r.finish(&sim)),
     })
 }
 

@@ -104,6 +104,8 @@ pub enum InputSource {
     Bot,
     /// A script.
     Script(InputScript),
+    /// A replay's recorded inputs (`crate-room replay FILE`).
+    Replay(std::sync::Arc<crate::replay::Replay>),
 }
 
 impl InputSource {
@@ -113,11 +115,12 @@ impl InputSource {
     }
 
     /// The input for simulation step `step` (counted from 0) from a source that needs no
-    /// device: the script's line for that step, or nothing. The keyboard and the bot give
+    /// device: the script's line or the replay's input for that step, or nothing. The keyboard and the bot give
     /// nothing here; the window reads the one and the simulation runs the other.
     pub fn scripted_input(&self, step: u64) -> Input {
         match self {
             InputSource::Script(script) => script.input_at(step),
+            InputSource::Replay(replay) => replay.input_at(step),
             _ => Input::default(),
         }
     }

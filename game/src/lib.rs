@@ -1,7 +1,7 @@
 //! Crate Room: a top-down crate-smashing game on the `ecs` crate.
 //!
 //! The simulation ([`sim`]), the level format ([`level`]), the atlas's frame table ([`atlas`]),
-//! the sound effects ([`sfx`]), best times ([`records`]) and hit-stop and shake ([`feel`]) never
+//! the sound effects ([`sfx`]), best times ([`records`]), replays ([`replay`]) and hit-stop and shake ([`feel`]) never
 //! touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
 
 pub mod app;
@@ -15,6 +15,7 @@ pub mod input;
 pub mod level;
 pub mod paths;
 pub mod records;
+pub mod replay;
 pub mod sfx;
 pub mod sim;
 pub mod ui;

@@ -1,4 +1,4 @@
-//! `crate-room`: play (default), or run one of the tools: `sim`, `gen-level`, `check`.
+//! `crate-room`: play (default), or run one of the tools: `sim`, `replay`, `gen-level`, `check`.
 //!
 //! Exit codes: 0 success; 1 an error, said on stderr as `error: ...` (for `check`: a level is
 //! invalid); 2 a usage error (clap's); [`EXIT_CLOSED_PIPE`] when standard output was closed
@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
@@ -18,9 +19,10 @@ use game::atlas::AtlasData;
 use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
-use game::input::InputSpec;
+use game::input::{InputSource, InputSpec};
 use game::level::{MAX_GENERATED_CRATES, TooManyCrates};
 use game::paths::DataDirs;
+use game::replay::{self, Replay, VerifyOutcome};
 
 /// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
 /// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
@@ -84,6 +86,10 @@ struct PlayArgs {
     /// Start with the dirty-component optimization off (F7 toggles it).
     #[arg(long)]
     no_dirty: bool,
+    /// Write the current run's replay to FILE (every 10 s of play, when the room is cleared
+    /// and when the game ends; a restart or another level starts a new run).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -114,6 +120,19 @@ enum Command {
         /// Print one JSON object instead of a summary.
         #[arg(long)]
         json: bool,
+        /// Write the run's replay to FILE (at most a day of steps).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
+    /// Watch a replay in the window (P pause, 1/2/3 speed, . one step, Q quit), or with
+    /// --verify re-simulate it without one: exit 0 if every checkpoint matches, 1 naming the
+    /// first that does not. Window options go before `replay`.
+    Replay {
+        /// Replay file (written by --record or the room-cleared screen).
+        file: PathBuf,
+        /// Re-simulate headless and compare the checkpoints instead of opening a window.
+        #[arg(long)]
+        verify: bool,
     },
     /// Write a valid level with exactly N crates.
     GenLevel {
@@ -193,11 +212,14 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-fn play(args: PlayArgs) -> anyhow::Result<()> {
+fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     if let Some(level) = &args.level {
         check_level_path(level)?;
     }
-    let input = args.input.load()?;
+    let input = match replay {
+        Some(replay) => InputSource::Replay(Arc::new(replay)),
+        None => args.input.load()?,
+    };
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Crate Room".to_owned(),
@@ -230,6 +252,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         },
         mute: args.mute,
         dirty: !args.no_dirty,
+        record: args.record,
     };
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
@@ -257,7 +280,7 @@ fn load_atlas() -> anyhow::Result<AtlasData> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
-            play(cli.play)?;
+            play(cli.play, None)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Sim {
@@ -267,6 +290,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             no_dirty,
             json,
+            record,
         }) => {
             if input == InputSpec::Keyboard {
                 anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
@@ -283,15 +307,52 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     input,
                     seed,
                     dirty: !no_dirty,
+                    record: record.is_some(),
                 },
                 &atlas,
             )?;
+            if let (Some(path), Some(replay)) = (&record, &report.replay) {
+                replay
+                    .save(path)
+                    .with_context(|| format!("writing the replay {}", path.display()))?;
+            }
             if json {
                 print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
             } else {
                 print_out(&report.summary())?;
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Replay { file, verify }) => {
+            let replay = Replay::load(&file)?;
+            let dirs = DataDirs::locate()?;
+            let atlas = AtlasData::load(&dirs.assets).context("loading the sprite atlas")?;
+            if !verify {
+                if cli.play.level.is_some() || cli.play.record.is_some() {
+                    anyhow::bail!("a replay plays its own level and records nothing");
+                }
+                if cli.play.input != InputSpec::Keyboard {
+                    anyhow::bail!("a replay plays its own inputs: drop --input");
+                }
+                // The level is found and its hash checked before a window opens.
+                let (level, _, _) = replay::load_sim(&replay, &atlas, Some(&dirs.levels))?;
+                let args = PlayArgs {
+                    level: Some(level),
+                    seed: replay.seed,
+                    ..cli.play
+                };
+                play(args, Some(replay))?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            match replay::verify(&replay, &atlas, Some(&dirs.levels))? {
+                outcome @ VerifyOutcome::Matched { .. } => {
+                    print_out(&format!("{}: {outcome}\n", file.display()))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                outcome @ VerifyOutcome::Diverged { .. } => {
+                    Err(anyhow!("{}: {outcome}", file.display()))
+                }
+            }
         }
         Some(Command::GenLevel { crates, seed, out }) => {
             let text = game::level::generate(crates, seed)?;

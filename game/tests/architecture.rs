@@ -49,6 +49,7 @@ fn simulation_level_atlas_and_sfx_code_never_touch_macroquad() {
         "fsutil.rs",
         "paths.rs",
         "records.rs",
+        "replay.rs",
         "feel.rs",
     ]
     .iter()

@@ -487,3 +487,97 @@ fn incomplete_assets_are_named_not_replaced_by_another_copy() {
         "{err}"
     );
 }
+
+#[test]
+fn replay_verify_exits_0_for_a_recorded_run_1_naming_the_step_for_a_changed_one_2_for_usage() {
+    let dir = TempDir::new("replay-verify");
+    let file = dir.0.join("bot.replay");
+    let file_arg = file.to_str().unwrap();
+    let rec = crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--input",
+        "bot",
+        "--frames",
+        "1300",
+        "--record",
+        file_arg,
+    ]);
+    assert!(rec.status.success(), "{}", stderr(&rec));
+    let ok = crate_room(&["replay", file_arg, "--verify"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert!(
+        stdout(&ok).contains("ok: 1300 steps, all 3 checkpoints match"),
+        "{}",
+        stdout(&ok)
+    );
+
+    // Step 700 stands still where the bot walked or swung: a one-step run of its own.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let replay = game::replay::Replay::parse(&text).unwrap();
+    let mut changed = replay.clone();
+    let held = replay.input_at(700);
+    let other = game::sim::Input {
+        move_x: if held.move_x == 0 { 1 } else { 0 },
+        ..held
+    };
+    changed.set_input(700, other);
+    std::fs::write(&file, changed.to_text()).unwrap();
+    let bad = crate_room(&["replay", file_arg, "--verify"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = stderr(&bad);
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("diverged by step 1200")
+            && err.contains("601..=1200"),
+        "{err}"
+    );
+
+    std::fs::write(&file, "crate-room replay 1\nlevel x.ron\n").unwrap();
+    let garbage = crate_room(&["replay", file_arg, "--verify"]);
+    assert_eq!(garbage.status.code(), Some(1));
+    assert!(
+        stderr(&garbage).contains("bot.replay:3:1: error:"),
+        "{}",
+        stderr(&garbage)
+    );
+
+    let usage = crate_room(&["replay", "--verify"]);
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn record_refuses_to_replace_a_fifo_or_device() {
+    let dir = TempDir::new("record-fifo");
+    let fifo = dir.0.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for target in [fifo.to_str().unwrap(), dir.0.to_str().unwrap()] {
+        let out = crate_room_within(
+            &repo(),
+            &[
+                "sim",
+                "--level",
+                "levels/vault.ron",
+                "--frames",
+                "10",
+                "--record",
+                target,
+            ],
+            Duration::from_secs(60),
+        );
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        assert!(
+            stderr(&out).contains("not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&kind),
+        "still a FIFO"
+    );
+    assert!(!dir.0.join("fifo.tmp").exists());
+}

@@ -39,10 +39,12 @@ pub enum Command {
     ToggleDirtyOptimization,
     /// M: sound on/off.
     ToggleSound,
+    /// V: save the run's replay (on the room-cleared screen).
+    SaveReplay,
 }
 
 /// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
-pub const KEYS: [(Command, KeyCode, &str); 8] = [
+pub const KEYS: [(Command, KeyCode, &str); 9] = [
     (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
     (Command::Restart, KeyCode::R, "R        restart level"),
     (
@@ -62,6 +64,11 @@ pub const KEYS: [(Command, KeyCode, &str); 8] = [
         Command::ToggleDirtyOptimization,
         KeyCode::F7,
         "F7       dirty optimization on/off",
+    ),
+    (
+        Command::SaveReplay,
+        KeyCode::V,
+        "V        save the replay (room cleared)",
     ),
 ];
 

@@ -5,6 +5,8 @@
 
 pub mod audio;
 pub mod keys;
+pub mod playback;
+pub mod recording;
 pub mod render;
 pub mod screens;
 pub mod screenshot;
@@ -24,11 +26,14 @@ use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
+use crate::replay;
 use crate::sim::events::{CrateBroken, CrateHit};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 use keys::Command;
+use playback::{Playback, PlaybackCommand};
+use recording::Recording;
 use render::{Renderer, TextureError};
 use screens::{Cleared, HUD_BAR, TitleEntry};
 
@@ -55,6 +60,9 @@ pub struct PlayOptions {
     pub mute: bool,
     /// Start with the dirty-component optimization on (F7 toggles it).
     pub dirty: bool,
+    /// Write the current run's replay here (`--record`): every checkpoint, when the room is
+    /// cleared and when the game ends.
+    pub record: Option<PathBuf>,
 }
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -178,6 +186,9 @@ struct App {
     cues: Cues,
     /// The dirty optimization's setting for a level loaded when none is running.
     dirty_at_start: bool,
+    recording: Recording,
+    /// Watching a replay: its speed and end.
+    playback: Option<Playback>,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -270,6 +281,11 @@ impl App {
             sounds,
             cues: Cues::default(),
             dirty_at_start: opts.dirty,
+            recording: Recording::new(opts.record.clone()),
+            playback: match &opts.input {
+                InputSource::Replay(r) => Some(Playback::new(r.steps())),
+                _ => None,
+            },
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -309,6 +325,8 @@ impl App {
         self.paused = false;
         self.level_path = path.to_path_buf();
         match &mut self.watcher {
+            // A replay plays the recorded level, never an edit of it.
+            _ if self.playback.is_some() => {}
             // A directory it cannot watch is its `problem()`, shown until it can.
             Some(w) => w.set_file(path),
             None => match LevelWatcher::new(path) {
@@ -328,13 +346,20 @@ impl App {
         if let Some(loader) = &mut self.loader {
             loader.cancel();
         }
-        match Sim::load(&self.level_path, &self.atlas, self.seed) {
+        let loaded = match &self.input {
+            // Checked against the recorded level's hash again: it may have changed since.
+            InputSource::Replay(r) => replay::load_sim(r, &self.atlas, Some(&self.dirs.levels))
+                .map(|(_, level, sim)| (level, sim))
+                .map_err(|e| e.to_string()),
+            _ => Sim::load(&self.level_path, &self.atlas, self.seed).map_err(|e| e.to_string()),
+        };
+        match loaded {
             Ok((level, sim)) => {
                 self.start(level, sim);
                 true
             }
             Err(e) => {
-                self.error = Some(e.to_string());
+                self.error = Some(e);
                 false
             }
         }
@@ -398,6 +423,43 @@ impl App {
         self.cleared = None;
         self.hits = EventReader::default();
         self.breaks = EventReader::default();
+        self.start_recording();
+    }
+
+    /// A new run starts: record it (unless it is a replay being watched).
+    fn start_recording(&mut self) {
+        let level = self
+            .playback
+            .is_none()
+            .then_some((&*self.level_path, self.seed));
+        if let Err(e) = self.recording.start(level) {
+            self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
+        }
+    }
+
+    /// `--record FILE`: write the current run's replay there.
+    fn save_record(&mut self) {
+        let Some(sim) = &self.sim else { return };
+        if let Err(e) = self.recording.write(sim) {
+            self.notify(e, ink::ERROR);
+        }
+    }
+
+    /// The cleared screen's "save replay" (V).
+    fn save_cleared_replay(&mut self) {
+        if self.cleared.is_none() {
+            return;
+        }
+        match self.recording.save_cleared(&self.level_path, self.scripted) {
+            Ok(path) => {
+                let shown = path.display().to_string();
+                if let Some(c) = &mut self.cleared {
+                    c.saved_replay = Some(shown.clone());
+                }
+                self.notify(format!("replay saved: {shown}"), ink::GOOD);
+            }
+            Err(e) => self.notify(format!("replay not saved: {e}"), ink::ERROR),
+        }
     }
 
     fn cycle_level(&mut self, delta: isize) {
@@ -416,7 +478,16 @@ impl App {
     }
 
     fn handle(&mut self, command: Command) {
+        // A replay stays on its level; its pause is a playback key.
+        let level_change = matches!(
+            command,
+            Command::NextLevel | Command::PreviousLevel | Command::Title | Command::TogglePause
+        );
+        if self.playback.is_some() && level_change {
+            return;
+        }
         match command {
+            Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => self.paused = !self.paused,
             Command::Restart => {
                 self.reload();
@@ -487,6 +558,25 @@ impl App {
         true
     }
 
+    /// Keys of a replay being watched: pause, speed, one step. Returns false to quit.
+    fn playback_keys(&mut self) -> bool {
+        let Some(p) = &mut self.playback else {
+            return true;
+        };
+        for command in playback::read_commands() {
+            match command {
+                PlaybackCommand::TogglePause => self.paused = !self.paused,
+                PlaybackCommand::Speed(speed) => p.speed = speed,
+                PlaybackCommand::Step => {
+                    self.paused = true;
+                    p.step_once = true;
+                }
+                PlaybackCommand::Quit => return false,
+            }
+        }
+        true
+    }
+
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
     /// (hit-stop may hold a step back). Returns the number of steps run.
     fn update(&mut self) -> u32 {
@@ -503,7 +593,12 @@ impl App {
         } else {
             self.fixed.advance(f64::from(get_frame_time()))
         };
-        if self.paused {
+        let ticks = match &mut self.playback {
+            Some(p) => p.steps_now(ticks, self.paused, sim.state().step),
+            None if self.paused => 0,
+            None => ticks,
+        };
+        if ticks == 0 {
             // Debug systems keep the overlays current while the game stands still.
             sim.world_mut().update_debug_only();
             return 0;
@@ -519,6 +614,7 @@ impl App {
             let input = keyboard.unwrap_or_else(|| self.input.scripted_input(sim.state().step));
             sim.step(input);
             steps += 1;
+            self.recording.record(sim);
             self.cues.play_step(sim, &mut self.sounds);
             let world = sim.world();
             if self.breaks.read(world).count() > 0 {
@@ -528,9 +624,13 @@ impl App {
                 self.feel.on_hit();
             }
         }
+        let before = self.steps;
         self.steps += u64::from(steps);
         self.renderer.shake = self.feel.offset();
         self.note_clear();
+        if before / replay::CHECKPOINT_EVERY != self.steps / replay::CHECKPOINT_EVERY {
+            self.save_record();
+        }
         steps
     }
 
@@ -538,9 +638,11 @@ impl App {
     fn note_clear(&mut self) {
         let Some(sim) = &self.sim else { return };
         let state = sim.state();
-        let (Some(time), None) = (state.cleared_at, self.cleared) else {
+        // Watching a replay sets no best time.
+        let (Some(time), None, None) = (state.cleared_at, &self.cleared, self.playback) else {
             return;
         };
+        let can_save_replay = self.recording.on_clear(sim);
         let file = level_key(&self.level_path);
         let previous_best = self.best.best(&file);
         self.cleared = Some(Cleared {
@@ -548,7 +650,10 @@ impl App {
             previous_best,
             crates: state.crates_total - state.crates_left,
             coins: state.score,
+            can_save_replay,
+            saved_replay: None,
         });
+        self.save_record();
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
@@ -616,10 +721,14 @@ impl App {
         } else {
             ""
         };
-        screens::hud_bar(&self.renderer, &self.level_name, &state, muted);
+        let hint = match &self.playback {
+            Some(p) => p.label(self.paused, state.step) + muted,
+            None => muted.to_string(),
+        };
+        screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
         if let Some(c) = &self.cleared {
             screens::cleared(&mut self.hud, c);
-        } else if self.paused {
+        } else if self.paused && self.playback.is_none() {
             screens::paused(&mut self.hud);
         }
         self.draw_notices();
@@ -657,6 +766,9 @@ impl App {
                 ink::TEXT,
             ),
         ];
+        if self.playback.is_some() {
+            lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        }
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
         lines.push((
             format!(
@@ -738,7 +850,8 @@ async fn game_loop(
         app.fps = fps_smoothed;
 
         if !app.scripted {
-            if !app.title_keys() {
+            if !app.title_keys() || !app.playback_keys() {
+                app.save_record();
                 return Ok(None);
             }
             if app.screen == Screen::Playing {
@@ -768,6 +881,7 @@ async fn game_loop(
         app.overlay.draw_profiler(HUD_BAR + 12.0);
 
         if last_frame {
+            app.save_record();
             return finish_script(&app, opts.screenshot.as_deref()).map(Some);
         }
         next_frame().await;

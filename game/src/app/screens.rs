@@ -140,7 +140,7 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
 }
 
 /// What the room-cleared screen shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cleared {
     /// Time to clear, in steps.
     pub time: u64,
@@ -150,12 +150,16 @@ pub struct Cleared {
     pub crates: u32,
     /// Coins collected.
     pub coins: u32,
+    /// Whether the run's replay can be saved (V).
+    pub can_save_replay: bool,
+    /// Where the replay was saved, once it was.
+    pub saved_replay: Option<String>,
 }
 
 /// Queue the room-cleared screen.
 pub fn cleared(hud: &mut Hud, c: &Cleared) {
     let (w, h) = (screen_width(), screen_height());
-    hud.panel(Rect::new(0.0, h * 0.3, w, h * 0.36), ink::PANEL);
+    hud.panel(Rect::new(0.0, h * 0.3, w, h * 0.4), ink::PANEL);
     hud.centered("Room cleared!", h * 0.39, 64.0, ink::GOLD);
     hud.centered(format!("Time {}", clock(c.time)), h * 0.47, 36.0, ink::TEXT);
     let (best, color) = match c.previous_best {
@@ -170,12 +174,20 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
         26.0,
         ink::TEXT,
     );
-    hud.centered(
-        "R  play again      N  next level      T  title",
-        h * 0.63,
-        22.0,
-        ink::DIM,
-    );
+    let keys = if c.can_save_replay && c.saved_replay.is_none() {
+        "R  play again      N  next level      T  title      V  save replay"
+    } else {
+        "R  play again      N  next level      T  title"
+    };
+    hud.centered(keys, h * 0.63, 22.0, ink::DIM);
+    if let Some(path) = &c.saved_replay {
+        hud.centered(
+            format!("Replay saved: {}", shorten(path, 90)),
+            h * 0.67,
+            20.0,
+            ink::GOOD,
+        );
+    }
 }
 
 /// Queue the pause screen.

@@ -116,6 +116,12 @@ impl Sim {
     pub fn state_hash(&self) -> u64 {
         state_hash::hash_world(&self.world)
     }
+
+    /// [`state_hash`](Self::state_hash) without the camera, which follows the window's size:
+    /// equal for a run in any window and re-simulated headless. Replays checkpoint this.
+    pub fn game_hash(&self) -> u64 {
+        state_hash::hash_without_camera(&self.world)
+    }
 }
 
 /// Fixed-step accumulator: turns frame times into a whole number of simulation steps.

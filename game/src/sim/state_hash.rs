@@ -29,9 +29,22 @@ use super::resources::{
 /// The hash: resources in [`RESOURCES`] order, then each entity (slot order) with a tag and the
 /// value of each component it has, in [`COMPONENTS`] order.
 pub(super) fn hash_world(world: &World) -> u64 {
+    hash_with(world, true)
+}
+
+/// The hash without the [`Camera`]: what a replay checkpoints. The window sets the camera's
+/// view to its own size, which a replay does not record (and may change by resizing), and no
+/// system but `camera` reads it, so the rest of the game does not depend on it.
+pub(super) fn hash_without_camera(world: &World) -> u64 {
+    hash_with(world, false)
+}
+
+fn hash_with(world: &World, camera: bool) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     for r in &RESOURCES {
-        (r.hash)(world, &mut h);
+        if camera || (r.id)() != TypeId::of::<Camera>() {
+            (r.hash)(world, &mut h);
+        }
     }
     for e in world.iter_entities() {
         h.u64(e.to_bits());

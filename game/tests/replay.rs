@@ -1,0 +1,374 @@
+//! Replays: a recorded bot run verifies; one changed input fails at the first checkpoint after
+//! it; a level edited since the recording is reported; and the reader, like the level loader,
+//! never panics on hostile files (truncated, garbage, huge counts, huge files, fuzzed copies).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{atlas, repo};
+use game::headless::{self, SimOptions};
+use game::input::InputSource;
+use game::replay::{self, MAX_FILE_BYTES, MAX_STEPS, Replay, ReplayError, VerifyOutcome};
+use game::sim::Input;
+use proptest::prelude::*;
+
+/// A fresh folder under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-replay-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Record `frames` steps of the bot on `level`, as `crate-room sim --record` does.
+fn record_bot(level: &Path, frames: u64) -> Replay {
+    let report = headless::run(
+        &SimOptions {
+            level: level.to_path_buf(),
+            frames,
+            input: InputSource::Bot,
+            seed: 5,
+            dirty: true,
+            record: true,
+        },
+        &atlas(),
+    )
+    .expect("the bot run loads");
+    report.replay.expect("a replay was asked for")
+}
+
+fn crate_room_level() -> PathBuf {
+    repo().join("levels/crate_room.ron")
+}
+
+#[test]
+fn a_recorded_bot_run_verifies_and_survives_its_text_form() {
+    let replay = record_bot(&crate_room_level(), 2_000);
+    assert_eq!(replay.steps(), 2_000);
+    let steps: Vec<u64> = replay.checkpoints().iter().map(|&(s, _)| s).collect();
+    assert_eq!(steps, [600, 1200, 1800, 2000]);
+    let reread = Replay::parse(&replay.to_text()).expect("its own text parses");
+    assert_eq!(reread, replay);
+    assert_eq!(
+        replay::verify(&reread, &atlas(), None).unwrap(),
+        VerifyOutcome::Matched {
+            steps: 2_000,
+            checkpoints: 4
+        }
+    );
+}
+
+#[test]
+fn one_changed_input_fails_at_the_first_checkpoint_after_it() {
+    let mut replay = record_bot(&crate_room_level(), 2_000);
+    // A step between the first and second checkpoints where the bot walks: stand still instead.
+    let step = (700..1_200)
+        .find(|&s| {
+            let held = replay.input_at(s);
+            held.move_x != 0 || held.move_y != 0
+        })
+        .expect("the bot walks between steps 700 and 1200");
+    replay.set_input(step, Input::default());
+    let outcome = replay::verify(&replay, &atlas(), None).unwrap();
+    let VerifyOutcome::Diverged {
+        step: at,
+        last_match,
+        ..
+    } = outcome
+    else {
+        panic!("a changed input verifies: {outcome:?}");
+    };
+    assert_eq!((last_match, at), (600, 1200), "changed step {step}");
+    let shown = outcome.to_string();
+    assert!(
+        shown.starts_with("diverged by step 1200") && shown.contains("601..=1200"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_level_edited_since_the_recording_is_reported_not_replayed() {
+    let dir = TempDir::new("edited");
+    let level = dir.0.join("room.ron");
+    std::fs::copy(crate_room_level(), &level).unwrap();
+    let replay = record_bot(&level, 700);
+    assert!(matches!(
+        replay::verify(&replay, &atlas(), None),
+        Ok(VerifyOutcome::Matched { .. })
+    ));
+
+    // A comment changes no rule, but it is not the file recorded.
+    let mut text = std::fs::read_to_string(&level).unwrap();
+    text.push_str("// edited\n");
+    std::fs::write(&level, text).unwrap();
+    let err = replay::verify(&replay, &atlas(), None).unwrap_err();
+    assert!(matches!(err, ReplayError::LevelChanged { .. }), "{err:?}");
+    let shown = err.to_string();
+    assert!(
+        shown.contains("room.ron") && shown.contains("changed since the replay was recorded"),
+        "{shown}"
+    );
+
+    std::fs::remove_file(&level).unwrap();
+    let err = replay::verify(&replay, &atlas(), None).unwrap_err();
+    assert!(err.to_string().contains("no such file"), "{err}");
+}
+
+#[test]
+fn a_level_missing_where_recorded_is_found_by_name_in_the_levels_folder() {
+    let mut replay = record_bot(&crate_room_level(), 100);
+    replay.level_file = "/nowhere/crate_room.ron".into();
+    let levels = repo().join("levels");
+    assert!(matches!(
+        replay::verify(&replay, &atlas(), Some(&levels)),
+        Ok(VerifyOutcome::Matched { .. })
+    ));
+}
+
+/// A small valid replay text whose lines the hostile cases below edit.
+fn sample_text() -> String {
+    let mut replay = Replay::new(Path::new("levels/crate_room.ron"), b"(...)", 1);
+    for step in 0..30u64 {
+        replay.push_input(Input {
+            move_x: [-1, 0, 1][(step / 10) as usize],
+            move_y: 0,
+            attack: step / 10 == 1,
+        });
+    }
+    replay.push_checkpoint(30, 0x0123_4567_89ab_cdef);
+    replay.to_text()
+}
+
+#[test]
+fn every_truncation_of_a_replay_is_an_error() {
+    let text = sample_text();
+    assert!(Replay::parse(&text).is_ok());
+    // Up to the last newline, every prefix lacks the `end` line or part of it.
+    for cut in 0..text.len() - 1 {
+        let Some(prefix) = text.get(..cut) else {
+            continue;
+        };
+        assert!(
+            Replay::parse(prefix).is_err(),
+            "prefix of {cut} bytes parsed"
+        );
+    }
+}
+
+#[test]
+fn hostile_replays_are_refused_with_their_line_and_column() {
+    let text = sample_text();
+    let cases: Vec<(String, usize, &str)> = vec![
+        ("garbage\u{0}\u{7f}".into(), 1, "not a replay file"),
+        (String::new(), 1, "truncated"),
+        (text.replace("replay 1", "replay 99"), 1, "version 99"),
+        (
+            text.replace("steps 30", "steps 18446744073709551616"),
+            5,
+            "expected a whole number",
+        ),
+        (
+            text.replace("steps 30", &format!("steps {}", MAX_STEPS + 1)),
+            5,
+            "expected a whole number",
+        ),
+        (
+            text.replacen("\n10 left", "\n99999999999999 left", 1),
+            7,
+            "expected a whole number",
+        ),
+        (text.replace("steps 30", "steps 40"), 5, "cover 30"),
+        (text.replacen("\n10 left", "\n40 left", 1), 7, "run past"),
+        (text.replacen("\n10 left", "\n10 left right", 1), 7, "axis"),
+        (text.replacen("\n10 left", "\n10 jump", 1), 7, "`jump`"),
+        (text.replacen("\n10 left", "\n0 left", 1), 7, "0 steps"),
+        (
+            text.replace("30 0123", "31 0123"),
+            0,
+            "expected a whole number",
+        ),
+        (text.replace("0123456789abcdef", "0123"), 0, "hexadecimal"),
+        (text.replace("end\n", "end\nmore\n"), 0, "after `end`"),
+        (
+            text.replace("level levels", "level \u{1b}[2Jlevels"),
+            2,
+            "control",
+        ),
+        (
+            text.replace("levels/crate_room.ron", "/etc/passwd"),
+            2,
+            "`.ron`",
+        ),
+        (
+            text.replace("30 0123456789abcdef\n", ""),
+            0,
+            "last checkpoint must be at the last step",
+        ),
+    ];
+    for (text, line, wanted) in cases {
+        let (at, _, message) = Replay::parse(&text)
+            .err()
+            .unwrap_or_else(|| panic!("accepted:\n{text}"));
+        if line != 0 {
+            assert_eq!(at, line, "{message}\n{text}");
+        }
+        assert!(message.contains(wanted), "{message:?} lacks {wanted:?}");
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+    }
+}
+
+#[test]
+fn a_huge_or_special_replay_file_is_refused_without_reading_it() {
+    let dir = TempDir::new("huge");
+    let huge = dir.0.join("huge.replay");
+    let file = std::fs::File::create(&huge).unwrap();
+    // A sparse 100 MiB file: refused by its size, before a byte is read.
+    file.set_len(100 * 1024 * 1024).unwrap();
+    let err = Replay::load(&huge).unwrap_err().to_string();
+    assert!(
+        err.contains("104857600 bytes") && err.contains(&MAX_FILE_BYTES.to_string()),
+        "{err}"
+    );
+
+    let binary = dir.0.join("binary.replay");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let err = Replay::load(&binary).unwrap_err().to_string();
+    assert!(err.contains("not UTF-8"), "{err}");
+
+    let err = Replay::load(&dir.0).unwrap_err().to_string();
+    assert!(err.contains("not a regular file"), "{err}");
+    let err = Replay::load(&dir.0.join("missing.replay"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing.replay"), "{err}");
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Flip { at: usize, bit: u8 },
+    Delete { at: usize, len: usize },
+    Insert { at: usize, bytes: Vec<u8> },
+    Truncate { at: usize },
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let at = any::<usize>();
+    prop_oneof![
+        (at, 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
+        (at, 1..20usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (at, prop::collection::vec(insertable(), 1..12))
+            .prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
+        at.prop_map(|at| Mutation::Truncate { at }),
+    ]
+}
+
+/// Bytes that matter to the format, plus anything at all now and then.
+fn insertable() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        4 => prop::sample::select(b" \n0123456789abcdefupdownleftrightattackend".to_vec()),
+        1 => any::<u8>(),
+    ]
+}
+
+fn apply(text: &[u8], mutation: &Mutation) -> Vec<u8> {
+    let mut out = text.to_vec();
+    let len = out.len().max(1);
+    match mutation {
+        Mutation::Flip { at, bit } => {
+            if !out.is_empty() {
+                out[at % len] ^= 1 << bit;
+            }
+        }
+        Mutation::Delete { at, len: n } => {
+            let from = at % len;
+            let to = (from + n).min(out.len());
+            if from < to {
+                out.drain(from..to);
+            }
+        }
+        Mutation::Insert { at, bytes } => {
+            let at = at % (out.len() + 1);
+            out.splice(at..at, bytes.iter().copied());
+        }
+        Mutation::Truncate { at } => out.truncate(at % len),
+    }
+    out
+}
+
+/// Parse `text`: a replay that parses writes itself back to text that parses to the same
+/// replay; an error is one line with no control character, at a line the text has.
+fn parse_and_check(text: &str) {
+    match Replay::parse(text) {
+        Ok(replay) => {
+            assert_eq!(Replay::parse(&replay.to_text()), Ok(replay.clone()));
+            assert!(replay.steps() <= MAX_STEPS);
+        }
+        Err((line, column, message)) => {
+            assert!(line >= 1 && line <= text.lines().count() + 1, "{line}");
+            assert!(column >= 1);
+            assert!(!message.chars().any(char::is_control), "{message:?}");
+            assert!(message.len() < 300, "{message:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn mutated_replays_never_panic(mutations in prop::collection::vec(mutation(), 1..6)) {
+        let mut bytes = sample_text().into_bytes();
+        for m in &mutations {
+            bytes = apply(&bytes, m);
+        }
+        parse_and_check(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn random_text_never_panics(text in "(crate-room replay 1\n)?[ -~\n]{0,300}") {
+        parse_and_check(&text);
+    }
+}
+
+#[test]
+fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
+    // What the room-cleared screen's "save replay" does, without the window.
+    let level = repo().join("levels/corridors.ron");
+    let atlas = atlas();
+    let (_, mut sim) = game::sim::Sim::load(&level, &atlas, 1).unwrap();
+    sim.set_bot(true);
+    let mut recorder = replay::Recorder::for_level(&level, 1).unwrap();
+    while sim.state().cleared_at.is_none() {
+        assert!(sim.state().step < 10_000, "the bot clears corridors");
+        sim.step(Input::default());
+        recorder.record(&sim);
+    }
+    let cleared = recorder.finish(&sim);
+    let dir = TempDir::new("cleared");
+    let path = replay::saved_path(&dir.0, &level, cleared.steps());
+    assert_eq!(
+        path,
+        dir.0
+            .join("replays")
+            .join(format!("corridors-{}.replay", sim.state().step))
+    );
+    cleared.save(&path).unwrap();
+    let loaded = Replay::load(&path).unwrap();
+    assert_eq!(loaded.checkpoints().last().unwrap().0, sim.state().step);
+    assert!(matches!(
+        replay::verify(&loaded, &atlas, None),
+        Ok(VerifyOutcome::Matched { .. })
+    ));
+}

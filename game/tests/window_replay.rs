@@ -1,0 +1,192 @@
+//! Replays and the window: a run recorded in a window of any size verifies headless, watching a
+//! replay plays the recorded game, and a replay whose level changed opens no window. The window
+//! tests are skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! `CRATE_ROOM_REQUIRE_WINDOW=1` demands them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::repo;
+
+fn have(program: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {program}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A command that runs `crate-room` in a window, or `None` (with the reason printed).
+fn windowed() -> Option<Command> {
+    let exe = env!("CARGO_BIN_EXE_crate-room");
+    if have("xvfb-run") {
+        let mut cmd = Command::new("xvfb-run");
+        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
+        return Some(cmd);
+    }
+    if std::env::var_os("DISPLAY").is_some() {
+        return Some(Command::new(exe));
+    }
+    let why = "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test";
+    assert!(
+        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
+        "{why}"
+    );
+    eprintln!("skipping the real-window test: {why}");
+    None
+}
+
+fn crate_room(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crate-room"))
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .expect("run crate-room")
+}
+
+/// A fresh folder under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "crate-room-window-replay-{test}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Run the window with `args` (data kept in `data`), returning its JSON summary.
+fn window(mut cmd: Command, args: &[&str], data: &Path) -> serde_json::Value {
+    let output = cmd
+        .current_dir(repo())
+        .env("CRATE_ROOM_DATA_DIR", data)
+        .arg("--mute")
+        .args(args)
+        .output()
+        .expect("run the window");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn a_run_recorded_in_a_small_window_verifies_headless() {
+    let Some(cmd) = windowed() else { return };
+    let dir = TempDir::new("record");
+    let file = dir.path("window.replay");
+    // Hit-stop on: the window runs fewer steps than frames, and the replay has exactly those.
+    let summary = window(
+        cmd,
+        &[
+            "--width",
+            "700",
+            "--height",
+            "500",
+            "--level",
+            "levels/corridors.ron",
+            "--input",
+            "bot",
+            "--frames",
+            "1300",
+            "--record",
+            &file,
+        ],
+        &dir.0,
+    );
+    let steps = summary["steps"].as_u64().unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(&format!("\nsteps {steps}\n")), "{text}");
+    let verify = crate_room(&["replay", &file, "--verify"]);
+    assert_eq!(
+        verify.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+#[test]
+fn watching_a_replay_plays_the_recorded_game() {
+    let Some(cmd) = windowed() else { return };
+    let dir = TempDir::new("watch");
+    let file = dir.path("bot.replay");
+    let rec = crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--input",
+        "bot",
+        "--frames",
+        "900",
+        "--json",
+        "--record",
+        &file,
+    ]);
+    assert!(rec.status.success());
+    let sim: serde_json::Value = serde_json::from_slice(&rec.stdout).unwrap();
+    // Without hit-stop one frame is one step; past the replay's end the game stands still.
+    let watched = window(
+        cmd,
+        &[
+            "--no-hit-stop",
+            "--frames",
+            "1000",
+            "--screenshot",
+            &dir.path("watch.png"),
+            "replay",
+            &file,
+        ],
+        &dir.0,
+    );
+    assert_eq!(watched["steps"], 900);
+    for field in ["crates_left", "score"] {
+        assert_eq!(watched[field], sim[field], "{field}");
+    }
+    assert!(
+        watched["crates_left"].as_u64() < watched["crates_total"].as_u64(),
+        "the bot smashed something: {watched}"
+    );
+}
+
+#[test]
+fn a_replay_whose_level_changed_opens_no_window() {
+    let dir = TempDir::new("changed");
+    let level = dir.path("room.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &level).unwrap();
+    let file = dir.path("room.replay");
+    let rec = crate_room(&[
+        "sim", "--level", &level, "--input", "bot", "--frames", "60", "--record", &file,
+    ]);
+    assert!(rec.status.success());
+    std::fs::write(&level, std::fs::read_to_string(&level).unwrap() + "\n").unwrap();
+    for args in [vec!["replay", &file], vec!["replay", &file, "--verify"]] {
+        let out = crate_room(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("room.ron changed since the replay was recorded"),
+            "{err}"
+        );
+    }
+}
