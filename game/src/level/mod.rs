@@ -63,9 +63,9 @@ pub const MAX_SKIN_CHARS: usize = 64;
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Smallest and largest crate health.
 pub const HEALTH_RANGE: std::ops::RangeInclusive<i64> = 1..=1000;
-/// Skins of the built-in crate characters `c` and `C`, which every atlas should provide: the
-/// skins the atlas generator draws.
-pub const DEFAULT_SKINS: [&str; 2] = crate::atlas::clip_names::CRATE_SKINS;
+/// Skins of the built-in crate characters `c`, `C` and `k`, which every atlas should provide:
+/// the skins the atlas generator draws.
+pub const DEFAULT_SKINS: [&str; 3] = crate::atlas::clip_names::CRATE_SKINS;
 
 /// Position of one map cell: column `x`, row `y`, with (0, 0) at the top-left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -344,6 +344,8 @@ pub struct RoleClips {
     pub player_attack: [ClipId; 4],
     /// Swing effect, by facing.
     pub slash: [ClipId; 4],
+    /// A keg whose fuse burns.
+    pub keg_lit: ClipId,
     /// Flying splinter.
     pub debris: ClipId,
     /// Spinning coin.
@@ -374,6 +376,7 @@ impl RoleClips {
             player_walk: by_facing(clip_names::player_walk)?,
             player_attack: by_facing(clip_names::player_attack)?,
             slash: by_facing(clip_names::slash)?,
+            keg_lit: get(clip_names::KEG_LIT.into())?,
             debris: get(clip_names::DEBRIS.into())?,
             coin: get(clip_names::COIN.into())?,
             walls,

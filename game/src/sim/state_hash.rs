@@ -18,7 +18,7 @@ use ecs::{Component, Entity, World};
 
 use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
-    Friction, HitFlash, Lifetime, Looks, Player, Position, Sprite, Velocity,
+    Friction, Fuse, HitFlash, Keg, Lifetime, Looks, Player, Position, Sprite, Stunned, Velocity,
 };
 use super::grid::SpatialHash;
 use super::resources::{
@@ -59,7 +59,7 @@ pub fn unhashed_resources() -> impl Iterator<Item = (TypeId, &'static str, &'sta
 }
 
 /// The components, in hashing order (the tag of each is its place in the list, from 1).
-const COMPONENTS: [ComponentEntry; 16] = [
+const COMPONENTS: [ComponentEntry; 19] = [
     component::<Position>(),
     component::<Velocity>(),
     component::<Collider>(),
@@ -76,6 +76,9 @@ const COMPONENTS: [ComponentEntry; 16] = [
     component::<Friction>(),
     component::<Sprite>(),
     component::<CameraTarget>(),
+    component::<Keg>(),
+    component::<Fuse>(),
+    component::<Stunned>(),
 ];
 
 /// The resources, in hashing order.
@@ -253,6 +256,26 @@ impl Hashed for HitFlash {
 }
 
 impl Hashed for Exploding {
+    fn hash(&self, h: &mut Fnv) {
+        let Self { steps } = *self;
+        h.u64(u64::from(steps));
+    }
+}
+
+impl Hashed for Keg {
+    fn hash(&self, _: &mut Fnv) {
+        let Self = *self;
+    }
+}
+
+impl Hashed for Fuse {
+    fn hash(&self, h: &mut Fnv) {
+        let Self { steps } = *self;
+        h.u64(u64::from(steps));
+    }
+}
+
+impl Hashed for Stunned {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
         h.u64(u64::from(steps));
