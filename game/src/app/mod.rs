@@ -23,7 +23,8 @@ use crate::input::InputSource;
 use crate::level::watch::LevelWatcher;
 use crate::paths::{DataDirs, DataDirsNotFound};
 use crate::records::{self, BestTimes};
-use crate::sim::events::{CrateBroken, CrateHit};
+use crate::sim::components::{Player, Position};
+use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
@@ -163,6 +164,7 @@ struct App {
     feel: Feel,
     hits: EventReader<CrateHit>,
     breaks: EventReader<CrateBroken>,
+    blasts: EventReader<KegExploded>,
     sounds: Sounds,
     cues: Cues,
 }
@@ -247,6 +249,7 @@ impl App {
             feel: Feel::new(opts.feel),
             hits: EventReader::default(),
             breaks: EventReader::default(),
+            blasts: EventReader::default(),
             sounds,
             cues: Cues::default(),
         };
@@ -310,6 +313,7 @@ impl App {
                 self.cleared = None;
                 self.hits = EventReader::default();
                 self.breaks = EventReader::default();
+                self.blasts = EventReader::default();
                 true
             }
             Err(e) => {
@@ -446,6 +450,20 @@ impl App {
             if self.hits.read(world).count() > 0 {
                 self.feel.on_hit();
             }
+            // The nearest blast of the step, measured from the player, sets the jolt.
+            let player = world
+                .column::<Player>()
+                .entities()
+                .first()
+                .and_then(|&p| world.get::<Position>(p).copied());
+            let nearest = self
+                .blasts
+                .read(world)
+                .filter_map(|b| player.map(|p| (b.at.x - p.x).hypot(b.at.y - p.y)))
+                .min_by(f32::total_cmp);
+            if let Some(distance) = nearest {
+                self.feel.on_blast(distance);
+            }
         }
         self.steps += u64::from(steps);
         self.renderer.shake = self.feel.offset();
@@ -507,6 +525,12 @@ impl App {
                 .draw_world_views(sim, &view, self.renderer.scale, &mut self.hud);
         }
         set_default_camera();
+        let flash = self.feel.flash_alpha();
+        if flash > 0.0 {
+            // A blast's flash whitens the world, under the HUD.
+            let c = Color::new(1.0, 0.96, 0.85, flash);
+            draw_rectangle(0.0, 0.0, screen_width(), screen_height(), c);
+        }
         // Labels the world views queued (grid counts) go under the HUD.
         self.hud.draw();
         self.draw_hud();
