@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{clip_name, sim_from_rows, sim_from_rows_and};
+use common::{clip_name, sim_from_file, sim_from_rows, sim_from_rows_and};
 use ecs::Entity;
 use game::sim::components::{
     Coin, Collider, Crate, Debris, Exploding, Fuse, Keg, Player, Position, Stunned, Velocity,
@@ -823,4 +823,39 @@ fn a_blast_throws_the_player_away_and_stuns_it_but_never_kills_it() {
     assert!(sim.world().is_alive(p));
     hold(&mut sim, LEFT, 5);
     assert!(pos(&sim, p).x < last, "walks again");
+}
+
+#[test]
+fn in_the_powder_room_one_swing_at_the_keg_by_the_wall_brings_the_whole_wall_down() {
+    let mut sim = sim_from_file("powder_room.ron", 1);
+    let in_wall = |sim: &Sim| {
+        let world = sim.world();
+        world
+            .column::<Crate>()
+            .entities()
+            .iter()
+            .filter(|&&e| (5..=8).contains(&((pos(sim, e).x / 16.0) as u32)))
+            .count()
+    };
+    assert_eq!(
+        in_wall(&sim),
+        24,
+        "18 strong crates, 5 kegs inside, 1 beside"
+    );
+    let p = player(&sim);
+    // Walk up to the keg, swing once, let the swing land, then step back out of reach.
+    hold(&mut sim, RIGHT, 30);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 6);
+    let mut stunned = false;
+    for _ in 0..30 {
+        sim.step(LEFT);
+        stunned |= sim.world().has::<Stunned>(p);
+    }
+    for _ in 0..150 {
+        sim.step(IDLE);
+        stunned |= sim.world().has::<Stunned>(p);
+    }
+    assert_eq!(in_wall(&sim), 0, "the wall is gone");
+    assert!(!stunned, "half a second is time enough to step back");
 }
