@@ -101,11 +101,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write a valid level with exactly N crates.
+    /// Write a valid level with exactly N crates (and K powder kegs).
     GenLevel {
         /// Number of crates.
-        #[arg(long)]
+        #[arg(long, default_value_t = 0)]
         crates: usize,
+        /// Number of powder kegs, besides the crates.
+        #[arg(long, default_value_t = 0)]
+        kegs: usize,
         /// Seed of the layout.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -232,8 +235,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::GenLevel { crates, seed, out }) => {
-            let text = game::level::generate(crates, seed);
+        Some(Command::GenLevel {
+            crates,
+            kegs,
+            seed,
+            out,
+        }) => {
+            let text = game::level::generate_with_kegs(crates, kegs, seed);
             match out {
                 Some(path) => std::fs::write(&path, text)
                     .with_context(|| format!("writing {}", path.display()))?,

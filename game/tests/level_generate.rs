@@ -1,4 +1,5 @@
-//! `level::generate` makes valid, deterministic crate-filled rooms of any requested size.
+//! `level::generate` makes valid, deterministic crate-filled rooms of any requested size, with
+//! kegs among the crates when asked (`generate_with_kegs`).
 
 use std::path::Path;
 
@@ -74,4 +75,19 @@ fn hundred_thousand_crates_generate_and_parse_within_limits() {
     assert_eq!(level.crates.len(), 100_000);
     assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
     assert!(level.crates.len() <= MAX_CRATES);
+}
+
+#[test]
+fn generated_kegs_are_exactly_k_among_exactly_n_crates_and_no_kegs_changes_nothing() {
+    assert_eq!(
+        level::generate_with_kegs(500, 0, 9),
+        level::generate(500, 9)
+    );
+    for (crates, kegs) in [(0, 1), (0, 300), (500, 120), (37, 5)] {
+        let text = level::generate_with_kegs(crates, kegs, 4);
+        assert_eq!(text, level::generate_with_kegs(crates, kegs, 4));
+        let level = parse(&text);
+        let count = level.crates.iter().filter(|c| c.skin == "keg").count();
+        assert_eq!((level.crates.len() - count, count), (crates, kegs));
+    }
 }

@@ -42,7 +42,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
-pub use generate::generate;
+pub use generate::{generate, generate_with_kegs};
 pub use watch::LevelWatcher;
 
 use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
