@@ -7,8 +7,8 @@
 //! - Each crate in range takes [`KEG_DAMAGE`] (3) hits; each unlit keg in range is lit with a
 //!   [`KEG_CHAIN_FUSE_STEPS`] (12-step) fuse, so a field of kegs goes off as a wave. A lit
 //!   keg's fuse burns on unchanged.
-//! - The player in range is thrown away from the keg at [`KNOCKBACK_SPEED`] and [`Stunned`]
-//!   for [`STUN_STEPS`]; a blast never kills.
+//! - The player in range is thrown away from the keg at [`KNOCKBACK_SPEED`] (whatever it was
+//!   walking at; throws add up) and [`Stunned`] for [`STUN_STEPS`]; a blast never kills.
 //! - A blast reaches each entity once, however many grid cells it spans; two blasts in the
 //!   same step each reach it once. Crates already exploding are out of reach.
 //!
@@ -95,16 +95,21 @@ fn throw(world: &mut World, target: Entity, from: Position) {
     } else {
         (0.0, 1.0)
     };
+    let stunned = world.get::<Stunned>(target).copied();
     if let Some(mut v) = world.get_mut::<Velocity>(target) {
-        // Blasts in the same step add up.
+        // A throw adds to a throw (two blasts, or one while still sliding from another) but
+        // replaces walking: a walking player's velocity is the keys', not momentum.
+        let (x, y) = if stunned.is_some() {
+            (v.x, v.y)
+        } else {
+            (0.0, 0.0)
+        };
         let pushed = Velocity {
-            x: v.x + ux * KNOCKBACK_SPEED,
-            y: v.y + uy * KNOCKBACK_SPEED,
+            x: x + ux * KNOCKBACK_SPEED,
+            y: y + uy * KNOCKBACK_SPEED,
         };
         v.set_if_neq(pushed);
     }
-    let steps = world
-        .get::<Stunned>(target)
-        .map_or(STUN_STEPS, |s| s.steps.max(STUN_STEPS));
+    let steps = stunned.map_or(STUN_STEPS, |s| s.steps.max(STUN_STEPS));
     let _ = world.insert(target, Stunned { steps });
 }
