@@ -860,3 +860,20 @@ fn in_the_powder_room_one_swing_at_the_keg_by_the_wall_brings_the_whole_wall_dow
     assert_eq!(in_wall(&sim), 0, "the wall is gone");
     assert!(!stunned, "half a second is time enough to step back");
 }
+
+#[test]
+fn a_legend_crate_with_the_keg_skin_is_a_keg_whatever_its_health() {
+    let mut sim = sim_from_rows_and(
+        &["#######", "#@x...#", "#######"],
+        "    legend: { 'x': Crate(health: 50, skin: \"keg\") },",
+    );
+    let keg = crate_at(&sim, 2, 1);
+    assert!(sim.world().has::<Keg>(keg));
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 6);
+    assert!(sim.world().has::<Fuse>(keg), "one swing lights it");
+    assert_eq!(health(&sim, keg), 50);
+    hold(&mut sim, IDLE, KEG_FUSE_STEPS);
+    assert!(exploding(&sim, keg));
+}
