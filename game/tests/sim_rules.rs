@@ -811,6 +811,11 @@ fn a_blast_throws_the_player_away_and_stuns_it_but_never_kills_it() {
         "thrown straight away from the keg"
     );
     assert!(sim.world().has::<Stunned>(p));
+    assert_eq!(
+        clip_name(&sim, p),
+        "player_stunned_left",
+        "stars round its head"
+    );
     // While stunned the keys do nothing: holding left, the player still slides right.
     let mut last = pos(&sim, p).x;
     for _ in 1..STUN_STEPS {
@@ -820,6 +825,7 @@ fn a_blast_throws_the_player_away_and_stuns_it_but_never_kills_it() {
         last = x;
     }
     assert!(!sim.world().has::<Stunned>(p), "the stun wears off");
+    assert_ne!(clip_name(&sim, p), "player_stunned_left");
     assert!(last > start.x + 16.0, "thrown more than a tile");
     assert!(sim.world().is_alive(p));
     hold(&mut sim, LEFT, 5);

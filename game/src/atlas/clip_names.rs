@@ -113,6 +113,11 @@ pub fn player_attack(facing: Facing) -> String {
     format!("player_attack_{}", facing.name())
 }
 
+/// The player stunned by a blast: stars round its head.
+pub fn player_stunned(facing: Facing) -> String {
+    format!("player_stunned_{}", facing.name())
+}
+
 /// The arc of a swing.
 pub fn slash(facing: Facing) -> String {
     format!("slash_{}", facing.name())
@@ -170,6 +175,7 @@ pub fn all() -> Vec<String> {
             player_idle(facing),
             player_walk(facing),
             player_attack(facing),
+            player_stunned(facing),
             slash(facing),
         ]);
     }

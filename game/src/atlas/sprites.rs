@@ -296,6 +296,33 @@ fn player(sheet: &mut SheetBuilder, facing: Facing) {
         .map(|grip| hero(facing, Legs::Stand, 0, grip))
         .collect();
     sheet.clip(&clip_names::player_attack(facing), attack, 0.06, false);
+    sheet.clip(
+        &clip_names::player_stunned(facing),
+        stunned(facing),
+        0.12,
+        true,
+    );
+}
+
+/// A stunned hero: slumped (bobbed down), two small stars circling over the head, swapping
+/// sides every frame.
+fn stunned(facing: Facing) -> Vec<Canvas> {
+    let star = |c: &mut Canvas, (x, y): (i32, i32)| {
+        c.set(x, y, opaque(FIRE_WHITE));
+        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            c.set(x + dx, y + dy, opaque(FIRE_YELLOW));
+        }
+    };
+    [[(3, 1), (11, 2)], [(5, 2), (12, 1)]]
+        .iter()
+        .map(|stars| {
+            let mut c = hero(facing, Legs::Stand, 1, rest_grip(facing));
+            for &at in stars {
+                star(&mut c, at);
+            }
+            c
+        })
+        .collect()
 }
 
 /// The arc of a swing: a disc of the swing's radius (`tuning::SWING_RADIUS`) centred in the

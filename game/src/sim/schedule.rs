@@ -121,7 +121,8 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .watches::<Crate>()
             .watches::<HitFlash>()
             .watches::<Fuse>()
-            .watches::<Exploding>(),
+            .watches::<Exploding>()
+            .watches::<Stunned>(),
         AnimationState::default(),
     );
     world.add_system(

@@ -1,4 +1,4 @@
-//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, hit,
+//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, stunned, hit,
 //! a keg's burning fuse, exploding, and a crate's crack stage from its health). Runs only for entities whose state
 //! changed (the schedule has it watch every component read here, [`Crate`] included, so a hit
 //! that only lowers health still reaches it); the choice is a pure function of the state, so
@@ -7,7 +7,7 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animating, Animation, ClipId, Crate, Exploding, Fuse, HitFlash, Looks, Player, Sprite,
+    Animating, Animation, ClipId, Crate, Exploding, Fuse, HitFlash, Looks, Player, Sprite, Stunned,
 };
 use crate::sim::resources::{Clips, RoleClips};
 
@@ -34,7 +34,9 @@ impl ecs::System for AnimationState {
                     Looks::Player => match world.get::<Player>(e) {
                         Some(p) => {
                             let f = p.facing as usize;
-                            if p.swing > 0 {
+                            if world.has::<Stunned>(e) {
+                                role.player_stunned[f]
+                            } else if p.swing > 0 {
                                 role.player_attack[f]
                             } else if p.walking {
                                 role.player_walk[f]
