@@ -405,7 +405,10 @@ mod tests {
         );
         assert!(atlas.clips.remove(&stage).is_some());
         assert!(!atlas.has_crate_skin(clip_names::STRONG_CRATE));
-        assert_eq!(atlas.crate_skins(), [clip_names::PLAIN_CRATE]);
+        assert_eq!(
+            atlas.crate_skins(),
+            [clip_names::PLAIN_CRATE, clip_names::KEG]
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Hit-stop and screen shake: the small pauses and camera jolts that make a hit land.
+//! Hit-stop, screen shake and the flash of a blast: the small pauses, camera jolts and bright
+//! frames that make a hit land.
 //!
 //! Plain state, no window and no clock, so it is tested headless and a scripted run shakes the
 //! same way every time. The window layer owns one [`Feel`], tells it what happened
@@ -71,6 +72,9 @@ pub struct Feel {
     shake_px: f32,
     shake_left: u32,
     shake_total: u32,
+    /// Strength (0 to 1) of the flash that started `FLASH_STEPS - flash_left` steps ago.
+    flash: f32,
+    flash_left: u32,
     /// Steps ticked so far; the only input of the shake's direction.
     ticks: u32,
     /// Index into [`DIRECTIONS`] of the current push.
@@ -107,6 +111,59 @@ impl Feel {
         freeze_steps: 5,
     };
 
+    /// Distance in world pixels at which a blast stops shaking the screen: 20 tiles, a little
+    /// more than a screen's width away.
+    pub const BLAST_REACH_PX: f32 = 20.0 * 16.0;
+
+    /// A keg blowing up `distance` world pixels from the player: at the player's feet an 8 px,
+    /// 24-step shake and a 4-step hit-stop; the shake falls linearly with distance to nothing
+    /// at [`BLAST_REACH_PX`](Self::BLAST_REACH_PX), and only blasts within 4 tiles freeze.
+    ///
+    /// ```
+    /// use game::feel::Feel;
+    ///
+    /// assert_eq!(Feel::blast(0.0).shake_px, 8.0);
+    /// assert_eq!(Feel::blast(Feel::BLAST_REACH_PX / 2.0).shake_px, 4.0);
+    /// assert_eq!(Feel::blast(Feel::BLAST_REACH_PX * 2.0).shake_px, 0.0);
+    /// assert!(Feel::blast(16.0).freeze_steps > 0 && Feel::blast(100.0).freeze_steps == 0);
+    /// ```
+    pub fn blast(distance: f32) -> Kick {
+        let near = Self::blast_nearness(distance);
+        Kick {
+            shake_px: 8.0 * near,
+            shake_steps: if near > 0.0 { 24 } else { 0 },
+            freeze_steps: if distance < 4.0 * 16.0 { 4 } else { 0 },
+        }
+    }
+
+    /// 1 at the player's feet, falling linearly to 0 at [`BLAST_REACH_PX`](Self::BLAST_REACH_PX).
+    fn blast_nearness(distance: f32) -> f32 {
+        (1.0 - distance.max(0.0) / Self::BLAST_REACH_PX).clamp(0.0, 1.0)
+    }
+
+    /// Steps a blast's flash takes to fade.
+    pub const FLASH_STEPS: u32 = 8;
+
+    /// React to a keg blowing up `distance` world pixels from the player: [`Feel::blast`], and
+    /// a flash of the screen as strong as the shake (half-white at the player's feet). The
+    /// flash is part of the shake setting: switched off, neither happens.
+    pub fn on_blast(&mut self, distance: f32) {
+        self.kick(Self::blast(distance));
+        let strength = Self::blast_nearness(distance);
+        if self.settings.shake && strength >= self.flash_alpha() * 2.0 {
+            self.flash = strength;
+            self.flash_left = Self::FLASH_STEPS;
+        }
+    }
+
+    /// How strongly to whiten the screen now: 0 to 0.5, exactly 0 when no flash is fading.
+    pub fn flash_alpha(&self) -> f32 {
+        if self.flash_left == 0 {
+            return 0.0;
+        }
+        0.5 * self.flash * self.flash_left as f32 / Self::FLASH_STEPS as f32
+    }
+
     /// Create a calm state with `settings`.
     pub fn new(settings: FeelSettings) -> Self {
         Self {
@@ -115,6 +172,8 @@ impl Feel {
             shake_px: 0.0,
             shake_left: 0,
             shake_total: 0,
+            flash: 0.0,
+            flash_left: 0,
             ticks: 0,
             direction: 0,
         }
@@ -130,6 +189,7 @@ impl Feel {
         self.settings = settings;
         if !settings.shake {
             self.shake_left = 0;
+            self.flash_left = 0;
         }
         if !settings.hit_stop {
             self.freeze_left = 0;
@@ -168,6 +228,7 @@ impl Feel {
     pub fn tick(&mut self) {
         self.freeze_left = self.freeze_left.saturating_sub(1);
         self.shake_left = self.shake_left.saturating_sub(1);
+        self.flash_left = self.flash_left.saturating_sub(1);
         self.ticks = self.ticks.wrapping_add(1);
         // Swing to a direction 135, 180 or 225 degrees from the last, picked by a hash of the
         // tick count: it reads as shaking back and forth rather than drifting one way.
@@ -379,5 +440,34 @@ mod tests {
         }
         feel.on_hit();
         assert!((magnitude(feel.offset()) - Feel::HIT.shake_px).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_blast_shakes_and_flashes_less_the_further_away_it_is_and_the_flash_fades_to_zero() {
+        let first = |distance: f32| {
+            let mut feel = Feel::new(FeelSettings::default());
+            feel.on_blast(distance);
+            (magnitude(feel.offset()), feel.flash_alpha())
+        };
+        let (near, mid, far) = (first(0.0), first(100.0), first(Feel::BLAST_REACH_PX));
+        assert!(near.0 > mid.0 && mid.0 > 0.0 && far.0 == 0.0);
+        assert!(near.1 > mid.1 && mid.1 > 0.0 && far.1 == 0.0);
+        let mut feel = Feel::new(FeelSettings::default());
+        feel.on_blast(0.0);
+        for _ in 0..Feel::FLASH_STEPS {
+            feel.tick();
+        }
+        assert_eq!(feel.flash_alpha(), 0.0);
+    }
+
+    #[test]
+    fn switching_shake_off_also_switches_off_the_flash() {
+        let mut feel = Feel::new(FeelSettings {
+            shake: false,
+            hit_stop: true,
+        });
+        feel.on_blast(0.0);
+        assert_eq!(feel.flash_alpha(), 0.0);
+        assert_eq!(feel.offset(), (0.0, 0.0));
     }
 }

@@ -134,11 +134,15 @@ enum Command {
         #[arg(long)]
         verify: bool,
     },
-    /// Write a valid level with exactly N crates.
+    /// Write a valid level with exactly N crates (and K powder kegs).
     GenLevel {
-        /// Number of crates, at most 499344 (the most that fit the format's map size limit).
-        #[arg(long, value_parser = crate_count)]
+        /// Number of crates; crates and kegs together at most 499344 (the most that fit the
+        /// format's map size limit).
+        #[arg(long, default_value_t = 0, value_parser = crate_count)]
         crates: usize,
+        /// Number of powder kegs, besides the crates.
+        #[arg(long, default_value_t = 0, value_parser = crate_count)]
+        kegs: usize,
         /// Seed of the layout.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -354,8 +358,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        Some(Command::GenLevel { crates, seed, out }) => {
-            let text = game::level::generate(crates, seed)?;
+        Some(Command::GenLevel {
+            crates,
+            kegs,
+            seed,
+            out,
+        }) => {
+            let text = match game::level::generate_with_kegs(crates, kegs, seed) {
+                Ok(text) => text,
+                Err(too_many) => {
+                    // Each count passed its own check; together they are a usage error too.
+                    eprintln!("error: --crates plus --kegs: {too_many}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
             match out {
                 Some(path) => std::fs::write(&path, text)
                     .with_context(|| format!("writing {}", path.display()))?,

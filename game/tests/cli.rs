@@ -95,6 +95,19 @@ fn sim_no_dirty_gives_the_same_state_hash() {
 }
 
 #[test]
+fn gen_level_kegs_alone_writes_a_room_of_exactly_k_kegs() {
+    let out = crate_room(&["gen-level", "--kegs", "40", "--seed", "2"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let map_chars: usize = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("\"#"))
+        .map(|l| l.matches('k').count())
+        .sum();
+    assert_eq!(map_chars, 40, "{text}");
+}
+
+#[test]
 fn gen_level_writes_exactly_n_crates_identically_for_the_same_arguments() {
     let a = crate_room(&["gen-level", "--crates", "123", "--seed", "4"]);
     let b = crate_room(&["gen-level", "--crates", "123", "--seed", "4"]);

@@ -1,4 +1,5 @@
-//! `level::generate` makes valid, deterministic crate-filled rooms of any requested size.
+//! `level::generate` makes valid, deterministic crate-filled rooms of any requested size, with
+//! kegs among the crates when asked (`generate_with_kegs`).
 
 use std::path::Path;
 
@@ -92,4 +93,31 @@ fn the_largest_count_gives_a_level_within_every_limit_and_one_more_is_refused() 
             .contains(&format!("at most {MAX_GENERATED_CRATES}")),
         "{err}"
     );
+}
+
+#[test]
+fn generated_kegs_are_exactly_k_among_exactly_n_crates_and_no_kegs_changes_nothing() {
+    assert_eq!(
+        level::generate_with_kegs(500, 0, 9).unwrap(),
+        level::generate(500, 9).unwrap()
+    );
+    for (crates, kegs) in [(0, 1), (0, 300), (500, 120), (37, 5)] {
+        let text = level::generate_with_kegs(crates, kegs, 4).unwrap();
+        assert_eq!(text, level::generate_with_kegs(crates, kegs, 4).unwrap());
+        let level = parse(&text);
+        let count = level.crates.iter().filter(|c| c.skin == "keg").count();
+        assert_eq!((level.crates.len() - count, count), (crates, kegs));
+    }
+}
+
+#[test]
+fn crates_and_kegs_together_are_held_to_the_limit() {
+    let half = MAX_GENERATED_CRATES / 2;
+    let err = level::generate_with_kegs(half + 1, MAX_GENERATED_CRATES - half, 1)
+        .expect_err("one too many");
+    assert!(
+        err.to_string().contains(&MAX_GENERATED_CRATES.to_string()),
+        "{err}"
+    );
+    assert!(level::generate_with_kegs(usize::MAX, usize::MAX, 1).is_err());
 }

@@ -73,8 +73,8 @@ fn a_byte_order_mark_is_accepted_and_columns_stay_true() {
 fn overrides_and_legend_entries_reach_the_level() {
     let text = r##"(
         name: "Overrides",
-        map: ["#@cCxk#"],
-        legend: { 'x': Crate(health: 9, coin: true), 'k': Coin },
+        map: ["#@cCxq#"],
+        legend: { 'x': Crate(health: 9, coin: true), 'q': Coin },
         crates: [ (at: (2, 0), health: Some(7), skin: "crate_strong"), (at: (4, 0), coin: false) ],
     )"##;
     let level =

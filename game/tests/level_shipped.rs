@@ -63,6 +63,7 @@ fn crates_and_coins_stand_on_floor() {
         "cratetopia.ron",
         "corridors.ron",
         "vault.ron",
+        "powder_room.ron",
     ] {
         let level = load(name);
         let start = level.player_start;

@@ -4,7 +4,7 @@ mod common;
 
 use common::{clip_name, sim_from_file, sim_from_rows_and};
 use game::sim::Input;
-use game::sim::components::{Animating, Crate};
+use game::sim::components::{Animating, Crate, Fuse, Keg};
 
 fn system(sim: &game::sim::Sim, name: &str) -> ecs::SystemInfo {
     sim.world()
@@ -152,4 +152,51 @@ fn a_health_change_alone_updates_the_crack_stage_with_tracking_on() {
     }
     sim.step(Input::default());
     assert_eq!(clip_name(&sim, target), "crate_idle_cracks2");
+}
+
+#[test]
+fn a_chain_of_kegs_gives_the_same_state_with_tracking_on_and_off_at_every_step() {
+    // A field of kegs with crates of both kinds and coin crates mixed in, and the player close
+    // enough to be thrown; the player's swing lights the first keg.
+    let rows = [
+        "##############",
+        "#@kkkkkkkkkkk#",
+        "#kkCkkk$kkkkk#",
+        "#kkkkckkkkCkk#",
+        "#k.kkkkkk.kkk#",
+        "#kkkk$kkkkkkk#",
+        "#kkCkkkkkkckk#",
+        "##############",
+    ];
+    let mut on = sim_from_rows_and(&rows, "");
+    let mut off = sim_from_rows_and(&rows, "");
+    off.set_dirty_optimization(false);
+    let right = Input {
+        move_x: 1,
+        ..Input::default()
+    };
+    let attack = Input {
+        attack: true,
+        ..Input::default()
+    };
+    let kegs = on.world().column::<Keg>().len();
+    let mut most_burning = 0;
+    for step in 0..400 {
+        let input = match step {
+            0 => right,
+            1 => attack,
+            _ => Input::default(),
+        };
+        on.step(input);
+        off.step(input);
+        most_burning = most_burning.max(on.world().column::<Fuse>().len());
+        assert_eq!(on.state_hash(), off.state_hash(), "diverged at step {step}");
+    }
+    assert!(most_burning > 10, "a wave, not one keg at a time");
+    assert_eq!(
+        on.world().column::<Keg>().len(),
+        0,
+        "all {kegs} kegs went off"
+    );
+    assert_eq!(on.state(), off.state());
 }

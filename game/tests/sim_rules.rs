@@ -1,11 +1,17 @@
-//! The game rules, checked headlessly: blocking and sliding, attacks, breaking crates, coins.
+//! The game rules, checked headlessly: blocking and sliding, attacks, breaking crates, coins,
+//! powder kegs.
 
 mod common;
 
-use common::{clip_name, sim_from_rows, sim_from_rows_and};
+use common::{clip_name, sim_from_file, sim_from_rows, sim_from_rows_and};
 use ecs::Entity;
-use game::sim::components::{Coin, Collider, Crate, Debris, Exploding, Player, Position};
-use game::sim::events::{CoinCollected, CrateBroken, SwingStarted};
+use game::sim::components::{
+    Coin, Collider, Crate, Debris, Exploding, Fuse, Keg, Player, Position, Stunned, Velocity,
+};
+use game::sim::events::{CoinCollected, CrateBroken, KegExploded, SwingStarted};
+use game::sim::tuning::{
+    KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_FUSE_STEPS, KNOCKBACK_SPEED, STUN_STEPS,
+};
 use game::sim::{Input, Sim};
 
 fn player(sim: &Sim) -> Entity {
@@ -636,4 +642,244 @@ fn debris_and_coins_thrown_by_a_crate_in_the_void_stay_on_its_floor() {
         1,
         "its coin is on the floor"
     );
+}
+
+// Powder kegs.
+
+/// Light `keg`'s fuse with `steps` to burn, as a hit would.
+fn light(sim: &mut Sim, keg: Entity, steps: u32) {
+    sim.world_mut()
+        .insert(keg, Fuse { steps })
+        .expect("a live keg");
+}
+
+fn exploding(sim: &Sim, e: Entity) -> bool {
+    sim.world().has::<Exploding>(e)
+}
+
+#[test]
+fn a_swing_lights_a_keg_instead_of_damaging_it_and_it_blows_when_the_fuse_burns_out() {
+    let mut sim = sim_from_rows(&["#######", "#@k...#", "#######"]);
+    let keg = crate_at(&sim, 2, 1);
+    assert!(sim.world().has::<Keg>(keg));
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    let mut lit_at = None;
+    let mut blown_at = None;
+    let mut blasts = ecs::EventReader::<KegExploded>::default();
+    let mut announced = Vec::new();
+    for step in 0..80u32 {
+        sim.step(IDLE);
+        announced.extend(blasts.read(sim.world()).map(|b| (step, b.keg)));
+        if lit_at.is_none() && sim.world().has::<Fuse>(keg) {
+            lit_at = Some(step);
+            assert_eq!(health(&sim, keg), 1, "a hit does not damage a keg");
+            assert_eq!(clip_name(&sim, keg), "keg_lit");
+        }
+        if blown_at.is_none() && exploding(&sim, keg) {
+            blown_at = Some(step);
+            assert_eq!(clip_name(&sim, keg), "keg_explode");
+        }
+    }
+    let (lit, blown) = (lit_at.expect("lit"), blown_at.expect("blown"));
+    // The fuse burns KEG_FUSE_STEPS steps, the step it is lit included.
+    assert_eq!(blown - lit, KEG_FUSE_STEPS - 1);
+    assert_eq!(announced, [(blown, keg)], "one blast, announced once");
+    hold(&mut sim, IDLE, 60);
+    assert!(!sim.world().is_alive(keg), "despawned after its explosion");
+}
+
+#[test]
+fn a_blast_deals_three_hits_to_every_crate_whose_centre_is_within_two_and_a_half_tiles() {
+    // Keg at (5, 5); 9-hit crates around it; the player far off in a corner.
+    let mut sim = sim_from_rows_and(
+        &[
+            "###########",
+            "#@........#",
+            "#....x....#",
+            "#.........#",
+            "#...x.....#",
+            "#....k.x..#",
+            "#......x..#",
+            "#.......x.#",
+            "#.........#",
+            "#.........#",
+            "###########",
+        ],
+        "    legend: { 'x': Crate(health: 9) },",
+    );
+    let keg = crate_at(&sim, 5, 5);
+    // (cell, distance in tiles from the keg, in range)
+    let cases = [
+        ((4, 4), "1.41", true),
+        ((7, 5), "2", true),
+        ((7, 6), "2.24", true),
+        ((8, 7), "3.61", false),
+        ((5, 2), "3", false),
+    ];
+    let crates: Vec<Entity> = cases
+        .iter()
+        .map(|&((x, y), ..)| crate_at(&sim, x, y))
+        .collect();
+    light(&mut sim, keg, 1);
+    sim.step(IDLE);
+    assert!(exploding(&sim, keg));
+    for (&(cell, distance, in_range), &e) in cases.iter().zip(&crates) {
+        let expected = if in_range { 9 - KEG_DAMAGE } else { 9 };
+        assert_eq!(
+            health(&sim, e),
+            expected,
+            "crate at {cell:?}, {distance} tiles away"
+        );
+    }
+    let p = player(&sim);
+    assert!(!sim.world().has::<Stunned>(p), "the player is out of range");
+}
+
+#[test]
+fn a_crate_between_two_kegs_takes_one_blasts_damage_from_each() {
+    let mut sim = sim_from_rows_and(
+        &[
+            "#########",
+            "#@......#",
+            "#..kxk..#",
+            "#.......#",
+            "#..x....#",
+            "#########",
+        ],
+        "    legend: { 'x': Crate(health: 9) },",
+    );
+    let (left, right) = (crate_at(&sim, 3, 2), crate_at(&sim, 5, 2));
+    let between = crate_at(&sim, 4, 2);
+    let below = crate_at(&sim, 3, 4);
+    light(&mut sim, left, 1);
+    light(&mut sim, right, 1);
+    sim.step(IDLE);
+    assert!(exploding(&sim, left) && exploding(&sim, right));
+    assert_eq!(health(&sim, between), 9 - 2 * KEG_DAMAGE, "once per blast");
+    assert_eq!(
+        health(&sim, below),
+        9 - KEG_DAMAGE,
+        "only the left keg reaches it"
+    );
+    hold(&mut sim, IDLE, 60);
+    assert_eq!(health(&sim, below), 9 - KEG_DAMAGE, "never again");
+}
+
+#[test]
+fn a_blast_breaks_a_plain_crate_and_lights_the_kegs_in_range_which_go_off_in_a_wave() {
+    // Kegs two cells apart: each is in range of the one before it.
+    let mut sim = sim_from_rows(&[
+        "############",
+        "#@.........#",
+        "#.k.k.k.k.c#",
+        "############",
+    ]);
+    let kegs: Vec<Entity> = [2, 4, 6, 8].map(|x| crate_at(&sim, x, 2)).to_vec();
+    let plain = crate_at(&sim, 10, 2);
+    light(&mut sim, kegs[0], 1);
+    let mut blown_at = vec![None; kegs.len()];
+    for step in 1..=100u32 {
+        sim.step(IDLE);
+        for (k, at) in kegs.iter().zip(&mut blown_at) {
+            if at.is_none() && exploding(&sim, *k) {
+                *at = Some(step);
+            }
+        }
+    }
+    let expected: Vec<Option<u32>> = (0..4).map(|i| Some(1 + i * KEG_CHAIN_FUSE_STEPS)).collect();
+    assert_eq!(blown_at, expected);
+    assert!(!sim.world().is_alive(plain), "3 hits break a 3-hit crate");
+    assert_eq!(sim.state().crates_left, 0);
+}
+
+#[test]
+fn a_blast_throws_the_player_away_and_stuns_it_but_never_kills_it() {
+    let mut sim = sim_from_rows(&["##########", "#...k@...#", "##########"]);
+    let keg = crate_at(&sim, 4, 1);
+    let p = player(&sim);
+    let start = pos(&sim, p);
+    light(&mut sim, keg, 1);
+    // Walking into the keg as it blows: the throw replaces the walk.
+    sim.step(LEFT);
+    assert_eq!(
+        *sim.world().get::<Velocity>(p).unwrap(),
+        Velocity {
+            x: KNOCKBACK_SPEED,
+            y: 0.0
+        },
+        "thrown straight away from the keg"
+    );
+    assert!(sim.world().has::<Stunned>(p));
+    assert_eq!(
+        clip_name(&sim, p),
+        "player_stunned_left",
+        "stars round its head"
+    );
+    // While stunned the keys do nothing: holding left, the player still slides right.
+    let mut last = pos(&sim, p).x;
+    for _ in 1..STUN_STEPS {
+        sim.step(LEFT);
+        let x = pos(&sim, p).x;
+        assert!(x >= last, "stunned players do not walk");
+        last = x;
+    }
+    assert!(!sim.world().has::<Stunned>(p), "the stun wears off");
+    assert_ne!(clip_name(&sim, p), "player_stunned_left");
+    assert!(last > start.x + 16.0, "thrown more than a tile");
+    assert!(sim.world().is_alive(p));
+    hold(&mut sim, LEFT, 5);
+    assert!(pos(&sim, p).x < last, "walks again");
+}
+
+#[test]
+fn in_the_powder_room_one_swing_at_the_keg_by_the_wall_brings_the_whole_wall_down() {
+    let mut sim = sim_from_file("powder_room.ron", 1);
+    let in_wall = |sim: &Sim| {
+        let world = sim.world();
+        world
+            .column::<Crate>()
+            .entities()
+            .iter()
+            .filter(|&&e| (5..=8).contains(&((pos(sim, e).x / 16.0) as u32)))
+            .count()
+    };
+    assert_eq!(
+        in_wall(&sim),
+        24,
+        "18 strong crates, 5 kegs inside, 1 beside"
+    );
+    let p = player(&sim);
+    // Walk up to the keg, swing once, let the swing land, then step back out of reach.
+    hold(&mut sim, RIGHT, 30);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 6);
+    let mut stunned = false;
+    for _ in 0..30 {
+        sim.step(LEFT);
+        stunned |= sim.world().has::<Stunned>(p);
+    }
+    for _ in 0..150 {
+        sim.step(IDLE);
+        stunned |= sim.world().has::<Stunned>(p);
+    }
+    assert_eq!(in_wall(&sim), 0, "the wall is gone");
+    assert!(!stunned, "half a second is time enough to step back");
+}
+
+#[test]
+fn a_legend_crate_with_the_keg_skin_is_a_keg_whatever_its_health() {
+    let mut sim = sim_from_rows_and(
+        &["#######", "#@x...#", "#######"],
+        "    legend: { 'x': Crate(health: 50, skin: \"keg\") },",
+    );
+    let keg = crate_at(&sim, 2, 1);
+    assert!(sim.world().has::<Keg>(keg));
+    hold(&mut sim, RIGHT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, 6);
+    assert!(sim.world().has::<Fuse>(keg), "one swing lights it");
+    assert_eq!(health(&sim, keg), 50);
+    hold(&mut sim, IDLE, KEG_FUSE_STEPS);
+    assert!(exploding(&sim, keg));
 }

@@ -16,12 +16,13 @@ use game::sim::state_hash::{hashed_components, hashed_resources, unhashed_resour
 use game::sim::{Input, Sim};
 use rand::RngExt;
 
-/// A room with a plain crate, a strong one, a coin crate and a loose coin, played by the bot.
+/// A room with a plain crate, a strong one, a coin crate, a keg and a loose coin, played by the
+/// bot, who lights the keg and is caught in its blast.
 fn busy_room() -> Sim {
     let mut sim = sim_from_rows_and(
         &[
             "#########",
-            "#@.c.C.$#",
+            "#@kc.C.$#",
             "#o......#",
             "#....x..#",
             "#########",

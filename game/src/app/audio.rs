@@ -29,7 +29,7 @@ use macroquad::audio::{Sound, load_sound_from_bytes, play_sound_once};
 pub use crate::sfx::Sfx;
 use crate::sfx::{SFX_DIR, WavError, parse_wav};
 use crate::sim::Sim;
-use crate::sim::events::{CoinCollected, CrateBroken, CrateHit, SwingStarted};
+use crate::sim::events::{CoinCollected, CrateBroken, CrateHit, KegExploded, SwingStarted};
 
 /// How long after the audio thread starts the game waits for its verdict before sending it
 /// anything. Without a device ALSA gives up fast (55-90 ms measured under Xvfb); with one the
@@ -288,12 +288,14 @@ fn load_now(bytes: &[u8]) -> Option<Sound> {
     }
 }
 
-/// Turns each simulation step's news into effects: swings, hits, breaks and pickups.
+/// Turns each simulation step's news into effects: swings, hits, breaks (keg blasts sound as
+/// breaks) and pickups.
 #[derive(Debug, Default)]
 pub struct Cues {
     swings: EventReader<SwingStarted>,
     hits: EventReader<CrateHit>,
     breaks: EventReader<CrateBroken>,
+    blasts: EventReader<KegExploded>,
     coins: EventReader<CoinCollected>,
     /// The step last read: a lower or equal one means a new simulation (level loaded or
     /// restarted), whose event numbering starts again.
@@ -315,7 +317,8 @@ impl Cues {
         let world = sim.world();
         let swung = self.swings.read(world).count() > 0;
         let hit = self.hits.read(world).count() > 0;
-        let broke = self.breaks.read(world).count() > 0;
+        let blasted = self.blasts.read(world).count() > 0;
+        let broke = self.breaks.read(world).count() > 0 || blasted;
         let collected = self.coins.read(world).count() > 0;
         if swung {
             sounds.play(Sfx::Swing);

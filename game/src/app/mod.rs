@@ -27,7 +27,8 @@ use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::paths::{DataDirs, DataDirsError};
 use crate::records::{self, BestTimes};
 use crate::replay;
-use crate::sim::events::{CrateBroken, CrateHit};
+use crate::sim::components::{Player, Position};
+use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
@@ -182,6 +183,7 @@ struct App {
     feel: Feel,
     hits: EventReader<CrateHit>,
     breaks: EventReader<CrateBroken>,
+    blasts: EventReader<KegExploded>,
     sounds: Sounds,
     cues: Cues,
     /// The dirty optimization's setting for a level loaded when none is running.
@@ -278,6 +280,7 @@ impl App {
             feel: Feel::new(opts.feel),
             hits: EventReader::default(),
             breaks: EventReader::default(),
+            blasts: EventReader::default(),
             sounds,
             cues: Cues::default(),
             dirty_at_start: opts.dirty,
@@ -423,6 +426,7 @@ impl App {
         self.cleared = None;
         self.hits = EventReader::default();
         self.breaks = EventReader::default();
+        self.blasts = EventReader::default();
         self.start_recording();
     }
 
@@ -623,6 +627,20 @@ impl App {
             if self.hits.read(world).count() > 0 {
                 self.feel.on_hit();
             }
+            // The nearest blast of the step, measured from the player, sets the jolt.
+            let player = world
+                .column::<Player>()
+                .entities()
+                .first()
+                .and_then(|&p| world.get::<Position>(p).copied());
+            let nearest = self
+                .blasts
+                .read(world)
+                .filter_map(|b| player.map(|p| (b.at.x - p.x).hypot(b.at.y - p.y)))
+                .min_by(f32::total_cmp);
+            if let Some(distance) = nearest {
+                self.feel.on_blast(distance);
+            }
         }
         let before = self.steps;
         self.steps += u64::from(steps);
@@ -693,6 +711,12 @@ impl App {
                 .draw_world_views(sim, &view, self.renderer.scale, &mut self.hud);
         }
         set_default_camera();
+        let flash = self.feel.flash_alpha();
+        if flash > 0.0 {
+            // A blast's flash whitens the world, under the HUD.
+            let c = Color::new(1.0, 0.96, 0.85, flash);
+            draw_rectangle(0.0, 0.0, screen_width(), screen_height(), c);
+        }
         // Labels the world views queued (grid counts) go under the HUD.
         self.hud.draw();
         self.draw_hud();

@@ -76,13 +76,18 @@ impl CrateState {
 pub const PLAIN_CRATE: &str = "crate";
 /// The strong crate skin (level character `C`).
 pub const STRONG_CRATE: &str = "crate_strong";
+/// The powder keg's skin (level character `k`): a crate with this skin is a keg, which a hit
+/// lights instead of damaging.
+pub const KEG: &str = "keg";
 /// The crate skins the generator draws.
-pub const CRATE_SKINS: [&str; 2] = [PLAIN_CRATE, STRONG_CRATE];
+pub const CRATE_SKINS: [&str; 3] = [PLAIN_CRATE, STRONG_CRATE, KEG];
 /// Crack stages a damaged crate shows, light to heavy; stage 0 is the whole crate.
 pub const CRACK_STAGES: u8 = 3;
 
 /// A flying splinter of a broken crate.
 pub const DEBRIS: &str = "debris";
+/// A keg whose fuse burns: a flickering spark on its lid.
+pub const KEG_LIT: &str = "keg_lit";
 /// A spinning coin.
 pub const COIN: &str = "coin";
 /// The shadow drawn under bodies.
@@ -106,6 +111,11 @@ pub fn player_walk(facing: Facing) -> String {
 /// The player swinging the hammer.
 pub fn player_attack(facing: Facing) -> String {
     format!("player_attack_{}", facing.name())
+}
+
+/// The player stunned by a blast: stars round its head.
+pub fn player_stunned(facing: Facing) -> String {
+    format!("player_stunned_{}", facing.name())
 }
 
 /// The arc of a swing.
@@ -165,13 +175,14 @@ pub fn all() -> Vec<String> {
             player_idle(facing),
             player_walk(facing),
             player_attack(facing),
+            player_stunned(facing),
             slash(facing),
         ]);
     }
     for skin in CRATE_SKINS {
         clips.extend(crate_skin_clips(skin));
     }
-    clips.extend([DEBRIS, COIN, SHADOW].map(str::to_owned));
+    clips.extend([KEG_LIT, DEBRIS, COIN, SHADOW].map(str::to_owned));
     clips.extend((0..FLOOR_VARIANTS).map(floor));
     clips.extend((0..WALL_VARIANTS).map(wall));
     clips

@@ -56,3 +56,14 @@ pub const DUST_DARK: Rgb = [166, 150, 136];
 
 /// Shadow colour; its alpha comes from the shadow sprite itself.
 pub const SHADOW: Rgb = [20, 14, 28];
+
+pub const KEG_RED: Rgb = [178, 40, 36];
+pub const KEG_RED_LIGHT: Rgb = [222, 74, 52];
+pub const FUSE: Rgb = [46, 40, 38];
+
+pub const FIRE_WHITE: Rgb = [255, 250, 226];
+pub const FIRE_YELLOW: Rgb = [255, 214, 90];
+pub const FIRE_ORANGE: Rgb = [244, 128, 40];
+pub const FIRE_RED: Rgb = [190, 52, 30];
+pub const SMOKE: Rgb = [86, 80, 92];
+pub const SMOKE_LIGHT: Rgb = [128, 120, 130];

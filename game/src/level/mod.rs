@@ -42,7 +42,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
-pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate};
+pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate, generate_with_kegs};
 pub use watch::LevelWatcher;
 
 use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
@@ -63,9 +63,9 @@ pub const MAX_SKIN_CHARS: usize = 64;
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Smallest and largest crate health.
 pub const HEALTH_RANGE: std::ops::RangeInclusive<i64> = 1..=1000;
-/// Skins of the built-in crate characters `c` and `C`, which every atlas should provide: the
-/// skins the atlas generator draws.
-pub const DEFAULT_SKINS: [&str; 2] = crate::atlas::clip_names::CRATE_SKINS;
+/// Skins of the built-in crate characters `c`, `C` and `k`, which every atlas should provide:
+/// the skins the atlas generator draws.
+pub const DEFAULT_SKINS: [&str; 3] = crate::atlas::clip_names::CRATE_SKINS;
 
 /// Position of one map cell: column `x`, row `y`, with (0, 0) at the top-left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -37,6 +37,8 @@ fn built_in(c: char) -> Option<Glyph> {
         'c' => default_crate(3, DEFAULT_SKINS[0], false),
         'C' => default_crate(6, DEFAULT_SKINS[1], false),
         '$' => default_crate(3, DEFAULT_SKINS[0], true),
+        // A keg's health never drops: a hit lights its fuse instead.
+        'k' => default_crate(1, DEFAULT_SKINS[2], false),
         'o' => Glyph::Coin,
         _ => return None,
     })

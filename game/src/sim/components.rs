@@ -124,6 +124,27 @@ pub struct Exploding {
     pub steps: u32,
 }
 
+/// A powder keg: a crate (skin `keg`) that a hit lights instead of damaging. Its health never
+/// drops; it breaks only by blowing up, when its [`Fuse`] burns out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keg;
+
+/// A keg's lit fuse: it blows up when the fuse burns out. Present only while lit, so the fuse
+/// system visits burning kegs and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fuse {
+    /// Steps left until the blast.
+    pub steps: u32,
+}
+
+/// A player thrown by a blast: the keys do nothing until it wears off, and the throw slides
+/// to a stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stunned {
+    /// Steps left.
+    pub steps: u32,
+}
+
 /// Despawn after this many steps (debris).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lifetime {

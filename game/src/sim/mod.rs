@@ -11,6 +11,7 @@ mod spawn;
 pub mod state_hash;
 pub mod systems;
 pub mod tuning;
+mod wreck;
 
 use std::path::Path;
 

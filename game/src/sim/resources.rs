@@ -342,8 +342,12 @@ pub struct RoleClips {
     pub player_walk: [ClipId; 4],
     /// Player swinging, by facing.
     pub player_attack: [ClipId; 4],
+    /// Player stunned by a blast, by facing.
+    pub player_stunned: [ClipId; 4],
     /// Swing effect, by facing.
     pub slash: [ClipId; 4],
+    /// A keg whose fuse burns.
+    pub keg_lit: ClipId,
     /// Flying splinter.
     pub debris: ClipId,
     /// Spinning coin.
@@ -373,7 +377,9 @@ impl RoleClips {
             player_idle: by_facing(clip_names::player_idle)?,
             player_walk: by_facing(clip_names::player_walk)?,
             player_attack: by_facing(clip_names::player_attack)?,
+            player_stunned: by_facing(clip_names::player_stunned)?,
             slash: by_facing(clip_names::slash)?,
+            keg_lit: get(clip_names::KEG_LIT.into())?,
             debris: get(clip_names::DEBRIS.into())?,
             coin: get(clip_names::COIN.into())?,
             walls,

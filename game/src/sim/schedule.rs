@@ -6,14 +6,14 @@
 use ecs::{SystemDesc, SystemId, World};
 
 use super::components::{
-    Animating, Animation, CameraTarget, Coin, Collider, Crate, Exploding, HitFlash, Lifetime,
-    Player, Position, Sprite, Velocity,
+    Animating, Animation, CameraTarget, Coin, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
+    Player, Position, Sprite, Stunned, Velocity,
 };
 use super::systems::{
     animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
     collision::Collision, damage::Damage, debug_stats, draw_data::DrawDataSystem, explosion,
-    hit_flash, lifetime, movement::Movement, pickup::Pickup, player_control,
-    spatial_hash::SpatialHashSystem,
+    fuse::FuseSystem, hit_flash, lifetime, movement::Movement, pickup::Pickup, player_control,
+    spatial_hash::SpatialHashSystem, stun,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -79,6 +79,10 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         Damage::default(),
     );
     world.add_system(
+        SystemDesc::new("fuse").priority(62).requires::<Fuse>(),
+        FuseSystem::default(),
+    );
+    world.add_system(
         SystemDesc::new("hit_flash")
             .priority(70)
             .requires::<HitFlash>(),
@@ -97,6 +101,10 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         lifetime::run,
     );
     world.add_system(
+        SystemDesc::new("stun").priority(73).requires::<Stunned>(),
+        stun::run,
+    );
+    world.add_system(
         SystemDesc::new("camera")
             .priority(80)
             .requires::<CameraTarget>()
@@ -112,7 +120,9 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .watches::<Player>()
             .watches::<Crate>()
             .watches::<HitFlash>()
-            .watches::<Exploding>(),
+            .watches::<Fuse>()
+            .watches::<Exploding>()
+            .watches::<Stunned>(),
         AnimationState::default(),
     );
     world.add_system(

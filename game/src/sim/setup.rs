@@ -3,7 +3,7 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, Looks, Player, Sprite,
+    Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, Keg, Looks, Player, Sprite,
     Velocity, layer,
 };
 use super::grid::SpatialHash;
@@ -109,6 +109,9 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
             },
             Animation::default(),
         ));
+        if spawn.skin == clip_names::KEG {
+            let _ = world.insert(crate_entity, Keg);
+        }
         let map = world.resource_mut::<TileMap>();
         if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
             map.set_crate(i, Some(crate_entity));

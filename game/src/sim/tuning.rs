@@ -26,6 +26,23 @@ pub const SWING_REACH: f32 = 12.0;
 /// exactly this disc (`gen-assets` reads this constant and must be rerun when it changes; the
 /// sprite's 16 x 16 frame allows at most 8).
 pub const SWING_RADIUS: f32 = 7.0;
+/// Steps a keg's fuse burns after a swing lights it (0.5 s): time to step back.
+pub const KEG_FUSE_STEPS: u32 = 30;
+/// Steps a keg's fuse burns after a neighbour's blast lights it (0.2 s): a field of kegs goes
+/// off as a wave, a ring about two tiles further out every 12 steps.
+pub const KEG_CHAIN_FUSE_STEPS: u32 = 12;
+/// Reach of a blast: everything whose centre is within 2.5 tiles (40 px) of the keg's centre,
+/// so the 8 cells around a keg and the 4 two cells away in line (and the 8 knight's moves
+/// away, at sqrt(5) = 2.24 tiles) are in range; the 4 two cells away diagonally (2.83 tiles)
+/// are not.
+pub const KEG_RADIUS: f32 = 2.5 * TILE;
+/// Hits a blast deals to each crate in range: a plain crate breaks, a strong one is halved.
+pub const KEG_DAMAGE: u32 = 3;
+/// Speed a blast throws the player at, px/step, away from the keg; it slides to a stop at
+/// [`FRICTION`] per step: 3.5 / (1 - 0.9) = 35 px, about two tiles, walls permitting.
+pub const KNOCKBACK_SPEED: f32 = 3.5;
+/// Steps a blast stuns the player for (0.5 s): no walking and no new swings.
+pub const STUN_STEPS: u32 = 30;
 /// Debris thrown by a breaking crate.
 pub const DEBRIS_PER_CRATE: u32 = 5;
 /// Debris lifetime (0.6 s).

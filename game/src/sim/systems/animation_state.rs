@@ -1,5 +1,5 @@
-//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, hit,
-//! exploding, and a crate's crack stage from its health). Runs only for entities whose state
+//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, stunned, hit,
+//! a keg's burning fuse, exploding, and a crate's crack stage from its health). Runs only for entities whose state
 //! changed (the schedule has it watch every component read here, [`Crate`] included, so a hit
 //! that only lowers health still reaches it); the choice is a pure function of the state, so
 //! running it for unchanged entities changes nothing.
@@ -7,7 +7,7 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animating, Animation, ClipId, Crate, Exploding, HitFlash, Looks, Player, Sprite,
+    Animating, Animation, ClipId, Crate, Exploding, Fuse, HitFlash, Looks, Player, Sprite, Stunned,
 };
 use crate::sim::resources::{Clips, RoleClips};
 
@@ -34,7 +34,9 @@ impl ecs::System for AnimationState {
                     Looks::Player => match world.get::<Player>(e) {
                         Some(p) => {
                             let f = p.facing as usize;
-                            if p.swing > 0 {
+                            if world.has::<Stunned>(e) {
+                                role.player_stunned[f]
+                            } else if p.swing > 0 {
                                 role.player_attack[f]
                             } else if p.walking {
                                 role.player_walk[f]
@@ -48,6 +50,8 @@ impl ecs::System for AnimationState {
                         let stage = world.get::<Crate>(e).map_or(0, Crate::crack_stage);
                         if world.has::<Exploding>(e) {
                             explode
+                        } else if world.has::<Fuse>(e) {
+                            role.keg_lit
                         } else if world.has::<HitFlash>(e) {
                             hit[stage]
                         } else {

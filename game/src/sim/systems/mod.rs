@@ -10,15 +10,17 @@ pub mod damage;
 pub mod debug_stats;
 pub mod draw_data;
 pub mod explosion;
+pub mod fuse;
 pub mod hit_flash;
 pub mod lifetime;
 pub mod movement;
 pub mod pickup;
 pub mod player_control;
 pub mod spatial_hash;
+pub mod stun;
 
 /// Count down a per-entity timer component of every tracked entity by one step; returns the
-/// entities whose timer reached zero (the three timer systems share this).
+/// entities whose timer reached zero (the timer systems share this).
 pub(crate) fn tick_down<T: ecs::Component>(
     world: &mut ecs::World,
     entities: &ecs::SystemEntities<'_>,

@@ -1,10 +1,12 @@
 //! `player_control`: turns the [`Input`] resource into the player's velocity, facing and swing.
+//! A [`Stunned`] player ignores the keys: its velocity (a blast's throw) slides to a stop at
+//! [`FRICTION`] per step, and it starts no swing.
 
 use ecs::{SystemEntities, World};
 
-use crate::sim::components::{Facing, Player, Velocity};
+use crate::sim::components::{Facing, Player, Stunned, Velocity};
 use crate::sim::resources::Input;
-use crate::sim::tuning::{PLAYER_SPEED, SWING_COOLDOWN, SWING_STEPS};
+use crate::sim::tuning::{FRICTION, PLAYER_SPEED, REST_SPEED, SWING_COOLDOWN, SWING_STEPS};
 
 /// Run `player_control` (tracks Player + Velocity).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
@@ -24,14 +26,32 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     } else {
         Velocity::default()
     };
+    let stunned: Vec<bool> = entities
+        .tracked()
+        .iter()
+        .map(|&e| world.has::<Stunned>(e))
+        .collect();
     let (players, velocities) = world.columns_mut::<Player, Velocity>();
-    for &e in entities.tracked() {
+    for (&e, stunned) in entities.tracked().iter().zip(stunned) {
         let Some(mut player) = players.get_mut(e) else {
             continue;
         };
         let mut next = *player;
         next.swing = next.swing.saturating_sub(1);
         next.cooldown = next.cooldown.saturating_sub(1);
+        if stunned {
+            next.walking = false;
+            player.set_if_neq(next);
+            if let Some(mut v) = velocities.get_mut(e) {
+                let slowed = Velocity {
+                    x: v.x * FRICTION,
+                    y: v.y * FRICTION,
+                };
+                let at_rest = slowed.x.abs() < REST_SPEED && slowed.y.abs() < REST_SPEED;
+                v.set_if_neq(if at_rest { Velocity::default() } else { slowed });
+            }
+            continue;
+        }
         next.walking = len > 0.0;
         // A diagonal faces its horizontal part, like most top-down games.
         if dx < 0.0 {
