@@ -17,7 +17,6 @@ pub mod palette;
 mod sprites;
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -139,15 +138,12 @@ impl AtlasData {
             path: path.clone(),
             error,
         };
-        let mut text = String::new();
-        crate::fsutil::open_regular(&path)
-            .and_then(|file| file.take(MAX_TABLE_BYTES + 1).read_to_string(&mut text))
-            .map_err(io_error)?;
-        if text.len() as u64 > MAX_TABLE_BYTES {
-            return Err(io_error(std::io::Error::other(format!(
-                "the file is larger than {MAX_TABLE_BYTES} bytes"
-            ))));
-        }
+        let bytes = crate::fsutil::read_bounded(&path, MAX_TABLE_BYTES).map_err(|e| match e {
+            crate::fsutil::BoundedReadError::Io(e) => io_error(e),
+            too_large => io_error(std::io::Error::other(too_large)),
+        })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| io_error(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         let data = Self::parse(&text, &path)?;
         let image_path = assets_dir.join(&data.image);
         Ok((data, image_path))

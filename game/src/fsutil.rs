@@ -10,7 +10,7 @@
 
 use std::fmt;
 use std::fs::{File, FileType, Metadata, OpenOptions};
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 /// A path names something other than a regular file; the kind of thing it is.
@@ -116,6 +116,47 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     // The path may have been replaced between the check and the open.
     check_regular(&file.metadata()?)?;
     Ok(file)
+}
+
+/// Why [`read_bounded`] gave no bytes.
+#[derive(Debug, thiserror::Error)]
+pub enum BoundedReadError {
+    /// Opening or reading failed (including [`NotRegularFile`], and `NotFound`).
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The file holds more than the limit.
+    #[error("the file is larger than {limit} bytes")]
+    TooLarge {
+        /// The limit it was read with.
+        limit: u64,
+        /// Its size, when the file system said it before reading (not when it grew while read).
+        size: Option<u64>,
+    },
+}
+
+/// Read the regular file at `path` whole, refusing it if it holds more than `limit` bytes.
+///
+/// Opens with [`open_regular`] (never blocks on a FIFO or device) and reads at most one byte
+/// past the limit, so a file that grows while it is read costs no more than the limit either.
+///
+/// # Errors
+/// [`BoundedReadError::Io`] if it cannot be opened or read, [`BoundedReadError::TooLarge`] past
+/// `limit`.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    let file = open_regular(path)?;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(BoundedReadError::TooLarge {
+            limit,
+            size: Some(size),
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(BoundedReadError::TooLarge { limit, size: None });
+    }
+    Ok(bytes)
 }
 
 fn check_regular(metadata: &Metadata) -> io::Result<()> {

@@ -15,10 +15,10 @@
 //! no keys holds nothing; `#` starts a comment. After the last line nothing is held.
 
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::fsutil::{BoundedReadError, read_bounded};
 use crate::sim::Input;
 
 /// The largest input script read, in bytes: a script is typed by a person or written by a tool,
@@ -170,25 +170,12 @@ impl InputScript {
             path: shown.clone(),
             message,
         };
-        let too_big = |len: u64| {
-            read_error(format!(
-                "{len} bytes is more than the {MAX_SCRIPT_BYTES} an input script may have"
-            ))
-        };
-        // A FIFO or device is refused without blocking on it.
-        let file = crate::fsutil::open_regular(path).map_err(|e| read_error(e.to_string()))?;
-        let len = file.metadata().map_or(0, |m| m.len());
-        if len > MAX_SCRIPT_BYTES {
-            return Err(too_big(len));
-        }
-        // The file can grow after the check, so the read is capped too.
-        let mut bytes = Vec::new();
-        file.take(MAX_SCRIPT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| read_error(e.to_string()))?;
-        if bytes.len() as u64 > MAX_SCRIPT_BYTES {
-            return Err(too_big(bytes.len() as u64));
-        }
+        let bytes = read_bounded(path, MAX_SCRIPT_BYTES).map_err(|e| match e {
+            BoundedReadError::TooLarge { .. } => read_error(format!(
+                "the file is more than the {MAX_SCRIPT_BYTES} bytes an input script may have"
+            )),
+            BoundedReadError::Io(e) => read_error(e.to_string()),
+        })?;
         let text = String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".into()))?;
         Self::parse(&text).map_err(|(line, column, message)| InputScriptError::Syntax {
             path: shown,

@@ -54,9 +54,10 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Read, Write as _};
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
+use crate::fsutil::BoundedReadError;
 use crate::sim::STEPS_PER_SECOND;
 
 /// Environment variable that, when set to a non-empty path, is used as the data directory.
@@ -466,23 +467,15 @@ fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, RecordsError> {
         path: path.to_owned(),
         error,
     };
-    let file = match crate::fsutil::open_regular(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(read_err(e)),
-    };
-    // Reading one byte past the limit tells "too large" without trusting the metadata.
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_err)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(RecordsError::TooLarge {
+    match crate::fsutil::read_bounded(path, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(BoundedReadError::Io(e)) => Err(read_err(e)),
+        Err(BoundedReadError::TooLarge { .. }) => Err(RecordsError::TooLarge {
             path: path.to_owned(),
             limit: MAX_FILE_BYTES,
-        });
+        }),
     }
-    Ok(Some(bytes))
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {

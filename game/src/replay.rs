@@ -38,6 +38,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::atlas::AtlasData;
+use crate::fsutil::{BoundedReadError, read_bounded};
 use crate::sim::{Input, Sim};
 
 /// The format version this build writes and reads.
@@ -280,24 +281,15 @@ impl Replay {
             path: shown.clone(),
             message,
         };
-        let too_big = |len: u64| {
-            read_error(format!(
-                "the file is {len} bytes; replays are limited to {MAX_FILE_BYTES} bytes (4 MiB)"
-            ))
-        };
-        let file = crate::fsutil::open_regular(path).map_err(|e| read_error(e.to_string()))?;
-        let len = file.metadata().map_or(0, |m| m.len());
-        if len > MAX_FILE_BYTES {
-            return Err(too_big(len));
-        }
-        // The file can grow after the check, so the read is capped too.
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| read_error(e.to_string()))?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(too_big(bytes.len() as u64));
-        }
+        let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
+            BoundedReadError::TooLarge { size, .. } => read_error(match size {
+                Some(size) => format!(
+                    "the file is {size} bytes; replays are limited to {MAX_FILE_BYTES} bytes (4 MiB)"
+                ),
+                None => format!("the file is over the {MAX_FILE_BYTES}-byte (4 MiB) replay limit"),
+            }),
+            BoundedReadError::Io(e) => read_error(e.to_string()),
+        })?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             read_error(format!(
                 "not UTF-8 text (at byte {}); is this a replay file?",

@@ -38,7 +38,7 @@ mod validate;
 pub mod watch;
 
 use std::borrow::Cow;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
@@ -239,13 +239,12 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
         return Err(too_big(metadata.len()));
     }
     // The file can grow between `metadata` and reading, so the read is capped too.
-    let mut bytes = Vec::new();
-    crate::fsutil::open_regular(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(io_error)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
+    let bytes = crate::fsutil::read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
+        crate::fsutil::BoundedReadError::Io(e) => io_error(e),
+        crate::fsutil::BoundedReadError::TooLarge { size, .. } => {
+            too_big(size.unwrap_or(MAX_FILE_BYTES + 1))
+        }
+    })?;
     parse_bytes(path, &bytes, skins)
 }
 
