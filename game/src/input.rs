@@ -126,6 +126,71 @@ impl InputSource {
     }
 }
 
+/// A key word of an input line (input scripts and replays): `up`, `down`, `left`, `right` or
+/// `attack`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyWord {
+    Up,
+    Down,
+    Left,
+    Right,
+    Attack,
+}
+
+impl KeyWord {
+    /// The words, for messages.
+    pub(crate) const EXPECTED: &'static str = "up, down, left, right or attack";
+
+    pub(crate) fn parse(word: &str) -> Option<Self> {
+        Some(match word {
+            "up" => KeyWord::Up,
+            "down" => KeyWord::Down,
+            "left" => KeyWord::Left,
+            "right" => KeyWord::Right,
+            "attack" => KeyWord::Attack,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            KeyWord::Up => "up",
+            KeyWord::Down => "down",
+            KeyWord::Left => "left",
+            KeyWord::Right => "right",
+            KeyWord::Attack => "attack",
+        }
+    }
+
+    /// The axis of `input` this key moves and its direction; `None` for attack.
+    pub(crate) fn axis(self, input: &mut Input) -> Option<(&mut i8, i8)> {
+        match self {
+            KeyWord::Up => Some((&mut input.move_y, -1)),
+            KeyWord::Down => Some((&mut input.move_y, 1)),
+            KeyWord::Left => Some((&mut input.move_x, -1)),
+            KeyWord::Right => Some((&mut input.move_x, 1)),
+            KeyWord::Attack => None,
+        }
+    }
+
+    /// The keys `input` holds, vertical axis first, then horizontal, then attack.
+    pub(crate) fn held(input: Input) -> impl Iterator<Item = KeyWord> {
+        let y = match input.move_y.signum() {
+            -1 => Some(KeyWord::Up),
+            1 => Some(KeyWord::Down),
+            _ => None,
+        };
+        let x = match input.move_x.signum() {
+            -1 => Some(KeyWord::Left),
+            1 => Some(KeyWord::Right),
+            _ => None,
+        };
+        [y, x, input.attack.then_some(KeyWord::Attack)]
+            .into_iter()
+            .flatten()
+    }
+}
+
 /// A parsed input script: stretches of held keys, in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputScript {
@@ -206,25 +271,17 @@ impl InputScript {
                 )
             })?;
             let mut input = Input::default();
-            for (col, key) in words {
-                let (axis, value) = match key {
-                    "up" => (&mut input.move_y, -1),
-                    "down" => (&mut input.move_y, 1),
-                    "left" => (&mut input.move_x, -1),
-                    "right" => (&mut input.move_x, 1),
-                    "attack" => {
-                        input.attack = true;
-                        continue;
-                    }
-                    _ => {
-                        return Err((
-                            i + 1,
-                            col,
-                            format!(
-                                "unknown key `{key}` (expected up, down, left, right or attack)"
-                            ),
-                        ));
-                    }
+            for (col, word) in words {
+                let Some(key) = KeyWord::parse(word) else {
+                    return Err((
+                        i + 1,
+                        col,
+                        format!("unknown key `{word}` (expected {})", KeyWord::EXPECTED),
+                    ));
+                };
+                let Some((axis, value)) = key.axis(&mut input) else {
+                    input.attack = true;
+                    continue;
                 };
                 // Both directions of an axis cancel, as on a keyboard.
                 *axis += value;

@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use crate::atlas::AtlasData;
 use crate::fsutil::{BoundedReadError, read_bounded};
+use crate::input::KeyWord;
 use crate::sim::{Input, Sim};
 
 /// The format version this build writes and reads.
@@ -232,7 +233,7 @@ impl Replay {
         s.push_str("inputs\n");
         for &(count, input) in &self.inputs {
             let _ = write!(s, "{count}");
-            for key in keys_of(input) {
+            for key in KeyWord::held(input).map(KeyWord::name) {
                 s.push(' ');
                 s.push_str(key);
             }
@@ -390,32 +391,28 @@ impl Replay {
                 return Err((n, col, "a run of 0 steps".into()));
             }
             let mut input = Input::default();
-            for (col, key) in words {
-                let (axis, value) = match key {
-                    "up" => (&mut input.move_y, -1),
-                    "down" => (&mut input.move_y, 1),
-                    "left" => (&mut input.move_x, -1),
-                    "right" => (&mut input.move_x, 1),
-                    "attack" if !input.attack => {
-                        input.attack = true;
-                        continue;
-                    }
-                    _ => {
-                        return Err((
-                            n,
-                            col,
-                            format!(
-                                "unexpected `{}` (expected up, down, left, right or attack, each at most once and no two opposite)",
-                                excerpt(key)
-                            ),
-                        ));
-                    }
+            for (col, word) in words {
+                let key = KeyWord::parse(word).filter(|k| !(*k == KeyWord::Attack && input.attack));
+                let Some(key) = key else {
+                    return Err((
+                        n,
+                        col,
+                        format!(
+                            "unexpected `{}` (expected {}, each at most once and no two opposite)",
+                            excerpt(word),
+                            KeyWord::EXPECTED
+                        ),
+                    ));
+                };
+                let Some((axis, value)) = key.axis(&mut input) else {
+                    input.attack = true;
+                    continue;
                 };
                 if *axis != 0 {
                     return Err((
                         n,
                         col,
-                        format!("`{key}`: this run already holds a key on that axis"),
+                        format!("`{word}`: this run already holds a key on that axis"),
                     ));
                 }
                 *axis = value;
@@ -510,23 +507,6 @@ fn normalized(input: Input) -> Input {
         move_y: input.move_y.signum(),
         attack: input.attack,
     }
-}
-
-/// The key words of `input`, in the order the writer uses.
-fn keys_of(input: Input) -> impl Iterator<Item = &'static str> {
-    let y = match input.move_y.signum() {
-        -1 => Some("up"),
-        1 => Some("down"),
-        _ => None,
-    };
-    let x = match input.move_x.signum() {
-        -1 => Some("left"),
-        1 => Some("right"),
-        _ => None,
-    };
-    [y, x, input.attack.then_some("attack")]
-        .into_iter()
-        .flatten()
 }
 
 /// At most 40 characters of a word, for quoting in a message, with control characters escaped.

@@ -4,19 +4,11 @@
 
 mod common;
 
-use common::repo;
+use common::{TempDir, crate_room, repo};
 use game::level::MAX_GENERATED_CRATES;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn crate_room(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run crate-room")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -180,25 +172,6 @@ fn bad_level_in_sim_is_reported_with_file_line_and_column_not_a_panic() {
         err.contains("unknown_field.ron:") && !err.contains("panicked"),
         "{err}"
     );
-}
-
-/// A fresh folder under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("crate-room-cli-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Run crate-room in `dir`, killing it if it has not ended within `limit`.

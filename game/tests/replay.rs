@@ -6,31 +6,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{atlas, repo};
+use common::{TempDir, atlas, repo};
 use game::headless::{self, SimOptions};
 use game::input::InputSource;
 use game::replay::{self, MAX_FILE_BYTES, MAX_STEPS, Replay, ReplayError, VerifyOutcome};
 use game::sim::Input;
 use proptest::prelude::*;
-
-/// A fresh folder under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("crate-room-replay-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Record `frames` steps of the bot on `level`, as `crate-room sim --record` does.
 fn record_bot(level: &Path, frames: u64) -> Replay {

@@ -4,39 +4,9 @@
 
 mod common;
 
-use common::repo;
-use std::process::Command;
+use common::{repo, windowed};
 
 use game::atlas::{RgbaImage, palette};
-
-fn have(program: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {program}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// A command that runs `crate-room` in a window, or `None` (with the reason printed) if this
-/// machine cannot open one.
-fn windowed() -> Option<Command> {
-    let exe = env!("CARGO_BIN_EXE_crate-room");
-    if have("xvfb-run") {
-        let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-        return Some(cmd);
-    }
-    if std::env::var_os("DISPLAY").is_some() {
-        return Some(Command::new(exe));
-    }
-    let why = "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test";
-    assert!(
-        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
-        "{why}"
-    );
-    eprintln!("skipping the real-window test: {why}");
-    None
-}
 
 struct Run {
     summary: serde_json::Value,

@@ -3,58 +3,14 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::repo;
+use common::{TempDir, repo, windowed};
 use notify::event::AccessKind;
 use notify::{EventKind, RecursiveMode, Watcher};
-
-/// A command that runs `crate-room` in a window, or `None` (with the reason printed) if this
-/// machine cannot open one.
-fn windowed() -> Option<Command> {
-    let exe = env!("CARGO_BIN_EXE_crate-room");
-    let have_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if have_xvfb {
-        let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-        return Some(cmd);
-    }
-    if std::env::var_os("DISPLAY").is_some() {
-        return Some(Command::new(exe));
-    }
-    let why = "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test";
-    assert!(
-        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
-        "{why}"
-    );
-    eprintln!("skipping the real-window test: {why}");
-    None
-}
-
-/// A fresh folder under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("crate-room-reload-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Save `text` to `path` as editors do: write a temporary file, rename it over.
 fn save(path: &Path, text: &str) {

@@ -5,71 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-use common::repo;
-
-fn have(program: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {program}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// A command that runs `crate-room` in a window, or `None` (with the reason printed).
-fn windowed() -> Option<Command> {
-    let exe = env!("CARGO_BIN_EXE_crate-room");
-    if have("xvfb-run") {
-        let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-        return Some(cmd);
-    }
-    if std::env::var_os("DISPLAY").is_some() {
-        return Some(Command::new(exe));
-    }
-    let why = "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test";
-    assert!(
-        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
-        "{why}"
-    );
-    eprintln!("skipping the real-window test: {why}");
-    None
-}
-
-fn crate_room(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run crate-room")
-}
-
-/// A fresh folder under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "crate-room-window-replay-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{TempDir, crate_room, repo, windowed};
 
 /// Run the window with `args` (data kept in `data`), returning its JSON summary.
 fn window(mut cmd: Command, args: &[&str], data: &Path) -> serde_json::Value {

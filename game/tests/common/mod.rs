@@ -1,9 +1,10 @@
-//! Shared helpers for the simulation tests: build a `Sim` from inline level text with the
-//! repository's atlas.
+//! Shared helpers for the tests: the repository, a `Sim` from inline level text with the
+//! repository's atlas, scratch folders, and the `crate-room` binary with or without a window.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use game::atlas::AtlasData;
 use game::level;
@@ -51,4 +52,78 @@ pub fn sim_from_file(name: &str, seed: u64) -> Sim {
     let path = repo().join("levels").join(name);
     let (_, sim) = Sim::load(&path, &atlas(), seed).unwrap_or_else(|e| panic!("{e}"));
     sim
+}
+
+/// A fresh folder under the system temp dir, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// `crate-room-TEST-PID` in the temp dir, emptied.
+    pub fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("crate-room-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    /// The path of `name` in the folder, as a string for command lines.
+    pub fn path(&self, name: &str) -> String {
+        self.0
+            .join(name)
+            .to_str()
+            .expect("UTF-8 temp dir")
+            .to_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Whether `program` is on the PATH.
+pub fn have(program: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {program}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Run `crate-room ARGS` (no window) in the repository and wait for it.
+pub fn crate_room(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crate-room"))
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .expect("run crate-room")
+}
+
+/// A command that runs `crate-room` in a window (under `xvfb-run` at 1280x720 when it is
+/// installed), or `None` with the reason printed if this machine cannot open one. With
+/// `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure instead.
+pub fn windowed() -> Option<Command> {
+    let exe = env!("CARGO_BIN_EXE_crate-room");
+    if have("xvfb-run") {
+        let mut cmd = Command::new("xvfb-run");
+        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
+        return Some(cmd);
+    }
+    if std::env::var_os("DISPLAY").is_some() {
+        return Some(Command::new(exe));
+    }
+    skip_window_test(
+        "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test",
+    );
+    None
+}
+
+/// Say why a window test is skipped, or fail if `CRATE_ROOM_REQUIRE_WINDOW=1`.
+pub fn skip_window_test(why: &str) {
+    assert!(
+        std::env::var("CRATE_ROOM_REQUIRE_WINDOW").as_deref() != Ok("1"),
+        "{why}"
+    );
+    eprintln!("skipping the real-window test: {why}");
 }
