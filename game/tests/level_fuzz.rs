@@ -4,13 +4,19 @@
 //! the length limit's error when over it. 4,000 + 2,000 + 6,000 + 1,500 + 2,000 = 15,500 cases
 //! per run.
 
+mod common;
+
 use std::path::Path;
 
+use common::mutate::{apply, mutation};
 use game::level::{
     self, DEFAULT_SKINS, Level, LevelError, MAX_NAME_CHARS, MAX_SKIN_CHARS, Tile,
     escape_for_display,
 };
 use proptest::prelude::*;
+
+/// Bytes that matter to RON and to maps.
+const LEVEL_BYTES: &[u8] = b"()[]{}:,\"'#.@cC$o 0123456789-\n\\/*rSomeCrate";
 
 const SHIPPED: [&str; 4] = [
     include_str!("../../levels/crate_room.ron"),
@@ -69,74 +75,6 @@ fn assert_consistent(level: &Level) {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Mutation {
-    Flip { at: usize, bit: u8 },
-    Delete { at: usize, len: usize },
-    Insert { at: usize, bytes: Vec<u8> },
-    DuplicateLine { line: usize },
-    Truncate { at: usize },
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let at = any::<usize>();
-    prop_oneof![
-        (at, 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
-        (at, 1..40usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (at, prop::collection::vec(insertable(), 1..12))
-            .prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
-        any::<usize>().prop_map(|line| Mutation::DuplicateLine { line }),
-        at.prop_map(|at| Mutation::Truncate { at }),
-    ]
-}
-
-/// Bytes that matter to RON and to maps, plus anything at all now and then.
-fn insertable() -> impl Strategy<Value = u8> {
-    prop_oneof![
-        4 => prop::sample::select(b"()[]{}:,\"'#.@cC$o 0123456789-\n\\/*rSomeCrate".to_vec()),
-        1 => any::<u8>(),
-    ]
-}
-
-fn apply(text: &[u8], mutation: &Mutation) -> Vec<u8> {
-    let mut out = text.to_vec();
-    let len = out.len().max(1);
-    match mutation {
-        Mutation::Flip { at, bit } => {
-            if !out.is_empty() {
-                out[at % len] ^= 1 << bit;
-            }
-        }
-        Mutation::Delete { at, len: n } => {
-            let from = at % len;
-            let to = (from + n).min(out.len());
-            if from < to {
-                out.drain(from..to);
-            }
-        }
-        Mutation::Insert { at, bytes } => {
-            let at = at % (out.len() + 1);
-            out.splice(at..at, bytes.iter().copied());
-        }
-        Mutation::DuplicateLine { line } => {
-            let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
-            if !lines.is_empty() {
-                let i = line % lines.len();
-                let mut joined = Vec::with_capacity(text.len() + lines[i].len());
-                for (j, l) in lines.iter().enumerate() {
-                    joined.extend_from_slice(l);
-                    if j == i {
-                        joined.extend_from_slice(l);
-                    }
-                }
-                out = joined;
-            }
-        }
-        Mutation::Truncate { at } => out.truncate(at % len),
-    }
-    out
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4_000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -165,7 +103,7 @@ proptest! {
     #[test]
     fn mutated_shipped_levels_never_panic(
         which in 0..SHIPPED.len(),
-        mutations in prop::collection::vec(mutation(), 1..6),
+        mutations in prop::collection::vec(mutation(LEVEL_BYTES, 40), 1..6),
     ) {
         // Mostly the small levels; cratetopia is 20x larger and would dominate the run time.
         let which = if which == 3 && mutations.len() > 2 { 0 } else { which };

@@ -6,12 +6,16 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::mutate::{apply, mutation};
 use common::{TempDir, atlas, repo};
 use game::headless::{self, SimOptions};
 use game::input::InputSource;
 use game::replay::{self, MAX_FILE_BYTES, MAX_STEPS, Replay, ReplayError, VerifyOutcome};
 use game::sim::Input;
 use proptest::prelude::*;
+
+/// Bytes that matter to the replay format.
+const REPLAY_BYTES: &[u8] = b" \n0123456789abcdefupdownleftrightattackend";
 
 /// Record `frames` steps of the bot on `level`, as `crate-room sim --record` does.
 fn record_bot(level: &Path, frames: u64) -> Replay {
@@ -236,58 +240,6 @@ fn a_huge_or_special_replay_file_is_refused_without_reading_it() {
     assert!(err.contains("missing.replay"), "{err}");
 }
 
-#[derive(Clone, Debug)]
-enum Mutation {
-    Flip { at: usize, bit: u8 },
-    Delete { at: usize, len: usize },
-    Insert { at: usize, bytes: Vec<u8> },
-    Truncate { at: usize },
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let at = any::<usize>();
-    prop_oneof![
-        (at, 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
-        (at, 1..20usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (at, prop::collection::vec(insertable(), 1..12))
-            .prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
-        at.prop_map(|at| Mutation::Truncate { at }),
-    ]
-}
-
-/// Bytes that matter to the format, plus anything at all now and then.
-fn insertable() -> impl Strategy<Value = u8> {
-    prop_oneof![
-        4 => prop::sample::select(b" \n0123456789abcdefupdownleftrightattackend".to_vec()),
-        1 => any::<u8>(),
-    ]
-}
-
-fn apply(text: &[u8], mutation: &Mutation) -> Vec<u8> {
-    let mut out = text.to_vec();
-    let len = out.len().max(1);
-    match mutation {
-        Mutation::Flip { at, bit } => {
-            if !out.is_empty() {
-                out[at % len] ^= 1 << bit;
-            }
-        }
-        Mutation::Delete { at, len: n } => {
-            let from = at % len;
-            let to = (from + n).min(out.len());
-            if from < to {
-                out.drain(from..to);
-            }
-        }
-        Mutation::Insert { at, bytes } => {
-            let at = at % (out.len() + 1);
-            out.splice(at..at, bytes.iter().copied());
-        }
-        Mutation::Truncate { at } => out.truncate(at % len),
-    }
-    out
-}
-
 /// Parse `text`: a replay that parses writes itself back to text that parses to the same
 /// replay; an error is one line with no control character, at a line the text has.
 fn parse_and_check(text: &str) {
@@ -309,7 +261,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
 
     #[test]
-    fn mutated_replays_never_panic(mutations in prop::collection::vec(mutation(), 1..6)) {
+    fn mutated_replays_never_panic(mutations in prop::collection::vec(mutation(REPLAY_BYTES, 20), 1..6)) {
         let mut bytes = sample_text().into_bytes();
         for m in &mutations {
             bytes = apply(&bytes, m);
