@@ -331,6 +331,30 @@ mod tests {
         }
     }
 
+    /// A reader that misses one changed entity.
+    struct Blind(usize);
+
+    impl Peer for Blind {
+        fn name(&self) -> &'static str {
+            "blind"
+        }
+        fn select(&mut self, targets: &[usize]) {
+            self.0 = targets.len();
+        }
+        fn write(&mut self) {}
+        fn read(&mut self) -> usize {
+            self.0.saturating_sub(1)
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "blind: N = 10, k = 3: the reader visited 2 entities")]
+    fn a_reader_that_misses_a_change_stops_the_bench() {
+        let mut blind = Blind(0);
+        blind.select(&spread(10, 3));
+        turn(&mut blind, 10, 3, Duration::ZERO, None);
+    }
+
     #[test]
     fn bad_arguments_are_errors() {
         let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
