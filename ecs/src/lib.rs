@@ -61,6 +61,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod change_log;
 mod column;
 mod component;
 mod entity;
@@ -74,4 +75,4 @@ pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
 pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
-pub use world::{NoSuchEntity, World};
+pub use world::{DEFAULT_DENSE_DELIVERY_THRESHOLD, NoSuchEntity, World};

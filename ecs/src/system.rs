@@ -145,8 +145,6 @@ pub struct SystemInfo {
     pub enabled: bool,
     /// Entities tracked now.
     pub tracked: usize,
-    /// Entities dirty now (waiting for its next run).
-    pub pending_dirty: usize,
     /// Dirty entities it received on its last run.
     pub last_dirty: usize,
     /// Wall time of its last run.
@@ -164,7 +162,13 @@ pub(crate) struct SystemSlot {
     pub(crate) watches_any: bool,
     pub(crate) enabled: bool,
     pub(crate) tracked: EntitySet,
+    /// Watched components and, for each, how far into its change log this system has read.
+    pub(crate) watches: Vec<Watch>,
+    /// Dirty entities that do not come from a change log: newly tracked ones, and log entries
+    /// taken over while the system did not run (disabled, or a debug-only update).
     pub(crate) dirty: ClearableSet,
+    /// What the last delivery handed out, when it was not a lent log range.
+    pub(crate) delivered: Vec<Entity>,
     pub(crate) removed: ClearableSet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
@@ -172,4 +176,12 @@ pub(crate) struct SystemSlot {
     pub(crate) last_dirty: usize,
     pub(crate) last_duration: Duration,
     pub(crate) runs: u64,
+}
+
+/// One watched component of a system and its cursor into that component's change log.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Watch {
+    pub(crate) id: crate::ComponentId,
+    /// Entries before this position were delivered to (or taken over by) the system.
+    pub(crate) cursor: usize,
 }

@@ -2,18 +2,26 @@
 //! events, and the update loop that ties them together.
 
 use std::any::{Any, TypeId, type_name};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::Entity;
+use crate::change_log::{ChangeLog, SlotBits};
 use crate::column::{AnyColumn, Column, Mut};
 use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
 use crate::entity::Entities;
 use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
-use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot};
+use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot, Watch};
+
+/// Default for [`World::set_dense_delivery_threshold`]: a delivery of at least this fraction of
+/// the entity slots goes through a bit set in slot order. Chosen from the `delivery` benches
+/// (see the crate README): below it the log order wins, above it memory order does.
+pub const DEFAULT_DENSE_DELIVERY_THRESHOLD: f64 = 1.0 / 32.0;
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
@@ -68,6 +76,12 @@ pub struct World {
     /// Per component type: systems that watch it.
     watchers: Vec<Vec<usize>>,
     watched: Vec<ComponentId>,
+    /// Per component type: its change log, shared with its column, if some system watches it.
+    logs: Vec<Option<Rc<RefCell<ChangeLog>>>>,
+    /// All-zero between deliveries: deduplicates and sorts what a delivery hands out.
+    scratch: SlotBits,
+    dense_threshold: f64,
+    timing: bool,
     /// Systems that require nothing and so track every entity.
     requires_nothing: Vec<usize>,
     systems: Vec<SystemSlot>,
@@ -139,6 +153,10 @@ impl World {
             requirers: Vec::new(),
             watchers: Vec::new(),
             watched: Vec::new(),
+            logs: Vec::new(),
+            scratch: SlotBits::default(),
+            dense_threshold: DEFAULT_DENSE_DELIVERY_THRESHOLD,
+            timing: false,
             requires_nothing: Vec::new(),
             systems: Vec::new(),
             order: Vec::new(),
@@ -177,6 +195,7 @@ impl World {
             .push((TypeId::of::<T>(), type_name::<T>()));
         self.requirers.push(Vec::new());
         self.watchers.push(Vec::new());
+        self.logs.push(None);
         id
     }
 
@@ -471,7 +490,13 @@ impl World {
         for column in &mut self.columns {
             column.clear();
         }
+        for log in self.logs.iter().flatten() {
+            log.borrow_mut().clear();
+        }
         for slot in &mut self.systems {
+            for w in &mut slot.watches {
+                w.cursor = 0;
+            }
             for &entity in slot.tracked.as_slice() {
                 slot.removed.insert(entity);
             }
@@ -611,15 +636,22 @@ impl World {
             required.insert(id);
             self.requirers[id.index()].push(s);
         }
+        let mut watches: Vec<Watch> = Vec::new();
         for w in &desc.watches {
             let id = (w.register)(self);
-            if !self.watchers[id.index()].contains(&s) {
-                self.watchers[id.index()].push(s);
+            if watches.iter().any(|w| w.id == id) {
+                continue;
             }
-            if !self.watched.contains(&id) {
+            self.watchers[id.index()].push(s);
+            let log = self.logs[id.index()].get_or_insert_with(|| {
+                let log = Rc::new(RefCell::new(ChangeLog::default()));
+                self.columns[id.index()].watch(Rc::clone(&log));
                 self.watched.push(id);
-                self.columns[id.index()].watch();
-            }
+                log
+            });
+            // Earlier changes reach it anyway: its first run sees every tracked entity dirty.
+            let cursor = log.borrow().entries.len();
+            watches.push(Watch { id, cursor });
         }
         if required.is_empty() {
             self.requires_nothing.push(s);
@@ -631,7 +663,9 @@ impl World {
             required,
             enabled: true,
             tracked: EntitySet::default(),
+            watches,
             dirty: ClearableSet::default(),
+            delivered: Vec::new(),
             removed: ClearableSet::default(),
             pending_membership: Vec::new(),
             running: false,
@@ -685,12 +719,42 @@ impl World {
         self.info(id)
     }
 
-    /// The entities `id` currently tracks and would receive as dirty on its next run.
-    pub fn system_entities(&self, id: SystemId) -> SystemEntities<'_> {
-        let slot = self.slot(id);
+    /// The entities `id` currently tracks, would receive as dirty on its next run (in the order
+    /// that run would get them), and would receive as removed.
+    ///
+    /// # Panics
+    /// If called from inside a system's update.
+    pub fn system_entities(&mut self, id: SystemId) -> SystemEntities<'_> {
+        assert!(
+            !self.updating,
+            "World::system_entities called during an update"
+        );
+        self.slot(id);
+        let s = id.0;
+        self.expand_all(s);
+        let mut out = std::mem::take(&mut self.systems[s].delivered);
+        out.clear();
+        let slot = &self.systems[s];
+        if slot.watches_any {
+            if self.change_tracking {
+                let dense = self.is_dense(self.pending_upper_bound(s));
+                collect(
+                    &self.logs,
+                    &mut self.scratch,
+                    slot,
+                    &slot.tracked,
+                    &mut out,
+                    dense,
+                );
+            } else {
+                out.extend_from_slice(slot.tracked.as_slice());
+            }
+        }
+        let slot = &mut self.systems[s];
+        slot.delivered = out;
         SystemEntities {
             tracked: slot.tracked.as_slice(),
-            dirty: slot.dirty.as_slice(),
+            dirty: slot.delivered.as_slice(),
             removed: slot.removed.as_slice(),
         }
     }
@@ -704,7 +768,6 @@ impl World {
             debug: slot.desc.debug,
             enabled: slot.enabled,
             tracked: slot.tracked.len(),
-            pending_dirty: slot.dirty.len(),
             last_dirty: slot.last_dirty,
             last_duration: slot.last_duration,
             runs: slot.runs,
@@ -734,6 +797,54 @@ impl World {
         self.change_tracking
     }
 
+    /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). Two clock
+    /// reads per system cost more than an update where nothing changed, so turn this on only
+    /// while something reads the timings (a stats panel, a profiler, a report). While off,
+    /// `last_duration` is zero.
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on;
+    }
+
+    /// Whether system runs are timed.
+    pub fn timing(&self) -> bool {
+        self.timing
+    }
+
+    /// Hand a system its dirty entities in slot order (through a bit set over the slots) when
+    /// there are at least `fraction` times as many candidates as entity slots; below that, in
+    /// the order the changes were made. Both orders are deterministic. `0.0` makes every
+    /// delivery go by slot; infinity or NaN none. The default is
+    /// [`DEFAULT_DENSE_DELIVERY_THRESHOLD`]; see the crate README for how it was measured.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// struct Hp(u32);
+    /// let mut world = World::new();
+    /// let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    /// let out = seen.clone();
+    /// world.add_system(
+    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
+    ///     move |_: &mut World, e: &SystemEntities| *out.borrow_mut() = e.dirty().to_vec(),
+    /// );
+    /// let es: Vec<_> = (0..4).map(|i| world.spawn((Hp(i),))).collect();
+    /// world.update();
+    /// world.set_dense_delivery_threshold(0.0);
+    /// for &e in es.iter().rev() {
+    ///     world.get_mut::<Hp>(e).unwrap().0 += 1;
+    /// }
+    /// world.update();
+    /// assert_eq!(*seen.borrow(), es, "slot order, not change order");
+    /// ```
+    pub fn set_dense_delivery_threshold(&mut self, fraction: f64) {
+        self.dense_threshold = fraction;
+    }
+
+    /// See [`World::set_dense_delivery_threshold`].
+    pub fn dense_delivery_threshold(&self) -> f64 {
+        self.dense_threshold
+    }
+
     // ----- the update loop -------------------------------------------------------------------
 
     /// Run every enabled system once, in priority order, then apply deferred despawns and clears.
@@ -760,12 +871,13 @@ impl World {
             let s = self.order[k];
             let slot = &self.systems[s];
             if !slot.enabled || (debug_only && !slot.desc.debug) {
+                if slot.watches_any {
+                    self.take_over(s);
+                }
                 continue;
             }
-            self.deliver_changes();
             self.run_system(s);
         }
-        self.deliver_changes();
         for k in 0..self.pending_despawns.len() {
             let entity = self.pending_despawns[k];
             self.despawn_now(entity);
@@ -774,6 +886,7 @@ impl World {
         for events in self.events.values_mut() {
             events.end_update();
         }
+        self.compact_logs();
         self.updating = false;
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
@@ -787,87 +900,194 @@ impl World {
             .take()
             .expect("a system is never run re-entrantly");
         let tracked = std::mem::take(&mut slot.tracked);
-        let mut dirty = std::mem::take(&mut slot.dirty);
         let mut removed = std::mem::take(&mut slot.removed);
+        let mut delivered = std::mem::take(&mut slot.delivered);
         slot.running = true;
-        let delivered = if !slot.watches_any {
-            &[][..]
+        let delivery = if !slot.watches_any {
+            Delivery::Own
         } else if self.change_tracking {
-            dirty.as_slice()
+            self.deliver(s, &tracked, &mut delivered)
         } else {
-            tracked.as_slice()
+            self.consume(s);
+            Delivery::Tracked
         };
-        let start = Instant::now();
+        let dirty = match &delivery {
+            Delivery::Own => delivered.as_slice(),
+            Delivery::Tracked => tracked.as_slice(),
+            Delivery::Lent(_, entries, from) => &entries[*from..],
+        };
+        let start = self.timing.then(Instant::now);
         system.update(
             self,
             &SystemEntities {
                 tracked: tracked.as_slice(),
-                dirty: delivered,
+                dirty,
                 removed: removed.as_slice(),
             },
         );
-        let elapsed = start.elapsed();
-        let last_dirty = delivered.len();
+        let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
+        let last_dirty = dirty.len();
+        if let Delivery::Lent(id, entries, _) = delivery {
+            change_log(&self.logs, id).borrow_mut().give_back(entries);
+        }
 
         let slot = &mut self.systems[s];
         slot.system = Some(system);
         slot.running = false;
         slot.tracked = tracked;
+        slot.delivered = delivered;
         slot.last_dirty = last_dirty;
         slot.last_duration = elapsed;
         slot.runs += 1;
-        // Nothing reaches a running system's dirty set: membership changes wait in
-        // `pending_membership` and value changes wait in the columns until delivered.
+        // Nothing reaches a running system's own dirty set: membership changes wait in
+        // `pending_membership`, and value changes wait in the change logs.
         debug_assert!(slot.dirty.is_empty() && slot.removed.is_empty());
-        dirty.clear();
-        slot.dirty = dirty;
         removed.clear();
         slot.removed = removed;
-        let mut pending = std::mem::take(&mut slot.pending_membership);
-        for entity in pending.drain(..) {
-            self.refresh_membership(s, entity);
+        if !slot.pending_membership.is_empty() {
+            let mut pending = std::mem::take(&mut slot.pending_membership);
+            for entity in pending.drain(..) {
+                self.refresh_membership(s, entity);
+            }
+            self.systems[s].pending_membership = pending;
         }
-        self.systems[s].pending_membership = pending;
     }
 
-    /// Move recorded value changes from the watched columns into the dirty sets of the systems
-    /// that watch them and track the entity.
-    fn deliver_changes(&mut self) {
+    /// Whether a delivery of `candidates` entities goes by slot order.
+    #[inline]
+    fn is_dense(&self, candidates: usize) -> bool {
+        candidates as f64 >= self.dense_threshold * self.entities.slot_count() as f64
+    }
+
+    /// Entries after system `s`'s cursors plus its own dirty set: what a delivery looks at.
+    fn pending_upper_bound(&self, s: usize) -> usize {
+        let slot = &self.systems[s];
+        slot.watches
+            .iter()
+            .map(|w| change_log(&self.logs, w.id).borrow().entries.len() - w.cursor)
+            .sum::<usize>()
+            + slot.dirty.len()
+    }
+
+    /// Expand [`Column::values_mut`]'s "everything changed" into log entries for the
+    /// components system `s` watches.
+    fn expand_all(&mut self, s: usize) {
+        for w in &self.systems[s].watches {
+            let mut log = change_log(&self.logs, w.id).borrow_mut();
+            if std::mem::take(&mut log.all) {
+                for &entity in self.columns[w.id.index()].entities() {
+                    log.mark(entity);
+                }
+            }
+        }
+    }
+
+    /// Hand system `s` its dirty entities (into `out`, or as a lent log range) and move its
+    /// cursors to the ends of the logs.
+    fn deliver(&mut self, s: usize, tracked: &EntitySet, out: &mut Vec<Entity>) -> Delivery {
+        out.clear();
+        let slot = &self.systems[s];
+        let mut all = false;
+        let mut any = !slot.dirty.is_empty();
+        for w in &slot.watches {
+            let log = change_log(&self.logs, w.id).borrow();
+            all |= log.all;
+            any |= !log.is_empty_after(w.cursor);
+        }
+        if !any {
+            return Delivery::Own;
+        }
+        if all {
+            self.expand_all(s);
+        }
+        let candidates = self.pending_upper_bound(s);
+        let dense = self.is_dense(candidates);
+        let slot = &mut self.systems[s];
+        if !dense && slot.dirty.is_empty() {
+            let mut pending = slot
+                .watches
+                .iter_mut()
+                .filter(|w| change_log(&self.logs, w.id).borrow().entries.len() > w.cursor);
+            if let (Some(watch), None) = (pending.next(), pending.next()) {
+                let mut log = change_log(&self.logs, watch.id).borrow_mut();
+                let from = watch.cursor;
+                // One fresh part holds each entity once; if every entry is tracked too, the
+                // system can read the shared log itself.
+                if from == log.fresh_from
+                    && log.entries[from..].iter().all(|&e| tracked.contains(e))
+                {
+                    log.seal();
+                    watch.cursor = log.entries.len();
+                    return Delivery::Lent(watch.id, log.lend(), from);
+                }
+            }
+        }
+        collect(&self.logs, &mut self.scratch, slot, tracked, out, dense);
+        self.consume(s);
+        Delivery::Own
+    }
+
+    /// Move system `s`'s cursors to the ends of the logs and empty its own dirty set.
+    fn consume(&mut self, s: usize) {
+        let slot = &mut self.systems[s];
+        for w in &mut slot.watches {
+            let mut log = change_log(&self.logs, w.id).borrow_mut();
+            if log.entries.len() > w.cursor {
+                log.seal();
+                w.cursor = log.entries.len();
+            }
+        }
+        slot.dirty.clear();
+    }
+
+    /// Move what system `s` (which does not run this update) has pending in the logs into its
+    /// own dirty set, so the logs can be compacted however long it stays disabled.
+    fn take_over(&mut self, s: usize) {
+        self.expand_all(s);
+        let slot = &mut self.systems[s];
+        for w in &mut slot.watches {
+            let mut log = change_log(&self.logs, w.id).borrow_mut();
+            if log.entries.len() == w.cursor {
+                continue;
+            }
+            for &entity in &log.entries[w.cursor..] {
+                if slot.tracked.contains(entity) {
+                    slot.dirty.insert(entity);
+                }
+            }
+            log.seal();
+            w.cursor = log.entries.len();
+        }
+    }
+
+    /// Drop log entries every watcher has read.
+    fn compact_logs(&mut self) {
         for &id in &self.watched {
-            let Some((log, column_entities)) = self.columns[id.index()].change_log() else {
+            let mut log = change_log(&self.logs, id).borrow_mut();
+            if log.entries.is_empty() {
                 continue;
+            }
+            let cursor = |s: &usize| {
+                let slot = &self.systems[*s];
+                slot.watches
+                    .iter()
+                    .find(|w| w.id == id)
+                    .map_or(0, |w| w.cursor)
             };
-            if log.is_empty() {
+            let read = self.watchers[id.index()]
+                .iter()
+                .map(cursor)
+                .min()
+                .unwrap_or(0);
+            if read == 0 {
                 continue;
             }
-            let all = std::mem::take(&mut log.all);
-            let watchers = &self.watchers[id.index()];
-            for (n, &s) in watchers.iter().enumerate() {
-                let slot = &mut self.systems[s];
-                // Tracked sets hold only live entities, so an exact-generation hit both skips
-                // changes recorded against since-despawned handles and avoids probing the
-                // entity table.
-                if n + 1 == watchers.len() && !all && slot.dirty.is_empty() {
-                    // The steady state: no one else needs the log, so it becomes the dirty set
-                    // and the empty dirty set becomes the log, instead of copying entry by entry.
-                    log.entities.retain(|e| slot.tracked.contains(e));
-                    std::mem::swap(&mut log.entities, &mut slot.dirty);
-                    break;
-                }
-                for &entity in log.entities.as_slice() {
-                    if slot.tracked.contains(entity) {
-                        slot.dirty.insert(entity);
-                    }
-                }
-                if all {
-                    for &entity in column_entities {
-                        if slot.tracked.contains(entity) {
-                            slot.dirty.insert(entity);
-                        }
-                    }
+            log.compact(read);
+            for &s in &self.watchers[id.index()] {
+                if let Some(w) = self.systems[s].watches.iter_mut().find(|w| w.id == id) {
+                    w.cursor -= read;
                 }
             }
-            log.entities.clear();
         }
     }
 
@@ -916,4 +1136,68 @@ fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
         .as_any_mut()
         .downcast_mut()
         .expect("column stored under its own TypeId")
+}
+
+/// Where a running system's dirty entities are.
+enum Delivery {
+    /// In the system's `delivered` buffer (empty when nothing changed).
+    Own,
+    /// Every tracked entity (change tracking off).
+    Tracked,
+    /// A component's change log, lent for the run, from this position.
+    Lent(ComponentId, Vec<Entity>, usize),
+}
+
+/// The change log of a watched component.
+#[inline]
+fn change_log(logs: &[Option<Rc<RefCell<ChangeLog>>>], id: ComponentId) -> &RefCell<ChangeLog> {
+    logs[id.index()]
+        .as_deref()
+        .expect("a watched component has a change log")
+}
+
+/// Put `slot`'s dirty entities into `out` without consuming them: its own dirty set and the log
+/// entries after its cursors, each tracked entity once. `dense`: in slot order through
+/// `scratch`; otherwise own dirty set first, then log order. `scratch` is all-zero before and
+/// after.
+fn collect(
+    logs: &[Option<Rc<RefCell<ChangeLog>>>],
+    scratch: &mut SlotBits,
+    slot: &SystemSlot,
+    tracked: &EntitySet,
+    out: &mut Vec<Entity>,
+    dense: bool,
+) {
+    if dense {
+        // A log entry may name a since-despawned entity whose slot a tracked one reuses; that
+        // one became tracked after the change, so it is in the own dirty set anyway.
+        for &e in slot.dirty.as_slice() {
+            scratch.set(e.index());
+        }
+        for w in &slot.watches {
+            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
+                scratch.set(e.index());
+            }
+        }
+        scratch.drain_ascending(|index| {
+            if let Some(e) = tracked.in_slot(index) {
+                out.push(e);
+            }
+        });
+    } else {
+        for &e in slot.dirty.as_slice() {
+            scratch.set(e.index());
+            out.push(e);
+        }
+        for w in &slot.watches {
+            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
+                if tracked.contains(e) && !scratch.test_and_set(e.index()) {
+                    out.push(e);
+                }
+            }
+        }
+        for e in out.iter() {
+            scratch.clear(e.index());
+        }
+    }
 }

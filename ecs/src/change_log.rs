@@ -1,0 +1,216 @@
+//! Change logs: one per watched component type, shared by every system that watches it, and the
+//! bit sets over entity slots that deduplicate marks and put dense deliveries in memory order.
+
+use crate::Entity;
+
+/// One bit per entity slot. Grows on demand; unset bits past the end read as zero.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SlotBits {
+    words: Vec<u64>,
+}
+
+impl SlotBits {
+    /// Set `slot`'s bit; returns whether it was already set.
+    #[inline]
+    pub(crate) fn test_and_set(&mut self, slot: u32) -> bool {
+        let w = slot as usize / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        let bit = 1u64 << (slot % 64);
+        let was = self.words[w] & bit != 0;
+        self.words[w] |= bit;
+        was
+    }
+
+    /// Set `slot`'s bit.
+    #[inline]
+    pub(crate) fn set(&mut self, slot: u32) {
+        self.test_and_set(slot);
+    }
+
+    /// Clear `slot`'s bit.
+    #[inline]
+    pub(crate) fn clear(&mut self, slot: u32) {
+        if let Some(w) = self.words.get_mut(slot as usize / 64) {
+            *w &= !(1u64 << (slot % 64));
+        }
+    }
+
+    /// Clear every bit, keeping the allocation.
+    pub(crate) fn clear_all(&mut self) {
+        self.words.fill(0);
+    }
+
+    /// Number of 64-bit words; clearing them all costs about as much as clearing this many
+    /// bits one by one.
+    #[inline]
+    pub(crate) fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Visit every set slot in ascending order, clearing the bits as it goes.
+    #[inline]
+    pub(crate) fn drain_ascending(&mut self, mut visit: impl FnMut(u32)) {
+        for (w, word) in self.words.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                visit((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+/// What changed in one watched column, shared by every system that watches it.
+///
+/// Marks append to `entries`; each watching system keeps a cursor into it (in the world) and
+/// on its run receives the entries from its cursor to the end. Entries are never removed one by
+/// one: a despawned entity's entry stays and is filtered out at delivery (the system's tracked
+/// set only holds live handles). Once every cursor has passed an entry the world compacts it
+/// away.
+///
+/// ```text
+///                  fresh_from
+///                      v
+/// entries: [ a b c d | e f ]   `e f`: no system has received them; a mark of e or f is a no-op
+///            ^         ^
+///   cursor of S1       cursor of S2 (it ran after S1 and after the marks of c and d)
+/// ```
+///
+/// Within the fresh part each entity appears at most once (the `fresh` bits dedupe marks); a
+/// system whose cursor is before `fresh_from` may find an entity twice and dedupes on delivery.
+#[derive(Debug, Default)]
+pub(crate) struct ChangeLog {
+    pub(crate) entries: Vec<Entity>,
+    /// Start of the entries no system has received yet.
+    pub(crate) fresh_from: usize,
+    /// Slots with an entry at or after `fresh_from`.
+    fresh: SlotBits,
+    /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
+    /// and expanded to the column's entities before the next delivery.
+    ///
+    /// [`Column::values_mut`]: crate::Column::values_mut
+    pub(crate) all: bool,
+    /// Empty buffer that collects new marks while `entries` is lent to a running system.
+    spare: Vec<Entity>,
+    /// Length of `entries` while it is lent (its marks are in the spare buffer meanwhile).
+    lent: Option<usize>,
+}
+
+impl ChangeLog {
+    /// Record that `entity`'s component changed.
+    #[inline]
+    pub(crate) fn mark(&mut self, entity: Entity) {
+        if !self.fresh.test_and_set(entity.index()) {
+            self.entries.push(entity);
+        }
+    }
+
+    /// Whether nothing was marked after position `cursor`.
+    #[inline]
+    pub(crate) fn is_empty_after(&self, cursor: usize) -> bool {
+        !self.all && self.entries.len() == cursor
+    }
+
+    /// Start a new fresh part: everything logged so far has now been received by some system.
+    pub(crate) fn seal(&mut self) {
+        let fresh = &self.entries[self.fresh_from..];
+        if fresh.len() > self.fresh.word_count() {
+            self.fresh.clear_all();
+        } else {
+            for e in fresh {
+                self.fresh.clear(e.index());
+            }
+        }
+        self.fresh_from = self.entries.len();
+    }
+
+    /// Drop the first `n` entries (every cursor is at or past `n`).
+    pub(crate) fn compact(&mut self, n: usize) {
+        if n == self.entries.len() {
+            self.entries.clear();
+        } else {
+            self.entries.drain(..n);
+        }
+        self.fresh_from -= n;
+    }
+
+    /// Forget everything ([`World::clear`](crate::World::clear)).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.fresh.clear_all();
+        self.fresh_from = 0;
+        self.all = false;
+    }
+
+    /// Lend the (sealed) entries to a running system; marks go to a spare buffer meanwhile.
+    pub(crate) fn lend(&mut self) -> Vec<Entity> {
+        debug_assert!(self.lent.is_none() && self.fresh_from == self.entries.len());
+        self.lent = Some(self.entries.len());
+        self.fresh_from = 0;
+        std::mem::replace(&mut self.entries, std::mem::take(&mut self.spare))
+    }
+
+    /// Take back what [`ChangeLog::lend`] lent, appending the marks made meanwhile.
+    pub(crate) fn give_back(&mut self, mut lent: Vec<Entity>) {
+        let len = self.lent.take().expect("the log was lent");
+        debug_assert_eq!(lent.len(), len);
+        lent.extend_from_slice(&self.entries);
+        let mut spare = std::mem::replace(&mut self.entries, lent);
+        spare.clear();
+        self.spare = spare;
+        self.fresh_from += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(index: u32) -> Entity {
+        Entity::from_bits((1u64 << 32) | index as u64).unwrap()
+    }
+
+    #[test]
+    fn marks_are_deduplicated_within_the_fresh_part_only() {
+        let mut log = ChangeLog::default();
+        log.mark(e(3));
+        log.mark(e(3));
+        log.mark(e(70));
+        assert_eq!(log.entries, [e(3), e(70)]);
+        log.seal();
+        log.mark(e(3));
+        assert_eq!(log.entries, [e(3), e(70), e(3)], "a new fresh part");
+        log.compact(2);
+        assert_eq!((log.entries.as_slice(), log.fresh_from), (&[e(3)][..], 0));
+    }
+
+    #[test]
+    fn lending_keeps_marks_made_meanwhile_in_order() {
+        let mut log = ChangeLog::default();
+        log.mark(e(1));
+        log.seal();
+        let lent = log.lend();
+        assert_eq!(lent, [e(1)]);
+        log.mark(e(2));
+        log.mark(e(1));
+        log.give_back(lent);
+        assert_eq!(log.entries, [e(1), e(2), e(1)]);
+        assert_eq!(log.fresh_from, 1);
+        log.mark(e(2));
+        assert_eq!(log.entries.len(), 3, "2 is still fresh");
+    }
+
+    #[test]
+    fn slot_bits_drain_in_ascending_order() {
+        let mut bits = SlotBits::default();
+        for slot in [130, 2, 64, 2] {
+            bits.set(slot);
+        }
+        let mut seen = Vec::new();
+        bits.drain_ascending(|s| seen.push(s));
+        assert_eq!(seen, [2, 64, 130]);
+        assert!(!bits.test_and_set(64), "drained");
+    }
+}
