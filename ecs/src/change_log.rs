@@ -92,9 +92,7 @@ pub(crate) struct ChangeLog {
     ///
     /// [`Column::values_mut`]: crate::Column::values_mut
     pub(crate) all: bool,
-    /// Empty buffer that collects new marks while `entries` is lent to a running system.
-    spare: Vec<Entity>,
-    /// Length of `entries` while it is lent (its marks are in the spare buffer meanwhile).
+    /// Length of `entries` while it is lent (meanwhile marks go to the borrower's buffer).
     lent: Option<usize>,
 }
 
@@ -144,22 +142,24 @@ impl ChangeLog {
         self.all = false;
     }
 
-    /// Lend the (sealed) entries to a running system; marks go to a spare buffer meanwhile.
-    pub(crate) fn lend(&mut self) -> Vec<Entity> {
+    /// Lend the (sealed) entries to a running system by swapping them with its empty buffer
+    /// `into`, which collects the marks made meanwhile.
+    pub(crate) fn lend(&mut self, into: &mut Vec<Entity>) {
         debug_assert!(self.lent.is_none() && self.fresh_from == self.entries.len());
+        debug_assert!(into.is_empty());
         self.lent = Some(self.entries.len());
         self.fresh_from = 0;
-        std::mem::replace(&mut self.entries, std::mem::take(&mut self.spare))
+        std::mem::swap(&mut self.entries, into);
     }
 
-    /// Take back what [`ChangeLog::lend`] lent, appending the marks made meanwhile.
-    pub(crate) fn give_back(&mut self, mut lent: Vec<Entity>) {
+    /// Take back what [`ChangeLog::lend`] lent, appending the marks made meanwhile, and leave
+    /// the borrower's buffer empty.
+    pub(crate) fn give_back(&mut self, lent: &mut Vec<Entity>) {
         let len = self.lent.take().expect("the log was lent");
         debug_assert_eq!(lent.len(), len);
         lent.extend_from_slice(&self.entries);
-        let mut spare = std::mem::replace(&mut self.entries, lent);
-        spare.clear();
-        self.spare = spare;
+        std::mem::swap(&mut self.entries, lent);
+        lent.clear();
         self.fresh_from += len;
     }
 }
@@ -191,11 +191,13 @@ mod tests {
         let mut log = ChangeLog::default();
         log.mark(e(1));
         log.seal();
-        let lent = log.lend();
+        let mut lent = Vec::new();
+        log.lend(&mut lent);
         assert_eq!(lent, [e(1)]);
         log.mark(e(2));
         log.mark(e(1));
-        log.give_back(lent);
+        log.give_back(&mut lent);
+        assert!(lent.is_empty());
         assert_eq!(log.entries, [e(1), e(2), e(1)]);
         assert_eq!(log.fresh_from, 1);
         log.mark(e(2));

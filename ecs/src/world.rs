@@ -16,7 +16,9 @@ use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONE
 use crate::entity::Entities;
 use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
-use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot, Watch};
+use crate::system::{
+    System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot, Watch,
+};
 
 /// Default for [`World::set_dense_delivery_threshold`]: a delivery of at least this fraction of
 /// the entity slots goes through a bit set in slot order. Chosen from the `delivery` benches
@@ -82,6 +84,8 @@ pub struct World {
     scratch: SlotBits,
     dense_threshold: f64,
     timing: bool,
+    /// Stands in for the sets of the running system (see `SystemSlot::sets`).
+    placeholder: Option<Box<SystemSets>>,
     /// Systems that require nothing and so track every entity.
     requires_nothing: Vec<usize>,
     systems: Vec<SystemSlot>,
@@ -157,6 +161,7 @@ impl World {
             scratch: SlotBits::default(),
             dense_threshold: DEFAULT_DENSE_DELIVERY_THRESHOLD,
             timing: false,
+            placeholder: Some(Box::default()),
             requires_nothing: Vec::new(),
             systems: Vec::new(),
             order: Vec::new(),
@@ -464,9 +469,9 @@ impl World {
             self.columns[id.index()].despawn(entity);
         }
         for slot in &mut self.systems {
-            if slot.tracked.remove(entity).is_some() {
+            if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity);
-                slot.removed.insert(entity);
+                slot.sets.removed.insert(entity);
             }
         }
     }
@@ -497,10 +502,10 @@ impl World {
             for w in &mut slot.watches {
                 w.cursor = 0;
             }
-            for &entity in slot.tracked.as_slice() {
-                slot.removed.insert(entity);
+            for &entity in slot.sets.tracked.as_slice() {
+                slot.sets.removed.insert(entity);
             }
-            slot.tracked.clear();
+            slot.sets.tracked.clear();
             slot.dirty.clear();
             slot.pending_membership.clear();
         }
@@ -649,8 +654,9 @@ impl World {
                 self.watched.push(id);
                 log
             });
-            // Earlier changes reach it anyway: its first run sees every tracked entity dirty.
-            let cursor = log.borrow().entries.len();
+            // Cursors never pass the start of the unread part (see `ChangeLog`); the entries
+            // there are harmless: its first run sees every tracked entity dirty anyway.
+            let cursor = log.borrow().fresh_from;
             watches.push(Watch { id, cursor });
         }
         if required.is_empty() {
@@ -662,20 +668,18 @@ impl World {
             system: Some(Box::new(system)),
             required,
             enabled: true,
-            tracked: EntitySet::default(),
+            sets: Box::default(),
             watches,
             dirty: ClearableSet::default(),
-            delivered: Vec::new(),
-            removed: ClearableSet::default(),
             pending_membership: Vec::new(),
-            running: false,
+            running: None,
             last_dirty: 0,
             last_duration: Duration::ZERO,
             runs: 0,
         };
         for (entity, sig) in self.entities.iter() {
             if sig.is_superset(&slot.required) {
-                slot.tracked.insert(entity);
+                slot.sets.tracked.insert(entity);
                 if slot.watches_any {
                     slot.dirty.insert(entity);
                 }
@@ -732,7 +736,7 @@ impl World {
         self.slot(id);
         let s = id.0;
         self.expand_all(s);
-        let mut out = std::mem::take(&mut self.systems[s].delivered);
+        let mut out = std::mem::take(&mut self.systems[s].sets.delivered);
         out.clear();
         let slot = &self.systems[s];
         if slot.watches_any {
@@ -742,20 +746,20 @@ impl World {
                     &self.logs,
                     &mut self.scratch,
                     slot,
-                    &slot.tracked,
+                    &slot.sets.tracked,
                     &mut out,
                     dense,
                 );
             } else {
-                out.extend_from_slice(slot.tracked.as_slice());
+                out.extend_from_slice(slot.sets.tracked.as_slice());
             }
         }
         let slot = &mut self.systems[s];
-        slot.delivered = out;
+        slot.sets.delivered = out;
         SystemEntities {
-            tracked: slot.tracked.as_slice(),
-            dirty: slot.delivered.as_slice(),
-            removed: slot.removed.as_slice(),
+            tracked: slot.sets.tracked.as_slice(),
+            dirty: slot.sets.delivered.as_slice(),
+            removed: slot.sets.removed.as_slice(),
         }
     }
 
@@ -767,7 +771,7 @@ impl World {
             priority: slot.desc.priority,
             debug: slot.desc.debug,
             enabled: slot.enabled,
-            tracked: slot.tracked.len(),
+            tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
             last_dirty: slot.last_dirty,
             last_duration: slot.last_duration,
             runs: slot.runs,
@@ -876,6 +880,12 @@ impl World {
                 }
                 continue;
             }
+            if slot.desc.reactive && self.change_tracking && self.nothing_pending(s) {
+                let slot = &mut self.systems[s];
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+                continue;
+            }
             self.run_system(s);
         }
         for k in 0..self.pending_despawns.len() {
@@ -894,56 +904,66 @@ impl World {
     }
 
     fn run_system(&mut self, s: usize) {
+        let placeholder = self
+            .placeholder
+            .take()
+            .expect("a system is never run re-entrantly");
         let slot = &mut self.systems[s];
         let mut system = slot
             .system
             .take()
             .expect("a system is never run re-entrantly");
-        let tracked = std::mem::take(&mut slot.tracked);
-        let mut removed = std::mem::take(&mut slot.removed);
-        let mut delivered = std::mem::take(&mut slot.delivered);
-        slot.running = true;
+        let mut sets = std::mem::replace(&mut slot.sets, placeholder);
+        slot.running = Some(sets.tracked.len());
+        let SystemSets {
+            tracked,
+            removed,
+            delivered,
+        } = &mut *sets;
         let delivery = if !slot.watches_any {
             Delivery::Own
         } else if self.change_tracking {
-            self.deliver(s, &tracked, &mut delivered)
+            self.deliver(s, tracked, delivered)
         } else {
             self.consume(s);
             Delivery::Tracked
         };
-        let dirty = match &delivery {
+        let dirty = match delivery {
             Delivery::Own => delivered.as_slice(),
             Delivery::Tracked => tracked.as_slice(),
-            Delivery::Lent(_, entries, from) => &entries[*from..],
+            Delivery::Lent(_, from) => &delivered[from..],
         };
+        let skip = self.systems[s].desc.reactive && dirty.is_empty() && removed.is_empty();
         let start = self.timing.then(Instant::now);
-        system.update(
-            self,
-            &SystemEntities {
-                tracked: tracked.as_slice(),
-                dirty,
-                removed: removed.as_slice(),
-            },
-        );
+        if !skip {
+            system.update(
+                self,
+                &SystemEntities {
+                    tracked: tracked.as_slice(),
+                    dirty,
+                    removed: removed.as_slice(),
+                },
+            );
+        }
         let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
         let last_dirty = dirty.len();
-        if let Delivery::Lent(id, entries, _) = delivery {
-            change_log(&self.logs, id).borrow_mut().give_back(entries);
+        if let Delivery::Lent(id, _) = delivery {
+            change_log(&self.logs, id).borrow_mut().give_back(delivered);
         }
+        removed.clear();
 
         let slot = &mut self.systems[s];
         slot.system = Some(system);
-        slot.running = false;
-        slot.tracked = tracked;
-        slot.delivered = delivered;
+        slot.running = None;
+        let placeholder = std::mem::replace(&mut slot.sets, sets);
+        // Nothing reaches a running system's sets: membership changes wait in
+        // `pending_membership`, and value changes wait in the change logs.
+        debug_assert!(slot.dirty.is_empty() && placeholder.tracked.len() == 0);
         slot.last_dirty = last_dirty;
         slot.last_duration = elapsed;
-        slot.runs += 1;
-        // Nothing reaches a running system's own dirty set: membership changes wait in
-        // `pending_membership`, and value changes wait in the change logs.
-        debug_assert!(slot.dirty.is_empty() && slot.removed.is_empty());
-        removed.clear();
-        slot.removed = removed;
+        slot.runs += u64::from(!skip);
+        self.placeholder = Some(placeholder);
+        let slot = &mut self.systems[s];
         if !slot.pending_membership.is_empty() {
             let mut pending = std::mem::take(&mut slot.pending_membership);
             for entity in pending.drain(..) {
@@ -951,6 +971,20 @@ impl World {
             }
             self.systems[s].pending_membership = pending;
         }
+    }
+
+    /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
+    /// one (change tracking on): a check that touches neither its sets nor any column.
+    #[inline]
+    fn nothing_pending(&self, s: usize) -> bool {
+        let slot = &self.systems[s];
+        slot.dirty.is_empty()
+            && slot.sets.removed.is_empty()
+            && slot.watches.iter().all(|w| {
+                change_log(&self.logs, w.id)
+                    .borrow()
+                    .is_empty_after(w.cursor)
+            })
     }
 
     /// Whether a delivery of `candidates` entities goes by slot order.
@@ -1018,7 +1052,8 @@ impl World {
                 {
                     log.seal();
                     watch.cursor = log.entries.len();
-                    return Delivery::Lent(watch.id, log.lend(), from);
+                    log.lend(out);
+                    return Delivery::Lent(watch.id, from);
                 }
             }
         }
@@ -1029,6 +1064,7 @@ impl World {
 
     /// Move system `s`'s cursors to the ends of the logs and empty its own dirty set.
     fn consume(&mut self, s: usize) {
+        self.expand_all(s);
         let slot = &mut self.systems[s];
         for w in &mut slot.watches {
             let mut log = change_log(&self.logs, w.id).borrow_mut();
@@ -1051,7 +1087,7 @@ impl World {
                 continue;
             }
             for &entity in &log.entries[w.cursor..] {
-                if slot.tracked.contains(entity) {
+                if slot.sets.tracked.contains(entity) {
                     slot.dirty.insert(entity);
                 }
             }
@@ -1100,7 +1136,7 @@ impl World {
     /// Make system `s` track `entity` iff it is alive and has every required component.
     fn refresh_membership(&mut self, s: usize, entity: Entity) {
         let slot = &mut self.systems[s];
-        if slot.running {
+        if slot.running.is_some() {
             slot.pending_membership.push(entity);
             return;
         }
@@ -1109,15 +1145,15 @@ impl World {
             .components(entity)
             .is_some_and(|sig| sig.is_superset(&slot.required));
         if matches {
-            if slot.tracked.insert(entity) {
-                slot.removed.remove(entity);
+            if slot.sets.tracked.insert(entity) {
+                slot.sets.removed.remove(entity);
                 if slot.watches_any {
                     slot.dirty.insert(entity);
                 }
             }
-        } else if slot.tracked.remove(entity).is_some() {
+        } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity);
-            slot.removed.insert(entity);
+            slot.sets.removed.insert(entity);
         }
     }
 }
@@ -1139,13 +1175,15 @@ fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
 }
 
 /// Where a running system's dirty entities are.
+#[derive(Clone, Copy)]
 enum Delivery {
     /// In the system's `delivered` buffer (empty when nothing changed).
     Own,
     /// Every tracked entity (change tracking off).
     Tracked,
-    /// A component's change log, lent for the run, from this position.
-    Lent(ComponentId, Vec<Entity>, usize),
+    /// In a component's change log, lent for the run as the `delivered` buffer, from this
+    /// position.
+    Lent(ComponentId, usize),
 }
 
 /// The change log of a watched component.

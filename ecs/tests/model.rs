@@ -5,7 +5,8 @@
 //! Three systems watch `A` (at different points of the frame, with different tracked sets, one
 //! of them watching `B` too), so the shared change log is read through several cursors; and the
 //! dense-delivery threshold changes at random, so deliveries go both ways: in change order
-//! (including the lent-log fast path) and in slot order through the bit set.
+//! (including the lent-log fast path) and in slot order through the bit set. One of them is
+//! reactive: it must run exactly when it has dirty or removed entities.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -57,6 +58,8 @@ struct Spec {
     priority: i32,
     requires: &'static [usize],
     watches: &'static [usize],
+    /// Runs only when it has dirty or removed entities.
+    reactive: bool,
 }
 
 const SPECS: [Spec; 6] = [
@@ -66,6 +69,7 @@ const SPECS: [Spec; 6] = [
         priority: 0,
         requires: &[0],
         watches: &[0],
+        reactive: false,
     },
     // Watches C without requiring it; bumps A on every dirty entity: reaches sum_a next frame.
     Spec {
@@ -73,6 +77,7 @@ const SPECS: [Spec; 6] = [
         priority: 1,
         requires: &[0, 1],
         watches: &[2],
+        reactive: false,
     },
     // Watches nothing.
     Spec {
@@ -80,6 +85,7 @@ const SPECS: [Spec; 6] = [
         priority: -1,
         requires: &[1],
         watches: &[],
+        reactive: false,
     },
     // Requires nothing, so tracks every entity.
     Spec {
@@ -87,6 +93,7 @@ const SPECS: [Spec; 6] = [
         priority: 1,
         requires: &[],
         watches: &[1],
+        reactive: false,
     },
     // A second watcher of A, before the writers of A: it reads their changes a frame later.
     Spec {
@@ -94,14 +101,16 @@ const SPECS: [Spec; 6] = [
         priority: -2,
         requires: &[2],
         watches: &[0],
+        reactive: false,
     },
-    // A third watcher of A, after every writer, also watching B; flips C on every dirty
-    // entity that has one: reaches pair (which watches C) next frame.
+    // A third watcher of A, after every writer, also watching B, and reactive; flips C on
+    // every dirty entity that has one: reaches pair (which watches C) next frame.
     Spec {
         name: "late_a",
         priority: 2,
         requires: &[1],
         watches: &[0, 1],
+        reactive: true,
     },
 ];
 const RUN_ORDER: [usize; 6] = [4, 2, 0, 1, 3, 5];
@@ -263,6 +272,9 @@ impl Model {
             self.log[s].clear();
             let removed = self.removed(s);
             self.removed[s].clear();
+            if SPECS[s].reactive && dirty.is_empty() && removed.is_empty() {
+                continue;
+            }
             // The systems' own writes, mirrored.
             for &e in &dirty {
                 match SPECS[s].name {
@@ -343,6 +355,9 @@ impl Subject {
         let mut ids = Vec::new();
         for (s, spec) in SPECS.iter().enumerate() {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
+            if spec.reactive {
+                desc = desc.reactive();
+            }
             for &c in spec.requires {
                 desc = dispatch!(c, requires(desc));
             }
