@@ -8,20 +8,20 @@
 //!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
 //!   that delivers the changes, because `join_values_mut` defers that work to it.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system.
-//! - `idle_update/8_systems/N`: `world.update()` with eight watching systems and nothing
-//!   changed.
+//! - `idle_update/{8_systems,8_reactive_systems}/N`: `world.update()` with eight watching
+//!   systems (plain, or [reactive](ecs::SystemDesc::reactive)) and nothing changed.
 //! - `reader/N/k`: the update in which one system visits the k dirty entities (of N) and reads
 //!   their `Value`; the k writes before it are untimed and made in a shuffled order, so change
 //!   order is not memory order. `reader_in_order/N/k`: the same with writes in slot order.
-//! - `delivery/{sparse,dense}/N/k`: `reader` with the dense-delivery threshold forced to never
-//!   or always, to choose the default threshold.
+//! - `delivery/{sparse,dense}/N/k`: `reader` with dense delivery forced off or on, to choose
+//!   the default (`DenseDelivery::DEFAULT`).
 //! - `watchers/W/N/k`: `reader` with W systems watching `Value`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ecs::{Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
+use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Value(u64);
@@ -411,10 +411,14 @@ fn label(n: usize) -> String {
 
 fn idle_update(c: &mut Criterion) {
     let mut group = c.benchmark_group("idle_update");
-    for n in [1_000, 100_000, 1_000_000] {
+    for (n, reactive) in [1_000, 100_000, 1_000_000]
+        .into_iter()
+        .flat_map(|n| [(n, false), (n, true)])
+    {
         let mut world = World::new();
         for i in 0..8 {
             let desc = SystemDesc::new("idle").requires::<Value>();
+            let desc = if reactive { desc.reactive() } else { desc };
             let desc = if i % 2 == 0 {
                 desc.watches::<Value>()
             } else {
@@ -430,7 +434,12 @@ fn idle_update(c: &mut Criterion) {
             world.spawn((Value(i), Other(i)));
         }
         world.update();
-        group.bench_function(BenchmarkId::new("8_systems", label(n)), |b| {
+        let name = if reactive {
+            "8_reactive_systems"
+        } else {
+            "8_systems"
+        };
+        group.bench_function(BenchmarkId::new(name, label(n)), |b| {
             b.iter(|| world.update());
         });
     }
@@ -464,9 +473,12 @@ fn delivery(c: &mut Criterion) {
     for n in [100_000, 1_000_000] {
         let (mut world, entities) = reader_world(n, 1);
         let order = shuffled(&entities);
-        for k in [n / 1000, n / 300, n / 100, n / 30, n / 10] {
-            for (mode, threshold) in [("sparse", f64::INFINITY), ("dense", 0.0)] {
-                world.set_dense_delivery_threshold(threshold);
+        for k in [n / 100, n / 20, n / 10, n / 5] {
+            for (mode, dense) in [
+                ("sparse", DenseDelivery::NEVER),
+                ("dense", DenseDelivery::ALWAYS),
+            ] {
+                world.set_dense_delivery(dense);
                 let id = BenchmarkId::new(format!("{mode}/{}", label(n)), k);
                 bench_reader(&mut group, id, &mut world, &order, k);
             }

@@ -20,10 +20,44 @@ use crate::system::{
     System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot, Watch,
 };
 
-/// Default for [`World::set_dense_delivery_threshold`]: a delivery of at least this fraction of
-/// the entity slots goes through a bit set in slot order. Chosen from the `delivery` benches
-/// (see the crate README): below it the log order wins, above it memory order does.
-pub const DEFAULT_DENSE_DELIVERY_THRESHOLD: f64 = 1.0 / 32.0;
+/// When a system's delivery goes through a bit set over the entity slots, in slot order, rather
+/// than in change order: when it has at least `min` candidates and at least `fraction` times
+/// as many as there are slots. See [`World::set_dense_delivery`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DenseDelivery {
+    /// Candidates per entity slot from which slot order pays for the scan of the bit set.
+    pub fraction: f64,
+    /// Fewest candidates for slot order: below this the tables a delivery touches stay in
+    /// cache, and change order costs nothing extra.
+    pub min: usize,
+}
+
+impl DenseDelivery {
+    /// The measured default (crate README, "Delivery"): with changes in shuffled order, slot
+    /// order breaks even between N/10 and N/5 at N = 100,000 (everything still mostly in
+    /// cache) and between N/20 and N/10 at N = 1,000,000, where it wins 0.6x at N/10 and
+    /// 0.15x at N/5; hence N/10, from 16,384 candidates on.
+    pub const DEFAULT: Self = Self {
+        fraction: 1.0 / 10.0,
+        min: 16_384,
+    };
+    /// Every delivery in slot order.
+    pub const ALWAYS: Self = Self {
+        fraction: 0.0,
+        min: 0,
+    };
+    /// Every delivery in change order.
+    pub const NEVER: Self = Self {
+        fraction: f64::INFINITY,
+        min: usize::MAX,
+    };
+}
+
+impl Default for DenseDelivery {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
@@ -82,7 +116,7 @@ pub struct World {
     logs: Vec<Option<Rc<RefCell<ChangeLog>>>>,
     /// All-zero between deliveries: deduplicates and sorts what a delivery hands out.
     scratch: SlotBits,
-    dense_threshold: f64,
+    dense: DenseDelivery,
     timing: bool,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
     placeholder: Option<Box<SystemSets>>,
@@ -159,7 +193,7 @@ impl World {
             watched: Vec::new(),
             logs: Vec::new(),
             scratch: SlotBits::default(),
-            dense_threshold: DEFAULT_DENSE_DELIVERY_THRESHOLD,
+            dense: DenseDelivery::DEFAULT,
             timing: false,
             placeholder: Some(Box::default()),
             requires_nothing: Vec::new(),
@@ -814,14 +848,12 @@ impl World {
         self.timing
     }
 
-    /// Hand a system its dirty entities in slot order (through a bit set over the slots) when
-    /// there are at least `fraction` times as many candidates as entity slots; below that, in
-    /// the order the changes were made. Both orders are deterministic. `0.0` makes every
-    /// delivery go by slot; infinity or NaN none. The default is
-    /// [`DEFAULT_DENSE_DELIVERY_THRESHOLD`]; see the crate README for how it was measured.
+    /// Choose when a system gets its dirty entities in slot order (through a bit set over the
+    /// slots) rather than in the order the changes were made; see [`DenseDelivery`]. Both
+    /// orders are deterministic. The default is [`DenseDelivery::DEFAULT`].
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
+    /// use ecs::{DenseDelivery, SystemDesc, SystemEntities, World};
     ///
     /// struct Hp(u32);
     /// let mut world = World::new();
@@ -833,20 +865,20 @@ impl World {
     /// );
     /// let es: Vec<_> = (0..4).map(|i| world.spawn((Hp(i),))).collect();
     /// world.update();
-    /// world.set_dense_delivery_threshold(0.0);
+    /// world.set_dense_delivery(DenseDelivery::ALWAYS);
     /// for &e in es.iter().rev() {
     ///     world.get_mut::<Hp>(e).unwrap().0 += 1;
     /// }
     /// world.update();
     /// assert_eq!(*seen.borrow(), es, "slot order, not change order");
     /// ```
-    pub fn set_dense_delivery_threshold(&mut self, fraction: f64) {
-        self.dense_threshold = fraction;
+    pub fn set_dense_delivery(&mut self, dense: DenseDelivery) {
+        self.dense = dense;
     }
 
-    /// See [`World::set_dense_delivery_threshold`].
-    pub fn dense_delivery_threshold(&self) -> f64 {
-        self.dense_threshold
+    /// See [`World::set_dense_delivery`].
+    pub fn dense_delivery(&self) -> DenseDelivery {
+        self.dense
     }
 
     // ----- the update loop -------------------------------------------------------------------
@@ -990,7 +1022,8 @@ impl World {
     /// Whether a delivery of `candidates` entities goes by slot order.
     #[inline]
     fn is_dense(&self, candidates: usize) -> bool {
-        candidates as f64 >= self.dense_threshold * self.entities.slot_count() as f64
+        candidates >= self.dense.min
+            && candidates as f64 >= self.dense.fraction * self.entities.slot_count() as f64
     }
 
     /// Entries after system `s`'s cursors plus its own dirty set: what a delivery looks at.

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
+use ecs::{Component, DenseDelivery, Entity, SystemDesc, SystemEntities, SystemId, World};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -115,9 +115,16 @@ const SPECS: [Spec; 6] = [
 ];
 const RUN_ORDER: [usize; 6] = [4, 2, 0, 1, 3, 5];
 
-/// Dense-delivery thresholds the test switches between: always by slot, the default, and
-/// never by slot.
-const THRESHOLDS: [f64; 3] = [0.0, ecs::DEFAULT_DENSE_DELIVERY_THRESHOLD, f64::INFINITY];
+/// Dense-delivery settings the test switches between: always by slot, half the slots, and
+/// never by slot (the default needs more entities than these tests make).
+const THRESHOLDS: [DenseDelivery; 3] = [
+    DenseDelivery::ALWAYS,
+    DenseDelivery {
+        fraction: 0.5,
+        min: 0,
+    },
+    DenseDelivery::NEVER,
+];
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -135,7 +142,7 @@ enum Op {
     SetIfNeq(Index, usize, bool, u8),
     SetEnabled(usize, bool),
     ChangeTracking(bool),
-    /// Set the dense-delivery threshold to `THRESHOLDS[i]`.
+    /// Switch dense delivery to `THRESHOLDS[i]`.
     DenseThreshold(usize),
     Update,
     Clear,
@@ -509,7 +516,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 world.set_change_tracking(*on);
                 model.change_tracking = *on;
             }
-            Op::DenseThreshold(i) => world.set_dense_delivery_threshold(THRESHOLDS[*i]),
+            Op::DenseThreshold(i) => world.set_dense_delivery(THRESHOLDS[*i]),
             Op::Update => {
                 *subject.received.borrow_mut() = Default::default();
                 world.update();

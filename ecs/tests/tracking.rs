@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, set};
-use ecs::{Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
+use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[test]
 fn tracked_entities_have_all_required_components() {
@@ -507,9 +507,9 @@ fn several_watchers_of_one_component_each_receive_each_change_once() {
 
 #[test]
 fn delivery_order_is_the_same_in_two_identical_runs_sparse_or_dense() {
-    fn run(threshold: f64) -> Vec<Vec<Entity>> {
+    fn run(dense: DenseDelivery) -> Vec<Vec<Entity>> {
         let mut world = World::new();
-        world.set_dense_delivery_threshold(threshold);
+        world.set_dense_delivery(dense);
         let seen = Rc::new(RefCell::new(Vec::new()));
         let out = Rc::clone(&seen);
         world.add_system(
@@ -530,13 +530,21 @@ fn delivery_order_is_the_same_in_two_identical_runs_sparse_or_dense() {
         }
         seen.take()
     }
-    for threshold in [0.0, ecs::DEFAULT_DENSE_DELIVERY_THRESHOLD, f64::INFINITY] {
-        assert_eq!(run(threshold), run(threshold), "threshold {threshold}");
+    for dense in [
+        DenseDelivery::ALWAYS,
+        DenseDelivery::DEFAULT,
+        DenseDelivery::NEVER,
+    ] {
+        assert_eq!(run(dense), run(dense), "{dense:?}");
     }
-    let dense = run(0.0);
+    let dense = run(DenseDelivery::ALWAYS);
     assert!(
         dense.iter().all(|d| d.is_sorted_by_key(|e| e.index())),
         "dense deliveries are in slot order"
     );
-    assert_ne!(run(f64::INFINITY), dense, "sparse ones are in change order");
+    assert_ne!(
+        run(DenseDelivery::NEVER),
+        dense,
+        "sparse ones are in change order"
+    );
 }
