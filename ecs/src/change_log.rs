@@ -85,6 +85,9 @@ pub(crate) struct ChangeLog {
     pub(crate) entries: Vec<Entity>,
     /// Start of the entries no system has received yet.
     pub(crate) fresh_from: usize,
+    /// Start of the part sealed last (it ends at `fresh_from`): within it too each entity
+    /// appears at most once.
+    sealed_from: usize,
     /// Slots with an entry at or after `fresh_from`.
     fresh: SlotBits,
     /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
@@ -113,6 +116,9 @@ impl ChangeLog {
 
     /// Start a new fresh part: everything logged so far has now been received by some system.
     pub(crate) fn seal(&mut self) {
+        if self.fresh_from == self.entries.len() {
+            return;
+        }
         let fresh = &self.entries[self.fresh_from..];
         // Clearing a bit is a dependent read-modify-write; clearing a word, a quarter of a
         // vector store.
@@ -123,7 +129,16 @@ impl ChangeLog {
                 self.fresh.clear(e.index());
             }
         }
+        self.sealed_from = self.fresh_from;
         self.fresh_from = self.entries.len();
+    }
+
+    /// Whether the entries from `cursor` on hold each entity at most once: they lie within one
+    /// part (the fresh one, or the one sealed last with nothing marked since).
+    #[inline]
+    pub(crate) fn unique_from(&self, cursor: usize) -> bool {
+        cursor >= self.fresh_from
+            || (cursor >= self.sealed_from && self.fresh_from == self.entries.len())
     }
 
     /// Drop the first `n` entries (every cursor is at or past `n`).
@@ -134,6 +149,8 @@ impl ChangeLog {
             self.entries.drain(..n);
         }
         self.fresh_from -= n;
+        // A cursor past the sealed part's start still reads a suffix of that part.
+        self.sealed_from = self.sealed_from.saturating_sub(n);
     }
 
     /// Forget everything ([`World::clear`](crate::World::clear)).
@@ -141,6 +158,7 @@ impl ChangeLog {
         self.entries.clear();
         self.fresh.clear_all();
         self.fresh_from = 0;
+        self.sealed_from = 0;
         self.all = false;
     }
 
@@ -184,8 +202,14 @@ mod tests {
         log.seal();
         log.mark(e(3));
         assert_eq!(log.entries, [e(3), e(70), e(3)], "a new fresh part");
+        assert!(log.unique_from(2) && !log.unique_from(0), "3 twice from 0");
+        log.seal();
+        assert!(
+            log.unique_from(2),
+            "the part sealed last, nothing marked since"
+        );
         log.compact(2);
-        assert_eq!((log.entries.as_slice(), log.fresh_from), (&[e(3)][..], 0));
+        assert_eq!((log.entries.as_slice(), log.fresh_from), (&[e(3)][..], 1));
     }
 
     #[test]

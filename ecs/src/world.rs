@@ -1078,10 +1078,9 @@ impl World {
             if let (Some(watch), None) = (pending.next(), pending.next()) {
                 let mut log = change_log(&self.logs, watch.id).borrow_mut();
                 let from = watch.cursor;
-                // One fresh part holds each entity once; if every entry is tracked too, the
-                // system can read the shared log itself.
-                if from == log.fresh_from
-                    && log.entries[from..].iter().all(|&e| tracked.contains(e))
+                // Within one part each entity appears once; if every entry is tracked too,
+                // the system can read the shared log itself.
+                if log.unique_from(from) && log.entries[from..].iter().all(|&e| tracked.contains(e))
                 {
                     log.seal();
                     watch.cursor = log.entries.len();
