@@ -3,7 +3,7 @@
 //!
 //! Each library holds N entities with a [`Position`](workload::Position) and a velocity. Each
 //! frame a writer bumps the position of k of them (the same evenly spread set for every library,
-//! in ascending spawn order), then a reader visits exactly the changed ones and reads their
+//! in ascending spawn order, or with `--shuffled` in one seeded random order), then a reader visits exactly the changed ones and reads their
 //! positions: in `ecs` a system that watches `Position`, in `bevy_ecs` a
 //! `Query<&Position, Changed<Position>>` system run by a `Schedule`, in `hecs` (which has no change
 //! detection) a full scan against last frame's values and, as the floor, a hand-kept `Vec` of
@@ -22,12 +22,13 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use workload::{Peer, spread};
+use workload::{Peer, shuffle, spread};
 
 const USAGE: &str = "\
-Usage: peer-bench [--quick] [--n N[,N...]]
+Usage: peer-bench [--quick] [--shuffled] [--n N[,N...]]
 
   --quick       a short run (~1/10 of the frames), for checking the bench itself
+  --shuffled    write the k entities in a seeded random order, not ascending
   --n N,...     only these entity counts (default 1000,100000,1000000)
   -h, --help    this text
 
@@ -35,6 +36,8 @@ Prints one markdown table on stdout (medians per frame); progress goes to stderr
 
 /// Entity counts of the default grid.
 const SIZES: [usize; 3] = [1_000, 100_000, 1_000_000];
+/// Seed of the `--shuffled` write order.
+const SHUFFLE_SEED: u64 = 15;
 /// Timed rounds per cell; each library runs a turn of frames in each.
 const ROUNDS: usize = 5;
 /// Frames per turn, at least (so slow cells still get `ROUNDS * 3` samples) and at most.
@@ -47,18 +50,21 @@ const QUICK_BUDGET: Duration = Duration::from_millis(40);
 #[derive(Debug)]
 struct Options {
     budget: Duration,
+    shuffled: bool,
     sizes: Vec<usize>,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         budget: BUDGET,
+        shuffled: false,
         sizes: SIZES.to_vec(),
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.budget = QUICK_BUDGET,
+            "--shuffled" => options.shuffled = true,
             "--n" => {
                 let list = args
                     .next()
@@ -209,9 +215,14 @@ fn main() -> ExitCode {
     };
     let turn_budget = options.budget / ROUNDS as u32;
     eprintln!(
-        "peer-bench: {} rounds, {:?} measured per library per cell; load average {} at start",
+        "peer-bench: {} rounds, {:?} measured per library per cell, writes {}; load average {} at start",
         ROUNDS,
         options.budget,
+        if options.shuffled {
+            "shuffled"
+        } else {
+            "ascending"
+        },
         load_average()
     );
 
@@ -226,7 +237,10 @@ fn main() -> ExitCode {
         ];
         for k in changed_counts(n) {
             eprintln!("N = {}, k = {}", grouped(n), grouped(k));
-            let targets = spread(n, k);
+            let mut targets = spread(n, k);
+            if options.shuffled {
+                shuffle(&mut targets, SHUFFLE_SEED);
+            }
             let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
             for peer in &mut peers {
                 peer.select(&targets);
@@ -312,8 +326,12 @@ mod tests {
                 "{}: nothing changed since spawn was read",
                 peer.name()
             );
-            for k in [0, 7, n] {
-                peer.select(&spread(n, k));
+            for (k, shuffled) in [(0, false), (7, false), (n, false), (300, true), (n, true)] {
+                let mut targets = spread(n, k);
+                if shuffled {
+                    shuffle(&mut targets, SHUFFLE_SEED);
+                }
+                peer.select(&targets);
                 for _ in 0..3 {
                     peer.write();
                     assert_eq!(peer.read(), k, "{}", peer.name());
@@ -362,6 +380,7 @@ mod tests {
         assert!(args(&["--n"]).is_err());
         assert!(args(&["--fast"]).is_err());
         assert_eq!(args(&["--n", "5,7"]).unwrap().unwrap().sizes, [5, 7]);
+        assert!(args(&["--shuffled"]).unwrap().unwrap().shuffled);
         assert!(args(&["--help"]).unwrap().is_none());
     }
 

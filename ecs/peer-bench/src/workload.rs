@@ -47,7 +47,8 @@ pub trait Peer {
     /// The column heading.
     fn name(&self) -> &'static str;
 
-    /// Choose the entities the writer bumps each frame, as spawn-order indices (ascending).
+    /// Choose the entities the writer bumps each frame, as spawn-order indices, in the order
+    /// it bumps them.
     fn select(&mut self, targets: &[usize]);
 
     /// Bump the [`Position`] of every selected entity once.
@@ -69,9 +70,38 @@ pub fn weight(p: &Position) -> f32 {
     p.x + p.y
 }
 
+/// `indices` in a seeded pseudo-random order (Fisher-Yates driven by SplitMix64), the same
+/// for every run and every library.
+pub fn shuffle(indices: &mut [usize], seed: u64) {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..indices.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        indices.swap(i, j);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::spread;
+    use super::{shuffle, spread};
+
+    #[test]
+    fn shuffle_is_a_fixed_permutation() {
+        let mut a = spread(1_000, 100);
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b, "same seed, same order");
+        assert_ne!(a, spread(1_000, 100), "the order changed");
+        a.sort_unstable();
+        assert_eq!(a, spread(1_000, 100), "the same entities");
+    }
 
     #[test]
     fn spread_is_k_distinct_ascending_indices_below_n() {
