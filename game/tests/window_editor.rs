@@ -1,0 +1,429 @@
+//! The level editor in a real window (Xvfb + Mesa), driven like a person would: `xdotool`
+//! moves the mouse onto map cells and clicks, and types Ctrl+S, E and Esc. Each run works on a
+//! copy of a shipped level in a scratch folder. Cells are mapped to screen pixels with the view
+//! the game reports (`--frames N --screenshot` prints it), so a flipped or shifted
+//! mouse-to-cell mapping paints other cells than the ones asked for, and the byte comparison
+//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`,
+//! unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands the window.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{TempDir, have, repo, skip_window_test};
+
+const TILE: f64 = 16.0;
+/// A scripted editor run ends when the editor is quit (Esc); this many frames is only a
+/// backstop, minutes away.
+const BACKSTOP_FRAMES: &str = "200000";
+
+/// Whether this machine can run these tests (xvfb-run and xdotool).
+fn can_run() -> bool {
+    for tool in ["xvfb-run", "xdotool"] {
+        if !have(tool) {
+            skip_window_test(&format!(
+                "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the editor window test"
+            ));
+            return false;
+        }
+    }
+    true
+}
+
+/// `crate-room ARGS` in its own Xvfb, with the display's name and authority for `xdotool`.
+struct Game {
+    child: Child,
+    pid: String,
+    display: String,
+    xauthority: String,
+    window: Option<String>,
+}
+
+impl Game {
+    /// Start `crate-room --width 1280 --height 720 ARGS` (with `--mute`) in a fresh Xvfb.
+    fn start(args: &[&str], data: &std::path::Path) -> Game {
+        let mut child = Command::new("xvfb-run")
+            .args(["-a", "-s", "-screen 0 1280x720x24", "sh", "-c"])
+            // The shell says who and where it is, then becomes the game.
+            .arg(r#"echo "$$ $DISPLAY $XAUTHORITY"; exec "$0" "$@""#)
+            .arg(env!("CARGO_BIN_EXE_crate-room"))
+            .args(["--width", "1280", "--height", "720", "--mute"])
+            .args(args)
+            .current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start xvfb-run");
+        let mut line = String::new();
+        let stdout = child.stdout.as_mut().expect("stdout");
+        // One byte at a time: the rest of stdout (the report) is read at the end.
+        let mut byte = [0u8];
+        while stdout.read(&mut byte).is_ok_and(|n| n == 1) && byte[0] != b'\n' {
+            line.push(byte[0] as char);
+        }
+        let mut parts = line.split_whitespace().map(str::to_owned);
+        let (pid, display, xauthority) = (
+            parts.next().expect("the game's pid"),
+            parts.next().expect("the display"),
+            parts.next().unwrap_or_default(),
+        );
+        Game {
+            child,
+            pid,
+            display,
+            xauthority,
+            window: None,
+        }
+    }
+
+    /// Run `xdotool ARGS` on this game's display.
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("timeout")
+            .arg("30")
+            .arg("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .env("XAUTHORITY", &self.xauthority)
+            .output()
+            .expect("run xdotool");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Wait for the window, then for the game to run a while (its input is read from the
+    /// first frame on).
+    fn wait_for_window(&mut self) -> String {
+        let id = self.xdotool(&["search", "--sync", "--name", "^Crate Room$"]);
+        let id = id.lines().next().expect("a window id").trim().to_owned();
+        std::thread::sleep(Duration::from_millis(2500));
+        self.window = Some(id.clone());
+        id
+    }
+
+    /// Click `button` (1 left, 3 right) at window pixel `(x, y)`.
+    fn click(&self, (x, y): (u32, u32), button: &str) {
+        let window = self.window.as_deref().expect("wait_for_window first");
+        self.xdotool(&[
+            "mousemove",
+            "--window",
+            window,
+            &x.to_string(),
+            &y.to_string(),
+        ]);
+        std::thread::sleep(Duration::from_millis(150));
+        self.xdotool(&["click", button]);
+        std::thread::sleep(Duration::from_millis(250));
+    }
+
+    /// Type `keys` (xdotool names: `ctrl+s`, `e`, `Escape`).
+    fn key(&self, keys: &str) {
+        self.xdotool(&["key", keys]);
+        std::thread::sleep(Duration::from_millis(400));
+    }
+
+    /// Wait for the game to end by itself, and return its JSON report.
+    fn finish(mut self) -> serde_json::Value {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if self.child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let status = self.child.try_wait().expect("wait");
+        let mut stdout = String::new();
+        let mut stderr = String::new();
+        if let Some(out) = self.child.stdout.as_mut() {
+            let _ = out.read_to_string(&mut stdout);
+        }
+        if let Some(err) = self.child.stderr.as_mut() {
+            let _ = err.read_to_string(&mut stderr);
+        }
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "the game did not end well: {status:?}\nstdout: {stdout}\nstderr: {stderr}"
+        );
+        let line = stdout
+            .lines()
+            .rev()
+            .find(|l| l.starts_with('{'))
+            .unwrap_or_else(|| panic!("a JSON report\nstdout: {stdout}\nstderr: {stderr}"));
+        serde_json::from_str(line).expect("valid JSON report")
+    }
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        // A failed test must not leave the game (and its Xvfb) running.
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = Command::new("kill").args(["-KILL", &self.pid]).status();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The screen pixel of a point in cell `(x, y)`, `(fx, fy)` of the way across it (0.5 is the
+/// centre), from the view and scale a run reported.
+fn pixel(report: &serde_json::Value, (x, y): (u32, u32), (fx, fy): (f64, f64)) -> (u32, u32) {
+    let view = &report["view"];
+    let scale = report["scale"].as_f64().expect("scale");
+    let (min_x, min_y) = (
+        view[0].as_f64().expect("view"),
+        view[1].as_f64().expect("view"),
+    );
+    let px = ((f64::from(x) + fx) * TILE - min_x) * scale;
+    let py = ((f64::from(y) + fy) * TILE - min_y) * scale;
+    (px.floor() as u32, py.floor() as u32)
+}
+
+/// The map rows of a level file's text, each with the byte offset of its first character.
+fn map_rows(text: &str) -> Vec<(usize, String)> {
+    let mut rows = Vec::new();
+    let mut in_map = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with("map:") {
+            in_map = true;
+        } else if in_map && trimmed.starts_with(']') {
+            in_map = false;
+        } else if in_map && trimmed.starts_with('"') {
+            let start = offset + line.find('"').expect("a quote") + 1;
+            let row = trimmed.trim_end_matches(',').trim_matches('"').to_owned();
+            rows.push((start, row));
+        }
+        offset += line.len();
+    }
+    rows
+}
+
+/// `text` with the map character at each `(cell, char)` replaced (single-byte characters).
+fn with_cells(text: &str, cells: &[((u32, u32), char)]) -> String {
+    let rows = map_rows(text);
+    let mut bytes = text.as_bytes().to_vec();
+    for &((x, y), ch) in cells {
+        let (start, _) = &rows[y as usize];
+        bytes[start + x as usize] = ch as u8;
+    }
+    String::from_utf8(bytes).expect("UTF-8")
+}
+
+fn char_at(text: &str, (x, y): (u32, u32)) -> char {
+    map_rows(text)[y as usize].1.as_bytes()[x as usize] as char
+}
+
+/// A copy of `levels/NAME` in `dir`, its text and path.
+fn copy_level(dir: &TempDir, name: &str) -> (String, String) {
+    let text = std::fs::read_to_string(repo().join("levels").join(name)).expect("shipped level");
+    let path = dir.path(name);
+    std::fs::write(&path, &text).expect("copy the level");
+    (text, path)
+}
+
+/// The editor's view of `path` at start: a scripted run of three frames.
+fn view_at_start(path: &str, dir: &TempDir) -> serde_json::Value {
+    let game = Game::start(
+        &[
+            "--edit",
+            path,
+            "--frames",
+            "3",
+            "--screenshot",
+            &dir.path("start.png"),
+        ],
+        &dir.0,
+    );
+    let report = game.finish();
+    assert_eq!(report["showing"], "editing", "{report}");
+    report
+}
+
+/// Where the shots of these tests go (to look at): `$CRATE_ROOM_SHOTS` if set, else the
+/// scratch folder.
+fn shot(dir: &TempDir, name: &str) -> String {
+    match std::env::var_os("CRATE_ROOM_SHOTS") {
+        Some(shots) => {
+            let _ = std::fs::create_dir_all(&shots);
+            std::path::Path::new(&shots)
+                .join(name)
+                .to_string_lossy()
+                .into_owned()
+        }
+        None => dir.path(name),
+    }
+}
+
+#[test]
+fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-clicks");
+    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    assert_eq!(editor["modified"], false);
+    let brush = editor["brush"]
+        .as_str()
+        .expect("brush")
+        .chars()
+        .next()
+        .unwrap();
+    assert_ne!(
+        brush, '.',
+        "the editor starts with a brush that changes floor"
+    );
+
+    let mut game = Game::start(
+        &[
+            "--edit",
+            &path,
+            "--frames",
+            BACKSTOP_FRAMES,
+            "--screenshot",
+            &shot(&dir, "editor-saved.png"),
+        ],
+        &dir.0,
+    );
+    game.wait_for_window();
+    // Floor cells in all four quadrants, none the mirror of another, each clicked near a
+    // different corner: a mapping that is flipped, or off by a cell or by the HUD bar's
+    // height, paints some other cell.
+    let painted = [
+        ((1, 1), (0.1, 0.1)),
+        ((23, 1), (0.9, 0.1)),
+        ((4, 13), (0.1, 0.9)),
+        ((16, 6), (0.9, 0.9)),
+        ((11, 8), (0.5, 0.5)),
+    ];
+    for &(cell, at) in &painted {
+        assert_eq!(
+            char_at(&original, cell),
+            '.',
+            "{cell:?} is floor in the level"
+        );
+        game.click(pixel(editor, cell, at), "1");
+    }
+    // The right button erases a crate to floor.
+    let erased = (2, 2);
+    assert_eq!(char_at(&original, erased), 'c');
+    game.click(pixel(editor, erased, (0.2, 0.8)), "3");
+    game.key("ctrl+s");
+    game.key("Escape");
+    let report = game.finish();
+    let saved = std::fs::read_to_string(&path).expect("the saved level");
+    let mut expected: Vec<((u32, u32), char)> = painted.iter().map(|&(c, _)| (c, brush)).collect();
+    expected.push((erased, '.'));
+    assert_eq!(
+        saved,
+        with_cells(&original, &expected),
+        "only the clicked map cells changed; report: {report}"
+    );
+    assert_eq!(report["editor"]["modified"], false, "{report}");
+    assert_eq!(
+        report["editor"]["view"], editor["view"],
+        "the view did not move"
+    );
+    // No temporary file is left beside the level.
+    let names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ron") || n.contains("tmp"))
+        .collect();
+    assert_eq!(names, ["crate_room.ron"], "{names:?}");
+}
+
+#[test]
+fn saving_without_edits_leaves_the_file_byte_identical() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-noop");
+    // vault.ron: comments, a legend and overrides, all kept as written.
+    let (original, path) = copy_level(&dir, "vault.ron");
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    // Point at the window so it has the keyboard (no window manager under Xvfb).
+    game.xdotool(&[
+        "mousemove",
+        "--window",
+        game.window.as_deref().unwrap(),
+        "640",
+        "360",
+    ]);
+    game.key("ctrl+s");
+    game.key("Escape");
+    let report = game.finish();
+    assert_eq!(report["editor"]["modified"], false, "{report}");
+    let saved = std::fs::read(&path).expect("the level");
+    assert!(
+        saved == original.as_bytes(),
+        "the file changed:\n{}",
+        String::from_utf8_lossy(&saved)
+    );
+}
+
+#[test]
+fn leaving_edit_mode_plays_the_edited_map_unsaved() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-play");
+    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    let total = start["crates_total"].as_u64().expect("crates total");
+    let brush = editor["brush"].as_str().expect("brush");
+    assert!(
+        "cC$k".contains(brush),
+        "the first brush is a crate: {brush}"
+    );
+
+    let mut game = Game::start(
+        &[
+            "--edit",
+            &path,
+            "--frames",
+            BACKSTOP_FRAMES,
+            "--screenshot",
+            &shot(&dir, "editor-after-play.png"),
+        ],
+        &dir.0,
+    );
+    game.wait_for_window();
+    // Three crates round the player's start (13, 7), in the way of any walk.
+    for cell in [(12, 7), (14, 7), (13, 8)] {
+        assert_eq!(char_at(&original, cell), '.', "{cell:?}");
+        game.click(pixel(editor, cell, (0.5, 0.5)), "1");
+    }
+    game.key("e");
+    std::thread::sleep(Duration::from_millis(1500));
+    // Back in the editor, then quit: Esc asks first (unsaved edits), Esc again quits.
+    game.key("e");
+    game.key("Escape");
+    game.key("Escape");
+    let report = game.finish();
+    assert_eq!(report["showing"], "editing", "{report}");
+    assert_eq!(
+        report["crates_total"].as_u64(),
+        Some(total + 3),
+        "the level played had the three painted crates: {report}"
+    );
+    assert!(
+        report["steps"].as_u64().unwrap_or(0) > 0,
+        "it was played: {report}"
+    );
+    assert_eq!(report["editor"]["modified"], true);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the level"),
+        original,
+        "nothing was saved"
+    );
+}
