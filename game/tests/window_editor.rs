@@ -128,6 +128,13 @@ impl Game {
         std::thread::sleep(Duration::from_millis(400));
     }
 
+    /// Quit from the editor with unsaved edits: Esc asks first, Esc again quits. The report.
+    fn quit_unsaved(self) -> serde_json::Value {
+        self.key("Escape");
+        self.key("Escape");
+        self.finish()
+    }
+
     /// Wait for the game to end by itself, and return its JSON report.
     fn finish(mut self) -> serde_json::Value {
         let started = Instant::now();
@@ -405,11 +412,8 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
     }
     game.key("e");
     std::thread::sleep(Duration::from_millis(1500));
-    // Back in the editor, then quit: Esc asks first (unsaved edits), Esc again quits.
     game.key("e");
-    game.key("Escape");
-    game.key("Escape");
-    let report = game.finish();
+    let report = game.quit_unsaved();
     assert_eq!(report["showing"], "editing", "{report}");
     assert_eq!(
         report["crates_total"].as_u64(),
@@ -426,4 +430,131 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
         original,
         "nothing was saved"
     );
+}
+
+#[test]
+fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits_kept() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-watch");
+    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
+    game.key("ctrl+s");
+    // Long enough for the watcher to report the save (a tenth of a second of quiet).
+    std::thread::sleep(Duration::from_millis(1000));
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert_eq!(saved, with_cells(&original, &[((1, 1), 'c')]));
+    // Now an unsaved edit, and someone else changes the file.
+    game.click(pixel(editor, (2, 1), (0.5, 0.5)), "1");
+    let outside = saved.replace("The Crate Room", "The Crate Room, edited outside");
+    std::fs::write(&path, &outside).expect("write the level");
+    std::thread::sleep(Duration::from_millis(1000));
+    let report = game.quit_unsaved();
+    assert_eq!(
+        report["reloads"], 0,
+        "nothing restarted the level: {report}"
+    );
+    assert_eq!(report["editor"]["disk_changed"], true, "{report}");
+    assert_eq!(
+        report["editor"]["modified"], true,
+        "the edit is kept: {report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the level"),
+        outside,
+        "the outside edit was not overwritten"
+    );
+}
+
+#[test]
+fn a_save_that_fails_says_why_and_keeps_the_edits() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-gone");
+    let level_dir = dir.0.join("levels");
+    std::fs::create_dir_all(&level_dir).unwrap();
+    let path = level_dir.join("crate_room.ron");
+    let path = path.to_str().unwrap();
+    std::fs::copy(repo().join("levels/crate_room.ron"), path).unwrap();
+    let start = view_at_start(path, &dir);
+    let editor = &start["editor"];
+    let mut game = Game::start(
+        &[
+            "--edit",
+            path,
+            "--frames",
+            BACKSTOP_FRAMES,
+            "--screenshot",
+            &shot(&dir, "editor-save-failed.png"),
+        ],
+        &dir.0,
+    );
+    game.wait_for_window();
+    game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
+    // The folder goes away (root ignores file permissions, so a read-only file would not do).
+    std::fs::remove_dir_all(&level_dir).unwrap();
+    game.key("ctrl+s");
+    let report = game.quit_unsaved();
+    assert_eq!(
+        report["editor"]["modified"], true,
+        "the edit is kept: {report}"
+    );
+    let said = report["editor"]["said"].to_string();
+    assert!(
+        said.contains("not saved (your edits are kept): "),
+        "{report}"
+    );
+    assert!(!level_dir.exists(), "nothing was written");
+}
+
+#[test]
+fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-override");
+    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    // crate_room.ron overrides the crate at (19, 8): erase that crate.
+    assert!(original.contains("(at: (19, 8), health: 5),"));
+    assert_eq!(char_at(&original, (19, 8)), 'c');
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    game.click(pixel(editor, (19, 8), (0.5, 0.5)), "3");
+    game.key("ctrl+s");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        original,
+        "the first Ctrl+S only asks"
+    );
+    game.key("ctrl+s");
+    game.key("Escape");
+    let report = game.finish();
+    let said = report["editor"]["message"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("removed the crates overrides (at: (19, 8))"),
+        "{report}"
+    );
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let expected =
+        with_cells(&original, &[((19, 8), '.')]).replace("(at: (19, 8), health: 5),", "");
+    // The entry goes; the comment above it, and every other byte, stay.
+    assert_eq!(
+        saved
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect::<Vec<_>>(),
+        expected
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect::<Vec<_>>()
+    );
+    assert!(saved.contains("// The crate guarding the strong room takes a little more work."));
 }

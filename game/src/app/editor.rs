@@ -33,6 +33,19 @@ pub const PALETTE_W: f32 = 76.0;
 pub const STATUS_H: f32 = 28.0;
 /// Panning speed of WASD / arrows, in screen pixels per second.
 const PAN_SPEED: f32 = 700.0;
+/// Messages the scripted report lists.
+const SAID_KEPT: usize = 8;
+/// The keys that pan the view while held.
+const PAN_KEYS: [KeyCode; 8] = [
+    KeyCode::W,
+    KeyCode::A,
+    KeyCode::S,
+    KeyCode::D,
+    KeyCode::Up,
+    KeyCode::Left,
+    KeyCode::Down,
+    KeyCode::Right,
+];
 /// The character the right button paints: floor.
 const ERASE: char = '.';
 
@@ -269,6 +282,10 @@ pub struct Session {
     mouse: (f32, f32),
     shift: bool,
     ctrl: bool,
+    /// The last [`SAID_KEPT`] messages, oldest first, for the scripted report.
+    said: Vec<String>,
+    /// Pan keys held down (pressed without Ctrl, not released yet).
+    panning: Vec<KeyCode>,
     /// What the editor last said, until the next edit or command.
     message: Option<(String, Color)>,
     confirm: Option<Confirm>,
@@ -332,6 +349,10 @@ pub struct EditorReport {
     pub scale: f32,
     /// The file changed on disk while there were unsaved edits.
     pub disk_changed: bool,
+    /// What the editor last said (a save, a refusal, a question), if it still shows.
+    pub message: Option<String>,
+    /// What it said last, oldest first (at most eight).
+    pub said: Vec<String>,
 }
 
 impl Session {
@@ -371,6 +392,8 @@ impl Session {
             mouse: (0.0, 0.0),
             shift: false,
             ctrl: false,
+            panning: Vec::new(),
+            said: Vec::new(),
             message: None,
             confirm: None,
             disk_changed: false,
@@ -396,6 +419,15 @@ impl Session {
         Ok(())
     }
 
+    /// Coming back to the editor: keys and buttons held when it was left were let go
+    /// meanwhile, unseen.
+    pub fn resume(&mut self) {
+        self.panning.clear();
+        (self.ctrl, self.shift) = (false, false);
+        self.drag = None;
+        self.confirm = None;
+    }
+
     /// The file being edited.
     pub fn path(&self) -> &Path {
         self.model.path()
@@ -413,7 +445,12 @@ impl Session {
 
     /// Say `text` in the editor (until the next edit).
     pub fn say(&mut self, text: impl Into<String>, color: Color) {
-        self.message = Some((text.into(), color));
+        let text = text.into();
+        if self.said.len() == SAID_KEPT {
+            self.said.remove(0);
+        }
+        self.said.push(text.clone());
+        self.message = Some((text, color));
     }
 
     /// Whether the file's bytes on disk are what this editor last saved (or opened): a change
@@ -486,8 +523,10 @@ impl Session {
         if self.drag.is_some() && !buttons.iter().any(|&b| is_mouse_button_down(b)) {
             self.end_drag();
         }
-        if !self.ctrl && !is_key_down(KeyCode::LeftControl) && !is_key_down(KeyCode::RightControl) {
-            let down = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_down(k));
+        if !self.ctrl {
+            // Only keys that went down without Ctrl pan: the S of a Ctrl+S never does, however
+            // its events fall between frames.
+            let down = |keys: &[KeyCode]| keys.iter().any(|k| self.panning.contains(k));
             let axis = |neg: &[KeyCode], pos: &[KeyCode]| {
                 f32::from(i8::from(down(pos)) - i8::from(down(neg)))
             };
@@ -521,7 +560,10 @@ impl Session {
                 self.view.zoom_at(if dy > 0.0 { 1 } else { -1 }, x, y);
             }
             EditEvent::Wheel(_) => {}
-            EditEvent::KeyUp(key) => self.modifier(key, false),
+            EditEvent::KeyUp(key) => {
+                self.modifier(key, false);
+                self.panning.retain(|&k| k != key);
+            }
             EditEvent::Key {
                 key,
                 ctrl,
@@ -530,6 +572,9 @@ impl Session {
             } => {
                 self.modifier(key, true);
                 let ctrl = ctrl || self.ctrl;
+                if !ctrl && PAN_KEYS.contains(&key) && !self.panning.contains(&key) {
+                    self.panning.push(key);
+                }
                 let shift = shift || self.shift;
                 return self.key(key, ctrl, shift, repeat, (w, h, game_scale));
             }
@@ -655,7 +700,8 @@ impl Session {
     fn pick(&mut self, i: usize) {
         if let Some(b) = self.palette.get(i) {
             self.brush = i;
-            self.message = Some((format!("brush: {} '{}'", b.label, b.ch), ink::TEXT));
+            let text = format!("brush: {} '{}'", b.label, b.ch);
+            self.say(text, ink::TEXT);
         }
     }
 
@@ -832,6 +878,8 @@ impl Session {
             view: [view.min_x, view.min_y, view.max_x, view.max_y],
             scale: self.view.scale(),
             disk_changed: self.disk_changed,
+            message: self.message.as_ref().map(|(text, _)| text.clone()),
+            said: self.said.clone(),
         }
     }
 

@@ -381,6 +381,9 @@ impl App {
                 }
             }
         }
+        if let Some(session) = &mut self.session {
+            session.resume();
+        }
         self.editing = true;
         self.cleared = None;
     }
