@@ -191,7 +191,9 @@ impl Editor {
             Err(_) => {
                 return Err(level::parse_bytes(path, &bytes, skins)
                     .err()
-                    .unwrap_or_else(|| LevelError::whole_file(path, "the file is not UTF-8 text")));
+                    .unwrap_or_else(|| {
+                        LevelError::whole_file(path, "the file is not UTF-8 text")
+                    }));
             }
         };
         let mut editor = Editor::from_text(path, text, skins)?;
