@@ -228,13 +228,18 @@ impl Base {
             text.push('\u{feff}');
         }
         let mut at = 0;
-        for (range, with) in edits {
-            // Ranges never overlap (rows, overrides and their separators are disjoint); a
+        for (mut range, with) in edits {
+            // Two neighbouring removals may both claim the blanks between them.
+            if range.start < at && with.is_empty() {
+                range.start = at.min(range.end);
+            }
+            // Nothing else overlaps (rows, overrides and their separators are disjoint); a
             // broken invariant keeps the text rather than corrupting it, and `save` validates.
             debug_assert!(range.start >= at, "overlapping edits at {}", range.start);
             if range.start < at {
                 continue;
             }
+            let range = range.start..range.end.max(at);
             text.push_str(&self.text[at..range.start]);
             text.push_str(&with);
             at = range.end;
