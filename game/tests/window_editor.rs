@@ -558,3 +558,80 @@ fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s()
     );
     assert!(saved.contains("// The crate guarding the strong room takes a little more work."));
 }
+
+#[test]
+fn a_new_level_is_made_at_the_given_size_and_written_on_the_first_save() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-new");
+    let path = dir.path("fresh.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    assert_eq!(
+        (editor["width"].as_u64(), editor["height"].as_u64()),
+        (Some(26), Some(15))
+    );
+    assert_eq!(editor["modified"], true, "a new level is not saved yet");
+    assert!(
+        !std::path::Path::new(&path).exists(),
+        "nothing written before a save"
+    );
+
+    let mut game = Game::start(
+        &[
+            "--edit",
+            &path,
+            "--size",
+            "9x6",
+            "--frames",
+            BACKSTOP_FRAMES,
+        ],
+        &dir.0,
+    );
+    game.wait_for_window();
+    game.xdotool(&[
+        "mousemove",
+        "--window",
+        game.window.as_deref().unwrap(),
+        "640",
+        "360",
+    ]);
+    game.key("ctrl+s");
+    game.key("Escape");
+    let report = game.finish();
+    assert_eq!(
+        (
+            report["editor"]["width"].as_u64(),
+            report["editor"]["height"].as_u64()
+        ),
+        (Some(9), Some(6))
+    );
+    let check = common::crate_room(&["check", &path]);
+    assert!(
+        check.status.success(),
+        "the saved level passes check: {}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
+#[test]
+fn edit_arguments_are_checked_before_a_window_opens() {
+    let dir = TempDir::new("editor-args");
+    let missing = dir.0.join("no such folder").join("x.ron");
+    let out = common::crate_room(&["--edit", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no such folder"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for size in ["0x5", "5", "1025x3", "axb"] {
+        let out = common::crate_room(&["--edit", &dir.path("x.ron"), "--size", size]);
+        assert_eq!(out.status.code(), Some(2), "--size {size}");
+    }
+    let out = common::crate_room(&["--size", "5x5"]);
+    assert_eq!(out.status.code(), Some(2), "--size needs --edit");
+    let out = common::crate_room(&["--edit", &dir.path("x.ron"), "--level", "levels/vault.ron"]);
+    assert_eq!(out.status.code(), Some(2), "--edit or --level, not both");
+}

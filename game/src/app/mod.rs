@@ -939,6 +939,10 @@ impl App {
         };
         let hint = match &self.playback {
             Some(p) => p.label(self.paused, state.step) + muted,
+            // A playtest of edits not saved yet says so, with the way back to them.
+            None if self.session.as_ref().is_some_and(Session::is_modified) => {
+                format!("unsaved edits (E)   {muted}")
+            }
             None => muted.to_string(),
         };
         screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
