@@ -207,6 +207,9 @@ struct App {
     editing: bool,
     /// The window's input events, in order, for the editor.
     feed: EventFeed,
+    /// The running game is a playtest of edits not saved yet: it is not recorded and sets no
+    /// best time.
+    playtest_unsaved: bool,
     /// A command that discards unsaved edits (N, B, T, closing the window) was asked once:
     /// the same again goes ahead.
     discard_armed: Option<Command>,
@@ -311,6 +314,7 @@ impl App {
             session: None,
             editing: false,
             feed: EventFeed::subscribe(),
+            playtest_unsaved: false,
             discard_armed: None,
         };
         if let Some(problem) = problem {
@@ -606,9 +610,10 @@ impl App {
 
     /// A new run starts: record it (unless it is a replay being watched).
     fn start_recording(&mut self) {
-        let level = self
-            .playback
-            .is_none()
+        // A playtest of unsaved edits is not the file's level: a replay of it would name the
+        // file, and verify against a different game.
+        self.playtest_unsaved = self.session.as_ref().is_some_and(Session::is_modified);
+        let level = (self.playback.is_none() && !self.playtest_unsaved)
             .then_some((&*self.level_path, self.seed));
         if let Err(e) = self.recording.start(level) {
             self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
@@ -853,6 +858,10 @@ impl App {
             saved_replay: None,
         });
         self.save_record();
+        if self.playtest_unsaved {
+            // Best times belong to the level file, not to edits of it not saved yet.
+            return;
+        }
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
