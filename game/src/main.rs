@@ -242,11 +242,16 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// Refuse an `--edit` path that exists but is not a regular file, or whose folder is missing
-/// (a level that does not exist yet is made new, and saved there).
+/// Refuse an `--edit` path that exists but is not a valid level (the editor opens only what
+/// `check` accepts), or whose folder is missing (a level that does not exist yet is made new,
+/// and saved there), before any window opens.
 fn check_edit_path(path: &Path) -> anyhow::Result<()> {
     match game::fsutil::regular_file_metadata(path) {
-        Ok(_) => Ok(()),
+        Ok(_) => {
+            let atlas = load_atlas()?;
+            game::level::load(path, &atlas.crate_skins()).map_err(|e| anyhow!("{e}"))?;
+            Ok(())
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let dir = match path.parent() {
                 Some(dir) if !dir.as_os_str().is_empty() => dir,

@@ -626,6 +626,15 @@ fn edit_arguments_are_checked_before_a_window_opens() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let bad = dir.path("bad.ron");
+    std::fs::write(&bad, "(name: \"x\", mapp: [])").unwrap();
+    let out = common::crate_room(&["--edit", &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.ron:1:13: error: unknown field `mapp`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for size in ["0x5", "5", "1025x3", "axb"] {
         let out = common::crate_room(&["--edit", &dir.path("x.ron"), "--size", size]);
         assert_eq!(out.status.code(), Some(2), "--size {size}");

@@ -49,21 +49,54 @@ const PAN_KEYS: [KeyCode; 8] = [
 /// The character the right button paints: floor.
 const ERASE: char = '.';
 
-/// The editor's keys with their help lines (F1 and the README's table say the same).
-pub const HELP: [&str; 12] = [
-    "E                 play the edited level / back to the editor",
-    "left / right drag paint with the brush / erase to floor",
-    "Shift + left drag fill a rectangle",
-    "1-9, 0 or click   pick a brush from the palette ([ ] cycle)",
-    "WASD / arrows     pan (or middle drag)      wheel  zoom",
-    "Home              show the whole level",
-    "Ctrl+Z / Ctrl+Y   undo / redo (Ctrl+Shift+Z redoes too)",
-    "Ctrl+S            save (again to confirm when it asks)",
-    "Ctrl+arrow        add a row / column on that side",
-    "Ctrl+Shift+arrow  remove the row / column on that side",
-    "Esc               quit (asks first with unsaved edits)",
-    "F1                this help",
+/// The editor's keys and what they do (F1 shows them; the README's table says the same).
+pub const HELP: [(&str, &str); 12] = [
+    ("E", "play the edited level / back to the editor"),
+    ("left / right drag", "paint with the brush / erase to floor"),
+    ("Shift + left drag", "fill a rectangle"),
+    ("1-9, 0, click", "pick a brush from the palette ([ ] step)"),
+    ("WASD / arrows", "pan (or drag with the middle button)"),
+    ("wheel / Home", "zoom about the mouse / the whole level"),
+    ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
+    ("Ctrl+S", "save (again, to confirm, when it asks)"),
+    ("Ctrl+arrow", "add a row / column on that side"),
+    ("Ctrl+Shift+arrow", "remove the row / column on that side"),
+    ("Esc", "quit (asks first with unsaved edits)"),
+    ("F1", "this help"),
 ];
+
+/// Queue the editor's key help: keys in one column, what they do in the next, on an opaque
+/// panel over the map.
+pub fn help(hud: &mut Hud) {
+    let size = 20.0;
+    let line = size * 1.2;
+    let key_w = HELP
+        .iter()
+        .map(|(k, _)| measure_text(k, None, size as u16, 1.0).width)
+        .fold(0.0, f32::max);
+    let text_w = HELP
+        .iter()
+        .map(|(_, t)| measure_text(t, None, size as u16, 1.0).width)
+        .fold(0.0, f32::max);
+    let (x, y) = (PALETTE_W + 12.0, HUD_BAR + 12.0);
+    let (w, h) = (
+        key_w + text_w + 3.0 * size,
+        line * (HELP.len() + 1) as f32 + size,
+    );
+    hud.panel(Rect::new(x, y, w, h), ink::OPAQUE);
+    hud.text(
+        "Editor keys",
+        x + size / 2.0,
+        y + size * 1.2,
+        size,
+        ink::GOLD,
+    );
+    for (i, (key, what)) in HELP.iter().enumerate() {
+        let base = y + size * 1.2 + line * (i + 1) as f32;
+        hud.text(*key, x + size / 2.0, base, size, ink::GOLD);
+        hud.text(*what, x + key_w + size * 1.5, base, size, ink::TEXT);
+    }
+}
 
 /// One input event, in the order the window received them.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1077,8 +1110,11 @@ impl Session {
             );
         }
         if !lines.is_empty() {
-            let (_, bh) = Hud::box_size(&lines, 20.0);
-            hud.text_box(&lines, PALETTE_W + 8.0, h - STATUS_H - bh - 6.0, 20.0);
+            let (bw, bh) = Hud::box_size(&lines, 20.0);
+            let (bx, by) = (PALETTE_W + 8.0, h - STATUS_H - bh - 6.0);
+            // Opaque under the (translucent) text box: readable over any map.
+            hud.panel(Rect::new(bx, by, bw, bh), ink::OPAQUE);
+            hud.text_box(&lines, bx, by, 20.0);
         }
     }
 }

@@ -986,6 +986,10 @@ impl App {
 
     /// The key help (F1): every key, and the state of the switches it lists.
     fn draw_help(&mut self) {
+        if self.editing {
+            editor::help(&mut self.hud);
+            return;
+        }
         let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
         let feel = self.feel.settings();
         let mut lines = vec![
@@ -998,12 +1002,7 @@ impl App {
         if self.playback.is_some() {
             lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
         }
-        if self.editing {
-            lines = vec![("Editor keys".to_string(), ink::GOLD)];
-            lines.extend(editor::HELP.iter().map(|l| (l.to_string(), ink::TEXT)));
-            self.hud.text_box(&lines, 90.0, HUD_BAR + 12.0, 20.0);
-            return;
-        }
+
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
         lines.push((
             format!(
