@@ -60,6 +60,7 @@ mod palette;
 mod save;
 pub mod writer;
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use crate::level::{self, Level, LevelError, MAX_SIDE};
@@ -168,9 +169,10 @@ pub struct Editor {
     history: History,
     /// The cells changed by the stroke in progress, if one is.
     stroke: Option<Vec<CellChange>>,
-    /// What a save would write now, and the validator's verdict on it.
-    rendered: Rendered,
-    problem: Option<LevelError>,
+    /// What a save would write now, and the validator's verdict on it: computed when first
+    /// asked for after an edit (one render and one parse however many edits came between).
+    rendered: OnceCell<Rendered>,
+    problem: OnceCell<Option<LevelError>>,
     /// What the file held when this editor last read or wrote it; `None` for a new level not
     /// saved yet.
     last_saved: Option<Vec<u8>>,
@@ -229,19 +231,17 @@ impl Editor {
     fn from_text(path: &Path, text: &str, skins: &[&str]) -> Result<Editor, LevelError> {
         let (base, _) = Base::new(path, text, skins)?;
         let grid = Grid::from_rows(&base.rows, base.width);
-        let rendered = base.render(&grid);
-        let mut editor = Editor {
+        let editor = Editor {
             path: path.to_owned(),
             skins: skins.iter().map(|s| (*s).to_owned()).collect(),
             base,
             grid,
             history: History::default(),
             stroke: None,
-            rendered,
-            problem: None,
+            rendered: OnceCell::new(),
+            problem: OnceCell::new(),
             last_saved: None,
         };
-        editor.refresh();
         Ok(editor)
     }
 
@@ -360,7 +360,7 @@ impl Editor {
             delta,
             removed,
         });
-        self.refresh();
+        self.forget_verdict();
         Ok(())
     }
 
@@ -371,7 +371,7 @@ impl Editor {
             return false;
         };
         step.undo(&mut self.grid);
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
@@ -382,7 +382,7 @@ impl Editor {
             return false;
         };
         step.redo(&mut self.grid);
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
@@ -397,9 +397,15 @@ impl Editor {
     }
 
     /// What `check` would say of the file a save would write, or `None` if it is a valid
-    /// level. Recomputed after every edit, so reading it costs nothing.
+    /// level. Computed once after an edit, when first asked for; reading it again costs nothing.
+    /// (On the largest map, 1024 x 1024, computing it takes tens of milliseconds: see
+    /// BENCHMARKS.md.)
     pub fn problem(&self) -> Option<&LevelError> {
-        self.problem.as_ref()
+        self.problem
+            .get_or_init(|| {
+                level::parse(&self.path, &self.rendered().text, &self.skin_refs()).err()
+            })
+            .as_ref()
     }
 
     /// The edited level, to play it.
@@ -407,24 +413,27 @@ impl Editor {
     /// # Errors
     /// The same error as [`problem`](Self::problem).
     pub fn level(&self) -> Result<Level, LevelError> {
-        level::parse(&self.path, &self.rendered.text, &self.skin_refs())
+        if let Some(problem) = self.problem() {
+            return Err(problem.clone());
+        }
+        level::parse(&self.path, &self.rendered().text, &self.skin_refs())
     }
 
     /// Exactly the text a save would write.
     pub fn text(&self) -> &str {
-        &self.rendered.text
+        &self.rendered().text
     }
 
     /// Whether the text differs from the file as this editor last read or wrote it (always
     /// true for a new level not saved yet).
     pub fn is_modified(&self) -> bool {
-        self.last_saved.as_deref() != Some(self.rendered.text.as_bytes())
+        self.last_saved.as_deref() != Some(self.text().as_bytes())
     }
 
     /// The crate overrides a save would remove: their cell no longer holds a crate (or was
     /// removed by a resize). Show these before saving.
     pub fn overrides_to_remove(&self) -> &[DroppedOverride] {
-        &self.rendered.dropped
+        &self.rendered().dropped
     }
 
     /// Save the level to its file, atomically (a temporary file in the same directory, synced,
@@ -436,16 +445,19 @@ impl Editor {
     /// Either way the edits stay in memory.
     pub fn save(&mut self) -> Result<SaveReport, SaveError> {
         self.end_stroke();
-        let text = &self.rendered.text;
-        level::parse(&self.path, text, &self.skin_refs()).map_err(SaveError::Invalid)?;
-        save::write_atomically(&self.path, text.as_bytes())?;
-        self.last_saved = Some(text.as_bytes().to_vec());
-        Ok(SaveReport {
+        if let Some(problem) = self.problem() {
+            return Err(SaveError::Invalid(problem.clone()));
+        }
+        let rendered = self.rendered();
+        save::write_atomically(&self.path, rendered.text.as_bytes())?;
+        let report = SaveReport {
             path: self.path.clone(),
-            bytes: text.len(),
-            dropped_overrides: self.rendered.dropped.clone(),
-            moved_overrides: self.rendered.moved,
-        })
+            bytes: rendered.text.len(),
+            dropped_overrides: rendered.dropped.clone(),
+            moved_overrides: rendered.moved,
+        };
+        self.last_saved = Some(rendered.text.as_bytes().to_vec());
+        Ok(report)
     }
 
     /// The bytes this editor last read from or wrote to the file; `None` for a new level not
@@ -502,14 +514,19 @@ impl Editor {
             Some(stroke) => stroke.extend(changes),
             None => self.history.push(Step::Cells(changes)),
         }
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
-    /// Render the text a save would write and validate it.
-    fn refresh(&mut self) {
-        self.rendered = self.base.render(&self.grid);
-        self.problem = level::parse(&self.path, &self.rendered.text, &self.skin_refs()).err();
+    /// The text a save would write, rendered when first asked for after an edit.
+    fn rendered(&self) -> &Rendered {
+        self.rendered.get_or_init(|| self.base.render(&self.grid))
+    }
+
+    /// Forget the text and verdict of the map before an edit.
+    fn forget_verdict(&mut self) {
+        self.rendered = OnceCell::new();
+        self.problem = OnceCell::new();
     }
 }
 
