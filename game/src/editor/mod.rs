@@ -129,6 +129,14 @@ pub enum SaveError {
     /// The level a save would write does not pass `check`; its error.
     #[error("not saved: {0}")]
     Invalid(LevelError),
+    /// The file on disk is not what this editor last read or wrote: someone else changed (or
+    /// created) it since. Saving would replace their edit; [`Editor::save_overwriting`] does
+    /// that on purpose.
+    #[error(
+        "not saved: {} changed on disk since the editor read it; reopen it, or save over it",
+        .0.display()
+    )]
+    ChangedOnDisk(PathBuf),
     /// Writing failed (read-only file or directory, missing directory, full disk, ...).
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -440,10 +448,37 @@ impl Editor {
     /// then renamed over the file).
     ///
     /// # Errors
-    /// [`SaveError::Invalid`] with the validator's error if the text is not a valid level
-    /// (nothing is written); [`SaveError::Write`] if writing fails (the file is unchanged).
-    /// Either way the edits stay in memory.
+    /// [`SaveError::Invalid`] with the validator's error if the text is not a valid level;
+    /// [`SaveError::ChangedOnDisk`] if the file is no longer what this editor last read or
+    /// wrote (or, for a new level, if a file appeared at its path); [`SaveError::Write`] if
+    /// writing fails. In every case the file is unchanged and the edits stay in memory.
     pub fn save(&mut self) -> Result<SaveReport, SaveError> {
+        let on_disk = match crate::fsutil::read_bounded(&self.path, level::MAX_FILE_BYTES) {
+            Ok(bytes) => Some(Some(bytes)),
+            Err(crate::fsutil::BoundedReadError::Io(e))
+                if e.kind() == std::io::ErrorKind::NotFound =>
+            {
+                // Gone: saving puts it back, which loses nothing.
+                None
+            }
+            // Unreadable: writing will report what is wrong, if anything is.
+            Err(crate::fsutil::BoundedReadError::Io(_)) => None,
+            Err(crate::fsutil::BoundedReadError::TooLarge { .. }) => Some(None),
+        };
+        if let Some(bytes) = on_disk
+            && bytes.as_deref() != self.last_saved.as_deref()
+        {
+            return Err(SaveError::ChangedOnDisk(self.path.clone()));
+        }
+        self.save_overwriting()
+    }
+
+    /// [`save`](Self::save), replacing the file even if it changed on disk since this editor
+    /// read it.
+    ///
+    /// # Errors
+    /// [`SaveError::Invalid`] or [`SaveError::Write`], as for [`save`](Self::save).
+    pub fn save_overwriting(&mut self) -> Result<SaveReport, SaveError> {
         self.end_stroke();
         if let Some(problem) = self.problem() {
             return Err(SaveError::Invalid(problem.clone()));
