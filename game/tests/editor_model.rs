@@ -562,3 +562,39 @@ fn the_palette_lists_the_built_ins_then_the_legend() {
         }
     );
 }
+
+#[test]
+fn a_file_changed_on_disk_is_not_saved_over_unless_asked() {
+    let dir = TempDir::new("editor-changed-on-disk");
+    let path = copy_level(&dir, "corridors.ron");
+    let mut editor = open(&path);
+    editor.paint(3, 2, 'c').unwrap();
+    let theirs = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("Corridors\"", "Corridors, edited elsewhere\"");
+    std::fs::write(&path, &theirs).unwrap();
+    let err = editor.save().unwrap_err();
+    assert!(
+        matches!(err, SaveError::ChangedOnDisk(ref p) if *p == path),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
+    assert!(editor.is_modified());
+    editor.save_overwriting().unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), editor.text());
+    // From now on the editor's own save is what it compares with.
+    editor.paint(4, 2, 'c').unwrap();
+    editor.save().unwrap();
+    // A deleted file is simply written again.
+    std::fs::remove_file(&path).unwrap();
+    editor.paint(5, 2, 'c').unwrap();
+    editor.save().unwrap();
+    assert_eq!(check(&path).0, 0);
+
+    // A new level does not replace a file that appeared at its path.
+    let new = dir.0.join("new.ron");
+    let mut editor = Editor::new_level(&new, 5, 5, &DEFAULT_SKINS).unwrap();
+    std::fs::write(&new, "someone else's").unwrap();
+    assert!(matches!(editor.save(), Err(SaveError::ChangedOnDisk(_))));
+    assert_eq!(std::fs::read_to_string(&new).unwrap(), "someone else's");
+}

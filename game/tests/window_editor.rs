@@ -454,7 +454,11 @@ fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits
     let outside = saved.replace("The Crate Room", "The Crate Room, edited outside");
     std::fs::write(&path, &outside).expect("write the level");
     std::thread::sleep(Duration::from_millis(1000));
+    // A save now asks before it overwrites that change, and writes nothing yet.
+    game.key("ctrl+s");
     let report = game.quit_unsaved();
+    let said = report["editor"]["said"].to_string();
+    assert!(said.contains("Ctrl+S again"), "{report}");
     assert_eq!(
         report["reloads"], 0,
         "nothing restarted the level: {report}"

@@ -18,7 +18,9 @@ use super::render::Renderer;
 use super::screens::{HUD_BAR, shorten};
 use crate::atlas::clip_names::{self, CrateState, Facing};
 use crate::atlas::{AtlasData, FrameRect};
-use crate::editor::{Brush, BrushKind, CellRect, DroppedOverride, EditError, Editor, Side};
+use crate::editor::{
+    Brush, BrushKind, CellRect, DroppedOverride, EditError, Editor, SaveError, Side,
+};
 use crate::level::{Level, LevelError, Tile};
 use crate::sim::TILE;
 use crate::ui::{Hud, ink};
@@ -866,7 +868,23 @@ impl Session {
             );
             return;
         }
-        match self.model.save() {
+        // Overwrite a change made on disk only when asked to, after saying so.
+        let saved = if confirmed && self.disk_changed {
+            self.model.save_overwriting()
+        } else {
+            self.model.save()
+        };
+        match saved {
+            Err(SaveError::ChangedOnDisk(_)) => {
+                // Changed since it was read, and the watcher has not said so yet (or is off).
+                self.disk_changed = true;
+                self.confirm = Some(Confirm::Save);
+                self.say(
+                    "not saved: the file changed on disk since the editor read it; \
+                     Ctrl+S again overwrites that change (your edits are kept)",
+                    ink::GOLD,
+                );
+            }
             Ok(_) => {
                 self.disk_changed = false;
                 let mut text = format!("saved {}", self.model.path().display());

@@ -60,6 +60,7 @@ mod palette;
 mod save;
 pub mod writer;
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use crate::level::{self, Level, LevelError, MAX_SIDE};
@@ -128,6 +129,14 @@ pub enum SaveError {
     /// The level a save would write does not pass `check`; its error.
     #[error("not saved: {0}")]
     Invalid(LevelError),
+    /// The file on disk is not what this editor last read or wrote: someone else changed (or
+    /// created) it since. Saving would replace their edit; [`Editor::save_overwriting`] does
+    /// that on purpose.
+    #[error(
+        "not saved: {} changed on disk since the editor read it; reopen it, or save over it",
+        .0.display()
+    )]
+    ChangedOnDisk(PathBuf),
     /// Writing failed (read-only file or directory, missing directory, full disk, ...).
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -168,9 +177,10 @@ pub struct Editor {
     history: History,
     /// The cells changed by the stroke in progress, if one is.
     stroke: Option<Vec<CellChange>>,
-    /// What a save would write now, and the validator's verdict on it.
-    rendered: Rendered,
-    problem: Option<LevelError>,
+    /// What a save would write now, and the validator's verdict on it: computed when first
+    /// asked for after an edit (one render and one parse however many edits came between).
+    rendered: OnceCell<Rendered>,
+    problem: OnceCell<Option<LevelError>>,
     /// What the file held when this editor last read or wrote it; `None` for a new level not
     /// saved yet.
     last_saved: Option<Vec<u8>>,
@@ -229,19 +239,17 @@ impl Editor {
     fn from_text(path: &Path, text: &str, skins: &[&str]) -> Result<Editor, LevelError> {
         let (base, _) = Base::new(path, text, skins)?;
         let grid = Grid::from_rows(&base.rows, base.width);
-        let rendered = base.render(&grid);
-        let mut editor = Editor {
+        let editor = Editor {
             path: path.to_owned(),
             skins: skins.iter().map(|s| (*s).to_owned()).collect(),
             base,
             grid,
             history: History::default(),
             stroke: None,
-            rendered,
-            problem: None,
+            rendered: OnceCell::new(),
+            problem: OnceCell::new(),
             last_saved: None,
         };
-        editor.refresh();
         Ok(editor)
     }
 
@@ -360,7 +368,7 @@ impl Editor {
             delta,
             removed,
         });
-        self.refresh();
+        self.forget_verdict();
         Ok(())
     }
 
@@ -371,7 +379,7 @@ impl Editor {
             return false;
         };
         step.undo(&mut self.grid);
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
@@ -382,7 +390,7 @@ impl Editor {
             return false;
         };
         step.redo(&mut self.grid);
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
@@ -397,9 +405,15 @@ impl Editor {
     }
 
     /// What `check` would say of the file a save would write, or `None` if it is a valid
-    /// level. Recomputed after every edit, so reading it costs nothing.
+    /// level. Computed once after an edit, when first asked for; reading it again costs nothing.
+    /// (On the largest map, 1024 x 1024, computing it takes tens of milliseconds: see
+    /// BENCHMARKS.md.)
     pub fn problem(&self) -> Option<&LevelError> {
-        self.problem.as_ref()
+        self.problem
+            .get_or_init(|| {
+                level::parse(&self.path, &self.rendered().text, &self.skin_refs()).err()
+            })
+            .as_ref()
     }
 
     /// The edited level, to play it.
@@ -407,45 +421,78 @@ impl Editor {
     /// # Errors
     /// The same error as [`problem`](Self::problem).
     pub fn level(&self) -> Result<Level, LevelError> {
-        level::parse(&self.path, &self.rendered.text, &self.skin_refs())
+        if let Some(problem) = self.problem() {
+            return Err(problem.clone());
+        }
+        level::parse(&self.path, &self.rendered().text, &self.skin_refs())
     }
 
     /// Exactly the text a save would write.
     pub fn text(&self) -> &str {
-        &self.rendered.text
+        &self.rendered().text
     }
 
     /// Whether the text differs from the file as this editor last read or wrote it (always
     /// true for a new level not saved yet).
     pub fn is_modified(&self) -> bool {
-        self.last_saved.as_deref() != Some(self.rendered.text.as_bytes())
+        self.last_saved.as_deref() != Some(self.text().as_bytes())
     }
 
     /// The crate overrides a save would remove: their cell no longer holds a crate (or was
     /// removed by a resize). Show these before saving.
     pub fn overrides_to_remove(&self) -> &[DroppedOverride] {
-        &self.rendered.dropped
+        &self.rendered().dropped
     }
 
     /// Save the level to its file, atomically (a temporary file in the same directory, synced,
     /// then renamed over the file).
     ///
     /// # Errors
-    /// [`SaveError::Invalid`] with the validator's error if the text is not a valid level
-    /// (nothing is written); [`SaveError::Write`] if writing fails (the file is unchanged).
-    /// Either way the edits stay in memory.
+    /// [`SaveError::Invalid`] with the validator's error if the text is not a valid level;
+    /// [`SaveError::ChangedOnDisk`] if the file is no longer what this editor last read or
+    /// wrote (or, for a new level, if a file appeared at its path); [`SaveError::Write`] if
+    /// writing fails. In every case the file is unchanged and the edits stay in memory.
     pub fn save(&mut self) -> Result<SaveReport, SaveError> {
+        let on_disk = match crate::fsutil::read_bounded(&self.path, level::MAX_FILE_BYTES) {
+            Ok(bytes) => Some(Some(bytes)),
+            Err(crate::fsutil::BoundedReadError::Io(e))
+                if e.kind() == std::io::ErrorKind::NotFound =>
+            {
+                // Gone: saving puts it back, which loses nothing.
+                None
+            }
+            // Unreadable: writing will report what is wrong, if anything is.
+            Err(crate::fsutil::BoundedReadError::Io(_)) => None,
+            Err(crate::fsutil::BoundedReadError::TooLarge { .. }) => Some(None),
+        };
+        if let Some(bytes) = on_disk
+            && bytes.as_deref() != self.last_saved.as_deref()
+        {
+            return Err(SaveError::ChangedOnDisk(self.path.clone()));
+        }
+        self.save_overwriting()
+    }
+
+    /// [`save`](Self::save), replacing the file even if it changed on disk since this editor
+    /// read it.
+    ///
+    /// # Errors
+    /// [`SaveError::Invalid`] or [`SaveError::Write`], as for [`save`](Self::save).
+    pub fn save_overwriting(&mut self) -> Result<SaveReport, SaveError> {
         self.end_stroke();
-        let text = &self.rendered.text;
-        level::parse(&self.path, text, &self.skin_refs()).map_err(SaveError::Invalid)?;
-        save::write_atomically(&self.path, text.as_bytes())?;
-        self.last_saved = Some(text.as_bytes().to_vec());
-        Ok(SaveReport {
+        if let Some(problem) = self.problem() {
+            return Err(SaveError::Invalid(problem.clone()));
+        }
+        let rendered = self.rendered();
+        save::write_atomically(&self.path, rendered.text.as_bytes())?;
+        let report = SaveReport {
             path: self.path.clone(),
-            bytes: text.len(),
-            dropped_overrides: self.rendered.dropped.clone(),
-            moved_overrides: self.rendered.moved,
-        })
+            bytes: rendered.text.len(),
+            dropped_overrides: rendered.dropped.clone(),
+            moved_overrides: rendered.moved,
+        };
+        self.last_saved = Some(rendered.text.as_bytes().to_vec());
+        Ok(report)
     }
 
     /// The bytes this editor last read from or wrote to the file; `None` for a new level not
@@ -502,14 +549,19 @@ impl Editor {
             Some(stroke) => stroke.extend(changes),
             None => self.history.push(Step::Cells(changes)),
         }
-        self.refresh();
+        self.forget_verdict();
         true
     }
 
-    /// Render the text a save would write and validate it.
-    fn refresh(&mut self) {
-        self.rendered = self.base.render(&self.grid);
-        self.problem = level::parse(&self.path, &self.rendered.text, &self.skin_refs()).err();
+    /// The text a save would write, rendered when first asked for after an edit.
+    fn rendered(&self) -> &Rendered {
+        self.rendered.get_or_init(|| self.base.render(&self.grid))
+    }
+
+    /// Forget the text and verdict of the map before an edit.
+    fn forget_verdict(&mut self) {
+        self.rendered = OnceCell::new();
+        self.problem = OnceCell::new();
     }
 }
 
