@@ -648,3 +648,53 @@ fn edit_arguments_are_checked_before_a_window_opens() {
     let out = common::crate_room(&["--edit", &dir.path("x.ron"), "--level", "levels/vault.ron"]);
     assert_eq!(out.status.code(), Some(2), "--edit or --level, not both");
 }
+
+#[test]
+fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-resize");
+    let (_, path) = copy_level(&dir, "vault.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+    let (w, h) = (
+        editor["width"].as_u64().unwrap() as u32,
+        editor["height"].as_u64().unwrap() as u32,
+    );
+    // The map's screen rectangle; the buttons sit beside the middle of each edge: `+` then
+    // `-`, 22 pixels square, 6 pixels out.
+    let edges = |w: u32, h: u32| {
+        let (left, top) = pixel(editor, (0, 0), (0.0, 0.0));
+        let (right, bottom) = pixel(editor, (w, h), (0.0, 0.0));
+        (right, bottom, (left + right) / 2, (top + bottom) / 2)
+    };
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    let (right, _, _, mid_y) = edges(w, h);
+    game.click((right + 17, mid_y - 13), "1"); // right `+`: a column
+    // The map is a column wider now: its bottom edge's middle moved.
+    let (_, bottom, mid_x, _) = edges(w + 1, h);
+    game.click((mid_x + 13, bottom + 17), "1"); // bottom `-`: a row fewer
+    game.key("ctrl+Up"); // a row on top
+    game.key("ctrl+Up");
+    game.key("ctrl+shift+Left"); // a column fewer on the left
+    game.key("ctrl+z"); // takes back the last
+    game.key("ctrl+s");
+    game.key("Escape");
+    let report = game.finish();
+    assert_eq!(
+        (
+            report["editor"]["width"].as_u64(),
+            report["editor"]["height"].as_u64()
+        ),
+        (Some(u64::from(w) + 1), Some(u64::from(h) + 1)),
+        "{report}"
+    );
+    let level = game::level::load(std::path::Path::new(&path), &game::level::DEFAULT_SKINS)
+        .unwrap_or_else(|e| panic!("the saved level is valid: {e}"));
+    assert_eq!((level.width, level.height), (w + 1, h + 1));
+    // The two new rows on top are void; the map moved down by two.
+    assert_eq!(level.tile(4, 0), game::level::Tile::Void);
+    assert_eq!(level.player_start, game::level::Cell { x: 1, y: 3 + 2 });
+}

@@ -31,6 +31,8 @@ pub const NEW_LEVEL_SIZE: (u32, u32) = (26, 15);
 
 /// Width of the palette strip along the left edge, in screen pixels.
 pub const PALETTE_W: f32 = 76.0;
+/// Side of the map's resize buttons, in screen pixels.
+const RESIZE_BUTTON: f32 = 22.0;
 /// Height of the status line along the bottom, in screen pixels.
 pub const STATUS_H: f32 = 28.0;
 /// Panning speed of WASD / arrows, in screen pixels per second.
@@ -61,8 +63,8 @@ pub const HELP: [(&str, &str); 12] = [
     ("wheel / Home", "zoom about the mouse / the whole level"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
     ("Ctrl+S", "save (again, to confirm, when it asks)"),
-    ("Ctrl+arrow", "add a row / column on that side"),
-    ("Ctrl+Shift+arrow", "remove the row / column on that side"),
+    ("Ctrl+arrow", "add a row / column on that side (or + beside the map)"),
+    ("Ctrl+Shift+arrow", "remove the row / column on that side (or -)"),
     ("Esc", "quit (asks first with unsaved edits)"),
     ("F1", "this help"),
 ];
@@ -640,6 +642,12 @@ impl Session {
             }
             return;
         }
+        if button == MouseButton::Left
+            && let Some((side, delta)) = self.resize_button_at(p)
+        {
+            self.resize(side, delta);
+            return;
+        }
         let Some(cell) = self.map_cell(p) else { return };
         let cell = (i64::from(cell.0), i64::from(cell.1));
         let shift =
@@ -760,7 +768,7 @@ impl Session {
                 KeyCode::Z => self.undo(),
                 KeyCode::Y => self.redo(),
                 KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right => {
-                    self.resize(key, if shift { -1 } else { 1 });
+                    self.resize_key(key, if shift { -1 } else { 1 });
                 }
                 // Ctrl itself (the first half of every shortcut) keeps the question open.
                 KeyCode::LeftControl | KeyCode::RightControl => self.confirm = asked,
@@ -813,14 +821,56 @@ impl Session {
         }
     }
 
-    fn resize(&mut self, key: KeyCode, delta: i32) {
-        self.edited();
+    fn resize_key(&mut self, key: KeyCode, delta: i32) {
         let side = match key {
             KeyCode::Up => Side::Top,
             KeyCode::Down => Side::Bottom,
             KeyCode::Left => Side::Left,
             _ => Side::Right,
         };
+        self.resize(side, delta);
+    }
+
+    /// The `+` and `-` buttons beside the middle of each map edge (screen rectangles
+    /// `[x, y, w, h]`), each with the side and rows or columns it adds (`+1`) or removes
+    /// (`-1`); only those clear of the palette and the bars.
+    fn resize_buttons(&self) -> Vec<(Side, i32, [f32; 4])> {
+        const B: f32 = RESIZE_BUTTON;
+        let (w, h) = (screen_width(), screen_height());
+        let (mw, mh) = (
+            i64::from(self.model.width()),
+            i64::from(self.model.height()),
+        );
+        let [left, top, ..] = self.view.cell_rect((0, 0));
+        let [right, bottom, ..] = self.view.cell_rect((mw, mh));
+        let (mid_x, mid_y) = ((left + right) / 2.0, (top + bottom) / 2.0);
+        let gap = 6.0;
+        let across = |y: f32| [(1, [mid_x - B - 2.0, y]), (-1, [mid_x + 2.0, y])];
+        let down = |x: f32| [(1, [x, mid_y - B - 2.0]), (-1, [x, mid_y + 2.0])];
+        let placed = [
+            (Side::Top, across(top - gap - B)),
+            (Side::Bottom, across(bottom + gap)),
+            (Side::Left, down(left - gap - B)),
+            (Side::Right, down(right + gap)),
+        ];
+        placed
+            .into_iter()
+            .flat_map(|(side, buttons)| buttons.map(|(delta, [x, y])| (side, delta, [x, y, B, B])))
+            .filter(|(_, _, [x, y, ..])| {
+                *x >= PALETTE_W && *y >= HUD_BAR && x + B <= w && y + B <= h - STATUS_H
+            })
+            .collect()
+    }
+
+    fn resize_button_at(&self, (px, py): (f32, f32)) -> Option<(Side, i32)> {
+        self.resize_buttons()
+            .into_iter()
+            .find(|(_, _, [x, y, w, h])| (*x..x + w).contains(&px) && (*y..y + h).contains(&py))
+            .map(|(side, delta, _)| (side, delta))
+    }
+
+    fn resize(&mut self, side: Side, delta: i32) {
+        self.edited();
         match self.model.resize(side, delta) {
             Ok(()) => {
                 // Rows or columns added (removed) at the top or left move the map's content
@@ -1011,6 +1061,15 @@ impl Session {
             2.0,
             ink::GOLD,
         );
+        for (_, delta, [x, y, bw, bh]) in self.resize_buttons() {
+            draw_rectangle(x, y, bw, bh, ink::OPAQUE);
+            draw_rectangle_lines(x, y, bw, bh, 1.0, ink::GOLD);
+            let (cx, cy) = (x + bw / 2.0, y + bh / 2.0);
+            draw_line(cx - 6.0, cy, cx + 6.0, cy, 2.0, ink::GOLD);
+            if delta > 0 {
+                draw_line(cx, cy - 6.0, cx, cy + 6.0, 2.0, ink::GOLD);
+            }
+        }
         if let Some(Drag::Fill { from, to, .. }) = self.drag {
             let a = self.view.cell_rect((from.0.min(to.0), from.1.min(to.1)));
             let b = self.view.cell_rect((from.0.max(to.0), from.1.max(to.1)));
