@@ -1002,7 +1002,6 @@ impl App {
         if self.playback.is_some() {
             lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
         }
-
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
         lines.push((
             format!(
