@@ -212,7 +212,7 @@ fn an_override_whose_crate_is_gone_is_reported_then_removed_and_its_comment_kept
         line: 28,
         now: Some((19, 8)),
     };
-    assert_eq!(editor.overrides_to_remove(), [gone.clone()]);
+    assert_eq!(editor.overrides_to_remove(), std::slice::from_ref(&gone));
     assert_eq!(editor.problem(), None);
     let report = editor.save().unwrap();
     assert_eq!(report.dropped_overrides, [gone]);

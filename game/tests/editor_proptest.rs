@@ -73,7 +73,8 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// The texts under test: the shipped levels, their CRLF copies, and the awkward ones.
+/// The texts under test: the shipped levels, their copies with CRLF or CR line ends or a
+/// byte-order mark, and the awkward ones.
 fn texts() -> Vec<(String, String)> {
     let mut texts = Vec::new();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
@@ -86,6 +87,8 @@ fn texts() -> Vec<(String, String)> {
         let text = std::fs::read_to_string(&path).expect("level");
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         texts.push((format!("crlf-{name}"), text.replace('\n', "\r\n")));
+        texts.push((format!("cr-{name}"), text.replace('\n', "\r")));
+        texts.push((format!("bom-{name}"), format!("\u{feff}{text}")));
         texts.push((name, text));
     }
     texts.push(("awkward.ron".to_owned(), AWKWARD.to_owned()));
@@ -205,10 +208,18 @@ fn check_edited(dir: &Path, name: &str, original: &str, ops: &[Op]) -> Result<()
         prop_assert!(found.is_some(), "lost {comment:?} in:\n{text}");
         rest = &rest[found.unwrap_or(0) + comment.len()..];
     }
-    // CRLF stays CRLF.
+    // Line ends stay what they were, and so does a byte-order mark.
     if original.contains("\r\n") {
-        prop_assert!(!text.replace("\r\n", "").contains('\n'), "{text:?}");
+        prop_assert!(!text.replace("\r\n", "").contains(['\n', '\r']), "{text:?}");
+    } else if original.contains('\r') {
+        prop_assert!(!text.contains('\n'), "{text:?}");
+    } else {
+        prop_assert!(!text.contains('\r'), "{text:?}");
     }
+    prop_assert_eq!(
+        text.starts_with('\u{feff}'),
+        original.starts_with('\u{feff}')
+    );
     match editor.save() {
         Ok(_) => {
             let mut out = Vec::new();
@@ -234,7 +245,7 @@ fn check_edited(dir: &Path, name: &str, original: &str, ops: &[Op]) -> Result<()
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(192))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn random_edits_save_a_valid_level_keep_comments_and_undo_to_the_original(

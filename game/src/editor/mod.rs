@@ -15,21 +15,30 @@
 //!   [`begin_stroke`](Editor::begin_stroke) and [`end_stroke`](Editor::end_stroke) for a
 //!   drag, [`fill`](Editor::fill) a [`CellRect`], [`resize`](Editor::resize) on a [`Side`];
 //!   [`undo`](Editor::undo), [`redo`](Editor::redo).
+//!   [`can_undo`](Editor::can_undo) and [`can_redo`](Editor::can_redo) say whether they would
+//!   do anything.
 //! - Verdict: [`problem`](Editor::problem) is what `check` would say of the file a save writes
-//!   (recomputed after each edit), [`level`](Editor::level) the playable level,
-//!   [`overrides_to_remove`](Editor::overrides_to_remove) the `crates` entries a save drops.
-//! - Saving: [`text`](Editor::text) is exactly what [`save`](Editor::save) writes;
-//!   [`is_modified`](Editor::is_modified), [`last_saved`](Editor::last_saved) (to tell the
-//!   editor's own save from an outside edit in the hot-reload watcher).
+//!   (computed once after an edit, when first asked for), [`level`](Editor::level) the playable
+//!   level, [`overrides_to_remove`](Editor::overrides_to_remove) the `crates` entries a save
+//!   drops (show them before saving).
+//! - Saving: [`text`](Editor::text) is exactly what [`save`](Editor::save) writes. `save`
+//!   refuses an invalid level ([`SaveError::Invalid`]), a file changed on disk since the editor
+//!   read it ([`SaveError::ChangedOnDisk`]; [`save_overwriting`](Editor::save_overwriting)
+//!   replaces it on purpose) and reports a failed write ([`SaveError::Write`]); the edits stay
+//!   in memory. [`is_modified`](Editor::is_modified); [`last_saved`](Editor::last_saved) is
+//!   what the file held when the editor last read or wrote it: a hot-reload event whose file
+//!   holds exactly those bytes is the editor's own save.
 //!
 //! # What a save changes
 //! Only the map rows that changed (their string literals), rows added or removed, the crate
 //! overrides whose cell no longer holds a crate (their whole entry), and the numbers of an
 //! override's `at` when rows or columns were added or removed at the top or left. Everything
 //! else (comments anywhere, field order, `name`, `legend`, indentation, trailing commas, line
-//! ends, a byte-order mark) is kept byte for byte: see [`writer`] for the rules. Comments are
+//! ends, a byte-order mark) is kept byte for byte: `writer.rs` has the rules. Comments are
 //! never removed, not even one above a removed override: only what is inside the removed
-//! entry's brackets goes.
+//! entry's brackets goes. Rows added copy the separator and indentation of the file's rows;
+//! their cells are void. The undo history works on the file as opened, so undoing past a save
+//! brings back what that save removed (an override whose crate returns is written again).
 //!
 //! ```
 //! use std::path::Path;
@@ -58,7 +67,7 @@ mod grid;
 mod history;
 mod palette;
 mod save;
-pub mod writer;
+mod writer;
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
