@@ -63,8 +63,14 @@ pub const HELP: [(&str, &str); 12] = [
     ("wheel / Home", "zoom about the mouse / the whole level"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
     ("Ctrl+S", "save (again, to confirm, when it asks)"),
-    ("Ctrl+arrow", "add a row / column on that side (or + beside the map)"),
-    ("Ctrl+Shift+arrow", "remove the row / column on that side (or -)"),
+    (
+        "Ctrl+arrow",
+        "add a row / column on that side (or + beside the map)",
+    ),
+    (
+        "Ctrl+Shift+arrow",
+        "remove the row / column on that side (or -)",
+    ),
     ("Esc", "quit (asks first with unsaved edits)"),
     ("F1", "this help"),
 ];
@@ -894,9 +900,8 @@ impl Session {
     /// `crates` overrides or overwrite someone else's change on disk; else save.
     fn save(&mut self, confirmed: bool) {
         if let Some(problem) = self.model.problem() {
-            let headline = problem.to_string();
-            let headline = headline.lines().next().unwrap_or_default().to_owned();
-            self.say(format!("not saved: {headline}"), ink::ERROR);
+            let first = headline(problem);
+            self.say(format!("not saved: {first}"), ink::ERROR);
             return;
         }
         let removed = self.model.overrides_to_remove().to_vec();
@@ -966,10 +971,7 @@ impl Session {
             width: self.model.width(),
             height: self.model.height(),
             modified: self.model.is_modified(),
-            problem: self
-                .model
-                .problem()
-                .map(|p| p.to_string().lines().next().unwrap_or_default().to_owned()),
+            problem: self.model.problem().map(headline),
             brush: self
                 .palette
                 .get(self.brush)
@@ -1194,6 +1196,17 @@ impl Session {
             hud.text_box(&lines, bx, by, 20.0);
         }
     }
+}
+
+/// The first line of an error: a level error's `path:line:col: error: message`, without the
+/// quoted source line and hint under it (what fits a one-line notice).
+pub fn headline(error: &impl std::fmt::Display) -> String {
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// Height of one palette row for `entries` entries in a window `h` pixels tall.

@@ -380,7 +380,7 @@ impl App {
             match Session::open(&self.level_path, editor::NEW_LEVEL_SIZE, &self.atlas) {
                 Ok(session) => self.session = Some(session),
                 Err(e) => {
-                    self.notify(format!("cannot edit: {e}"), ink::ERROR);
+                    self.notify(format!("cannot edit: {}", editor::headline(&e)), ink::ERROR);
                     return;
                 }
             }
@@ -409,7 +409,7 @@ impl App {
                 Err(e) => session.say(format!("cannot play: {e}"), ink::ERROR),
             },
             Err(e) => {
-                let first = e.to_string().lines().next().unwrap_or_default().to_owned();
+                let first = editor::headline(&e);
                 session.say(format!("cannot play it yet: {first}"), ink::ERROR);
             }
         }
@@ -444,7 +444,7 @@ impl App {
             Ok(()) => self.notify("the level file changed on disk: reloaded".into(), ink::GOOD),
             Err(e) => {
                 session.note_disk_change();
-                let first = e.to_string().lines().next().unwrap_or_default().to_owned();
+                let first = editor::headline(&e);
                 self.notify(
                     format!("the level file changed on disk: {first}"),
                     ink::ERROR,
