@@ -3,8 +3,9 @@
 //! copy of a shipped level in a scratch folder. Cells are mapped to screen pixels with the view
 //! the game reports (`--frames N --screenshot` prints it), so a flipped or shifted
 //! mouse-to-cell mapping paints other cells than the ones asked for, and the byte comparison
-//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`,
-//! unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands the window.
+//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`
+//! (or `python3`, for the test that closes the window), unless `CRATE_ROOM_REQUIRE_WINDOW=1`
+//! (set by `.ci/run`) demands the window.
 
 mod common;
 
@@ -697,4 +698,84 @@ fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
     // The two new rows on top are void; the map moved down by two.
     assert_eq!(level.tile(4, 0), game::level::Tile::Void);
     assert_eq!(level.player_start, game::level::Cell { x: 1, y: 3 + 2 });
+}
+
+/// Ask the window to close, as a window manager's close button does (`WM_DELETE_WINDOW`;
+/// this `xdotool` has no command for it), through libX11 from Python's `ctypes`.
+const CLOSE_WINDOW_PY: &str = r#"
+import ctypes, sys
+x = ctypes.CDLL("libX11.so.6")
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XInternAtom.restype = ctypes.c_ulong
+x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+x.XFlush.argtypes = [ctypes.c_void_p]
+d = x.XOpenDisplay(None)
+if not d:
+    sys.exit("cannot open the display")
+win = int(sys.argv[1])
+class Ev(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong),
+                ("message_type", ctypes.c_ulong), ("format", ctypes.c_int),
+                ("data", ctypes.c_long * 5), ("pad", ctypes.c_long * 12)]
+ev = Ev(type=33, window=win, format=32, message_type=x.XInternAtom(d, b"WM_PROTOCOLS", 0))
+ev.data[0] = x.XInternAtom(d, b"WM_DELETE_WINDOW", 0)
+x.XSendEvent(d, win, 0, 0, ctypes.byref(ev))
+x.XFlush(d)
+"#;
+
+impl Game {
+    fn close_window(&self) {
+        let window = self.window.as_deref().expect("wait_for_window first");
+        let out = Command::new("python3")
+            .args(["-c", CLOSE_WINDOW_PY, window])
+            .env("DISPLAY", &self.display)
+            .env("XAUTHORITY", &self.xauthority)
+            .output()
+            .expect("run python3");
+        assert!(
+            out.status.success(),
+            "close the window: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(800));
+    }
+
+    fn running(&mut self) -> bool {
+        self.child.try_wait().expect("wait").is_none()
+    }
+}
+
+#[test]
+fn closing_the_window_with_unsaved_edits_asks_first() {
+    if !can_run() {
+        return;
+    }
+    if !have("python3") {
+        skip_window_test("no python3 to close the window as a window manager does");
+        return;
+    }
+    let dir = TempDir::new("editor-close");
+    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let start = view_at_start(&path, &dir);
+    let editor = &start["editor"];
+
+    // No edits: the window closes at once.
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    game.close_window();
+    let report = game.finish();
+    assert_eq!(report["editor"]["modified"], false, "{report}");
+
+    // An edit: the first close only asks, the second closes; nothing is saved.
+    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
+    game.wait_for_window();
+    game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
+    game.close_window();
+    assert!(game.running(), "the first close with unsaved edits asks");
+    game.close_window();
+    let report = game.finish();
+    assert_eq!(report["editor"]["modified"], true, "{report}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
 }

@@ -481,10 +481,13 @@ impl App {
             return true;
         }
         self.discard_armed = Some(command);
+        let save = if self.editing {
+            "Ctrl+S saves"
+        } else {
+            "E, then Ctrl+S, saves"
+        };
         self.notify(
-            format!(
-                "unsaved edits in the editor: {what} again discards them (E, then Ctrl+S saves)"
-            ),
+            format!("unsaved edits in the editor: {what} again discards them ({save})"),
             ink::GOLD,
         );
         false
