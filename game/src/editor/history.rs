@@ -120,3 +120,35 @@ impl History {
         !self.undone.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(n: usize) -> Step {
+        let change = CellChange {
+            x: 0,
+            y: 0,
+            old: '.',
+            new: '#',
+        };
+        Step::Cells(vec![change; n])
+    }
+
+    #[test]
+    fn past_the_budget_the_oldest_steps_go_but_never_the_newest() {
+        let mut history = History::default();
+        history.push(cells(HISTORY_CELLS / 2));
+        history.push(cells(HISTORY_CELLS / 2));
+        history.push(cells(1));
+        // The first step went to make room; the other two can still be undone.
+        assert!(history.undo().is_some());
+        assert!(history.undo().is_some());
+        assert!(history.undo().is_none());
+        assert!(history.redo().is_some() && history.redo().is_some());
+        // A single step over the budget is kept: the last edit can always be undone.
+        history.push(cells(HISTORY_CELLS + 1));
+        assert_eq!(history.done.len(), 1);
+        assert!(history.undo().is_some());
+    }
+}
