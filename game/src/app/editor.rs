@@ -336,6 +336,10 @@ pub struct Session {
     disk_changed: bool,
     /// Whether the view was placed for the window yet (it needs the screen size).
     placed: bool,
+    /// The validator's verdict as it stood when the paint drag in progress began. The panel
+    /// shows it until the drag ends: asking the model after every painted cell would parse the
+    /// whole level once per frame, which on a 1024 x 1024 map is tens of milliseconds.
+    problem_before_drag: Option<String>,
 }
 
 impl std::fmt::Debug for Session {
@@ -438,6 +442,7 @@ impl Session {
             panning: Vec::new(),
             said: Vec::new(),
             message: None,
+            problem_before_drag: None,
             confirm: None,
             disk_changed: false,
             placed: false,
@@ -676,6 +681,7 @@ impl Session {
                     ERASE
                 };
                 self.edited();
+                self.problem_before_drag = self.model.problem().map(ToString::to_string);
                 self.model.begin_stroke();
                 self.paint(cell, ch);
                 self.drag = Some(Drag::Paint { ch, last: cell });
@@ -1178,11 +1184,15 @@ impl Session {
         if let Some((text, color)) = &self.message {
             lines.push((shorten(text, 150), *color));
         }
-        if let Some(problem) = self.model.problem() {
+        let problem = if matches!(self.drag, Some(Drag::Paint { .. })) {
+            self.problem_before_drag.clone()
+        } else {
+            self.model.problem().map(ToString::to_string)
+        };
+        if let Some(problem) = problem {
             lines.push(("cannot save or play:".into(), ink::GOLD));
             lines.extend(
                 problem
-                    .to_string()
                     .lines()
                     .take(4)
                     .map(|l| (shorten(l, 150), ink::ERROR)),
