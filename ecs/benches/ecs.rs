@@ -8,12 +8,20 @@
 //!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
 //!   that delivers the changes, because `join_values_mut` defers that work to it.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system.
+//! - `idle_update/{8_systems,8_reactive_systems}/N`: `world.update()` with eight watching
+//!   systems (plain, or [reactive](ecs::SystemDesc::reactive)) and nothing changed.
+//! - `reader/N/k`: the update in which one system visits the k dirty entities (of N) and reads
+//!   their `Value`; the k writes before it are untimed and made in a shuffled order, so change
+//!   order is not memory order. `reader_in_order/N/k`: the same with writes in slot order.
+//! - `delivery/{sparse,dense}/N/k`: `reader` with dense delivery forced off or on, to choose
+//!   the default (`DenseDelivery::DEFAULT`).
+//! - `watchers/W/N/k`: `reader` with W systems watching `Value`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ecs::{Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
+use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Value(u64);
@@ -311,5 +319,198 @@ fn spawn(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dirty_k_of_n, write_cost, dense_iteration, spawn);
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Other(u64);
+
+/// `entities` in a shuffled order (a fixed-seed Fisher-Yates, so every run writes in the same
+/// order).
+fn shuffled(entities: &[Entity]) -> Vec<Entity> {
+    let mut out = entities.to_vec();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in (1..out.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    out
+}
+
+/// A world of `n` entities with a `Value` and `watchers` systems that require and watch it and
+/// sum the `Value` of each dirty entity; returns it after the first update drained the
+/// "everything is new" dirty sets.
+fn reader_world(n: usize, watchers: usize) -> (World, Vec<Entity>) {
+    let mut world = World::new();
+    for _ in 0..watchers {
+        world.add_system(
+            SystemDesc::new("reader")
+                .requires::<Value>()
+                .watches::<Value>(),
+            |world: &mut World, entities: &SystemEntities<'_>| {
+                let column = world.column::<Value>();
+                let mut sum = 0;
+                for &e in entities.dirty() {
+                    sum += column.get(e).map_or(0, |v| v.0);
+                }
+                black_box(sum);
+            },
+        );
+    }
+    let entities = (0..n as u64).map(|i| world.spawn((Value(i),))).collect();
+    world.update();
+    (world, entities)
+}
+
+/// Time the update after writing the `Value` of the first `k` of `order`, untimed; check once
+/// that every reader saw exactly `k` entities.
+fn bench_reader(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: BenchmarkId,
+    world: &mut World,
+    order: &[Entity],
+    k: usize,
+) {
+    let write = |world: &mut World| {
+        let column = world.column_mut::<Value>();
+        for &e in &order[..k] {
+            if let Some(mut v) = column.get_mut(e) {
+                v.0 += 1;
+            }
+        }
+    };
+    write(world);
+    world.update();
+    for info in world.systems() {
+        assert_eq!(
+            info.last_dirty, k,
+            "{} saw {} of {k}",
+            info.name, info.last_dirty
+        );
+    }
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                write(world);
+                let start = Instant::now();
+                world.update();
+                total += start.elapsed();
+            }
+            total
+        });
+    });
+}
+
+fn label(n: usize) -> String {
+    match n {
+        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
+}
+
+fn idle_update(c: &mut Criterion) {
+    let mut group = c.benchmark_group("idle_update");
+    for (n, reactive) in [1_000, 100_000, 1_000_000]
+        .into_iter()
+        .flat_map(|n| [(n, false), (n, true)])
+    {
+        let mut world = World::new();
+        for i in 0..8 {
+            let desc = SystemDesc::new("idle").requires::<Value>();
+            let desc = if reactive { desc.reactive() } else { desc };
+            let desc = if i % 2 == 0 {
+                desc.watches::<Value>()
+            } else {
+                desc.watches::<Other>()
+            };
+            world.add_system(desc, |_: &mut World, entities: &SystemEntities<'_>| {
+                for &e in entities.dirty() {
+                    black_box(e);
+                }
+            });
+        }
+        for i in 0..n as u64 {
+            world.spawn((Value(i), Other(i)));
+        }
+        world.update();
+        let name = if reactive {
+            "8_reactive_systems"
+        } else {
+            "8_systems"
+        };
+        group.bench_function(BenchmarkId::new(name, label(n)), |b| {
+            b.iter(|| world.update());
+        });
+    }
+    group.finish();
+}
+
+fn reader(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reader");
+    for n in [100_000, 1_000_000] {
+        let (mut world, entities) = reader_world(n, 1);
+        let order = shuffled(&entities);
+        for k in [1, n / 100, n / 10, n] {
+            let id = BenchmarkId::new(label(n), label(k));
+            bench_reader(&mut group, id, &mut world, &order, k);
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("reader_in_order");
+    let n = 1_000_000;
+    let (mut world, entities) = reader_world(n, 1);
+    for k in [n / 10, n] {
+        let stride: Vec<Entity> = entities.iter().step_by(n / k).copied().collect();
+        let id = BenchmarkId::new(label(n), label(k));
+        bench_reader(&mut group, id, &mut world, &stride, k);
+    }
+    group.finish();
+}
+
+fn delivery(c: &mut Criterion) {
+    let mut group = c.benchmark_group("delivery");
+    for n in [100_000, 1_000_000] {
+        let (mut world, entities) = reader_world(n, 1);
+        let order = shuffled(&entities);
+        for k in [n / 100, n / 20, n / 10, n / 5] {
+            for (mode, dense) in [
+                ("sparse", DenseDelivery::NEVER),
+                ("dense", DenseDelivery::ALWAYS),
+            ] {
+                world.set_dense_delivery(dense);
+                let id = BenchmarkId::new(format!("{mode}/{}", label(n)), k);
+                bench_reader(&mut group, id, &mut world, &order, k);
+            }
+        }
+    }
+    group.finish();
+}
+
+fn watchers(c: &mut Criterion) {
+    let mut group = c.benchmark_group("watchers");
+    for n in [100_000, 1_000_000] {
+        for w in [1, 2, 4] {
+            let (mut world, entities) = reader_world(n, w);
+            let order = shuffled(&entities);
+            for k in [n / 100, n / 10] {
+                let id = BenchmarkId::new(format!("{w}/{}", label(n)), label(k));
+                bench_reader(&mut group, id, &mut world, &order, k);
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    dirty_k_of_n,
+    write_cost,
+    dense_iteration,
+    spawn,
+    idle_update,
+    reader,
+    delivery,
+    watchers
+);
 criterion_main!(benches);

@@ -4,9 +4,11 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::rc::Rc;
 
 use crate::Entity;
-use crate::entity_set::{ClearableSet, EntitySet};
+use crate::change_log::ChangeLog;
+use crate::entity_set::EntitySet;
 
 /// Every component of one type, packed densely, with a sparse index by entity.
 ///
@@ -16,25 +18,9 @@ use crate::entity_set::{ClearableSet, EntitySet};
 pub struct Column<T> {
     entities: EntitySet,
     values: Vec<T>,
-    /// Entities whose value changed since the world last delivered changes to systems.
+    /// The change log shared with the world, which hands its entries to the watching systems.
     /// `None` while no system watches this type.
-    changes: Option<RefCell<ChangeLog>>,
-}
-
-/// What changed in one watched column since the world last delivered changes to systems.
-#[derive(Debug, Default)]
-pub(crate) struct ChangeLog {
-    pub(crate) entities: ClearableSet,
-    /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
-    /// and expanded to the column's entities when delivered.
-    pub(crate) all: bool,
-}
-
-impl ChangeLog {
-    #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        !self.all && self.entities.is_empty()
-    }
+    changes: Option<Rc<RefCell<ChangeLog>>>,
 }
 
 impl<T> Default for Column<T> {
@@ -71,7 +57,7 @@ impl<T: 'static> Column<T> {
         Some(Mut {
             value: &mut self.values[i],
             entity,
-            changes: self.changes.as_ref(),
+            changes: self.changes.as_deref(),
         })
     }
 
@@ -129,8 +115,8 @@ impl<T: 'static> Column<T> {
     /// ```
     #[inline]
     pub fn values_mut(&mut self) -> &mut [T] {
-        if let Some(changes) = &mut self.changes {
-            changes.get_mut().all = true;
+        if let Some(changes) = &self.changes {
+            changes.borrow_mut().all = true;
         }
         &mut self.values
     }
@@ -142,7 +128,7 @@ impl<T: 'static> Column<T> {
 
     /// Iterate over `(entity, Mut<component>)` in storage order.
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Entity, Mut<'_, T>)> + '_ {
-        let changes = self.changes.as_ref();
+        let changes = self.changes.as_deref();
         self.entities
             .as_slice()
             .iter()
@@ -194,7 +180,7 @@ impl<T: 'static> Column<T> {
     #[inline]
     fn mark_changed(&self, entity: Entity) {
         if let Some(changes) = &self.changes {
-            changes.borrow_mut().entities.insert(entity);
+            changes.borrow_mut().mark(entity);
         }
     }
 }
@@ -205,10 +191,12 @@ pub(crate) trait AnyColumn: Any {
     fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
     fn despawn(&mut self, entity: Entity);
+    /// Drop every component; the world clears the change log.
     fn clear(&mut self);
-    fn watch(&mut self);
-    /// The change log (if watched) and the entities in the column, for delivery.
-    fn change_log(&mut self) -> Option<(&mut ChangeLog, &[Entity])>;
+    /// Start recording changes into `log`.
+    fn watch(&mut self, log: Rc<RefCell<ChangeLog>>);
+    /// The entities in the column, in storage order.
+    fn entities(&self) -> &[Entity];
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
@@ -221,33 +209,23 @@ impl<T: 'static> AnyColumn for Column<T> {
     }
 
     fn despawn(&mut self, entity: Entity) {
+        // Its change-log entry, if any, stays: delivery skips handles that are not tracked.
         if let Some(i) = self.entities.remove(entity) {
             self.values.swap_remove(i);
-        }
-        if let Some(changes) = &mut self.changes {
-            changes.get_mut().entities.remove(entity);
         }
     }
 
     fn clear(&mut self) {
         self.entities.clear();
         self.values.clear();
-        if let Some(changes) = &mut self.changes {
-            let log = changes.get_mut();
-            log.entities.clear();
-            log.all = false;
-        }
     }
 
-    fn watch(&mut self) {
-        if self.changes.is_none() {
-            self.changes = Some(RefCell::default());
-        }
+    fn watch(&mut self, log: Rc<RefCell<ChangeLog>>) {
+        self.changes = Some(log);
     }
 
-    fn change_log(&mut self) -> Option<(&mut ChangeLog, &[Entity])> {
-        let log = self.changes.as_mut()?.get_mut();
-        Some((log, self.entities.as_slice()))
+    fn entities(&self) -> &[Entity] {
+        self.entities.as_slice()
     }
 }
 
@@ -256,7 +234,7 @@ impl<T: 'static> AnyColumn for Column<T> {
 #[cold]
 #[inline(never)]
 fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
-    changes.borrow_mut().entities.insert(entity);
+    changes.borrow_mut().mark(entity);
 }
 
 /// Mutable access to a component that signals a change to the systems watching its type.
@@ -349,7 +327,7 @@ pub fn join_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
 ) -> impl Iterator<Item = (Entity, Mut<'a, A>, &'a B)> + 'a {
-    let changes = a.changes.as_ref();
+    let changes = a.changes.as_deref();
     Join::new(&a.entities, &mut a.values, b).map(move |(entity, value, b)| {
         (
             entity,
@@ -392,8 +370,8 @@ pub fn join_values_mut<'a, A: 'static, B: 'static>(
     a: &'a mut Column<A>,
     b: &'a Column<B>,
 ) -> impl Iterator<Item = (Entity, &'a mut A, &'a B)> + 'a {
-    if let Some(changes) = &mut a.changes {
-        changes.get_mut().all = true;
+    if let Some(changes) = &a.changes {
+        changes.borrow_mut().all = true;
     }
     Join::new(&a.entities, &mut a.values, b)
 }

@@ -151,6 +151,12 @@ impl Entities {
         self.alive
     }
 
+    /// Number of slots ever used (live, free or retired): the range of [`Entity::index`].
+    #[inline]
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Live entities in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &ComponentSet)> + '_ {
         self.slots

@@ -9,12 +9,14 @@
 //!
 //! # Goals, in order
 //! 1. **Correct change tracking.** A change is never lost and never seen twice by the same
-//!    system: dirty sets are cleared only after their system runs, so a change made by a later
-//!    system reaches an earlier one on the next update, and one made by an earlier system reaches
-//!    a later one in the same update. Disabled systems keep collecting (deduplicated).
+//!    system: each watched component has one change log, and each system watching it reads
+//!    from its own cursor, so a change made by a later system reaches an earlier one on the next
+//!    update, and one made by an earlier system reaches a later one in the same update.
+//!    Disabled systems keep collecting (deduplicated).
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at a
-//!    thousand entities as at a hundred thousand; marking a watched component changed is a few
-//!    nanoseconds; writes to unwatched types cost nothing extra.
+//!    thousand entities as at a million; marking a watched component changed is a few
+//!    nanoseconds; writes to unwatched types cost nothing extra; a change is logged once however
+//!    many systems watch it; a large batch of changes is handed out in memory (slot) order.
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
 //!    `None`, `false` or an error, even after its slot is reused.
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
@@ -61,6 +63,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod change_log;
 mod column;
 mod component;
 mod entity;
@@ -74,4 +77,4 @@ pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
 pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
-pub use world::{NoSuchEntity, World};
+pub use world::{DenseDelivery, NoSuchEntity, World};

@@ -89,6 +89,7 @@ pub struct SystemDesc {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
     pub(crate) debug: bool,
+    pub(crate) reactive: bool,
     pub(crate) requires: Vec<ComponentRef>,
     pub(crate) watches: Vec<ComponentRef>,
 }
@@ -100,6 +101,7 @@ impl SystemDesc {
             name,
             priority: 0,
             debug: false,
+            reactive: false,
             requires: Vec::new(),
             watches: Vec::new(),
         }
@@ -128,6 +130,35 @@ impl SystemDesc {
         self.debug = true;
         self
     }
+
+    /// Run only when there is something to react to: when [`SystemEntities::dirty`] or
+    /// [`SystemEntities::removed`] would not be empty. For systems whose whole work is their
+    /// dirty and removed entities (an index, a cache, derived data); not for ones that also
+    /// read events, resources or every tracked entity. An update where nothing changed then
+    /// skips the system without calling it; a skipped run leaves [`SystemInfo::runs`] as it is
+    /// and reports zero `last_dirty` and `last_duration`.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, World};
+    ///
+    /// struct Hp(u32);
+    /// let mut world = World::new();
+    /// let id = world.add_system(
+    ///     SystemDesc::new("hp_bar").requires::<Hp>().watches::<Hp>().reactive(),
+    ///     |_: &mut World, _: &ecs::SystemEntities| {},
+    /// );
+    /// let e = world.spawn((Hp(3),));
+    /// world.update(); // new entity: runs
+    /// world.update(); // nothing changed: skipped
+    /// assert_eq!(world.system_info(id).runs, 1);
+    /// world.get_mut::<Hp>(e).unwrap().0 = 2;
+    /// world.update();
+    /// assert_eq!(world.system_info(id).runs, 2);
+    /// ```
+    pub fn reactive(mut self) -> Self {
+        self.reactive = true;
+        self
+    }
 }
 
 /// Snapshot of one system's scheduling state and last-run figures.
@@ -145,13 +176,12 @@ pub struct SystemInfo {
     pub enabled: bool,
     /// Entities tracked now.
     pub tracked: usize,
-    /// Entities dirty now (waiting for its next run).
-    pub pending_dirty: usize,
     /// Dirty entities it received on its last run.
     pub last_dirty: usize,
     /// Wall time of its last run.
     pub last_duration: Duration,
-    /// Number of times it has run.
+    /// Number of times it has run (not counting updates a [reactive](SystemDesc::reactive)
+    /// system skipped).
     pub runs: u64,
 }
 
@@ -163,13 +193,37 @@ pub(crate) struct SystemSlot {
     pub(crate) required: crate::component::ComponentSet,
     pub(crate) watches_any: bool,
     pub(crate) enabled: bool,
-    pub(crate) tracked: EntitySet,
+    /// What the system reads while it runs, boxed so that running it moves one pointer out
+    /// (to lend the sets while the system borrows the world) and back. While it runs, an empty
+    /// placeholder stands in.
+    pub(crate) sets: Box<SystemSets>,
+    /// Watched components and, for each, how far into its change log this system has read.
+    pub(crate) watches: Vec<Watch>,
+    /// Dirty entities that do not come from a change log: newly tracked ones, and log entries
+    /// taken over while the system did not run (disabled, or a debug-only update).
     pub(crate) dirty: ClearableSet,
-    pub(crate) removed: ClearableSet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
-    pub(crate) running: bool,
+    /// Whether it is running; then `sets` is the placeholder and this is its tracked count.
+    pub(crate) running: Option<usize>,
     pub(crate) last_dirty: usize,
     pub(crate) last_duration: Duration,
     pub(crate) runs: u64,
+}
+
+/// One watched component of a system and its cursor into that component's change log.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Watch {
+    pub(crate) id: crate::ComponentId,
+    /// Entries before this position were delivered to (or taken over by) the system.
+    pub(crate) cursor: usize,
+}
+
+/// The entity sets a system reads while it runs.
+#[derive(Debug, Default)]
+pub(crate) struct SystemSets {
+    pub(crate) tracked: EntitySet,
+    pub(crate) removed: ClearableSet,
+    /// What the last delivery handed out, when it was not a lent log range.
+    pub(crate) delivered: Vec<Entity>,
 }

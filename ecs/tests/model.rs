@@ -1,12 +1,18 @@
 //! Model-based property test: random operation sequences run against the ECS and against a
 //! reference model made of hash maps and full recomputation, which must agree after every
 //! update on what each system tracked and what it received as dirty and as removed.
+//!
+//! Three systems watch `A` (at different points of the frame, with different tracked sets, one
+//! of them watching `B` too), so the shared change log is read through several cursors; and the
+//! dense-delivery threshold changes at random, so deliveries go both ways: in change order
+//! (including the lent-log fast path) and in slot order through the bit set. One of them is
+//! reactive: it must run exactly when it has dirty or removed entities.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
+use ecs::{Component, DenseDelivery, Entity, SystemDesc, SystemEntities, SystemId, World};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -45,21 +51,25 @@ macro_rules! dispatch {
 }
 
 /// The systems under test: what each requires and watches, by component number, and its
-/// priority. Run order is census, sum_a, pair, any_b (pair and any_b tie; pair was added first).
+/// priority. Run order is early_a, census, sum_a, pair, any_b, late_a (pair and any_b tie; pair
+/// was added first).
 struct Spec {
     name: &'static str,
     priority: i32,
     requires: &'static [usize],
     watches: &'static [usize],
+    /// Runs only when it has dirty or removed entities.
+    reactive: bool,
 }
 
-const SPECS: [Spec; 4] = [
+const SPECS: [Spec; 6] = [
     // Writes B (flips it) on every dirty entity that has one: reaches any_b in the same frame.
     Spec {
         name: "sum_a",
         priority: 0,
         requires: &[0],
         watches: &[0],
+        reactive: false,
     },
     // Watches C without requiring it; bumps A on every dirty entity: reaches sum_a next frame.
     Spec {
@@ -67,6 +77,7 @@ const SPECS: [Spec; 4] = [
         priority: 1,
         requires: &[0, 1],
         watches: &[2],
+        reactive: false,
     },
     // Watches nothing.
     Spec {
@@ -74,6 +85,7 @@ const SPECS: [Spec; 4] = [
         priority: -1,
         requires: &[1],
         watches: &[],
+        reactive: false,
     },
     // Requires nothing, so tracks every entity.
     Spec {
@@ -81,9 +93,38 @@ const SPECS: [Spec; 4] = [
         priority: 1,
         requires: &[],
         watches: &[1],
+        reactive: false,
+    },
+    // A second watcher of A, before the writers of A: it reads their changes a frame later.
+    Spec {
+        name: "early_a",
+        priority: -2,
+        requires: &[2],
+        watches: &[0],
+        reactive: false,
+    },
+    // A third watcher of A, after every writer, also watching B, and reactive; flips C on
+    // every dirty entity that has one: reaches pair (which watches C) next frame.
+    Spec {
+        name: "late_a",
+        priority: 2,
+        requires: &[1],
+        watches: &[0, 1],
+        reactive: true,
     },
 ];
-const RUN_ORDER: [usize; 4] = [2, 0, 1, 3];
+const RUN_ORDER: [usize; 6] = [4, 2, 0, 1, 3, 5];
+
+/// Dense-delivery settings the test switches between: always by slot, half the slots, and
+/// never by slot (the default needs more entities than these tests make).
+const THRESHOLDS: [DenseDelivery; 3] = [
+    DenseDelivery::ALWAYS,
+    DenseDelivery {
+        fraction: 0.5,
+        min: 0,
+    },
+    DenseDelivery::NEVER,
+];
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -101,6 +142,8 @@ enum Op {
     SetIfNeq(Index, usize, bool, u8),
     SetEnabled(usize, bool),
     ChangeTracking(bool),
+    /// Switch dense delivery to `THRESHOLDS[i]`.
+    DenseThreshold(usize),
     Update,
     Clear,
 }
@@ -119,6 +162,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(e, c, same, v)| Op::SetIfNeq(e, c, same, v)),
         2 => (0..SPECS.len(), any::<bool>()).prop_map(|(s, on)| Op::SetEnabled(s, on)),
         1 => prop::bool::weighted(0.7).prop_map(Op::ChangeTracking),
+        1 => (0..THRESHOLDS.len()).prop_map(Op::DenseThreshold),
         5 => Just(Op::Update),
         1 => Just(Op::Clear),
     ]
@@ -208,6 +252,21 @@ impl Model {
             .collect()
     }
 
+    /// What system `s` would receive as dirty if it ran now.
+    fn pending_dirty(&self, s: usize) -> BTreeSet<Entity> {
+        let tracked = self.tracked(s);
+        if SPECS[s].watches.is_empty() {
+            BTreeSet::new()
+        } else if !self.change_tracking {
+            tracked
+        } else {
+            tracked
+                .into_iter()
+                .filter(|e| self.log[s].contains(e))
+                .collect()
+        }
+    }
+
     /// One update: what each system receives (`None` if it does not run).
     fn update(&mut self) -> [Option<Received>; SPECS.len()] {
         let mut received = [const { None }; SPECS.len()];
@@ -216,20 +275,13 @@ impl Model {
                 continue;
             }
             let tracked = self.tracked(s);
-            let dirty: BTreeSet<Entity> = if SPECS[s].watches.is_empty() {
-                BTreeSet::new()
-            } else if !self.change_tracking {
-                tracked.clone()
-            } else {
-                tracked
-                    .iter()
-                    .copied()
-                    .filter(|e| self.log[s].contains(e))
-                    .collect()
-            };
+            let dirty = self.pending_dirty(s);
             self.log[s].clear();
             let removed = self.removed(s);
             self.removed[s].clear();
+            if SPECS[s].reactive && dirty.is_empty() && removed.is_empty() {
+                continue;
+            }
             // The systems' own writes, mirrored.
             for &e in &dirty {
                 match SPECS[s].name {
@@ -241,6 +293,11 @@ impl Model {
                     "pair" => {
                         let a = self.get(e, 0).expect("pair requires A");
                         self.write(e, 0, Some(a.wrapping_add(1)));
+                    }
+                    "late_a" => {
+                        if let Some(c) = self.get(e, 2) {
+                            self.write(e, 2, Some(c ^ 1));
+                        }
                     }
                     _ => {}
                 }
@@ -305,6 +362,9 @@ impl Subject {
         let mut ids = Vec::new();
         for (s, spec) in SPECS.iter().enumerate() {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
+            if spec.reactive {
+                desc = desc.reactive();
+            }
             for &c in spec.requires {
                 desc = dispatch!(c, requires(desc));
             }
@@ -331,6 +391,11 @@ impl Subject {
                             1 => {
                                 let mut a = world.get_mut::<A>(e).expect("pair requires A");
                                 a.0 = a.0.wrapping_add(1);
+                            }
+                            5 => {
+                                if let Some(mut c) = world.get_mut::<C>(e) {
+                                    c.0 ^= 1;
+                                }
                             }
                             _ => {}
                         }
@@ -451,6 +516,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 world.set_change_tracking(*on);
                 model.change_tracking = *on;
             }
+            Op::DenseThreshold(i) => world.set_dense_delivery(THRESHOLDS[*i]),
             Op::Update => {
                 *subject.received.borrow_mut() = Default::default();
                 world.update();
@@ -499,6 +565,15 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 removed,
                 model.removed(s),
                 "step {}: {} removed, pending",
+                step,
+                spec.name
+            );
+            let dirty: BTreeSet<Entity> = pending.dirty().iter().copied().collect();
+            prop_assert_eq!(dirty.len(), pending.dirty().len(), "duplicate dirty");
+            prop_assert_eq!(
+                dirty,
+                model.pending_dirty(s),
+                "step {}: {} dirty, pending",
                 step,
                 spec.name
             );

@@ -159,7 +159,7 @@ fn disabled_system_accumulates_dirty_deduplicated() {
         world.update();
     }
     assert_eq!(run_count(&runs), 1);
-    assert_eq!(world.system_info(id).pending_dirty, 2, "a once, b once");
+    assert_eq!(world.system_entities(id).dirty().len(), 2, "a once, b once");
     world.set_enabled(id, true);
     world.update();
     assert_eq!(run_count(&runs), 2);

@@ -2,8 +2,11 @@
 
 mod common;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, set};
-use ecs::{SystemDesc, World, join_mut, join_values_mut};
+use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[test]
 fn tracked_entities_have_all_required_components() {
@@ -448,4 +451,100 @@ fn system_entities_shows_pending_dirty_before_the_run() {
     assert!(world.system_entities(id).dirty().is_empty());
     assert_eq!(world.system_info(id).last_dirty, 1);
     assert_eq!(world.system_info(id).runs, 1);
+}
+
+#[test]
+fn a_values_mut_change_made_while_tracking_is_off_is_not_delivered_again_once_it_is_on() {
+    let mut world = World::new();
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+    );
+    let a = world.spawn((Pos(0),));
+    world.update();
+    world.set_change_tracking(false);
+    world.column_mut::<Pos>().values_mut()[0].0 = 1;
+    world.update();
+    assert_eq!(last_dirty(&runs), set([a]));
+    world.set_change_tracking(true);
+    world.update();
+    assert!(
+        last_dirty(&runs).is_empty(),
+        "it was delivered while tracking was off"
+    );
+}
+
+#[test]
+fn several_watchers_of_one_component_each_receive_each_change_once() {
+    let mut world = World::new();
+    let watcher = |name| SystemDesc::new(name).requires::<Pos>().watches::<Pos>();
+    let (_, early) = probe(&mut world, watcher("early").priority(-1));
+    world.add_system(
+        SystemDesc::new("writer")
+            .requires::<Pos>()
+            .requires::<Vel>(),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            for &e in entities.tracked() {
+                world.get_mut::<Pos>(e).expect("tracked").0 += 1;
+            }
+        },
+    );
+    let (_, late) = probe(&mut world, watcher("late").priority(1));
+    let (_, also_late) = probe(&mut world, watcher("also_late").priority(1));
+    let a = world.spawn((Pos(0), Vel(1)));
+    let b = world.spawn((Pos(0),));
+    world.update();
+    world.get_mut::<Pos>(b).expect("has Pos").0 = 5;
+    world.update();
+    assert_eq!(last_dirty(&early), set([a, b]), "a from the last frame");
+    assert_eq!(last_dirty(&late), set([a, b]), "a from this frame");
+    assert_eq!(last_dirty(&also_late), set([a, b]));
+    world.update();
+    for runs in [&early, &late, &also_late] {
+        assert_eq!(last_dirty(runs), set([a]), "b only once");
+    }
+}
+
+#[test]
+fn delivery_order_is_the_same_in_two_identical_runs_sparse_or_dense() {
+    fn run(dense: DenseDelivery) -> Vec<Vec<Entity>> {
+        let mut world = World::new();
+        world.set_dense_delivery(dense);
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let out = Rc::clone(&seen);
+        world.add_system(
+            SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+            move |_: &mut World, entities: &SystemEntities<'_>| {
+                out.borrow_mut().push(entities.dirty().to_vec());
+            },
+        );
+        let es: Vec<Entity> = (0..50).map(|i| world.spawn((Pos(i),))).collect();
+        for frame in 0..5_usize {
+            for i in (0..es.len()).rev().step_by(frame + 1) {
+                if let Some(mut p) = world.get_mut::<Pos>(es[(i * 7) % es.len()]) {
+                    p.0 += 1;
+                }
+            }
+            world.despawn(es[frame * 3]);
+            world.update();
+        }
+        seen.take()
+    }
+    for dense in [
+        DenseDelivery::ALWAYS,
+        DenseDelivery::DEFAULT,
+        DenseDelivery::NEVER,
+    ] {
+        assert_eq!(run(dense), run(dense), "{dense:?}");
+    }
+    let dense = run(DenseDelivery::ALWAYS);
+    assert!(
+        dense.iter().all(|d| d.is_sorted_by_key(|e| e.index())),
+        "dense deliveries are in slot order"
+    );
+    assert_ne!(
+        run(DenseDelivery::NEVER),
+        dense,
+        "sparse ones are in change order"
+    );
 }

@@ -128,6 +128,8 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         false => None,
     };
     sim.set_dirty_optimization(opts.dirty);
+    // The report has each system's mean time.
+    sim.world_mut().set_timing(true);
     sim.set_bot(opts.input.is_bot());
 
     let names: Vec<&'static str> = sim.world().systems().map(|s| s.name).collect();

@@ -780,6 +780,8 @@ impl App {
         if self.screen != Screen::Playing || self.editing {
             return 0;
         }
+        sim.world_mut()
+            .set_timing(self.overlay.reads_system_timings());
         self.renderer.fit_camera(sim);
         let ticks = if self.scripted {
             1

@@ -88,6 +88,12 @@ impl Overlay {
         self.sync_profiling();
     }
 
+    /// Whether a view that shows the ECS's per-system timings is on (the stats panel or the
+    /// profiler window): the world times its systems only then.
+    pub fn reads_system_timings(&self) -> bool {
+        self.views.is_on(View::Stats) || self.views.is_on(View::Profiler)
+    }
+
     /// Profile scopes cost only while someone looks at them.
     fn sync_profiling(&self) {
         puffin::set_scopes_on(self.server.is_some() || self.views.is_on(View::Profiler));
