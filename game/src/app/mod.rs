@@ -4,6 +4,7 @@
 //! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
 pub mod audio;
+pub mod frame_times;
 pub mod keys;
 pub mod playback;
 pub mod recording;
@@ -32,6 +33,7 @@ use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
+use frame_times::{CpuTimes, FrameTimes};
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
 use recording::Recording;
@@ -96,6 +98,11 @@ pub struct ScriptReport {
     pub scale: f32,
     /// Saves of the level file swapped in by hot reload.
     pub reloads: u32,
+    /// CPU time per frame, update and render: medians and 99th percentiles in microseconds
+    /// (`frame_us_median`, `update_us_p99`, `render_us_median`, ...), at the top level of the
+    /// JSON.
+    #[serde(flatten)]
+    pub cpu: CpuTimes,
 }
 
 /// What stops the window before or during a run.
@@ -191,6 +198,8 @@ struct App {
     recording: Recording,
     /// Watching a replay: its speed and end.
     playback: Option<Playback>,
+    /// CPU time per frame, for the scripted report.
+    times: FrameTimes,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -289,6 +298,7 @@ impl App {
                 InputSource::Replay(r) => Some(Playback::new(r.steps())),
                 _ => None,
             },
+            times: FrameTimes::default(),
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -858,6 +868,7 @@ async fn game_loop(
     }
     let mut fps_smoothed = 60.0f32;
     loop {
+        let frame_started = std::time::Instant::now();
         puffin::GlobalProfiler::lock().new_frame();
         puffin::profile_scope!("frame");
         app.frame += 1;
@@ -890,19 +901,23 @@ async fn game_loop(
         app.finish_reload();
         let started = std::time::Instant::now();
         let steps = app.update();
-        let update_ms = started.elapsed().as_secs_f32() * 1e3;
-        let started = std::time::Instant::now();
+        let update = started.elapsed();
+        let render_started = std::time::Instant::now();
         app.draw();
-        let render_ms = started.elapsed().as_secs_f32() * 1e3;
         app.overlay.record(FrameCost {
             steps,
-            update_ms,
-            render_ms,
+            update_ms: update.as_secs_f32() * 1e3,
+            render_ms: render_started.elapsed().as_secs_f32() * 1e3,
             world_draw_calls: app.probe.world_draw_calls,
             world_quads: app.renderer.last_quads,
         });
         // The profiler window goes over everything, after the frame is measured.
         app.overlay.draw_profiler(HUD_BAR + 12.0);
+        // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
+        // render time includes submitting them; `next_frame` is left with the buffer swap.
+        set_default_camera();
+        let render = render_started.elapsed();
+        app.times.record(frame_started.elapsed(), update, render);
 
         if last_frame {
             app.save_record();
@@ -924,6 +939,7 @@ fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, A
         showing: "title",
         frames: app.frame,
         screen: [screen_width(), screen_height()],
+        cpu: app.times.report(),
         ..ScriptReport::default()
     };
     let (Screen::Playing, Some(sim)) = (app.screen, &app.sim) else {
