@@ -1,0 +1,132 @@
+//! A real profiler client: the windowed game started with `--puffin-server` on a free loopback
+//! port (under Xvfb) serves frames to `puffin_http::Client`, the client `puffin_viewer` uses,
+//! and inside each frame's `update` scope there is a scope named after every system in the
+//! schedule. Skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{TempDir, repo, sim_from_file, windowed};
+
+/// Frames the game runs before it exits on its own: long enough for the client to connect
+/// (it retries once a second) and receive some, short enough to end promptly.
+const FRAMES: &str = "600";
+/// How long the test waits for the game to end by itself before it fails.
+const DEADLINE: Duration = Duration::from_secs(300);
+
+/// Every system of the schedule (`sim/schedule.rs`), as a simulation of a shipped level holds
+/// it: the names the profiler must show.
+fn schedule_systems() -> BTreeSet<String> {
+    let sim = sim_from_file("crate_room.ron", 1);
+    let names: BTreeSet<String> = sim.world().systems().map(|s| s.name.to_owned()).collect();
+    assert!(names.len() >= 10, "a schedule of {} systems", names.len());
+    names
+}
+
+/// A loopback port nothing listens on right now.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    listener.local_addr().expect("its address").port()
+}
+
+/// Names of the scopes at `offset` in `stream` (siblings, then their children), for those inside
+/// an `update` scope (`inside`), added to `found`.
+fn collect_update_scopes(
+    stream: &puffin::Stream,
+    offset: u64,
+    names: &puffin::ScopeCollection,
+    inside: bool,
+    found: &mut BTreeSet<String>,
+) {
+    let scopes = puffin::Reader::with_offset(stream, offset)
+        .and_then(puffin::Reader::read_top_scopes)
+        .expect("a well-formed puffin stream");
+    for scope in scopes {
+        let name = names
+            .fetch_by_id(&scope.id)
+            .map(|d| d.name().to_string())
+            .unwrap_or_default();
+        if inside {
+            found.insert(name.clone());
+        }
+        collect_update_scopes(
+            stream,
+            scope.child_begin_position,
+            names,
+            inside || name == "update",
+            found,
+        );
+    }
+}
+
+/// The scope names inside `update` scopes in every frame the client holds, and the number of
+/// frames.
+fn scopes_received(client: &puffin_http::Client) -> (BTreeSet<String>, usize) {
+    let view = client.frame_view();
+    let names = view.scope_collection();
+    let mut found = BTreeSet::new();
+    let mut frames = 0;
+    for frame in view.recent_frames() {
+        let frame = frame.unpacked().expect("an unpackable frame");
+        frames += 1;
+        for stream in frame.thread_streams.values() {
+            collect_update_scopes(&stream.stream, 0, names, false, &mut found);
+        }
+    }
+    (found, frames)
+}
+
+#[test]
+fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
+    let Some(mut cmd) = windowed() else { return };
+    let systems = schedule_systems();
+    let dir = TempDir::new("profiler");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut game = cmd
+        .current_dir(repo())
+        .env("CRATE_ROOM_DATA_DIR", &dir.0)
+        .args(["--puffin-server", &addr, "--mute", "--vsync", "off"])
+        // The bot plays, so `bot` is enabled and runs too.
+        .args(["--level", "levels/crate_room.ron", "--input", "bot"])
+        .args(["--frames", FRAMES, "--screenshot", &dir.path("shot.png")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start crate-room");
+    let client = puffin_http::Client::new(addr.clone());
+    let started = Instant::now();
+    let (mut seen, mut received) = (BTreeSet::new(), 0);
+    let status = loop {
+        // Frames beyond the view's recent window drop out, so gather as they come.
+        let (names, frames) = scopes_received(&client);
+        seen.extend(names);
+        received = received.max(frames);
+        if let Some(status) = game.try_wait().expect("poll the game") {
+            break status;
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = game.kill();
+            panic!("the game did not finish {FRAMES} frames in {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let stderr = std::io::read_to_string(game.stderr.take().expect("stderr")).unwrap_or_default();
+    assert!(status.success(), "crate-room failed: {status}\n{stderr}");
+    let (names, frames) = scopes_received(&client);
+    seen.extend(names);
+    received = received.max(frames);
+    assert!(
+        received > 0,
+        "no frames reached the client on {addr}:\n{stderr}"
+    );
+    let missing: Vec<&String> = systems.difference(&seen).collect();
+    assert!(
+        missing.is_empty(),
+        "systems with no scope inside `update` in the frames received: {missing:?}\n\
+         schedule: {systems:?}\nscopes seen inside `update`: {seen:?}"
+    );
+}
