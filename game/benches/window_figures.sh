@@ -27,21 +27,21 @@ row() { # layout crates input
     cat "$dir/err.txt" >&2
     exit 1
   fi
-  tail -n 1 "$dir/out.json" | LAYOUT=$layout python3 -c '
+  tail -n 1 "$dir/out.json" | LAYOUT=$layout INPUT=$input python3 -c '
 import json, os, sys
 r = json.load(sys.stdin)
-cells = [os.environ["LAYOUT"], "{:,}".format(r["crates_total"]), r["input"] if "input" in r else "",
+cells = [os.environ["LAYOUT"], "{:,}".format(r["crates_total"]), os.environ["INPUT"],
          r["timed_frames"], "%.0f" % r["frame_us_median"], "%.0f" % r["frame_us_p99"],
-         "%.1f" % r["update_us_median"], "%.1f" % r["update_us_p99"],
+         "%.1f" % r["update_us_median"], "%.1f" % r["update_us_p99"], "{:,.0f}".format(r["update_us_max"]),
          "%.0f" % r["render_us_median"], "%.0f" % r["render_us_p99"],
          r["world_quads"], r["world_draw_calls"], r["crates_total"] - r["crates_left"]]
-print("| " + " | ".join(str(c) for c in cells) + " |")' | sed "s/|  |/| $input |/" | tee -a "$dir/rows.md"
+print("| " + " | ".join(str(c) for c in cells) + " |")' | tee -a "$dir/rows.md"
 }
 
 echo "frames per run: $frames (the first is left out); machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| layout | crates | input | frames timed | frame median us | frame p99 us | update median us | update p99 us | render median us | render p99 us | world quads | world draw calls | smashed |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| layout | crates | input | frames timed | frame median us | frame p99 us | update median us | update p99 us | update max us | render median us | render p99 us | world quads | world draw calls | smashed |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for input in idle bot; do
   for n in 2000 100000 1000000; do row dense "$n" "$input"; done
   for n in 2000 100000; do row blocks "$n" "$input"; done
@@ -50,7 +50,7 @@ echo
 python3 - "$dir/rows.md" <<'PY'
 import sys
 rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1])]
-med = {(r[0], r[1], r[2]): float(r[8]) for r in rows}
+med = {(r[0], r[1], r[2]): float(r[9]) for r in rows}
 for input in ("idle", "bot"):
     big, small = med[("dense", "1,000,000", input)], med[("dense", "2,000", input)]
     print(f"render median, dense 1,000,000 / 2,000 crates, {input}: {big:.0f} / {small:.0f} us = {big / small:.2f}")

@@ -404,6 +404,22 @@ fn gen_level_dense_writes_a_million_crates_that_check_and_simulate_and_refuses_m
 }
 
 #[test]
+fn ci_runs_exactly_the_readmes_test_command() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find_map(|l| l.trim().split_once("# test").map(|(cmd, _)| cmd.trim()))
+        .expect("README's first lines name the test command");
+    assert!(command.starts_with("cargo test"), "{command}");
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let want = format!("CRATE_ROOM_REQUIRE_WINDOW=1 {command}");
+    assert!(
+        ci.lines().any(|l| l.trim() == want),
+        ".ci/run does not run `{want}`:\n{ci}"
+    );
+}
+
+#[test]
 fn readme_states_the_exact_gen_level_limit() {
     let digits = MAX_GENERATED_CRATES.to_string();
     let (head, tail) = digits.split_at(digits.len() - 3);
