@@ -98,9 +98,9 @@ pub struct ScriptReport {
     pub scale: f32,
     /// Saves of the level file swapped in by hot reload.
     pub reloads: u32,
-    /// CPU time per frame, update and render: medians and 99th percentiles in microseconds
-    /// (`frame_us_median`, `update_us_p99`, `render_us_median`, ...), at the top level of the
-    /// JSON.
+    /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
+    /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
+    /// of the JSON.
     #[serde(flatten)]
     pub cpu: CpuTimes,
 }
@@ -911,7 +911,7 @@ async fn game_loop(
             world_draw_calls: app.probe.world_draw_calls,
             world_quads: app.renderer.last_quads,
         });
-        // The profiler window goes over everything, after the frame is measured.
+        // The profiler window goes over everything, after the stats panel's figures are taken.
         app.overlay.draw_profiler(HUD_BAR + 12.0);
         // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
         // render time includes submitting them; `next_frame` is left with the buffer swap.
