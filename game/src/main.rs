@@ -20,7 +20,9 @@ use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
-use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates};
+use game::level::{
+    Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates,
+};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
 
@@ -44,6 +46,13 @@ struct PlayArgs {
     /// Level file to start with (default: levels/crate_room.ron).
     #[arg(long)]
     level: Option<PathBuf>,
+    /// Start in the level editor on PATH (a file that does not exist yet is a new level of
+    /// --size); E plays it.
+    #[arg(long, value_name = "PATH", conflicts_with = "level")]
+    edit: Option<PathBuf>,
+    /// Size of a new level made by --edit, in cells: WxH (default 26x15, one screen).
+    #[arg(long, value_name = "WxH", requires = "edit", value_parser = map_size)]
+    size: Option<(u32, u32)>,
     /// Seed of the simulation's randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -179,6 +188,25 @@ fn crate_count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--size WxH`: a map size the format allows, each side 1 to `MAX_SIDE`.
+fn map_size(text: &str) -> Result<(u32, u32), String> {
+    let side = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_SIDE).contains(n))
+    };
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => match (side(w), side(h)) {
+            (Some(w), Some(h)) => Ok((w, h)),
+            _ => Err(format!(
+                "each side must be a whole number from 1 to {MAX_SIDE}"
+            )),
+        },
+        None => Err("expected WIDTHxHEIGHT in cells, e.g. 26x15".into()),
+    }
+}
+
 /// Standard output was closed by its reader before everything was written.
 #[derive(Debug, thiserror::Error)]
 #[error("standard output was closed")]
@@ -226,9 +254,41 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Refuse an `--edit` path that exists but is not a valid level (the editor opens only what
+/// `check` accepts), or whose folder is missing (a level that does not exist yet is made new,
+/// and saved there), before any window opens.
+fn check_edit_path(path: &Path) -> anyhow::Result<()> {
+    match game::fsutil::regular_file_metadata(path) {
+        Ok(_) => {
+            let atlas = load_atlas()?;
+            game::level::load(path, &atlas.crate_skins()).map_err(|e| anyhow!("{e}"))?;
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => Path::new("."),
+            };
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(anyhow!(
+                    "--edit {}: no such folder {}",
+                    path.display(),
+                    dir.display()
+                ))
+            }
+        }
+        Err(e) => Err(anyhow!("--edit {}: {e}", path.display())),
+    }
+}
+
 fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     if let Some(level) = &args.level {
         check_level_path(level)?;
+    }
+    if let Some(path) = &args.edit {
+        check_edit_path(path)?;
     }
     let input = match replay {
         Some(replay) => InputSource::Replay(Arc::new(replay)),
@@ -254,6 +314,10 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     };
     let opts = PlayOptions {
         level: args.level,
+        edit: args.edit.map(|path| app::EditStart {
+            path,
+            new_size: args.size.unwrap_or(app::editor::NEW_LEVEL_SIZE),
+        }),
         seed: args.seed,
         input,
         frames: args.frames,
@@ -342,7 +406,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dirs = DataDirs::locate()?;
             let atlas = AtlasData::load(&dirs.assets).context("loading the sprite atlas")?;
             if !verify {
-                if cli.play.level.is_some() || cli.play.record.is_some() {
+                if cli.play.level.is_some() || cli.play.edit.is_some() || cli.play.record.is_some()
+                {
                     anyhow::bail!("a replay plays its own level and records nothing");
                 }
                 if cli.play.input != InputSpec::Keyboard {
