@@ -20,9 +20,7 @@ use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
-use game::level::{
-    Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates,
-};
+use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
 

@@ -168,7 +168,7 @@ fn dense_room_is_walled_full_but_for_its_lanes_and_starts_on_a_lane() {
     let crate_at: std::collections::HashSet<(u32, u32)> =
         level.crates.iter().map(|c| (c.at.x, c.at.y)).collect();
     let middle = 1 + (w - 2) / 2;
-    let lane = |x: u32, y: u32| (y - 1) % level::DENSE_PERIOD as u32 == 0 || x == middle;
+    let lane = |x: u32, y: u32| (y - 1).is_multiple_of(level::DENSE_PERIOD as u32) || x == middle;
     let (mut cells, mut empty) = (0, 0);
     for y in 1..h - 1 {
         for x in 1..w - 1 {
@@ -210,7 +210,7 @@ fn dense_rooms_leave_their_spare_cells_evenly_spread() {
     let mut quarters = [0usize; 4];
     for y in 1..=323u32 {
         for x in 1..=323u32 {
-            let lane = (y - 1) % level::DENSE_PERIOD as u32 == 0 || x == middle;
+            let lane = (y - 1).is_multiple_of(level::DENSE_PERIOD as u32) || x == middle;
             if !lane && !crate_at.contains(&(x, y)) {
                 quarters[usize::from(x > middle) + 2 * usize::from(y > middle)] += 1;
             }

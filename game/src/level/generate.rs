@@ -321,7 +321,7 @@ pub fn generate_dense(crates: usize, kegs: usize, seed: u64) -> Result<String, T
     }
     let side = inner + 2;
     let middle = 1 + inner / 2;
-    let is_lane = |x: usize, y: usize| (y - 1) % DENSE_PERIOD == 0 || x == middle;
+    let is_lane = |x: usize, y: usize| (y - 1).is_multiple_of(DENSE_PERIOD) || x == middle;
     let mut rng = SplitMix64(seed);
     // Each crate cell is filled with the chance of the fillings left among the cells left, and a
     // filling is a keg with the chance of the kegs left among the fillings left: exact counts,
