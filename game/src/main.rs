@@ -20,7 +20,7 @@ use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
-use game::level::{MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates};
+use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
 
@@ -143,8 +143,8 @@ enum Command {
     },
     /// Write a valid level with exactly N crates (and K powder kegs).
     GenLevel {
-        /// Number of crates; crates and kegs together at most 499344 (the most that fit the
-        /// format's map size limit).
+        /// Number of crates; crates and kegs together at most 499344 (the most the block layout
+        /// fits in the format's map size limit), or 1000000 with --dense.
         #[arg(long, default_value_t = 0, value_parser = crate_count)]
         crates: usize,
         /// Number of powder kegs, besides the crates.
@@ -153,6 +153,10 @@ enum Command {
         /// Seed of the layout.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Fill every cell but a lane row every 32 rows and a lane column through the middle,
+        /// instead of clusters in blocks: up to 1000000 crates, the format's limit.
+        #[arg(long)]
+        dense: bool,
         /// Output file (stdout without it).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -165,13 +169,19 @@ enum Command {
     },
 }
 
-/// `--crates`: a count `gen-level` can place, checked before anything is allocated.
+/// `--crates`: a count `gen-level` can place in some layout, checked before anything is
+/// allocated (whether it fits the layout asked for is checked with `--dense` known).
 fn crate_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
-        Ok(n) if n <= MAX_GENERATED_CRATES as u64 => Ok(n as usize),
-        Ok(n) => Err(TooManyCrates { requested: n }.to_string()),
+        Ok(n) if n <= MAX_DENSE_CRATES as u64 => Ok(n as usize),
+        Ok(n) => Err(TooManyCrates {
+            requested: n,
+            layout: Layout::Blocks,
+        }
+        .to_string()),
         Err(_) => Err(format!(
-            "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES}"
+            "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES} \
+             ({MAX_DENSE_CRATES} with --dense)"
         )),
     }
 }
@@ -425,13 +435,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             crates,
             kegs,
             seed,
+            dense,
             out,
         }) => {
-            let text = match game::level::generate_with_kegs(crates, kegs, seed) {
+            let layout = if dense { Layout::Dense } else { Layout::Blocks };
+            let text = match game::level::generate_level(layout, crates, kegs, seed) {
                 Ok(text) => text,
                 Err(too_many) => {
-                    // Each count passed its own check; together they are a usage error too.
-                    eprintln!("error: --crates plus --kegs: {too_many}");
+                    // Each count passed its own check; together, or in this layout, they are a
+                    // usage error too.
+                    let counts = if kegs == 0 {
+                        "--crates"
+                    } else {
+                        "--crates plus --kegs"
+                    };
+                    eprintln!("error: {counts}: {too_many}");
                     return Ok(ExitCode::from(2));
                 }
             };

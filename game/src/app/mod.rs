@@ -6,6 +6,7 @@
 pub mod audio;
 pub mod edit_view;
 pub mod editor;
+pub mod frame_times;
 pub mod keys;
 pub mod playback;
 pub mod recording;
@@ -36,6 +37,7 @@ use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;
 use editor::{EditorReport, EventFeed, Outcome, Session};
+use frame_times::{CpuTimes, FrameTimes};
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
 use recording::Recording;
@@ -105,6 +107,11 @@ pub struct ScriptReport {
     /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
     /// state. While `showing` is `editing`, `view` and `scale` above are the editor's too.
     pub editor: Option<EditorReport>,
+    /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
+    /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
+    /// of the JSON.
+    #[serde(flatten)]
+    pub cpu: CpuTimes,
 }
 
 /// What stops the window before or during a run.
@@ -213,6 +220,8 @@ struct App {
     /// A command that discards unsaved edits (N, B, T, closing the window) was asked once:
     /// the same again goes ahead.
     discard_armed: Option<Command>,
+    /// CPU time per frame, for the scripted report.
+    times: FrameTimes,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -316,6 +325,7 @@ impl App {
             feed: EventFeed::subscribe(),
             playtest_unsaved: false,
             discard_armed: None,
+            times: FrameTimes::default(),
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -1080,6 +1090,7 @@ async fn game_loop(
     prevent_quit();
     let mut fps_smoothed = 60.0f32;
     loop {
+        let frame_started = std::time::Instant::now();
         puffin::GlobalProfiler::lock().new_frame();
         puffin::profile_scope!("frame");
         app.frame += 1;
@@ -1138,19 +1149,23 @@ async fn game_loop(
         app.finish_reload();
         let started = std::time::Instant::now();
         let steps = app.update();
-        let update_ms = started.elapsed().as_secs_f32() * 1e3;
-        let started = std::time::Instant::now();
+        let update = started.elapsed();
+        let render_started = std::time::Instant::now();
         app.draw();
-        let render_ms = started.elapsed().as_secs_f32() * 1e3;
         app.overlay.record(FrameCost {
             steps,
-            update_ms,
-            render_ms,
+            update_ms: update.as_secs_f32() * 1e3,
+            render_ms: render_started.elapsed().as_secs_f32() * 1e3,
             world_draw_calls: app.probe.world_draw_calls,
             world_quads: app.renderer.last_quads,
         });
-        // The profiler window goes over everything, after the frame is measured.
+        // The profiler window goes over everything, after the stats panel's figures are taken.
         app.overlay.draw_profiler(HUD_BAR + 12.0);
+        // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
+        // render time includes submitting them; `next_frame` is left with the buffer swap.
+        set_default_camera();
+        let render = render_started.elapsed();
+        app.times.record(frame_started.elapsed(), update, render);
 
         if last_frame {
             app.save_record();
@@ -1177,6 +1192,7 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         frames: app.frame,
         screen: [screen_width(), screen_height()],
         editor: app.session.as_ref().map(Session::report),
+        cpu: app.times.report(),
         ..ScriptReport::default()
     };
     if let (true, Some(e)) = (app.editing, &report.editor) {

@@ -42,7 +42,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
-pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate, generate_with_kegs};
+pub use generate::{
+    DENSE_PERIOD, Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates, generate,
+    generate_dense, generate_level, generate_with_kegs,
+};
 pub use watch::LevelWatcher;
 
 pub(crate) use error::needs_escape;
