@@ -1,12 +1,13 @@
 //! Crate Room: a top-down crate-smashing game on the `ecs` crate.
 //!
-//! The simulation ([`sim`]), the level format ([`level`]), the atlas's frame table ([`atlas`]),
-//! the sound effects ([`sfx`]), best times ([`records`]), replays ([`replay`]) and hit-stop and shake ([`feel`]) never
-//! touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
+//! The simulation ([`sim`]), the level format ([`level`]), the level editor's model
+//! ([`editor`]), the atlas's frame table ([`atlas`]), the sound effects ([`sfx`]), best times
+//! ([`records`]), replays ([`replay`]) and hit-stop and shake ([`feel`]) never touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
 
 pub mod app;
 pub mod atlas;
 pub mod debug;
+pub mod editor;
 pub mod egui_bridge;
 pub mod feel;
 pub mod fsutil;

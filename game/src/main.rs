@@ -20,7 +20,7 @@ use game::debug::views::Views;
 use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
-use game::level::{MAX_GENERATED_CRATES, TooManyCrates};
+use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
 
@@ -44,6 +44,13 @@ struct PlayArgs {
     /// Level file to start with (default: levels/crate_room.ron).
     #[arg(long)]
     level: Option<PathBuf>,
+    /// Start in the level editor on PATH (a file that does not exist yet is a new level of
+    /// --size); E plays it.
+    #[arg(long, value_name = "PATH", conflicts_with = "level")]
+    edit: Option<PathBuf>,
+    /// Size of a new level made by --edit, in cells: WxH (default 26x15, one screen).
+    #[arg(long, value_name = "WxH", requires = "edit", value_parser = map_size)]
+    size: Option<(u32, u32)>,
     /// Seed of the simulation's randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -136,8 +143,8 @@ enum Command {
     },
     /// Write a valid level with exactly N crates (and K powder kegs).
     GenLevel {
-        /// Number of crates; crates and kegs together at most 499344 (the most that fit the
-        /// format's map size limit).
+        /// Number of crates; crates and kegs together at most 499344 (the most the block layout
+        /// fits in the format's map size limit), or 1000000 with --dense.
         #[arg(long, default_value_t = 0, value_parser = crate_count)]
         crates: usize,
         /// Number of powder kegs, besides the crates.
@@ -146,6 +153,10 @@ enum Command {
         /// Seed of the layout.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Fill every cell but a lane row every 32 rows and a lane column through the middle,
+        /// instead of clusters in blocks: up to 1000000 crates, the format's limit.
+        #[arg(long)]
+        dense: bool,
         /// Output file (stdout without it).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -158,14 +169,39 @@ enum Command {
     },
 }
 
-/// `--crates`: a count `gen-level` can place, checked before anything is allocated.
+/// `--crates`: a count `gen-level` can place in some layout, checked before anything is
+/// allocated (whether it fits the layout asked for is checked with `--dense` known).
 fn crate_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
-        Ok(n) if n <= MAX_GENERATED_CRATES as u64 => Ok(n as usize),
-        Ok(n) => Err(TooManyCrates { requested: n }.to_string()),
+        Ok(n) if n <= MAX_DENSE_CRATES as u64 => Ok(n as usize),
+        Ok(n) => Err(TooManyCrates {
+            requested: n,
+            layout: Layout::Blocks,
+        }
+        .to_string()),
         Err(_) => Err(format!(
-            "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES}"
+            "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES} \
+             ({MAX_DENSE_CRATES} with --dense)"
         )),
+    }
+}
+
+/// `--size WxH`: a map size the format allows, each side 1 to `MAX_SIDE`.
+fn map_size(text: &str) -> Result<(u32, u32), String> {
+    let side = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_SIDE).contains(n))
+    };
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => match (side(w), side(h)) {
+            (Some(w), Some(h)) => Ok((w, h)),
+            _ => Err(format!(
+                "each side must be a whole number from 1 to {MAX_SIDE}"
+            )),
+        },
+        None => Err("expected WIDTHxHEIGHT in cells, e.g. 26x15".into()),
     }
 }
 
@@ -216,9 +252,41 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Refuse an `--edit` path that exists but is not a valid level (the editor opens only what
+/// `check` accepts), or whose folder is missing (a level that does not exist yet is made new,
+/// and saved there), before any window opens.
+fn check_edit_path(path: &Path) -> anyhow::Result<()> {
+    match game::fsutil::regular_file_metadata(path) {
+        Ok(_) => {
+            let atlas = load_atlas()?;
+            game::level::load(path, &atlas.crate_skins()).map_err(|e| anyhow!("{e}"))?;
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => Path::new("."),
+            };
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(anyhow!(
+                    "--edit {}: no such folder {}",
+                    path.display(),
+                    dir.display()
+                ))
+            }
+        }
+        Err(e) => Err(anyhow!("--edit {}: {e}", path.display())),
+    }
+}
+
 fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     if let Some(level) = &args.level {
         check_level_path(level)?;
+    }
+    if let Some(path) = &args.edit {
+        check_edit_path(path)?;
     }
     let input = match replay {
         Some(replay) => InputSource::Replay(Arc::new(replay)),
@@ -244,6 +312,10 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     };
     let opts = PlayOptions {
         level: args.level,
+        edit: args.edit.map(|path| app::EditStart {
+            path,
+            new_size: args.size.unwrap_or(app::editor::NEW_LEVEL_SIZE),
+        }),
         seed: args.seed,
         input,
         frames: args.frames,
@@ -332,7 +404,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dirs = DataDirs::locate()?;
             let atlas = AtlasData::load(&dirs.assets).context("loading the sprite atlas")?;
             if !verify {
-                if cli.play.level.is_some() || cli.play.record.is_some() {
+                if cli.play.level.is_some() || cli.play.edit.is_some() || cli.play.record.is_some()
+                {
                     anyhow::bail!("a replay plays its own level and records nothing");
                 }
                 if cli.play.input != InputSpec::Keyboard {
@@ -362,13 +435,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             crates,
             kegs,
             seed,
+            dense,
             out,
         }) => {
-            let text = match game::level::generate_with_kegs(crates, kegs, seed) {
+            let layout = if dense { Layout::Dense } else { Layout::Blocks };
+            let text = match game::level::generate_level(layout, crates, kegs, seed) {
                 Ok(text) => text,
                 Err(too_many) => {
-                    // Each count passed its own check; together they are a usage error too.
-                    eprintln!("error: --crates plus --kegs: {too_many}");
+                    // Each count passed its own check; together, or in this layout, they are a
+                    // usage error too.
+                    let counts = if kegs == 0 {
+                        "--crates"
+                    } else {
+                        "--crates plus --kegs"
+                    };
+                    eprintln!("error: {counts}: {too_many}");
                     return Ok(ExitCode::from(2));
                 }
             };

@@ -42,6 +42,7 @@ fn simulation_level_atlas_and_sfx_code_never_touch_macroquad() {
     let paths: Vec<PathBuf> = [
         "sim",
         "level",
+        "editor",
         "atlas",
         "atlas.rs",
         "sfx.rs",

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TempDir, crate_room, repo};
-use game::level::MAX_GENERATED_CRATES;
+use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -371,6 +371,52 @@ fn gen_level_at_its_limit_passes_check_and_one_more_is_refused_naming_the_limit(
         assert!(stdout(&out).is_empty());
         assert!(stderr(&out).contains(&max), "{count}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn gen_level_dense_writes_a_million_crates_that_check_and_simulate_and_refuses_more() {
+    let dir = TempDir::new("gen-dense");
+    let path = dir.path("dense.ron");
+    let max = MAX_DENSE_CRATES.to_string();
+    let out = crate_room(&["gen-level", "--dense", "--crates", &max, "--out", &path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let check = crate_room(&["check", &path]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    let sim = crate_room(&["sim", "--level", &path, "--frames", "2", "--json"]);
+    assert!(sim.status.success(), "{}", stderr(&sim));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&sim)).unwrap();
+    assert_eq!(report["crates_total"], 1_000_000);
+
+    let one_more = (MAX_DENSE_CRATES + 1).to_string();
+    for args in [
+        &["gen-level", "--dense", "--crates", &one_more][..],
+        &["gen-level", "--dense", "--crates", &max, "--kegs", "1"],
+    ] {
+        let out = crate_room(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&out).is_empty());
+        assert!(stderr(&out).contains(&max), "{args:?}: {}", stderr(&out));
+    }
+    // Without --dense the block layout's limit holds, and the refusal says what fits more.
+    let out = crate_room(&["gen-level", "--crates", "600000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--dense"), "{}", stderr(&out));
+}
+
+#[test]
+fn ci_runs_exactly_the_readmes_test_command() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find_map(|l| l.trim().split_once("# test").map(|(cmd, _)| cmd.trim()))
+        .expect("README's first lines name the test command");
+    assert!(command.starts_with("cargo test"), "{command}");
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let want = format!("CRATE_ROOM_REQUIRE_WINDOW=1 {command}");
+    assert!(
+        ci.lines().any(|l| l.trim() == want),
+        ".ci/run does not run `{want}`:\n{ci}"
+    );
 }
 
 #[test]

@@ -121,3 +121,126 @@ fn crates_and_kegs_together_are_held_to_the_limit() {
     );
     assert!(level::generate_with_kegs(usize::MAX, usize::MAX, 1).is_err());
 }
+
+#[test]
+fn dense_levels_have_exactly_the_requested_crates_and_kegs_identically_for_the_same_arguments() {
+    for (crates, kegs) in [
+        (0, 0),
+        (1, 0),
+        (4, 0),
+        (2000, 0),
+        (2000, 300),
+        (0, 50),
+        (12_345, 7),
+    ] {
+        for seed in [0, 9, u64::MAX] {
+            let text = level::generate_dense(crates, kegs, seed).unwrap();
+            assert_eq!(text, level::generate_dense(crates, kegs, seed).unwrap());
+            let level = parse(&text);
+            let k = level.crates.iter().filter(|c| c.skin == "keg").count();
+            assert_eq!((level.crates.len() - k, k), (crates, kegs), "seed {seed}");
+        }
+    }
+    assert_ne!(
+        level::generate_dense(2000, 0, 7).unwrap(),
+        level::generate_dense(2000, 0, 8).unwrap()
+    );
+    assert_eq!(
+        level::generate_level(level::Layout::Dense, 500, 3, 2).unwrap(),
+        level::generate_dense(500, 3, 2).unwrap()
+    );
+    assert_eq!(
+        level::generate_level(level::Layout::Blocks, 500, 3, 2).unwrap(),
+        level::generate_with_kegs(500, 3, 2).unwrap()
+    );
+}
+
+#[test]
+fn dense_room_is_walled_full_but_for_its_lanes_and_starts_on_a_lane() {
+    let level = parse(&level::generate_dense(100_000, 0, 3).unwrap());
+    let (w, h) = (level.width, level.height);
+    assert_eq!(w, h);
+    for i in 0..w {
+        for (x, y) in [(i, 0), (i, h - 1), (0, i), (w - 1, i)] {
+            assert_eq!(level.tile(x, y), Tile::Wall, "({x}, {y})");
+        }
+    }
+    let crate_at: std::collections::HashSet<(u32, u32)> =
+        level.crates.iter().map(|c| (c.at.x, c.at.y)).collect();
+    let middle = 1 + (w - 2) / 2;
+    let lane = |x: u32, y: u32| (y - 1).is_multiple_of(level::DENSE_PERIOD as u32) || x == middle;
+    let (mut cells, mut empty) = (0, 0);
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            assert_eq!(level.tile(x, y), Tile::Floor, "({x}, {y})");
+            if lane(x, y) {
+                assert!(
+                    !crate_at.contains(&(x, y)),
+                    "a crate on a lane at ({x}, {y})"
+                );
+            } else {
+                cells += 1;
+                empty += usize::from(!crate_at.contains(&(x, y)));
+            }
+        }
+    }
+    // The smallest room that holds them: fewer empty cells than one more row and column hold.
+    assert_eq!(cells - empty, 100_000);
+    assert!(empty < 2 * w as usize, "{empty} empty of {cells}");
+    let start = level.player_start;
+    assert!(lane(start.x, start.y) && start.x == middle, "{start:?}");
+    assert!(start.y.abs_diff(h / 2) <= level::DENSE_PERIOD as u32 / 2 + 1);
+    let coins = level.crates.iter().filter(|c| c.coin).count();
+    assert!(
+        (3_000..7_000).contains(&coins),
+        "one in twenty drops a coin: {coins}"
+    );
+}
+
+#[test]
+fn dense_rooms_leave_their_spare_cells_evenly_spread() {
+    // 100,000 crates take a room of 323 x 323 inner cells with 100,464 crate cells: the 464
+    // spare ones are drawn at random, so each quarter of the room has about a quarter of them
+    // (a fill in reading order would leave them all at the bottom).
+    let level = parse(&level::generate_dense(100_000, 0, 1).unwrap());
+    assert_eq!(level.width, 323 + 2);
+    let crate_at: std::collections::HashSet<(u32, u32)> =
+        level.crates.iter().map(|c| (c.at.x, c.at.y)).collect();
+    let middle = 1 + 323 / 2;
+    let mut quarters = [0usize; 4];
+    for y in 1..=323u32 {
+        for x in 1..=323u32 {
+            let lane = (y - 1).is_multiple_of(level::DENSE_PERIOD as u32) || x == middle;
+            if !lane && !crate_at.contains(&(x, y)) {
+                quarters[usize::from(x > middle) + 2 * usize::from(y > middle)] += 1;
+            }
+        }
+    }
+    assert_eq!(quarters.iter().sum::<usize>(), 464);
+    for q in quarters {
+        assert!(
+            q.abs_diff(116) < 35,
+            "spare cells per quarter: {quarters:?}"
+        );
+    }
+}
+
+#[test]
+fn a_million_dense_crates_parse_within_every_limit_and_one_more_is_refused() {
+    assert_eq!(level::MAX_DENSE_CRATES, MAX_CRATES);
+    let level = parse(&level::generate_dense(MAX_CRATES, 0, 1).unwrap());
+    assert_eq!(level.crates.len(), 1_000_000);
+    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
+    for (crates, kegs) in [
+        (MAX_CRATES + 1, 0),
+        (MAX_CRATES, 1),
+        (usize::MAX, usize::MAX),
+    ] {
+        let err = level::generate_dense(crates, kegs, 1).expect_err("too many");
+        assert_eq!(err.layout, level::Layout::Dense);
+        assert!(err.to_string().contains("at most 1000000"), "{err}");
+    }
+    // The block layout's refusal points to the dense one.
+    let err = level::generate(MAX_GENERATED_CRATES + 1, 1).unwrap_err();
+    assert!(err.to_string().contains("--dense"), "{err}");
+}

@@ -9,7 +9,10 @@ use common::{repo, windowed};
 use game::atlas::{RgbaImage, palette};
 
 struct Run {
+    /// The JSON report without its CPU times: the same for the same arguments.
     summary: serde_json::Value,
+    /// The report's CPU times (`timed_frames` and the `*_us_*` fields), which vary run to run.
+    cpu: serde_json::Map<String, serde_json::Value>,
     stdout: String,
     stderr: String,
     width: u32,
@@ -63,7 +66,18 @@ fn run_game_in(
         .rev()
         .find(|l| l.starts_with('{'))
         .expect("a JSON summary");
-    let summary = serde_json::from_str(summary_line).expect("valid JSON summary");
+    let mut summary: serde_json::Value =
+        serde_json::from_str(summary_line).expect("valid JSON summary");
+    let fields = summary.as_object_mut().expect("a JSON object");
+    let timing: Vec<String> = fields
+        .keys()
+        .filter(|k| k.as_str() == "timed_frames" || k.contains("_us_"))
+        .cloned()
+        .collect();
+    let cpu = timing
+        .into_iter()
+        .filter_map(|k| fields.remove_entry(&k))
+        .collect();
     let RgbaImage {
         width,
         height,
@@ -72,6 +86,7 @@ fn run_game_in(
     eprintln!("screenshot: {}", shot.display());
     Some(Run {
         summary,
+        cpu,
         stdout: stdout.into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         width,
@@ -628,4 +643,40 @@ fn stats_panel_is_opaque_on_screen_and_below_the_hud_bar() {
     ];
     let through = run.count_in((x0, y0, x1, y1), &world);
     assert_eq!(through, 0, "no level pixels show through the panel");
+}
+
+#[test]
+fn a_scripted_run_reports_frame_update_and_render_cpu_times() {
+    let Some(run) = play(
+        "levels/cratetopia.ron",
+        30,
+        &["--vsync", "off"],
+        "cpu_times",
+    ) else {
+        return;
+    };
+    let us = |name: &str| {
+        run.cpu[name]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name} in {:?}", run.cpu))
+    };
+    assert_eq!(run.cpu["timed_frames"], 29, "all frames but the first");
+    for part in ["frame", "update", "render"] {
+        let (median, p99, max) = (
+            us(&format!("{part}_us_median")),
+            us(&format!("{part}_us_p99")),
+            us(&format!("{part}_us_max")),
+        );
+        assert!(
+            0.0 < median && median <= p99 && p99 <= max,
+            "{part}: {median} {p99} {max}"
+        );
+    }
+    // The frame holds both parts: no update or render is longer than the longest frame.
+    let frame = us("frame_us_max");
+    assert!(
+        us("update_us_max") <= frame && us("render_us_max") <= frame,
+        "{:?}",
+        run.cpu
+    );
 }

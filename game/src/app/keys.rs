@@ -41,10 +41,17 @@ pub enum Command {
     ToggleSound,
     /// V: save the run's replay (on the room-cleared screen).
     SaveReplay,
+    /// E: the level editor on the running level (E again plays the edited level).
+    ToggleEdit,
 }
 
 /// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
-pub const KEYS: [(Command, KeyCode, &str); 9] = [
+pub const KEYS: [(Command, KeyCode, &str); 10] = [
+    (
+        Command::ToggleEdit,
+        KeyCode::E,
+        "E        edit this level (E again plays it)",
+    ),
     (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
     (Command::Restart, KeyCode::R, "R        restart level"),
     (

@@ -4,6 +4,9 @@
 //! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
 pub mod audio;
+pub mod edit_view;
+pub mod editor;
+pub mod frame_times;
 pub mod keys;
 pub mod playback;
 pub mod recording;
@@ -32,6 +35,9 @@ use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
+pub use editor::EditStart;
+use editor::{EditorReport, EventFeed, Outcome, Session};
+use frame_times::{CpuTimes, FrameTimes};
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
 use recording::Recording;
@@ -43,6 +49,8 @@ use screens::{Cleared, HUD_BAR, TitleEntry};
 pub struct PlayOptions {
     /// Level to start with; without one the game opens on the title screen.
     pub level: Option<PathBuf>,
+    /// Start in the editor on this level (`--edit`) instead.
+    pub edit: Option<EditStart>,
     /// Seed of the simulation's randomness.
     pub seed: u64,
     /// Who plays.
@@ -69,7 +77,7 @@ pub struct PlayOptions {
 /// What a scripted run prints when it ends (one JSON object).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ScriptReport {
-    /// The screen at the end: `title` or `playing`.
+    /// The screen at the end: `title`, `playing` or `editing`.
     pub showing: &'static str,
     /// Frames drawn.
     pub frames: u64,
@@ -96,6 +104,14 @@ pub struct ScriptReport {
     pub scale: f32,
     /// Saves of the level file swapped in by hot reload.
     pub reloads: u32,
+    /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
+    /// state. While `showing` is `editing`, `view` and `scale` above are the editor's too.
+    pub editor: Option<EditorReport>,
+    /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
+    /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
+    /// of the JSON.
+    #[serde(flatten)]
+    pub cpu: CpuTimes,
 }
 
 /// What stops the window before or during a run.
@@ -191,6 +207,21 @@ struct App {
     recording: Recording,
     /// Watching a replay: its speed and end.
     playback: Option<Playback>,
+    /// The level being edited, kept between edit mode and playtests (E) until another level
+    /// is opened.
+    session: Option<Session>,
+    /// In edit mode: the simulation stands still, the editor takes the input and the screen.
+    editing: bool,
+    /// The window's input events, in order, for the editor.
+    feed: EventFeed,
+    /// The running game is a playtest of edits not saved yet: it is not recorded and sets no
+    /// best time.
+    playtest_unsaved: bool,
+    /// A command that discards unsaved edits (N, B, T, closing the window) was asked once:
+    /// the same again goes ahead.
+    discard_armed: Option<Command>,
+    /// CPU time per frame, for the scripted report.
+    times: FrameTimes,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -289,6 +320,12 @@ impl App {
                 InputSource::Replay(r) => Some(Playback::new(r.steps())),
                 _ => None,
             },
+            session: None,
+            editing: false,
+            feed: EventFeed::subscribe(),
+            playtest_unsaved: false,
+            discard_armed: None,
+            times: FrameTimes::default(),
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -299,9 +336,10 @@ impl App {
                 ink::ERROR,
             );
         }
-        match &opts.level {
-            Some(path) => app.open_level(path),
-            None => {
+        match (&opts.level, &opts.edit) {
+            (_, Some(start)) => app.open_editor(start),
+            (Some(path), None) => app.open_level(path),
+            (None, None) => {
                 let selected = app
                     .levels
                     .iter()
@@ -321,12 +359,112 @@ impl App {
         });
     }
 
-    /// Switch to the level at `path` (watching it for edits), keeping the current game if it
-    /// fails to load.
-    fn open_level(&mut self, path: &Path) {
-        self.screen = Screen::Playing;
-        self.paused = false;
-        self.level_path = path.to_path_buf();
+    /// `--edit PATH`: the editor on `start.path` (a new level if there is no file), in edit
+    /// mode, with the level playable behind it when it is valid.
+    fn open_editor(&mut self, start: &EditStart) {
+        match Session::open(&start.path, start.new_size, &self.atlas) {
+            Ok(session) => {
+                self.watch(&start.path);
+                self.level_path = start.path.clone();
+                self.screen = Screen::Playing;
+                self.session = Some(session);
+                self.editing = true;
+                self.reload();
+                // A new level's problem (say, no player start yet) is the editor's to show.
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// E while playing: edit the running level (keeping the edits of an earlier visit).
+    fn enter_editor(&mut self) {
+        if self.playback.is_some() {
+            return;
+        }
+        if self
+            .session
+            .as_ref()
+            .is_none_or(|s| !same_file(s.path(), &self.level_path))
+        {
+            match Session::open(&self.level_path, editor::NEW_LEVEL_SIZE, &self.atlas) {
+                Ok(session) => self.session = Some(session),
+                Err(e) => {
+                    self.notify(format!("cannot edit: {}", editor::headline(&e)), ink::ERROR);
+                    return;
+                }
+            }
+        }
+        if let Some(session) = &mut self.session {
+            session.resume();
+        }
+        self.editing = true;
+        self.cleared = None;
+    }
+
+    /// E in the editor: play the edited map from the start (saved or not). An invalid level
+    /// stays in the editor, which shows why.
+    fn leave_editor(&mut self) {
+        let Some(session) = &mut self.session else {
+            self.editing = false;
+            return;
+        };
+        match session.level() {
+            Ok(level) => match Sim::new(&level, &self.atlas, self.seed) {
+                Ok(sim) => {
+                    self.editing = false;
+                    self.paused = false;
+                    self.start(level, sim);
+                }
+                Err(e) => session.say(format!("cannot play: {e}"), ink::ERROR),
+            },
+            Err(e) => {
+                let first = editor::headline(&e);
+                session.say(format!("cannot play it yet: {first}"), ink::ERROR);
+            }
+        }
+    }
+
+    /// The watcher saw the level file change. Without an editor, hot reload. With one: the
+    /// editor's own save changes nothing; someone else's change is taken when there are no
+    /// unsaved edits, and otherwise noticed and shown while the edits are kept.
+    fn level_file_changed(&mut self) {
+        let Some(session) = &mut self.session else {
+            self.reload_in_background();
+            return;
+        };
+        if session.disk_matches_last_save() {
+            return;
+        }
+        if session.is_modified() {
+            session.note_disk_change();
+            self.notify(
+                "the level file changed on disk; the editor keeps your unsaved edits".into(),
+                ink::ERROR,
+            );
+            return;
+        }
+        if !self.editing {
+            // Nothing unsaved: the file is the level again, hot reloaded as usual.
+            self.session = None;
+            self.reload_in_background();
+            return;
+        }
+        match session.reopen(&self.atlas) {
+            Ok(()) => self.notify("the level file changed on disk: reloaded".into(), ink::GOOD),
+            Err(e) => {
+                session.note_disk_change();
+                let first = editor::headline(&e);
+                self.notify(
+                    format!("the level file changed on disk: {first}"),
+                    ink::ERROR,
+                );
+            }
+        }
+    }
+
+    /// Start watching `path` for saves (or switch the watcher to it).
+    fn watch(&mut self, path: &Path) {
         match &mut self.watcher {
             // A replay plays the recorded level, never an edit of it.
             _ if self.playback.is_some() => {}
@@ -340,6 +478,46 @@ impl App {
                 Err(e) => self.watch_error = Some(e.to_string()),
             },
         }
+    }
+
+    /// Whether a command may throw away unsaved edits: yes without any; with some, the
+    /// first time it only says so, and the same command again goes ahead.
+    fn may_discard_edits(&mut self, command: Command, what: &str) -> bool {
+        if !self.session.as_ref().is_some_and(Session::is_modified) {
+            return true;
+        }
+        if self.discard_armed == Some(command) {
+            self.discard_armed = None;
+            return true;
+        }
+        self.discard_armed = Some(command);
+        let save = if self.editing {
+            "Ctrl+S saves"
+        } else {
+            "E, then Ctrl+S, saves"
+        };
+        self.notify(
+            format!("unsaved edits in the editor: {what} again discards them ({save})"),
+            ink::GOLD,
+        );
+        false
+    }
+
+    /// Switch to the level at `path` (watching it for edits), keeping the current game if it
+    /// fails to load.
+    fn open_level(&mut self, path: &Path) {
+        self.screen = Screen::Playing;
+        self.paused = false;
+        if self
+            .session
+            .as_ref()
+            .is_some_and(|s| !same_file(s.path(), path))
+        {
+            self.session = None;
+        }
+        self.editing = false;
+        self.level_path = path.to_path_buf();
+        self.watch(path);
         self.reload();
     }
 
@@ -354,7 +532,20 @@ impl App {
             InputSource::Replay(r) => replay::load_sim(r, &self.atlas, Some(&self.dirs.levels))
                 .map(|(_, level, sim)| (level, sim))
                 .map_err(|e| e.to_string()),
-            _ => Sim::load(&self.level_path, &self.atlas, self.seed).map_err(|e| e.to_string()),
+            // While a level is being edited, it restarts as edited (saved or not).
+            _ => match &self.session {
+                Some(session) => session
+                    .level()
+                    .map_err(|e| e.to_string())
+                    .and_then(|level| {
+                        let sim =
+                            Sim::new(&level, &self.atlas, self.seed).map_err(|e| e.to_string())?;
+                        Ok((level, sim))
+                    }),
+                None => {
+                    Sim::load(&self.level_path, &self.atlas, self.seed).map_err(|e| e.to_string())
+                }
+            },
         };
         match loaded {
             Ok((level, sim)) => {
@@ -432,9 +623,10 @@ impl App {
 
     /// A new run starts: record it (unless it is a replay being watched).
     fn start_recording(&mut self) {
-        let level = self
-            .playback
-            .is_none()
+        // A playtest of unsaved edits is not the file's level: a replay of it would name the
+        // file, and verify against a different game.
+        self.playtest_unsaved = self.session.as_ref().is_some_and(Session::is_modified);
+        let level = (self.playback.is_none() && !self.playtest_unsaved)
             .then_some((&*self.level_path, self.seed));
         if let Err(e) = self.recording.start(level) {
             self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
@@ -487,10 +679,17 @@ impl App {
             command,
             Command::NextLevel | Command::PreviousLevel | Command::Title | Command::TogglePause
         );
-        if self.playback.is_some() && level_change {
+        if self.playback.is_some() && (level_change || command == Command::ToggleEdit) {
             return;
         }
+        if command != self.discard_armed.unwrap_or(command) {
+            self.discard_armed = None;
+        }
         match command {
+            Command::NextLevel if !self.may_discard_edits(command, "N") => {}
+            Command::PreviousLevel if !self.may_discard_edits(command, "B") => {}
+            Command::Title if !self.may_discard_edits(command, "T") => {}
+            Command::ToggleEdit => self.enter_editor(),
             Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => self.paused = !self.paused,
             Command::Restart => {
@@ -588,7 +787,7 @@ impl App {
         let Some(sim) = &mut self.sim else {
             return 0;
         };
-        if self.screen != Screen::Playing {
+        if self.screen != Screen::Playing || self.editing {
             return 0;
         }
         sim.world_mut()
@@ -674,6 +873,10 @@ impl App {
             saved_replay: None,
         });
         self.save_record();
+        if self.playtest_unsaved {
+            // Best times belong to the level file, not to edits of it not saved yet.
+            return;
+        }
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
@@ -701,6 +904,17 @@ impl App {
                 .collect();
             screens::title(&mut self.hud, &entries, selected);
             self.draw_notices();
+            self.hud.draw();
+            return;
+        }
+        if let (true, Some(session)) = (self.editing, &mut self.session) {
+            session.draw(&self.renderer, &mut self.hud, self.renderer.scale);
+            self.probe.end_world_pass();
+            self.hud.draw();
+            self.draw_notices();
+            if self.overlay.views.is_on(View::Help) {
+                self.draw_help();
+            }
             self.hud.draw();
             return;
         }
@@ -749,6 +963,10 @@ impl App {
         };
         let hint = match &self.playback {
             Some(p) => p.label(self.paused, state.step) + muted,
+            // A playtest of edits not saved yet says so, with the way back to them.
+            None if self.session.as_ref().is_some_and(Session::is_modified) => {
+                format!("unsaved edits (E)   {muted}")
+            }
             None => muted.to_string(),
         };
         screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
@@ -783,6 +1001,10 @@ impl App {
 
     /// The key help (F1): every key, and the state of the switches it lists.
     fn draw_help(&mut self) {
+        if self.editing {
+            editor::help(&mut self.hud);
+            return;
+        }
         let dirty = self.sim.as_ref().is_none_or(Sim::dirty_optimization);
         let feel = self.feel.settings();
         let mut lines = vec![
@@ -853,13 +1075,22 @@ async fn game_loop(
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
     let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
-    if app.scripted && app.screen == Screen::Playing && app.sim.is_none() {
+    if opts.edit.is_some() && app.session.is_none() {
+        // `--edit` on a file that is not a valid level: nothing to edit.
         return Err(AppError::Level(
             app.error.clone().unwrap_or_else(|| "no level".into()),
         ));
     }
+    if app.scripted && app.screen == Screen::Playing && app.sim.is_none() && app.session.is_none() {
+        return Err(AppError::Level(
+            app.error.clone().unwrap_or_else(|| "no level".into()),
+        ));
+    }
+    // Closing the window asks first while there are unsaved edits.
+    prevent_quit();
     let mut fps_smoothed = 60.0f32;
     loop {
+        let frame_started = std::time::Instant::now();
         puffin::GlobalProfiler::lock().new_frame();
         puffin::profile_scope!("frame");
         app.frame += 1;
@@ -875,47 +1106,81 @@ async fn game_loop(
         }
         app.fps = fps_smoothed;
 
-        if !app.scripted {
-            if !app.title_keys() || !app.playback_keys() {
-                app.save_record();
-                return Ok(None);
+        // Taken every frame, editing or not, so events never pile up.
+        let events = app.feed.take();
+        let mut quit = is_quit_requested() && app.may_discard_edits(Command::Title, "closing");
+        if app.editing {
+            // The editor takes input in scripted runs too (with `--edit` only), so tests can
+            // drive it with real clicks; the simulation stands still meanwhile.
+            let scale = app.renderer.scale;
+            if let Some(session) = &mut app.session {
+                match session.handle(&events, get_frame_time(), scale) {
+                    Outcome::Stay => {}
+                    Outcome::Play => app.leave_editor(),
+                    Outcome::Quit => quit = true,
+                }
             }
-            if app.screen == Screen::Playing {
+            for command in keys::read_commands() {
+                if let Command::ToggleView(view) = command {
+                    app.overlay.toggle(view);
+                }
+            }
+        } else if !app.scripted || app.session.is_some() {
+            if !app.title_keys() || !app.playback_keys() {
+                quit = true;
+            }
+            if app.screen == Screen::Playing && !quit {
                 for command in keys::read_commands() {
                     app.handle(command);
                 }
             }
         }
+        if quit {
+            app.save_record();
+            if app.scripted {
+                // A scripted editor run ends when the editor is quit, with its report.
+                return finish_script(&mut app, opts.screenshot.as_deref()).map(Some);
+            }
+            return Ok(None);
+        }
         if app.watcher.as_mut().is_some_and(LevelWatcher::poll) {
-            app.reload_in_background();
+            app.level_file_changed();
         }
         app.finish_reload();
         let started = std::time::Instant::now();
         let steps = app.update();
-        let update_ms = started.elapsed().as_secs_f32() * 1e3;
-        let started = std::time::Instant::now();
+        let update = started.elapsed();
+        let render_started = std::time::Instant::now();
         app.draw();
-        let render_ms = started.elapsed().as_secs_f32() * 1e3;
         app.overlay.record(FrameCost {
             steps,
-            update_ms,
-            render_ms,
+            update_ms: update.as_secs_f32() * 1e3,
+            render_ms: render_started.elapsed().as_secs_f32() * 1e3,
             world_draw_calls: app.probe.world_draw_calls,
             world_quads: app.renderer.last_quads,
         });
-        // The profiler window goes over everything, after the frame is measured.
+        // The profiler window goes over everything, after the stats panel's figures are taken.
         app.overlay.draw_profiler(HUD_BAR + 12.0);
+        // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
+        // render time includes submitting them; `next_frame` is left with the buffer swap.
+        set_default_camera();
+        let render = render_started.elapsed();
+        app.times.record(frame_started.elapsed(), update, render);
 
         if last_frame {
             app.save_record();
-            return finish_script(&app, opts.screenshot.as_deref()).map(Some);
+            return finish_script(&mut app, opts.screenshot.as_deref()).map(Some);
         }
         next_frame().await;
     }
 }
 
 /// Save the scripted run's screenshot and say what it saw.
-fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
+fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
+    if app.editing {
+        // The screen the run ends on: a quit may come between frames.
+        app.draw();
+    }
     if let Some(path) = screenshot {
         screenshot::save(path).map_err(|error| AppError::Screenshot {
             path: path.display().to_string(),
@@ -926,8 +1191,24 @@ fn finish_script(app: &App, screenshot: Option<&Path>) -> Result<ScriptReport, A
         showing: "title",
         frames: app.frame,
         screen: [screen_width(), screen_height()],
+        editor: app.session.as_ref().map(Session::report),
+        cpu: app.times.report(),
         ..ScriptReport::default()
     };
+    if let (true, Some(e)) = (app.editing, &report.editor) {
+        report.showing = "editing";
+        report.view = e.view;
+        report.scale = e.scale;
+        report.steps = app.steps;
+        if let Some(sim) = &app.sim {
+            let state = sim.state();
+            report.level = app.level_name.clone();
+            report.crates_total = state.crates_total;
+            report.crates_left = state.crates_left;
+            report.score = state.score;
+        }
+        return Ok(report);
+    }
     let (Screen::Playing, Some(sim)) = (app.screen, &app.sim) else {
         return Ok(report);
     };

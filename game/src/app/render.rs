@@ -183,6 +183,20 @@ impl Renderer {
         set_camera(&world_camera(view));
     }
 
+    /// Draw atlas frame `src` at its own size at world point `(x, y)` (world camera set): how
+    /// the editor draws its cells.
+    pub fn draw_frame_world(&self, src: FrameRect, x: f32, y: f32, color: Color) {
+        draw_frame(
+            &self.atlas,
+            src,
+            x,
+            y,
+            f32::from(src.w),
+            f32::from(src.h),
+            color,
+        );
+    }
+
     fn quad(&mut self, src: FrameRect, x: f32, y: f32, color: Color) {
         let (w, h) = (f32::from(src.w), f32::from(src.h));
         draw_frame(&self.atlas, src, x, y, w, h, color);

@@ -150,7 +150,7 @@ pub fn escape_for_display(text: &str) -> Cow<'_, str> {
 }
 
 /// Whether `c` is shown as an escape rather than as itself.
-fn needs_escape(c: char) -> bool {
+pub(crate) fn needs_escape(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

@@ -1,9 +1,9 @@
 //! Generated crate-filled rooms, for stress levels like `cratetopia.ron` and for tests.
 //!
-//! Layout: a square room whose interior is a grid of 4 x 4 blocks separated by one-cell lanes.
-//! Crates only ever go in blocks, so every lane stays walkable and the player, who starts on a
-//! lane crossing near the centre, can reach every cluster. The four blocks around the start stay
-//! empty.
+//! Two layouts ([`Layout`]). **Blocks** ([`generate`], [`generate_with_kegs`]): a square room
+//! whose interior is a grid of 4 x 4 blocks separated by one-cell lanes. Crates only ever go in
+//! blocks, so every lane stays walkable and the player, who starts on a lane crossing near the
+//! centre, can reach every cluster. The four blocks around the start stay empty.
 //!
 //! ```text
 //! #############
@@ -14,10 +14,48 @@
 //! #...........#
 //! #############
 //! ```
+//!
+//! **Dense** ([`generate_dense`]): for the largest levels (up to the format's 1,000,000 crates,
+//! twice what the blocks fit). Crates fill every cell but a lane row every [`DENSE_PERIOD`]
+//! rows and one lane column through the middle; the player starts where the middle column
+//! crosses the lane row nearest the centre. The cells left empty (when the room holds more
+//! than asked for) are spread evenly at random, so every part of the room is equally full.
+//!
+//! ```text
+//! ########      `gen-level --dense --crates 24 --seed 5`:
+//! #...@..#      the first row (and every DENSE_PERIOD-th after it) is a lane,
+//! #c.C.c$#      and so is the middle column;
+//! #cCc.Cc#      `.` elsewhere: a spare cell, as the room holds 25 and 24 were asked for
+//! #ccc.CC#
+//! #CcC.Cc#
+//! #ccC.cc#
+//! ########
+//! ```
 
 use std::fmt::Write;
 
 use super::{MAX_CRATES, MAX_SIDE};
+
+/// How [`generate_level`] lays out a room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// Clusters of crates in 4 x 4 blocks between lanes, a clear plaza at the start: at most
+    /// [`MAX_GENERATED_CRATES`].
+    #[default]
+    Blocks,
+    /// Crates in every cell but the lanes: at most [`MAX_DENSE_CRATES`].
+    Dense,
+}
+
+impl Layout {
+    /// The most crates and kegs together this layout places.
+    pub const fn max_crates(self) -> usize {
+        match self {
+            Layout::Blocks => MAX_GENERATED_CRATES,
+            Layout::Dense => MAX_DENSE_CRATES,
+        }
+    }
+}
 
 /// Side of a block of crate cells, and the period of the block grid (block plus lane).
 const BLOCK: usize = 4;
@@ -45,14 +83,49 @@ pub const MAX_GENERATED_CRATES: usize = {
     if fits < MAX_CRATES { fits } else { MAX_CRATES }
 };
 
-/// A crate count larger than [`MAX_GENERATED_CRATES`].
+/// Period of the dense layout's lane rows: a lane, then 31 rows of crates. (1024 - 2) interior
+/// rows hold 32 lanes, leaving 990 rows of 1021 crate cells (one column is the lane): 1,010,790
+/// cells, enough for the format's 1,000,000 crates.
+pub const DENSE_PERIOD: usize = 32;
+
+/// Crate cells of a dense room whose interior is `inner` x `inner` cells: every cell but the
+/// lane rows (the first interior row and every [`DENSE_PERIOD`]-th after it) and the middle
+/// column.
+const fn dense_capacity(inner: usize) -> usize {
+    if inner < 3 {
+        return 0;
+    }
+    (inner - inner.div_ceil(DENSE_PERIOD)) * (inner - 1)
+}
+
+/// Most crates [`generate_dense`] places: the format's [`MAX_CRATES`], since a room of
+/// [`MAX_SIDE`] cells has room for more (see [`DENSE_PERIOD`]).
+pub const MAX_DENSE_CRATES: usize = {
+    let fits = dense_capacity(MAX_SIDE as usize - 2);
+    if fits < MAX_CRATES { fits } else { MAX_CRATES }
+};
+
+/// A crate count larger than its layout places ([`Layout::max_crates`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{requested} crates do not fit in a level: at most {MAX_GENERATED_CRATES} do, in a map of at most {MAX_SIDE} x {MAX_SIDE} cells"
-)]
+#[error("{requested} crates do not fit in a level: {}", limit_text(*.layout))]
 pub struct TooManyCrates {
     /// The count asked for.
     pub requested: u64,
+    /// The layout asked for.
+    pub layout: Layout,
+}
+
+fn limit_text(layout: Layout) -> String {
+    match layout {
+        Layout::Blocks => format!(
+            "at most {MAX_GENERATED_CRATES} do, in a map of at most {MAX_SIDE} x {MAX_SIDE} cells \
+             (the dense layout, `gen-level --dense`, packs up to {MAX_DENSE_CRATES})"
+        ),
+        Layout::Dense => format!(
+            "at most {MAX_DENSE_CRATES} do in the dense layout, the format's limit \
+             (the block layout takes at most {MAX_GENERATED_CRATES})"
+        ),
+    }
 }
 
 /// Splitmix64: tiny, fast, and frozen here so generated levels never change with a dependency.
@@ -102,14 +175,7 @@ pub fn generate(crates: usize, seed: u64) -> Result<String, TooManyCrates> {
 /// [`TooManyCrates`] when `crates + kegs` is more than [`MAX_GENERATED_CRATES`], before
 /// allocating anything.
 pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<String, TooManyCrates> {
-    let total = crates
-        .checked_add(kegs)
-        .filter(|&n| n <= MAX_GENERATED_CRATES);
-    let Some(_) = total else {
-        return Err(TooManyCrates {
-            requested: (crates as u64).saturating_add(kegs as u64),
-        });
-    };
+    check_count(crates, kegs, Layout::Blocks)?;
     let mut rng = SplitMix64(seed);
     let (mut kegs_left, mut cells_left) = (kegs, crates + kegs);
     let crates_and_kegs = crates + kegs;
@@ -185,39 +251,145 @@ pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<Strin
                 grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = b'k';
                 continue;
             }
-            let glyph = match rng.below(20) {
-                0 => b'$',
-                1..=3 => b'C',
-                _ => b'c',
-            };
-            grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = glyph;
+            grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = crate_glyph(&mut rng);
         }
     }
     // The lane crossing nearest the centre; lanes never hold crates or pillars.
     let centre = 1 + centre_lane * PERIOD;
     grid[centre * side + centre] = b'@';
 
-    let mut text = String::with_capacity(side * (side + 8) + 200);
-    // Writing to a String cannot fail.
-    if kegs == 0 {
-        let _ = writeln!(text, "// Generated by `level::generate({crates}, {seed})`.");
-        let _ = writeln!(text, "(");
-        let _ = writeln!(
-            text,
-            "    name: \"Generated: {crates} crates (seed {seed})\","
-        );
-    } else {
-        let _ = writeln!(
-            text,
-            "// Generated by `level::generate_with_kegs({crates}, {kegs}, {seed})`."
-        );
-        let _ = writeln!(text, "(");
+    Ok(match kegs {
+        0 => level_text(
+            &format!("level::generate({crates}, {seed})"),
+            &format!("Generated: {crates} crates (seed {seed})"),
+            &grid,
+            side,
+        ),
         // At most 7 + 7 + 20 digits: within the 64-character name limit.
-        let _ = writeln!(
-            text,
-            "    name: \"{kegs} kegs, {crates} crates (seed {seed})\","
-        );
+        _ => level_text(
+            &format!("level::generate_with_kegs({crates}, {kegs}, {seed})"),
+            &format!("{kegs} kegs, {crates} crates (seed {seed})"),
+            &grid,
+            side,
+        ),
+    })
+}
+
+/// Generate the RON text of a valid level in `layout` with exactly `crates` crates and `kegs`
+/// powder kegs.
+///
+/// # Errors
+/// [`TooManyCrates`] when `crates + kegs` is more than `layout` places, before allocating
+/// anything.
+pub fn generate_level(
+    layout: Layout,
+    crates: usize,
+    kegs: usize,
+    seed: u64,
+) -> Result<String, TooManyCrates> {
+    match layout {
+        Layout::Blocks => generate_with_kegs(crates, kegs, seed),
+        Layout::Dense => generate_dense(crates, kegs, seed),
     }
+}
+
+/// `crates + kegs` if `layout` places that many.
+fn check_count(crates: usize, kegs: usize, layout: Layout) -> Result<usize, TooManyCrates> {
+    crates
+        .checked_add(kegs)
+        .filter(|&n| n <= layout.max_crates())
+        .ok_or(TooManyCrates {
+            requested: (crates as u64).saturating_add(kegs as u64),
+            layout,
+        })
+}
+
+/// Generate the RON text of a valid level in the dense layout (see the module docs) with
+/// exactly `crates` crates and `kegs` powder kegs: the smallest square room that holds them,
+/// at least 5 x 5 cells. The same arguments always give byte-identical text; crates and kegs
+/// are drawn as in [`generate_with_kegs`] (about one crate in six strong, one in twenty with a
+/// coin).
+///
+/// # Errors
+/// [`TooManyCrates`] when `crates + kegs` is more than [`MAX_DENSE_CRATES`], before allocating
+/// anything.
+pub fn generate_dense(crates: usize, kegs: usize, seed: u64) -> Result<String, TooManyCrates> {
+    let total = check_count(crates, kegs, Layout::Dense)?;
+    let mut inner = 3;
+    while dense_capacity(inner) < total {
+        inner += 1;
+    }
+    let side = inner + 2;
+    let middle = 1 + inner / 2;
+    let is_lane = |x: usize, y: usize| (y - 1).is_multiple_of(DENSE_PERIOD) || x == middle;
+    let mut rng = SplitMix64(seed);
+    // Each crate cell is filled with the chance of the fillings left among the cells left, and a
+    // filling is a keg with the chance of the kegs left among the fillings left: exact counts,
+    // evenly spread, in one pass.
+    let (mut cells_left, mut fill_left, mut kegs_left) = (dense_capacity(inner), total, kegs);
+    let mut grid = vec![b'#'; side * side];
+    for y in 1..side - 1 {
+        for x in 1..side - 1 {
+            let cell = &mut grid[y * side + x];
+            if is_lane(x, y) {
+                *cell = b'.';
+                continue;
+            }
+            let filled = rng.below(cells_left) < fill_left;
+            cells_left -= 1;
+            if !filled {
+                *cell = b'.';
+                continue;
+            }
+            let keg = kegs_left > 0 && rng.below(fill_left) < kegs_left;
+            fill_left -= 1;
+            *cell = if keg {
+                kegs_left -= 1;
+                b'k'
+            } else {
+                crate_glyph(&mut rng)
+            };
+        }
+    }
+    // The lane row nearest the centre (interior rows 0, 32, 64, ...), where the middle column
+    // crosses it.
+    let nearest = (inner / 2 + DENSE_PERIOD / 2) / DENSE_PERIOD * DENSE_PERIOD;
+    let lane = if nearest < inner {
+        nearest
+    } else {
+        nearest - DENSE_PERIOD
+    };
+    grid[(1 + lane) * side + middle] = b'@';
+    // At most 7 + 7 + 20 digits: within the 64-character name limit.
+    let name = match kegs {
+        0 => format!("Dense: {crates} crates (seed {seed})"),
+        _ => format!("Dense: {kegs} kegs, {crates} crates (seed {seed})"),
+    };
+    Ok(level_text(
+        &format!("level::generate_dense({crates}, {kegs}, {seed})"),
+        &name,
+        &grid,
+        side,
+    ))
+}
+
+/// A crate's map character: one in twenty drops a coin (`$`), three in twenty are strong (`C`).
+fn crate_glyph(rng: &mut SplitMix64) -> u8 {
+    match rng.below(20) {
+        0 => b'$',
+        1..=3 => b'C',
+        _ => b'c',
+    }
+}
+
+/// The level file for `grid` (`side` x `side` ASCII cells), named `name`, with a comment naming
+/// the call that made it.
+fn level_text(call: &str, name: &str, grid: &[u8], side: usize) -> String {
+    let mut text = String::with_capacity(side * (side + 12) + 200);
+    // Writing to a String cannot fail.
+    let _ = writeln!(text, "// Generated by `{call}`.");
+    let _ = writeln!(text, "(");
+    let _ = writeln!(text, "    name: \"{name}\",");
     let _ = writeln!(text, "    map: [");
     for row in grid.chunks(side) {
         text.push_str("        \"");
@@ -226,7 +398,7 @@ pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<Strin
         text.push_str("\",\n");
     }
     text.push_str("    ],\n)\n");
-    Ok(text)
+    text
 }
 
 #[cfg(test)]
@@ -242,6 +414,17 @@ mod tests {
         };
         assert!(side(MAX_GENERATED_CRATES) <= MAX_SIDE as usize);
         assert!(side(MAX_GENERATED_CRATES + 1) > MAX_SIDE as usize);
+    }
+
+    #[test]
+    fn the_dense_layout_reaches_the_format_limit_within_the_largest_map() {
+        assert_eq!(MAX_DENSE_CRATES, MAX_CRATES);
+        assert_eq!(dense_capacity(MAX_SIDE as usize - 2), 1_010_790);
+        let mut inner = 3;
+        while dense_capacity(inner) < MAX_DENSE_CRATES {
+            inner += 1;
+        }
+        assert!(inner + 2 <= MAX_SIDE as usize, "{inner}");
     }
 
     #[test]

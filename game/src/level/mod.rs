@@ -31,10 +31,10 @@
 //! The file format is documented for level authors in `levels/README.md`.
 
 mod error;
-mod format;
+pub(crate) mod format;
 mod generate;
-mod spans;
-mod validate;
+pub(crate) mod spans;
+pub(crate) mod validate;
 pub mod watch;
 
 use std::borrow::Cow;
@@ -42,9 +42,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
-pub use generate::{MAX_GENERATED_CRATES, TooManyCrates, generate, generate_with_kegs};
+pub use generate::{
+    DENSE_PERIOD, Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates, generate,
+    generate_dense, generate_level, generate_with_kegs,
+};
 pub use watch::LevelWatcher;
 
+pub(crate) use error::needs_escape;
 use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
 use format::RawLevel;
 use spans::Spans;
@@ -155,7 +159,7 @@ pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelErro
 }
 
 /// `text` with every `\r` that is not followed by `\n` replaced by `\n`.
-fn lone_cr_to_lf(text: &str) -> Cow<'_, str> {
+pub(crate) fn lone_cr_to_lf(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
     if !(0..bytes.len()).any(lone) {
@@ -182,6 +186,13 @@ fn ron_options() -> ron::Options {
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .with_recursion_limit(RECURSION_LIMIT)
+}
+
+/// The level as written, before validation: what the editor reads the legend and the crate
+/// overrides from. `text` is a file [`parse`] accepted, without its byte-order mark and with
+/// lone `\r` already made `\n` ([`lone_cr_to_lf`]).
+pub(crate) fn parse_raw(text: &str) -> Result<RawLevel, ron::error::SpannedError> {
+    ron_options().from_str::<RawLevel>(text)
 }
 
 /// Parse and validate the raw bytes of a level file, which must be UTF-8.
@@ -212,6 +223,12 @@ pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, L
 /// Refuses files over [`MAX_FILE_BYTES`] before reading them, and anything but a regular file (a
 /// FIFO, a device) without blocking on it.
 pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
+    parse_bytes(path, &read_level_file(path)?, skins)
+}
+
+/// The bytes of the level file at `path`, read the way [`load`] reads them: at most
+/// [`MAX_FILE_BYTES`], never blocking on a FIFO or device.
+pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
     let io_error = |err: std::io::Error| {
         let what = match err.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_owned(),
@@ -239,13 +256,12 @@ pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
         return Err(too_big(metadata.len()));
     }
     // The file can grow between `metadata` and reading, so the read is capped too.
-    let bytes = crate::fsutil::read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
+    crate::fsutil::read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
         crate::fsutil::BoundedReadError::Io(e) => io_error(e),
         crate::fsutil::BoundedReadError::TooLarge { size, .. } => {
             too_big(size.unwrap_or(MAX_FILE_BYTES + 1))
         }
-    })?;
-    parse_bytes(path, &bytes, skins)
+    })
 }
 
 /// Check level files, printing each invalid file's error to `out` as [`LevelError`] displays

@@ -13,7 +13,8 @@
 //!
 //! Architecture invariant: nothing here keeps anything per line or per value. A lookup is one
 //! pass over the text, made only when an error is reported, so a valid level costs no lookups
-//! at all and a 16 MiB file costs no memory beyond its text.
+//! at all and a 16 MiB file costs no memory beyond its text. The one exception is
+//! [`Spans::list`], which the level editor calls once per file it opens.
 
 /// A 1-based line and column; columns count `char`s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,17 @@ pub(crate) struct Runaway {
     pub start: usize,
     /// Byte offset of the quote that closes it, if any does.
     pub closes: Option<usize>,
+}
+
+/// Where a list's items are in the text: byte ranges of each value, and of its brackets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ListSpan {
+    /// Offset of the opening bracket.
+    pub open: usize,
+    /// Offset of the closing bracket.
+    pub close: usize,
+    /// Each item, from its first character to just past its last (trivia and commas excluded).
+    pub items: Vec<std::ops::Range<usize>>,
 }
 
 /// Position lookups in the text of one level file.
@@ -174,6 +186,54 @@ impl<'a> Spans<'a> {
             reached = (i + 1, cursor.at);
         }
         reached
+    }
+
+    /// The items of the list (or tuple) at `path`: where each value starts and ends, and where
+    /// the list's brackets are.
+    ///
+    /// Unlike the other lookups this keeps one range per item; the level editor asks for it
+    /// once per file it opens, to rewrite map rows and crate overrides in place.
+    pub fn list(&self, path: &[Step<'_>]) -> Option<ListSpan> {
+        let mut cursor = Cursor::new(self.text);
+        cursor.at = self.find(path)?;
+        if cursor.at_ident() {
+            cursor.ident()?;
+        }
+        cursor.skip_trivia();
+        let close = match cursor.peek()? {
+            b'[' => b']',
+            b'(' => b')',
+            _ => return None,
+        };
+        let open = cursor.at;
+        cursor.at += 1;
+        let mut items = Vec::new();
+        loop {
+            cursor.skip_trivia();
+            if cursor.peek()? == close {
+                return Some(ListSpan {
+                    open,
+                    close: cursor.at,
+                    items,
+                });
+            }
+            let start = cursor.at;
+            let end = cursor.skip_value()?;
+            items.push(start..end);
+            if !cursor.eat(b',') {
+                cursor.skip_trivia();
+                if cursor.peek()? != close {
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Byte offset just past the value that starts at `start` (a number, string, tuple, ...).
+    pub fn value_end(&self, start: usize) -> Option<usize> {
+        let mut cursor = Cursor::new(self.text);
+        cursor.at = start;
+        cursor.skip_value()
     }
 
     /// Byte offset of the `index`-th character of the decoded value of the string literal that
@@ -443,9 +503,10 @@ impl<'a> Cursor<'a> {
         (self.peek()? == b'\'').then(|| self.at += 1)
     }
 
-    /// Move past the value that starts here. Brackets are counted rather than recursed into,
-    /// so no nesting depth can overflow the stack.
-    fn skip_value(&mut self) -> Option<()> {
+    /// Move past the value that starts here, and the trivia after it; the offset just past the
+    /// value itself. Brackets are counted rather than recursed into, so no nesting depth can
+    /// overflow the stack.
+    fn skip_value(&mut self) -> Option<usize> {
         let mut depth = 0usize;
         loop {
             self.skip_trivia();
@@ -478,9 +539,10 @@ impl<'a> Cursor<'a> {
             }
             if depth == 0 {
                 // A name is followed by its `( ... )`; anything else ends the value.
+                let end = self.at;
                 self.skip_trivia();
                 if self.peek() != Some(b'(') {
-                    return Some(());
+                    return Some(end);
                 }
             }
         }

@@ -11,8 +11,8 @@ use super::{
 };
 
 /// What one map character places on its cell.
-#[derive(Clone, Debug)]
-enum Glyph {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Glyph {
     Tile(Tile),
     Player,
     Coin,
@@ -23,7 +23,8 @@ enum Glyph {
     },
 }
 
-fn built_in(c: char) -> Option<Glyph> {
+/// What a built-in map character places; `None` for any other character.
+pub(crate) fn built_in(c: char) -> Option<Glyph> {
     let default_crate = |health, skin: &str, coin| Glyph::Crate {
         health,
         skin: skin.to_owned(),
@@ -42,6 +43,23 @@ fn built_in(c: char) -> Option<Glyph> {
         'o' => Glyph::Coin,
         _ => return None,
     })
+}
+
+/// What a legend entry of a level that passed validation places (its defaults filled in).
+pub(crate) fn legend_glyph(entry: &LegendEntry) -> Glyph {
+    match entry {
+        LegendEntry::Wall => Glyph::Tile(Tile::Wall),
+        LegendEntry::Floor => Glyph::Tile(Tile::Floor),
+        LegendEntry::Void => Glyph::Tile(Tile::Void),
+        LegendEntry::Coin => Glyph::Coin,
+        LegendEntry::Crate { health, skin, coin } => Glyph::Crate {
+            health: health
+                .unwrap_or(LEGEND_CRATE_HEALTH)
+                .clamp(*HEALTH_RANGE.start(), *HEALTH_RANGE.end()) as u32,
+            skin: skin.clone().unwrap_or_else(|| DEFAULT_SKINS[0].to_owned()),
+            coin: *coin,
+        },
+    }
 }
 
 /// Hint for a crate override whose `at` misses: how `at` counts.

@@ -1,0 +1,186 @@
+//! A real profiler client: the windowed game started with `--puffin-server` on a free loopback
+//! port (under Xvfb) serves frames to `puffin_http::Client`, the client `puffin_viewer` uses,
+//! and inside each frame's `update` scope there is a scope named after every system in the
+//! schedule. The test stops the game once it has seen them all (or enough frames to know one
+//! is missing). Skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{TempDir, repo, sim_from_file, windowed};
+
+/// Frames after which the game would end by itself (ten minutes at 60 per second): a cap, in
+/// case the test cannot stop it. The test stops it as soon as the client has seen every system.
+const FRAMES: &str = "36000";
+/// How long the test waits for every system's scope before it fails.
+const DEADLINE: Duration = Duration::from_secs(300);
+/// Frames after which a system whose scope has not shown up has none: every system runs every
+/// step, and a scripted run steps once per frame (hit-stop may hold a few back).
+const ENOUGH_FRAMES: usize = 180;
+
+/// Every system of the schedule (`sim/schedule.rs`), as a simulation of a shipped level holds
+/// it: the names the profiler must show.
+fn schedule_systems() -> BTreeSet<String> {
+    let sim = sim_from_file("crate_room.ron", 1);
+    let names: BTreeSet<String> = sim.world().systems().map(|s| s.name.to_owned()).collect();
+    assert!(names.len() >= 10, "a schedule of {} systems", names.len());
+    names
+}
+
+/// A loopback port nothing listens on right now.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    listener.local_addr().expect("its address").port()
+}
+
+/// Names of the scopes at `offset` in `stream` (siblings, then their children), for those inside
+/// an `update` scope (`inside`), added to `found`.
+fn collect_update_scopes(
+    stream: &puffin::Stream,
+    offset: u64,
+    names: &puffin::ScopeCollection,
+    inside: bool,
+    found: &mut BTreeSet<String>,
+) {
+    let scopes = puffin::Reader::with_offset(stream, offset)
+        .and_then(puffin::Reader::read_top_scopes)
+        .expect("a well-formed puffin stream");
+    for scope in scopes {
+        let name = names
+            .fetch_by_id(&scope.id)
+            .map(|d| d.name().to_string())
+            .unwrap_or_default();
+        if inside {
+            found.insert(name.clone());
+        }
+        collect_update_scopes(
+            stream,
+            scope.child_begin_position,
+            names,
+            inside || name == "update",
+            found,
+        );
+    }
+}
+
+/// The scope names inside `update` scopes in every frame the client holds, and the number of
+/// frames.
+fn scopes_received(client: &puffin_http::Client) -> (BTreeSet<String>, usize) {
+    let view = client.frame_view();
+    let names = view.scope_collection();
+    let mut found = BTreeSet::new();
+    let mut frames = 0;
+    for frame in view.recent_frames() {
+        let frame = frame.unpacked().expect("an unpackable frame");
+        frames += 1;
+        for stream in frame.thread_streams.values() {
+            collect_update_scopes(&stream.stream, 0, names, false, &mut found);
+        }
+    }
+    (found, frames)
+}
+
+/// The processes of process group `group` whose command is `name`.
+fn group_members(group: u32, name: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // `pid (comm) state ppid pgrp ...`: the command may hold spaces, so split after ')'.
+            let in_group = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok())
+                == Some(group);
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            in_group && comm.trim() == name
+        })
+        .collect()
+}
+
+/// End the game: SIGTERM to it alone, so that `xvfb-run` (its parent, when there is one) sees
+/// it end and cleans up its Xvfb and files; then, if anything of the group is left after a
+/// while, SIGKILL to the whole group.
+fn stop(game: &mut Child) {
+    let group = game.id();
+    for pid in group_members(group, "crate-room") {
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status();
+    }
+    let asked = Instant::now();
+    while asked.elapsed() < Duration::from_secs(10) {
+        if game.try_wait().ok().flatten().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{group}")])
+        .status();
+    let _ = game.wait();
+}
+
+#[test]
+fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
+    let Some(mut cmd) = windowed() else { return };
+    let systems = schedule_systems();
+    let dir = TempDir::new("profiler");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let stderr_path = dir.0.join("stderr.txt");
+    let stderr_file = std::fs::File::create(&stderr_path).expect("create a stderr file");
+    let mut game = cmd
+        .current_dir(repo())
+        .env("CRATE_ROOM_DATA_DIR", &dir.0)
+        .args(["--puffin-server", &addr, "--mute", "--vsync", "off"])
+        // The bot plays, so `bot` is enabled and runs too.
+        .args(["--level", "levels/crate_room.ron", "--input", "bot"])
+        .args(["--frames", FRAMES, "--screenshot", &dir.path("shot.png")])
+        .stdout(Stdio::null())
+        .stderr(stderr_file)
+        .process_group(0)
+        .spawn()
+        .expect("start crate-room");
+    let client = puffin_http::Client::new(addr.clone());
+    let started = Instant::now();
+    let (mut seen, mut received) = (BTreeSet::new(), 0);
+    let ended = loop {
+        // Frames beyond the view's recent window drop out, so gather as they come.
+        let (names, frames) = scopes_received(&client);
+        seen.extend(names);
+        received = received.max(frames);
+        if systems.is_subset(&seen) || received >= ENOUGH_FRAMES {
+            break None;
+        }
+        if let Some(status) = game.try_wait().expect("poll the game") {
+            break Some(status);
+        }
+        if started.elapsed() > DEADLINE {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    stop(&mut game);
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    if let Some(status) = ended {
+        assert!(status.success(), "crate-room failed: {status}\n{stderr}");
+    }
+    assert!(
+        received > 0,
+        "no frames reached the client on {addr} in {:?}:\n{stderr}",
+        started.elapsed()
+    );
+    let missing: Vec<&String> = systems.difference(&seen).collect();
+    assert!(
+        missing.is_empty(),
+        "systems with no scope inside `update` in the frames received: {missing:?}\n\
+         schedule: {systems:?}\nscopes seen inside `update`: {seen:?}"
+    );
+}
