@@ -15,6 +15,11 @@
 # is the mean instructions per step. The first WARM steps (the first sees every entity as new)
 # are left out that way, and reported on their own. The counts repeat to the instruction from
 # run to run on one binary and machine (checked by running each row's second run twice).
+#
+# The binary is built with cargo's bench profile, like `cargo bench`: optimised and without the
+# overflow checks and debug assertions the release profile keeps for `ecs` and `game`, so the
+# counts measure the code itself. That profile writes to target/release too, so the next
+# `cargo run --release` rebuilds those two crates (and this script after it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 steps=${1:-1000}
@@ -27,8 +32,8 @@ if ! command -v valgrind >/dev/null; then
   echo "callgrind.sh: valgrind is not installed (e.g. apt-get install valgrind)" >&2
   exit 1
 fi
-cargo build --release -q -p game --bin crate-room
-bin=${CARGO_TARGET_DIR:-target}/release/crate-room
+cargo build --profile bench -q -p game --bin crate-room
+bin=${CARGO_TARGET_DIR:-target}/release/crate-room # the bench profile's output too
 step_fn='game::sim::Sim::step'
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
