@@ -97,6 +97,21 @@ pub(crate) struct ChangeLog {
     pub(crate) all: bool,
     /// Length of `entries` while it is lent (meanwhile marks go to the borrower's buffer).
     lent: Option<usize>,
+    /// `entries[ascending_from..]` is in strictly ascending slot order (so it also holds each
+    /// entity once). Writes in memory order, the common case of a dense update, log changes
+    /// already in slot order, and a delivery can then skip the bit set. Kept with one compare
+    /// per mark.
+    ascending_from: usize,
+    /// `ascending_from` of the lent entries, while they are lent.
+    lent_ascending_from: usize,
+    /// Every entity of `entries[present_from..]` is still in the column, under the same handle:
+    /// it was there when it was marked, and nothing left the column since. A removal or a
+    /// despawn moves this to the end ([`ChangeLog::note_removal`]).
+    present_from: usize,
+    /// `present_from` of the lent entries, while they are lent.
+    lent_present_from: usize,
+    /// Whether something left the column while the entries were lent.
+    removed_while_lent: bool,
 }
 
 impl ChangeLog {
@@ -104,6 +119,13 @@ impl ChangeLog {
     #[inline]
     pub(crate) fn mark(&mut self, entity: Entity) {
         if !self.fresh.test_and_set(entity.index()) {
+            if self
+                .entries
+                .last()
+                .is_some_and(|last| last.index() >= entity.index())
+            {
+                self.ascending_from = self.entries.len();
+            }
             self.entries.push(entity);
         }
     }
@@ -141,6 +163,27 @@ impl ChangeLog {
             || (cursor >= self.sealed_from && self.fresh_from == self.entries.len())
     }
 
+    /// Whether the entries from `cursor` on are in strictly ascending slot order: each entity
+    /// once, in memory order, as a dense delivery would hand them out.
+    #[inline]
+    pub(crate) fn ascending_from(&self, cursor: usize) -> bool {
+        cursor >= self.ascending_from
+    }
+
+    /// Record that an entity left the column (its component removed, or it was despawned):
+    /// the entries so far may name it.
+    #[inline]
+    pub(crate) fn note_removal(&mut self) {
+        self.present_from = self.entries.len();
+        self.removed_while_lent |= self.lent.is_some();
+    }
+
+    /// Whether every entity of the entries from `cursor` on is still in the column.
+    #[inline]
+    pub(crate) fn present_from(&self, cursor: usize) -> bool {
+        cursor >= self.present_from
+    }
+
     /// Drop the first `n` entries (every cursor is at or past `n`).
     pub(crate) fn compact(&mut self, n: usize) {
         if n == self.entries.len() {
@@ -149,6 +192,8 @@ impl ChangeLog {
             self.entries.drain(..n);
         }
         self.fresh_from -= n;
+        self.ascending_from = self.ascending_from.saturating_sub(n);
+        self.present_from = self.present_from.saturating_sub(n);
         // A cursor past the sealed part's start still reads a suffix of that part.
         self.sealed_from = self.sealed_from.saturating_sub(n);
     }
@@ -159,6 +204,8 @@ impl ChangeLog {
         self.fresh.clear_all();
         self.fresh_from = 0;
         self.sealed_from = 0;
+        self.ascending_from = 0;
+        self.present_from = 0;
         self.all = false;
     }
 
@@ -168,6 +215,9 @@ impl ChangeLog {
         debug_assert!(self.lent.is_none() && self.fresh_from == self.entries.len());
         debug_assert!(into.is_empty());
         self.lent = Some(self.entries.len());
+        self.lent_ascending_from = std::mem::take(&mut self.ascending_from);
+        self.lent_present_from = std::mem::take(&mut self.present_from);
+        self.removed_while_lent = false;
         self.fresh_from = 0;
         std::mem::swap(&mut self.entries, into);
     }
@@ -177,6 +227,23 @@ impl ChangeLog {
     pub(crate) fn give_back(&mut self, lent: &mut Vec<Entity>) {
         let len = self.lent.take().expect("the log was lent");
         debug_assert_eq!(lent.len(), len);
+        // Marks made meanwhile follow the lent entries: the joined log ascends from where the
+        // lent part did only if the meanwhile part ascends throughout and starts above it.
+        self.ascending_from = match (lent.last(), self.entries.first()) {
+            (_, None) => self.lent_ascending_from,
+            (Some(last), Some(first))
+                if self.ascending_from == 0 && last.index() < first.index() =>
+            {
+                self.lent_ascending_from
+            }
+            _ => len + self.ascending_from,
+        };
+        // A removal while lent may concern any lent entry; the marks made after it are fine.
+        self.present_from = if std::mem::take(&mut self.removed_while_lent) {
+            len + self.present_from
+        } else {
+            self.lent_present_from
+        };
         lent.extend_from_slice(&self.entries);
         std::mem::swap(&mut self.entries, lent);
         lent.clear();

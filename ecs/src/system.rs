@@ -191,6 +191,9 @@ pub(crate) struct SystemSlot {
     /// `None` while the system is running (it is moved out to borrow the world).
     pub(crate) system: Option<Box<dyn System>>,
     pub(crate) required: crate::component::ComponentSet,
+    /// The one component the system requires, if it requires exactly one: then it tracks
+    /// exactly the entities of that component's column.
+    pub(crate) required_only: Option<crate::component::ComponentId>,
     pub(crate) watches_any: bool,
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that running it moves one pointer out

@@ -434,6 +434,7 @@ impl World {
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
         let id = self.component_id::<T>()?;
         let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
+        self.note_removal(id);
         if let Some(sig) = self.entities.components_mut(entity) {
             sig.remove(id);
         }
@@ -495,12 +496,21 @@ impl World {
         true
     }
 
+    /// Tell component `id`'s change log, if it has one, that an entity left the column.
+    #[inline]
+    fn note_removal(&self, id: ComponentId) {
+        if let Some(log) = self.logs.get(id.index()).and_then(Option::as_deref) {
+            log.borrow_mut().note_removal();
+        }
+    }
+
     fn despawn_now(&mut self, entity: Entity) {
         let Some(sig) = self.entities.free(entity) else {
             return; // despawned twice in one update
         };
         for id in sig.iter() {
             self.columns[id.index()].despawn(entity);
+            self.note_removal(id);
         }
         for slot in &mut self.systems {
             if slot.sets.tracked.remove(entity).is_some() {
@@ -698,6 +708,13 @@ impl World {
         }
         let mut slot = SystemSlot {
             watches_any: !desc.watches.is_empty(),
+            required_only: {
+                let mut ids = required.iter();
+                match (ids.next(), ids.next()) {
+                    (Some(id), None) => Some(id),
+                    _ => None,
+                }
+            },
             desc,
             system: Some(Box::new(system)),
             required,
@@ -1070,7 +1087,8 @@ impl World {
         let candidates = self.pending_upper_bound(s);
         let dense = self.is_dense(candidates);
         let slot = &mut self.systems[s];
-        if !dense && slot.dirty.is_empty() {
+        if slot.dirty.is_empty() {
+            let required_only = slot.required_only;
             let mut pending = slot
                 .watches
                 .iter_mut()
@@ -1079,9 +1097,18 @@ impl World {
                 let mut log = change_log(&self.logs, watch.id).borrow_mut();
                 let from = watch.cursor;
                 // Within one part each entity appears once; if every entry is tracked too,
-                // the system can read the shared log itself.
-                if log.unique_from(from) && log.entries[from..].iter().all(|&e| tracked.contains(e))
-                {
+                // the system can read the shared log itself. A log already in ascending slot
+                // order is what a dense delivery would build, so it is lent at any density.
+                let lendable = if dense {
+                    log.ascending_from(from)
+                } else {
+                    log.unique_from(from)
+                };
+                // A system that requires only the watched component tracks exactly its
+                // column, so entries whose entities are all still there need no lookups.
+                let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
+                    || log.entries[from..].iter().all(|&e| tracked.contains(e));
+                if lendable && all_tracked {
                     log.seal();
                     watch.cursor = log.entries.len();
                     log.lend(out);

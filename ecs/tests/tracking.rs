@@ -548,3 +548,25 @@ fn delivery_order_is_the_same_in_two_identical_runs_sparse_or_dense() {
         "sparse ones are in change order"
     );
 }
+
+/// A system that requires only the component it watches is handed the change log without a
+/// lookup per entry while every logged entity is still in the column; an entity that changed and
+/// then lost the component (its second mark is deduplicated) must not be delivered.
+#[test]
+fn an_entity_that_changed_then_lost_the_watched_component_is_not_delivered() {
+    let mut world = World::new();
+    let a = world.spawn((Pos(0),));
+    let b = world.spawn((Pos(0),));
+    let (_, runs) = probe(
+        &mut world,
+        SystemDesc::new("reader").requires::<Pos>().watches::<Pos>(),
+    );
+    world.update();
+    for e in [a, b] {
+        world.column_mut::<Pos>().get_mut(e).expect("has Pos").0 += 1;
+    }
+    world.remove::<Pos>(a);
+    world.update();
+    assert_eq!(last_tracked(&runs), set([b]));
+    assert_eq!(last_dirty(&runs), set([b]));
+}
