@@ -7,7 +7,7 @@
 //! replays diff line by line:
 //!
 //! ```text
-//! crate-room replay 1
+//! crate-room replay 2
 //! level levels/crate_room.ron
 //! level-fnv1a64 5c1e0f6a2b7d9e43
 //! seed 1
@@ -25,8 +25,9 @@
 //!
 //! `level` is the level file as it was opened; `level-fnv1a64` the FNV-1a 64 hash of its
 //! bytes, so a level edited since the recording is reported rather than replayed into a
-//! different game. A checkpoint `N H` is the [`Sim::game_hash`] after step N (the state hash without the
-//! camera, which follows the window's size): one every
+//! different game. A checkpoint `N H` is the [`Sim::checkpoint_hash`] after step N (the game's
+//! state without the camera, which follows the window's size, with its entities summed as they
+//! change, so a checkpoint costs what changed rather than a walk over every entity): one every
 //! [`CHECKPOINT_EVERY`] steps and one at the end. `end` closes the file, so a truncated copy is
 //! told apart from a short run.
 //!
@@ -42,8 +43,10 @@ use crate::fsutil::{BoundedReadError, read_bounded};
 use crate::input::KeyWord;
 use crate::sim::{Input, Sim};
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads. Version 2 checkpoints
+/// [`Sim::checkpoint_hash`]; version 1 checkpointed the whole state hash (without the camera),
+/// so its checkpoints cannot be compared and its files are refused as made by an older version.
+pub const VERSION: u32 = 2;
 
 /// Steps between two checkpoints: ten seconds of play.
 pub const CHECKPOINT_EVERY: u64 = 600;
@@ -328,11 +331,25 @@ impl Replay {
         };
         match version.parse::<u32>() {
             Ok(VERSION) => {}
+            Ok(other) if other < VERSION => {
+                return Err((
+                    n,
+                    MAGIC.len() + 2,
+                    format!(
+                        "made by an older version of Crate Room (replay format version {other}; \
+                         this build reads version {VERSION}, whose checkpoints hash the game \
+                         differently): it cannot be played back or verified; record the run again"
+                    ),
+                ));
+            }
             Ok(other) => {
                 return Err((
                     n,
                     MAGIC.len() + 2,
-                    format!("replay format version {other}; this build reads version {VERSION}"),
+                    format!(
+                        "made by a newer version of Crate Room (replay format version {other}; \
+                         this build reads version {VERSION})"
+                    ),
                 ));
             }
             Err(_) => {
@@ -672,7 +689,7 @@ impl Recorder {
         self.replay.push_input(*sim.world().resource::<Input>());
         let step = self.replay.steps();
         if step.is_multiple_of(CHECKPOINT_EVERY) {
-            self.replay.push_checkpoint(step, sim.game_hash());
+            self.replay.push_checkpoint(step, sim.checkpoint_hash());
         }
     }
 
@@ -686,7 +703,7 @@ impl Recorder {
     pub fn finish(&self, sim: &Sim) -> Replay {
         let mut replay = self.replay.clone();
         if sim.state().step == replay.steps() {
-            replay.push_checkpoint(replay.steps(), sim.game_hash());
+            replay.push_checkpoint(replay.steps(), sim.checkpoint_hash());
         }
         replay
     }
@@ -826,7 +843,7 @@ pub fn verify(
             sim.step(replay.input_at(step));
             step += 1;
         }
-        let found = sim.game_hash();
+        let found = sim.checkpoint_hash();
         if found != expected {
             return Ok(VerifyOutcome::Diverged {
                 step: checkpoint,
@@ -913,8 +930,18 @@ mod tests {
         assert!(msg.contains(&MAX_STEPS.to_string()), "{msg}");
         let short = text.replace("steps 19", "steps 20");
         assert!(Replay::parse(&short).unwrap_err().2.contains("cover 19"));
-        let v2 = text.replace("replay 1", "replay 2");
-        assert!(Replay::parse(&v2).unwrap_err().2.contains("version 2"));
+        let old = text.replace("replay 2", "replay 1");
+        let msg = Replay::parse(&old).unwrap_err().2;
+        assert!(
+            msg.contains("made by an older version") && msg.contains("version 1"),
+            "{msg}"
+        );
+        let newer = text.replace("replay 2", "replay 3");
+        let msg = Replay::parse(&newer).unwrap_err().2;
+        assert!(
+            msg.contains("made by a newer version") && msg.contains("version 3"),
+            "{msg}"
+        );
     }
 
     #[test]
