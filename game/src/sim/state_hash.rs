@@ -11,6 +11,12 @@
 //! state). `game/tests/sim_state_hash.rs` checks that every component type
 //! and resource a running world holds is covered (or, for resources, listed in
 //! [`unhashed_resources`] with the reason).
+//!
+//! Replays checkpoint a second hash, [`checkpoint_hash`], that costs what changed rather than
+//! what exists: each entity's hash (its handle and components, through the same
+//! [`COMPONENTS`] table) is mixed and added into a wrapping sum, which the `checkpoint` system
+//! keeps current by subtracting and re-adding only dirty and removed entities' terms. Its docs
+//! say which resources it covers and what it leaves out.
 
 use std::any::{TypeId, type_name};
 
