@@ -1,4 +1,4 @@
-//! Replays: a run's level, seed and every step's input, with state hashes as checkpoints, so a
+//! Replays: a run's level, seed and every step's input, with checkpoint hashes of its state, so a
 //! run can be watched again (`crate-room replay FILE`) or re-simulated and checked
 //! (`crate-room replay FILE --verify`).
 //!
@@ -79,7 +79,7 @@ pub struct Replay {
     inputs: Vec<(u64, Input)>,
     /// The first step after each run (cumulative counts), for [`Replay::input_at`].
     ends: Vec<u64>,
-    /// `(step, game hash after that step)`, steps strictly increasing.
+    /// `(step, checkpoint hash after that step)`, steps strictly increasing.
     checkpoints: Vec<(u64, u64)>,
 }
 
@@ -175,7 +175,7 @@ impl Replay {
         &self.inputs
     }
 
-    /// The `(step, state hash)` checkpoints.
+    /// The `(step, checkpoint hash)` checkpoints ([`Sim::checkpoint_hash`]).
     pub fn checkpoints(&self) -> &[(u64, u64)] {
         &self.checkpoints
     }
@@ -198,7 +198,7 @@ impl Replay {
         }
     }
 
-    /// Note the state hash after step `step` (ignored unless after the last checkpoint).
+    /// Note the checkpoint hash after step `step` (ignored unless after the last checkpoint).
     pub fn push_checkpoint(&mut self, step: u64, hash: u64) {
         if self.checkpoints.last().is_none_or(|&(last, _)| last < step) {
             self.checkpoints.push((step, hash));
@@ -680,7 +680,8 @@ impl Recorder {
     }
 
     /// Note the step `sim` just ran: the input it used (the bot's too, read from the world)
-    /// and, every [`CHECKPOINT_EVERY`] steps, the state hash.
+    /// and, every [`CHECKPOINT_EVERY`] steps, the checkpoint hash (O(1): see
+    /// [`Sim::checkpoint_hash`]).
     pub fn record(&mut self, sim: &Sim) {
         // A replay holds at most a day; a longer session keeps its first day.
         if self.replay.steps() >= MAX_STEPS {

@@ -101,7 +101,7 @@ pub struct CheckpointSum {
 
 impl CheckpointSum {
     /// An empty sum for `world`'s tiles (its `TileMap` must hold its final tiles already).
-    pub fn new(world: &World) -> Self {
+    pub(crate) fn new(world: &World) -> Self {
         Self {
             entities: 0,
             tiles: tiles_hash(world),
@@ -114,7 +114,7 @@ impl CheckpointSum {
     }
 
     /// Replace the sum (the `checkpoint` system, after folding in its dirty entities).
-    pub fn set_entities(&mut self, sum: u64) {
+    pub(crate) fn set_entities(&mut self, sum: u64) {
         self.entities = sum;
     }
 }
