@@ -1,0 +1,84 @@
+//! The workload on this repository's `ecs`: a system that requires and watches [`Position`].
+
+use std::hint::black_box;
+
+use ecs::{Entity, SystemDesc, SystemEntities, World};
+
+use crate::workload::{Peer, Position, Velocity, weight};
+
+/// How many entities the reader system visited in its last run.
+struct Seen(usize);
+
+/// `ecs` with one reader system; [`Peer::read`] is one `World::update`.
+pub struct EcsPeer {
+    world: World,
+    entities: Vec<Entity>,
+    targets: Vec<Entity>,
+}
+
+impl std::fmt::Debug for EcsPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EcsPeer")
+            .field("entities", &self.entities.len())
+            .finish()
+    }
+}
+
+impl EcsPeer {
+    /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
+    pub fn new(n: usize) -> Self {
+        let mut world = World::new();
+        world.insert_resource(Seen(0));
+        world.add_system(
+            SystemDesc::new("read_changed_positions")
+                .requires::<Position>()
+                .watches::<Position>(),
+            |world: &mut World, entities: &SystemEntities<'_>| {
+                let positions = world.column::<Position>();
+                let mut count = 0;
+                let mut sum = 0.0;
+                for &e in entities.dirty() {
+                    if let Some(p) = positions.get(e) {
+                        count += 1;
+                        sum += weight(p);
+                    }
+                }
+                black_box(sum);
+                world.resource_mut::<Seen>().0 = count;
+            },
+        );
+        let entities = (0..n)
+            .map(|i| world.spawn((Position::initial(i), Velocity::initial(i))))
+            .collect();
+        world.update();
+        Self {
+            world,
+            entities,
+            targets: Vec::new(),
+        }
+    }
+}
+
+impl Peer for EcsPeer {
+    fn name(&self) -> &'static str {
+        "ecs"
+    }
+
+    fn select(&mut self, targets: &[usize]) {
+        self.targets = targets.iter().map(|&i| self.entities[i]).collect();
+    }
+
+    fn write(&mut self) {
+        let positions = self.world.column_mut::<Position>();
+        for &e in &self.targets {
+            if let Some(mut p) = positions.get_mut(e) {
+                p.bump();
+            }
+        }
+    }
+
+    fn read(&mut self) -> usize {
+        self.world.update();
+        self.world.resource::<Seen>().0
+    }
+}

@@ -1,0 +1,143 @@
+//! The workload on `hecs`, which has no change detection: a full scan against last frame's
+//! values, and a hand-kept list of dirty handles (the floor: no deduplication, no lookup).
+
+use std::hint::black_box;
+
+use hecs::{Entity, World};
+
+use crate::workload::{Peer, Position, Velocity, weight};
+
+/// The position the scanning reader saw last frame.
+struct Seen(Position);
+
+/// `hecs`, read by scanning every position and comparing it with the copy kept in [`Seen`].
+pub struct HecsScan {
+    world: World,
+    entities: Vec<Entity>,
+    targets: Vec<Entity>,
+}
+
+impl std::fmt::Debug for HecsScan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HecsScan")
+            .field("entities", &self.entities.len())
+            .finish()
+    }
+}
+
+impl HecsScan {
+    /// Spawn `n` entities, each with a copy of its position.
+    pub fn new(n: usize) -> Self {
+        let mut world = World::new();
+        let entities = world
+            .spawn_batch((0..n).map(|i| {
+                let p = Position::initial(i);
+                (p, Velocity::initial(i), Seen(p))
+            }))
+            .collect();
+        Self {
+            world,
+            entities,
+            targets: Vec::new(),
+        }
+    }
+}
+
+impl Peer for HecsScan {
+    fn name(&self) -> &'static str {
+        "hecs scan"
+    }
+
+    fn select(&mut self, targets: &[usize]) {
+        self.targets = targets.iter().map(|&i| self.entities[i]).collect();
+    }
+
+    fn write(&mut self) {
+        let mut positions = self.world.view_mut::<&mut Position>();
+        for &e in &self.targets {
+            if let Some(p) = positions.get_mut(e) {
+                p.bump();
+            }
+        }
+    }
+
+    fn read(&mut self) -> usize {
+        let mut count = 0;
+        let mut sum = 0.0;
+        for (p, seen) in self.world.query_mut::<(&Position, &mut Seen)>() {
+            if *p != seen.0 {
+                seen.0 = *p;
+                count += 1;
+                sum += weight(p);
+            }
+        }
+        black_box(sum);
+        count
+    }
+}
+
+/// `hecs`, with the writer pushing each handle it changes onto a `Vec` the reader drains.
+pub struct HecsList {
+    world: World,
+    entities: Vec<Entity>,
+    targets: Vec<Entity>,
+    dirty: Vec<Entity>,
+}
+
+impl std::fmt::Debug for HecsList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HecsList")
+            .field("entities", &self.entities.len())
+            .finish()
+    }
+}
+
+impl HecsList {
+    /// Spawn `n` entities.
+    pub fn new(n: usize) -> Self {
+        let mut world = World::new();
+        let entities = world
+            .spawn_batch((0..n).map(|i| (Position::initial(i), Velocity::initial(i))))
+            .collect();
+        Self {
+            world,
+            entities,
+            targets: Vec::new(),
+            dirty: Vec::new(),
+        }
+    }
+}
+
+impl Peer for HecsList {
+    fn name(&self) -> &'static str {
+        "hecs list"
+    }
+
+    fn select(&mut self, targets: &[usize]) {
+        self.targets = targets.iter().map(|&i| self.entities[i]).collect();
+    }
+
+    fn write(&mut self) {
+        let mut positions = self.world.view_mut::<&mut Position>();
+        for &e in &self.targets {
+            if let Some(p) = positions.get_mut(e) {
+                p.bump();
+                self.dirty.push(e);
+            }
+        }
+    }
+
+    fn read(&mut self) -> usize {
+        let positions = self.world.view_mut::<&Position>();
+        let mut count = 0;
+        let mut sum = 0.0;
+        for e in self.dirty.drain(..) {
+            if let Some(p) = positions.get(e) {
+                count += 1;
+                sum += weight(p);
+            }
+        }
+        black_box(sum);
+        count
+    }
+}

@@ -1,0 +1,123 @@
+//! The k-of-N workload every library runs: what is stored, what is written, what is read.
+
+/// Where an entity is; the only component written and watched.
+#[derive(Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component)]
+pub struct Position {
+    pub x: f32,
+    pub y: f32,
+}
+
+/// Stored beside [`Position`] on every entity, as in a game, but never written or read.
+#[derive(Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component)]
+pub struct Velocity {
+    pub x: f32,
+    pub y: f32,
+}
+
+impl Position {
+    /// The position entity `i` spawns with. `x` stays below 1,024 so that the `+ 1.0` of every
+    /// frame keeps changing it (an `f32` counts exactly up to 2^24) over any run of the bench.
+    pub fn initial(i: usize) -> Self {
+        Self {
+            x: (i % 1024) as f32,
+            y: (i / 1024) as f32,
+        }
+    }
+
+    /// The writer's change: the same for every library.
+    #[inline]
+    pub fn bump(&mut self) {
+        self.x += 1.0;
+    }
+}
+
+impl Velocity {
+    /// The velocity entity `i` spawns with.
+    pub fn initial(i: usize) -> Self {
+        Self {
+            x: (i % 7) as f32 * 0.5,
+            y: (i % 3) as f32 * -0.25,
+        }
+    }
+}
+
+/// One library running the workload: N entities spawned in index order, a writer that bumps the
+/// [`Position`] of a chosen set of them, and a reader that visits the changed ones.
+pub trait Peer {
+    /// The column heading.
+    fn name(&self) -> &'static str;
+
+    /// Choose the entities the writer bumps each frame, as spawn-order indices, in the order
+    /// it bumps them.
+    fn select(&mut self, targets: &[usize]);
+
+    /// Bump the [`Position`] of every selected entity once.
+    fn write(&mut self);
+
+    /// Visit every entity whose [`Position`] changed since the last read, reading its position.
+    /// Returns how many it visited.
+    fn read(&mut self) -> usize;
+}
+
+/// `k` of the indices `0..n`, spread evenly and ascending (a stride of `n / k` on this grid).
+pub fn spread(n: usize, k: usize) -> Vec<usize> {
+    (0..k).map(|i| i * n / k).collect()
+}
+
+/// Sum of coordinates, so a reader cannot skip reading what it visits.
+#[inline]
+pub fn weight(p: &Position) -> f32 {
+    p.x + p.y
+}
+
+/// `indices` in a seeded pseudo-random order (Fisher-Yates driven by SplitMix64), the same
+/// for every run and every library.
+pub fn shuffle(indices: &mut [usize], seed: u64) {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..indices.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        indices.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shuffle, spread};
+
+    #[test]
+    fn shuffle_is_a_fixed_permutation() {
+        let mut a = spread(1_000, 100);
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b, "same seed, same order");
+        assert_ne!(a, spread(1_000, 100), "the order changed");
+        a.sort_unstable();
+        assert_eq!(a, spread(1_000, 100), "the same entities");
+    }
+
+    #[test]
+    fn spread_is_k_distinct_ascending_indices_below_n() {
+        for (n, k) in [
+            (1_000, 0),
+            (1_000, 1),
+            (1_000, 10),
+            (1_000, 1_000),
+            (100_000, 1_000),
+        ] {
+            let s = spread(n, k);
+            assert_eq!(s.len(), k);
+            assert!(s.windows(2).all(|w| w[0] < w[1]));
+            assert!(s.iter().all(|&i| i < n));
+        }
+        assert_eq!(spread(1_000, 1_000), (0..1_000).collect::<Vec<_>>());
+        assert_eq!(spread(1_000, 10)[..3], [0, 100, 200]);
+    }
+}
