@@ -1,4 +1,4 @@
-//! Replays: a run's level, seed and every step's input, with state hashes as checkpoints, so a
+//! Replays: a run's level, seed and every step's input, with checkpoint hashes of its state, so a
 //! run can be watched again (`crate-room replay FILE`) or re-simulated and checked
 //! (`crate-room replay FILE --verify`).
 //!
@@ -7,7 +7,7 @@
 //! replays diff line by line:
 //!
 //! ```text
-//! crate-room replay 1
+//! crate-room replay 2
 //! level levels/crate_room.ron
 //! level-fnv1a64 5c1e0f6a2b7d9e43
 //! seed 1
@@ -25,8 +25,9 @@
 //!
 //! `level` is the level file as it was opened; `level-fnv1a64` the FNV-1a 64 hash of its
 //! bytes, so a level edited since the recording is reported rather than replayed into a
-//! different game. A checkpoint `N H` is the [`Sim::game_hash`] after step N (the state hash without the
-//! camera, which follows the window's size): one every
+//! different game. A checkpoint `N H` is the [`Sim::checkpoint_hash`] after step N (the game's
+//! state without the camera, which follows the window's size, with its entities summed as they
+//! change, so a checkpoint costs what changed rather than a walk over every entity): one every
 //! [`CHECKPOINT_EVERY`] steps and one at the end. `end` closes the file, so a truncated copy is
 //! told apart from a short run.
 //!
@@ -42,8 +43,10 @@ use crate::fsutil::{BoundedReadError, read_bounded};
 use crate::input::KeyWord;
 use crate::sim::{Input, Sim};
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads. Version 2 checkpoints
+/// [`Sim::checkpoint_hash`]; version 1 checkpointed the whole state hash (without the camera),
+/// so its checkpoints cannot be compared and its files are refused as made by an older version.
+pub const VERSION: u32 = 2;
 
 /// Steps between two checkpoints: ten seconds of play.
 pub const CHECKPOINT_EVERY: u64 = 600;
@@ -76,7 +79,7 @@ pub struct Replay {
     inputs: Vec<(u64, Input)>,
     /// The first step after each run (cumulative counts), for [`Replay::input_at`].
     ends: Vec<u64>,
-    /// `(step, game hash after that step)`, steps strictly increasing.
+    /// `(step, checkpoint hash after that step)`, steps strictly increasing.
     checkpoints: Vec<(u64, u64)>,
 }
 
@@ -172,7 +175,7 @@ impl Replay {
         &self.inputs
     }
 
-    /// The `(step, state hash)` checkpoints.
+    /// The `(step, checkpoint hash)` checkpoints ([`Sim::checkpoint_hash`]).
     pub fn checkpoints(&self) -> &[(u64, u64)] {
         &self.checkpoints
     }
@@ -195,7 +198,7 @@ impl Replay {
         }
     }
 
-    /// Note the state hash after step `step` (ignored unless after the last checkpoint).
+    /// Note the checkpoint hash after step `step` (ignored unless after the last checkpoint).
     pub fn push_checkpoint(&mut self, step: u64, hash: u64) {
         if self.checkpoints.last().is_none_or(|&(last, _)| last < step) {
             self.checkpoints.push((step, hash));
@@ -328,11 +331,25 @@ impl Replay {
         };
         match version.parse::<u32>() {
             Ok(VERSION) => {}
+            Ok(other) if other < VERSION => {
+                return Err((
+                    n,
+                    MAGIC.len() + 2,
+                    format!(
+                        "made by an older version of Crate Room (replay format version {other}; \
+                         this build reads version {VERSION}, whose checkpoints hash the game \
+                         differently): it cannot be played back or verified; record the run again"
+                    ),
+                ));
+            }
             Ok(other) => {
                 return Err((
                     n,
                     MAGIC.len() + 2,
-                    format!("replay format version {other}; this build reads version {VERSION}"),
+                    format!(
+                        "made by a newer version of Crate Room (replay format version {other}; \
+                         this build reads version {VERSION})"
+                    ),
                 ));
             }
             Err(_) => {
@@ -663,7 +680,8 @@ impl Recorder {
     }
 
     /// Note the step `sim` just ran: the input it used (the bot's too, read from the world)
-    /// and, every [`CHECKPOINT_EVERY`] steps, the state hash.
+    /// and, every [`CHECKPOINT_EVERY`] steps, the checkpoint hash (O(1): see
+    /// [`Sim::checkpoint_hash`]).
     pub fn record(&mut self, sim: &Sim) {
         // A replay holds at most a day; a longer session keeps its first day.
         if self.replay.steps() >= MAX_STEPS {
@@ -672,7 +690,7 @@ impl Recorder {
         self.replay.push_input(*sim.world().resource::<Input>());
         let step = self.replay.steps();
         if step.is_multiple_of(CHECKPOINT_EVERY) {
-            self.replay.push_checkpoint(step, sim.game_hash());
+            self.replay.push_checkpoint(step, sim.checkpoint_hash());
         }
     }
 
@@ -686,7 +704,7 @@ impl Recorder {
     pub fn finish(&self, sim: &Sim) -> Replay {
         let mut replay = self.replay.clone();
         if sim.state().step == replay.steps() {
-            replay.push_checkpoint(replay.steps(), sim.game_hash());
+            replay.push_checkpoint(replay.steps(), sim.checkpoint_hash());
         }
         replay
     }
@@ -826,7 +844,7 @@ pub fn verify(
             sim.step(replay.input_at(step));
             step += 1;
         }
-        let found = sim.game_hash();
+        let found = sim.checkpoint_hash();
         if found != expected {
             return Ok(VerifyOutcome::Diverged {
                 step: checkpoint,
@@ -913,8 +931,18 @@ mod tests {
         assert!(msg.contains(&MAX_STEPS.to_string()), "{msg}");
         let short = text.replace("steps 19", "steps 20");
         assert!(Replay::parse(&short).unwrap_err().2.contains("cover 19"));
-        let v2 = text.replace("replay 1", "replay 2");
-        assert!(Replay::parse(&v2).unwrap_err().2.contains("version 2"));
+        let old = text.replace("replay 2", "replay 1");
+        let msg = Replay::parse(&old).unwrap_err().2;
+        assert!(
+            msg.contains("made by an older version") && msg.contains("version 1"),
+            "{msg}"
+        );
+        let newer = text.replace("replay 2", "replay 3");
+        let msg = Replay::parse(&newer).unwrap_err().2;
+        assert!(
+            msg.contains("made by a newer version") && msg.contains("version 3"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -158,7 +158,16 @@ fn hostile_replays_are_refused_with_their_line_and_column() {
     let cases: Vec<(String, usize, &str)> = vec![
         ("garbage\u{0}\u{7f}".into(), 1, "not a replay file"),
         (String::new(), 1, "truncated"),
-        (text.replace("replay 1", "replay 99"), 1, "version 99"),
+        (
+            text.replace("replay 2", "replay 99"),
+            1,
+            "made by a newer version of Crate Room (replay format version 99",
+        ),
+        (
+            text.replace("replay 2", "replay 1"),
+            1,
+            "made by an older version of Crate Room (replay format version 1",
+        ),
         (
             text.replace("steps 30", "steps 18446744073709551616"),
             5,
@@ -270,7 +279,7 @@ proptest! {
     }
 
     #[test]
-    fn random_text_never_panics(text in "(crate-room replay 1\n)?[ -~\n]{0,300}") {
+    fn random_text_never_panics(text in "(crate-room replay 2\n)?[ -~\n]{0,300}") {
         parse_and_check(&text);
     }
 }

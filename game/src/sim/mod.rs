@@ -118,10 +118,12 @@ impl Sim {
         state_hash::hash_world(&self.world)
     }
 
-    /// [`state_hash`](Self::state_hash) without the camera, which follows the window's size:
-    /// equal for a run in any window and re-simulated headless. Replays checkpoint this.
-    pub fn game_hash(&self) -> u64 {
-        state_hash::hash_without_camera(&self.world)
+    /// The replay checkpoint hash ([`state_hash::checkpoint_hash`]): the game's state without
+    /// the camera (which follows the window's size) and without what is derived from the
+    /// entities, its entity part kept up to date by the `checkpoint` system, so taking it costs
+    /// O(1) however large the world. Equal for a run in any window and re-simulated headless.
+    pub fn checkpoint_hash(&self) -> u64 {
+        state_hash::checkpoint_hash(&self.world)
     }
 }
 

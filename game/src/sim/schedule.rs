@@ -1,7 +1,7 @@
 //! The schedule: every system, its priority band, what it tracks and what it watches, in one
 //! table. Bands follow the seed article: input 0s, control 10s, actions 20s, movement and
 //! spatial hash 40s, collision 50s, resolution and damage 60s, timers and lifetimes 70s,
-//! camera 80s, animation state 90s.
+//! camera 80s, animation state 90s; last, `checkpoint` at 200 (the replay checkpoint hash).
 
 use ecs::{SystemDesc, SystemId, World};
 
@@ -9,11 +9,12 @@ use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
     Player, Position, Sprite, Stunned, Velocity,
 };
+use super::state_hash::{self, CheckpointSum};
 use super::systems::{
     animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
-    collision::Collision, damage::Damage, debug_stats, draw_data::DrawDataSystem, explosion,
-    fuse::FuseSystem, hit_flash, lifetime, movement::Movement, pickup::Pickup, player_control,
-    spatial_hash::SpatialHashSystem, stun,
+    checkpoint::Checkpoint, collision::Collision, damage::Damage, debug_stats,
+    draw_data::DrawDataSystem, explosion, fuse::FuseSystem, hit_flash, lifetime,
+    movement::Movement, pickup::Pickup, player_control, spatial_hash::SpatialHashSystem, stun,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -150,6 +151,15 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .debug()
             .requires::<CameraTarget>(),
         debug_stats::run,
+    );
+    // The replay checkpoint's entity sum: after every other system, so it sees the step's
+    // last writes. It requires nothing (every entity is tracked, and a despawned one is
+    // removed) and watches every component the state hash covers, from the hash's own table.
+    world.insert_resource(CheckpointSum::new(world));
+    world.add_system(
+        state_hash::watching_hashed_components(SystemDesc::new("checkpoint").priority(200))
+            .reactive(),
+        Checkpoint::default(),
     );
     ScheduleIds { bot }
 }

@@ -11,10 +11,16 @@
 //! state). `game/tests/sim_state_hash.rs` checks that every component type
 //! and resource a running world holds is covered (or, for resources, listed in
 //! [`unhashed_resources`] with the reason).
+//!
+//! Replays checkpoint a second hash, [`checkpoint_hash`], that costs what changed rather than
+//! what exists: each entity's hash (its handle and components, through the same
+//! [`COMPONENTS`] table) is mixed and added into a wrapping sum, which the `checkpoint` system
+//! keeps current by subtracting and re-adding only dirty and removed entities' terms. Its docs
+//! say which resources it covers and what it leaves out.
 
 use std::any::{TypeId, type_name};
 
-use ecs::{Component, Entity, World};
+use ecs::{Component, Entity, SystemDesc, World};
 
 use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
@@ -32,11 +38,129 @@ pub(super) fn hash_world(world: &World) -> u64 {
     hash_with(world, true)
 }
 
-/// The hash without the [`Camera`]: what a replay checkpoints. The window sets the camera's
-/// view to its own size, which a replay does not record (and may change by resizing), and no
-/// system but `camera` reads it, so the rest of the game does not depend on it.
-pub(super) fn hash_without_camera(world: &World) -> u64 {
-    hash_with(world, false)
+/// The replay checkpoint hash: the [`CHECKPOINT_RESOURCES`], the tile grid's hash and change
+/// count, and the order-independent sum of every entity's [`entity_contribution`] as the
+/// `checkpoint` system (the last of the schedule) keeps it in [`CheckpointSum`]. O(1) in the
+/// number of entities: it costs what the steps changed, paid by that system as they change.
+///
+/// Left out, and why:
+/// - the [`Camera`]: the window sets its view to its own size, which a replay does not record
+///   (and may change by resizing); no system but `camera` reads it;
+/// - the [`CollisionGrid`], the [`DrawGrid`] and the `TileMap`'s crate-per-cell index:
+///   derived from entities' components (position, collider, draw data, crates) the sum
+///   already covers, and O(N) to hash;
+/// - the `TileMap`'s size and tiles are hashed once, when the schedule is built: they never
+///   change after load (the type has no setter).
+///
+/// The entity part is the world as the last system left it: an entity despawned in step N
+/// (a despawn takes effect at the end of the update) still counts in step N's checkpoint and
+/// leaves the sum in step N+1. That is as deterministic as the rest, so a re-simulation
+/// agrees; [`checkpoint_hash_from_scratch`], called at the same point of an update, equals it.
+/// A world without the [`CheckpointSum`] (no schedule) is hashed from scratch.
+pub fn checkpoint_hash(world: &World) -> u64 {
+    match world.get_resource::<CheckpointSum>() {
+        Some(sum) => combine_checkpoint(world, sum.tiles, sum.entities),
+        None => checkpoint_hash_from_scratch(world),
+    }
+}
+
+/// [`checkpoint_hash`] computed over the whole world, without the maintained sum: what the
+/// tests compare the incremental value with. O(N).
+pub fn checkpoint_hash_from_scratch(world: &World) -> u64 {
+    combine_checkpoint(world, tiles_hash(world), entity_sum(world))
+}
+
+/// The wrapping sum of [`entity_contribution`] over every live entity, from scratch.
+pub fn entity_sum(world: &World) -> u64 {
+    world.iter_entities().fold(0u64, |sum, e| {
+        sum.wrapping_add(entity_contribution(world, e))
+    })
+}
+
+/// One entity's term of the checkpoint's sum: its handle's bits and its components, hashed
+/// exactly as [`hash_world`] hashes them (the same [`COMPONENTS`] table), then mixed so that
+/// a wrapping sum of many terms does not cancel out the way sums of raw FNV values can.
+pub fn entity_contribution(world: &World, e: Entity) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.u64(e.to_bits());
+    for (tag, c) in (1..).zip(&COMPONENTS) {
+        (c.hash)(world, e, tag, &mut h);
+    }
+    mix(h.0)
+}
+
+/// The entity part of the checkpoint hash, kept up to date by the `checkpoint` system (see
+/// [`checkpoint_hash`]), and the hash of the tiles, which never change after load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckpointSum {
+    /// Wrapping sum of [`entity_contribution`] over the entities as of the system's last run.
+    entities: u64,
+    /// Hash of the `TileMap`'s size and tiles (0 without a `TileMap`).
+    tiles: u64,
+}
+
+impl CheckpointSum {
+    /// An empty sum for `world`'s tiles (its `TileMap` must hold its final tiles already).
+    pub(crate) fn new(world: &World) -> Self {
+        Self {
+            entities: 0,
+            tiles: tiles_hash(world),
+        }
+    }
+
+    /// The wrapping sum of the entities' contributions.
+    pub fn entities(&self) -> u64 {
+        self.entities
+    }
+
+    /// Replace the sum (the `checkpoint` system, after folding in its dirty entities).
+    pub(crate) fn set_entities(&mut self, sum: u64) {
+        self.entities = sum;
+    }
+}
+
+/// `desc` watching every component type the hash covers: the `checkpoint` system's, built from
+/// [`COMPONENTS`] so that what it watches cannot drift from what [`entity_contribution`] reads.
+pub(crate) fn watching_hashed_components(desc: SystemDesc) -> SystemDesc {
+    COMPONENTS.iter().fold(desc, |desc, c| (c.watch)(desc))
+}
+
+/// The resources a checkpoint hashes whole: small, and changed only by the rules.
+const CHECKPOINT_RESOURCES: [ResourceEntry; 3] = [
+    resource::<GameState>(),
+    resource::<Input>(),
+    resource::<SimRng>(),
+];
+
+fn combine_checkpoint(world: &World, tiles: u64, entities: u64) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    for r in &CHECKPOINT_RESOURCES {
+        (r.hash)(world, &mut h);
+    }
+    h.u64(tiles);
+    h.u64(world.get_resource::<TileMap>().map_or(0, TileMap::changes));
+    h.u64(entities);
+    h.0
+}
+
+/// The `TileMap`'s size and tiles (not its crate index, which follows the entities).
+fn tiles_hash(world: &World) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    if let Some(map) = world.get_resource::<TileMap>() {
+        h.u64(u64::from(map.width));
+        h.u64(u64::from(map.height));
+        for &tile in map.tiles() {
+            h.bytes(&[tile as u8]);
+        }
+    }
+    h.0
+}
+
+/// The SplitMix64 finalizer: every output bit depends on every input bit.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 fn hash_with(world: &World, camera: bool) -> u64 {
@@ -121,12 +245,15 @@ const RESOURCES: [ResourceEntry; 7] = [
     resource::<DrawGrid>(),
 ];
 
-const UNHASHED: [Unhashed; 4] = [
+const UNHASHED: [Unhashed; 5] = [
     unhashed::<Clips>("built from the atlas when the level loads; nothing changes it"),
     unhashed::<RoleClips>("built from the atlas when the level loads; nothing changes it"),
     unhashed::<DrawDirtyLog>(
         "the debug view of what draw_data recomputed last: with tracking off that is everything, \
          by design",
+    ),
+    unhashed::<CheckpointSum>(
+        "the replay checkpoint's running sum over the entities, which the hash covers itself",
     ),
     unhashed::<DebugCounts>(
         "the stats panel's counts: updated by paused updates too, which change nothing else",
@@ -137,6 +264,7 @@ struct ComponentEntry {
     id: fn() -> TypeId,
     name: fn() -> &'static str,
     hash: fn(&World, Entity, u64, &mut Fnv),
+    watch: fn(SystemDesc) -> SystemDesc,
 }
 
 const fn component<T: Component + Hashed>() -> ComponentEntry {
@@ -144,6 +272,7 @@ const fn component<T: Component + Hashed>() -> ComponentEntry {
         id: TypeId::of::<T>,
         name: type_name::<T>,
         hash: hash_component::<T>,
+        watch: SystemDesc::watches::<T>,
     }
 }
 

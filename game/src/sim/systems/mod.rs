@@ -5,6 +5,7 @@ pub mod animation_state;
 pub mod attack;
 pub mod bot;
 pub mod camera;
+pub mod checkpoint;
 pub mod collision;
 pub mod damage;
 pub mod debug_stats;

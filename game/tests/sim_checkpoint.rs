@@ -1,0 +1,140 @@
+//! The replay checkpoint hash: the sum the `checkpoint` system keeps as entities change equals
+//! the same hash recomputed from scratch over the whole world at every step of bot runs
+//! (through crates breaking, coins picked up, debris expiring and kegs going off); with dirty
+//! tracking off the sequence is the same; and one crate's health changes it.
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use common::sim_from_file;
+use ecs::{SystemDesc, SystemEntities, World};
+use game::sim::components::{Crate, Exploding, Keg};
+use game::sim::state_hash::{checkpoint_hash, checkpoint_hash_from_scratch};
+use game::sim::{Input, Sim};
+
+/// What a bot run showed: the checkpoint hash after every step, and whether kegs went off.
+struct Run {
+    hashes: Vec<u64>,
+    crates_smashed: u32,
+    kegs_exploded: bool,
+}
+
+/// Play `steps` of the bot on `level`, checking at every step, at the end of the update (where
+/// the `checkpoint` system has just run and the step's despawns are not applied yet), that the
+/// kept hash equals the one from scratch.
+fn bot_run(level: &str, steps: u64, dirty: bool) -> Run {
+    let mut sim = sim_from_file(level, 4);
+    sim.set_dirty_optimization(dirty);
+    sim.set_bot(true);
+    let seen: Rc<RefCell<Option<(u64, u64)>>> = Rc::default();
+    let probe = Rc::clone(&seen);
+    sim.world_mut().add_system(
+        SystemDesc::new("probe").priority(i32::MAX),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            *probe.borrow_mut() =
+                Some((checkpoint_hash(world), checkpoint_hash_from_scratch(world)));
+        },
+    );
+    let mut run = Run {
+        hashes: Vec::new(),
+        crates_smashed: 0,
+        kegs_exploded: false,
+    };
+    for step in 1..=steps {
+        sim.step(Input::default());
+        let (kept, scratch) = seen.borrow_mut().take().expect("the probe ran");
+        assert_eq!(
+            kept, scratch,
+            "{level}, dirty tracking {dirty}: step {step}'s kept checkpoint hash differs from the one from scratch"
+        );
+        assert_eq!(sim.checkpoint_hash(), kept, "{level} step {step}");
+        run.kegs_exploded |= sim
+            .world()
+            .column::<Exploding>()
+            .entities()
+            .iter()
+            .any(|&e| sim.world().has::<Keg>(e));
+        run.hashes.push(kept);
+    }
+    let state = sim.state();
+    run.crates_smashed = state.crates_total - state.crates_left;
+    run
+}
+
+fn kept_equals_scratch_on_and_off(level: &str, steps: u64) -> Run {
+    let on = bot_run(level, steps, true);
+    let off = bot_run(level, steps, false);
+    assert!(
+        on.hashes == off.hashes,
+        "{level}: the checkpoint hashes differ with dirty tracking off, first at step {}",
+        on.hashes
+            .iter()
+            .zip(&off.hashes)
+            .position(|(a, b)| a != b)
+            .map_or(0, |i| i + 1)
+    );
+    on
+}
+
+#[test]
+fn bot_run_in_crate_room_keeps_the_checkpoint_hash_equal_to_the_one_from_scratch_on_and_off() {
+    let run = kept_equals_scratch_on_and_off("crate_room.ron", 2_400);
+    assert!(run.crates_smashed >= 3, "{} smashed", run.crates_smashed);
+}
+
+#[test]
+fn bot_run_in_powder_room_keeps_the_checkpoint_hash_equal_to_the_one_from_scratch_on_and_off() {
+    let run = kept_equals_scratch_on_and_off("powder_room.ron", 2_400);
+    assert!(
+        run.kegs_exploded,
+        "no keg went off: the run did not test blasts"
+    );
+    assert!(run.crates_smashed >= 3, "{} smashed", run.crates_smashed);
+}
+
+/// The crate with the most health, so one hit less is still a crate.
+fn strongest_crate(sim: &Sim) -> ecs::Entity {
+    let crates = sim.world().column::<Crate>();
+    let (&e, _) = crates
+        .entities()
+        .iter()
+        .zip(crates.values())
+        .max_by_key(|(_, c)| c.health)
+        .expect("the level has crates");
+    e
+}
+
+fn set_health(sim: &mut Sim, e: ecs::Entity, health: u32) {
+    sim.world_mut()
+        .get_mut::<Crate>(e)
+        .expect("the crate is there")
+        .health = health;
+}
+
+#[test]
+fn one_crates_health_changes_the_checkpoint_hash_and_putting_it_back_restores_it() {
+    let mut a = sim_from_file("crate_room.ron", 2);
+    let mut b = sim_from_file("crate_room.ron", 2);
+    for _ in 0..5 {
+        a.step(Input::default());
+        b.step(Input::default());
+    }
+    assert_eq!(a.checkpoint_hash(), b.checkpoint_hash());
+    let e = strongest_crate(&b);
+    let health = b.world().get::<Crate>(e).expect("a crate").health;
+    set_health(&mut b, e, health + 1);
+    a.step(Input::default());
+    b.step(Input::default());
+    assert_ne!(
+        a.checkpoint_hash(),
+        b.checkpoint_hash(),
+        "one crate's health differs"
+    );
+    set_health(&mut b, e, health);
+    a.step(Input::default());
+    b.step(Input::default());
+    assert_eq!(a.checkpoint_hash(), b.checkpoint_hash());
+    assert_eq!(a.state_hash(), b.state_hash());
+}
