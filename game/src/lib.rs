@@ -2,7 +2,7 @@
 //!
 //! The simulation ([`sim`]), the level format ([`level`]), the level editor's model
 //! ([`editor`]), the atlas's frame table ([`atlas`]), the sound effects ([`sfx`]), best times
-//! ([`records`]), replays ([`replay`]) and hit-stop and shake ([`feel`]) never touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
+//! ([`records`]), replays ([`replay`]) hit-stop and shake ([`feel`]) and line rasterising ([`raster`]) never touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
 
 pub mod app;
 pub mod atlas;
@@ -15,6 +15,7 @@ pub mod headless;
 pub mod input;
 pub mod level;
 pub mod paths;
+pub mod raster;
 pub mod records;
 pub mod replay;
 pub mod sfx;

@@ -49,6 +49,7 @@ fn simulation_level_atlas_and_sfx_code_never_touch_macroquad() {
         "headless.rs",
         "fsutil.rs",
         "paths.rs",
+        "raster.rs",
         "records.rs",
         "replay.rs",
         "feel.rs",

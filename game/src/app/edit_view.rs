@@ -119,23 +119,7 @@ impl EditView {
 /// The cells of the straight line from `a` to `b`, both included, each a step from the one
 /// before (horizontal, vertical or diagonal): a fast mouse drag paints a line without gaps.
 pub fn line_cells(a: CellPos, b: CellPos) -> Vec<CellPos> {
-    let (dx, dy) = ((b.0 - a.0).abs(), -(b.1 - a.1).abs());
-    let (sx, sy) = ((b.0 - a.0).signum(), (b.1 - a.1).signum());
-    let (mut x, mut y, mut err) = (a.0, a.1, dx + dy);
-    let mut out = vec![(x, y)];
-    while (x, y) != b {
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-        out.push((x, y));
-    }
-    out
+    crate::raster::line(a, b).collect()
 }
 
 #[cfg(test)]

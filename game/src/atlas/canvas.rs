@@ -90,25 +90,12 @@ impl Canvas {
         }
     }
 
-    /// Bresenham line, both ends inclusive.
+    /// Bresenham line, both ends inclusive ([`crate::raster::line`]).
     pub fn line(&mut self, (x0, y0): (i32, i32), (x1, y1): (i32, i32), c: Rgba) {
-        let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-        let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
-        let (mut x, mut y, mut err) = (x0, y0, dx + dy);
-        loop {
-            self.set(x, y, c);
-            if x == x1 && y == y1 {
-                break;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
+        let ends = ((x0.into(), y0.into()), (x1.into(), y1.into()));
+        for (x, y) in crate::raster::line(ends.0, ends.1) {
+            // Every point lies between the two `i32` ends.
+            self.set(x as i32, y as i32, c);
         }
     }
 
