@@ -108,8 +108,9 @@ impl Game {
         id
     }
 
-    /// Click `button` (1 left, 3 right) at window pixel `(x, y)`.
-    fn click(&self, (x, y): (u32, u32), button: &str) {
+    /// Move the mouse to window pixel `(x, y)`. Under Xvfb there is no window manager, so this
+    /// is also how the window gets the keyboard.
+    fn point_at(&self, (x, y): (u32, u32)) {
         let window = self.window.as_deref().expect("wait_for_window first");
         self.xdotool(&[
             "mousemove",
@@ -118,6 +119,11 @@ impl Game {
             &x.to_string(),
             &y.to_string(),
         ]);
+    }
+
+    /// Click `button` (1 left, 3 right) at window pixel `(x, y)`.
+    fn click(&self, at: (u32, u32), button: &str) {
+        self.point_at(at);
         std::thread::sleep(Duration::from_millis(150));
         self.xdotool(&["click", button]);
         std::thread::sleep(Duration::from_millis(250));
@@ -359,13 +365,7 @@ fn saving_without_edits_leaves_the_file_byte_identical() {
     let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
     game.wait_for_window();
     // Point at the window so it has the keyboard (no window manager under Xvfb).
-    game.xdotool(&[
-        "mousemove",
-        "--window",
-        game.window.as_deref().unwrap(),
-        "640",
-        "360",
-    ]);
+    game.point_at((640, 360));
     game.key("ctrl+s");
     game.key("Escape");
     let report = game.finish();
@@ -595,13 +595,7 @@ fn a_new_level_is_made_at_the_given_size_and_written_on_the_first_save() {
         &dir.0,
     );
     game.wait_for_window();
-    game.xdotool(&[
-        "mousemove",
-        "--window",
-        game.window.as_deref().unwrap(),
-        "640",
-        "360",
-    ]);
+    game.point_at((640, 360));
     game.key("ctrl+s");
     game.key("Escape");
     let report = game.finish();
