@@ -6,7 +6,7 @@ mod common;
 
 use common::{TempDir, crate_room, repo};
 use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,11 +16,7 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn sim_runs_every_shipped_level_and_reports_json() {
-    let levels: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
+    let levels = common::shipped_levels();
     assert!(levels.len() >= 2);
     for level in levels {
         let level = level.to_str().unwrap();

@@ -4,7 +4,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, atlas, repo};
+use common::{TempDir, atlas, editor_map, repo};
 use game::editor::{CellRect, DroppedOverride, EditError, Editor, SaveError, Side};
 use game::level::{self, DEFAULT_SKINS, MAX_SIDE};
 
@@ -26,16 +26,6 @@ fn check(path: &Path) -> (i32, String) {
     let atlas = atlas();
     let code = level::check(&[path.to_owned()], &atlas.crate_skins(), &mut out);
     (code, String::from_utf8(out).expect("UTF-8"))
-}
-
-fn rows(editor: &Editor) -> Vec<String> {
-    (0..editor.height())
-        .map(|y| {
-            (0..editor.width())
-                .map(|x| editor.cell(x, y).unwrap())
-                .collect()
-        })
-        .collect()
 }
 
 /// A line diff (longest common subsequence): the lines of `before` that are not in `after`, and
@@ -81,7 +71,10 @@ fn placing_the_player_start_moves_it_in_one_undo_step() {
         (editor.cell(13, 7), editor.cell(2, 1)),
         (Some('.'), Some('@'))
     );
-    let players: usize = rows(&editor).iter().map(|r| r.matches('@').count()).sum();
+    let players: usize = editor_map(&editor)
+        .iter()
+        .map(|r| r.matches('@').count())
+        .sum();
     assert_eq!(players, 1);
     assert_eq!(editor.paint(2, 1, '@'), Ok(false), "already there");
     assert!(editor.undo());
@@ -98,25 +91,25 @@ fn placing_the_player_start_moves_it_in_one_undo_step() {
 fn a_stroke_is_one_undo_step_and_a_new_edit_clears_redo() {
     let dir = TempDir::new("editor-stroke");
     let mut editor = open(&copy_level(&dir, "corridors.ron"));
-    let before = rows(&editor);
+    let before = editor_map(&editor);
     editor.begin_stroke();
     for x in 3..7 {
         editor.paint(x, 2, 'c').unwrap();
     }
     editor.paint(3, 2, 'C').unwrap();
     editor.end_stroke();
-    let stroked = rows(&editor);
+    let stroked = editor_map(&editor);
     assert_eq!(&stroked[2][3..7], "Cccc");
     assert!(editor.undo());
-    assert_eq!(rows(&editor), before);
+    assert_eq!(editor_map(&editor), before);
     assert!(editor.redo());
-    assert_eq!(rows(&editor), stroked);
+    assert_eq!(editor_map(&editor), stroked);
     assert!(editor.undo());
     editor.paint(4, 4, 'o').unwrap();
     assert!(!editor.redo(), "a new edit clears the redo stack");
     assert!(editor.undo());
     assert!(!editor.undo());
-    assert_eq!(rows(&editor), before);
+    assert_eq!(editor_map(&editor), before);
 }
 
 #[test]
@@ -135,7 +128,7 @@ fn fill_paints_a_rectangle_as_one_step() {
     );
     assert_eq!(editor.fill(rect, '#'), Ok(true));
     for y in 6..9 {
-        assert_eq!(&rows(&editor)[y as usize][2..6], "####");
+        assert_eq!(&editor_map(&editor)[y as usize][2..6], "####");
     }
     assert_eq!(editor.fill(rect, '@'), Err(EditError::FillWithPlayer));
     assert!(editor.undo());
@@ -334,7 +327,7 @@ fn map_rows_with_escapes_keep_them_until_changed_and_are_written_escaped() {
     let path = dir.0.join("esc.ron");
     std::fs::write(&path, text).unwrap();
     let mut editor = open(&path);
-    assert_eq!(rows(&editor), ["####", "#@\\#", "#\"x#", "####"]);
+    assert_eq!(editor_map(&editor), ["####", "#@\\#", "#\"x#", "####"]);
     editor.paint(2, 1, '"').unwrap();
     editor.paint(1, 2, '\\').unwrap();
     editor.resize(Side::Bottom, 1).unwrap();
@@ -348,7 +341,7 @@ fn map_rows_with_escapes_keep_them_until_changed_and_are_written_escaped() {
   legend: { '\\': Coin, '"': Wall, 'x': Crate(health: 2) }, crates: [(at: (2, 2), health: 3)] )"#####
     );
     editor.save().unwrap();
-    assert_eq!(rows(&open(&path)), rows(&editor));
+    assert_eq!(editor_map(&open(&path)), editor_map(&editor));
     // Removing the one-line map's last rows takes their commas but nothing else.
     editor.resize(Side::Bottom, -2).unwrap();
     assert!(

@@ -4,11 +4,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use proptest::prelude::*;
 
-use common::{TempDir, atlas, repo};
+use common::{TempDir, atlas, editor_map, shipped_levels};
 use game::editor::{CellRect, Editor, SaveError, Side};
 use game::level;
 
@@ -77,13 +77,7 @@ fn op() -> impl Strategy<Value = Op> {
 /// byte-order mark, and the awkward ones.
 fn texts() -> Vec<(String, String)> {
     let mut texts = Vec::new();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
-        .expect("levels/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    paths.sort();
-    for path in paths {
+    for path in shipped_levels() {
         let text = std::fs::read_to_string(&path).expect("level");
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         texts.push((format!("crlf-{name}"), text.replace('\n', "\r\n")));
@@ -116,16 +110,6 @@ fn comments(text: &str) -> Vec<&str> {
         }
     }
     out
-}
-
-fn map_of(editor: &Editor) -> Vec<String> {
-    (0..editor.height())
-        .map(|y| {
-            (0..editor.width())
-                .map(|x| editor.cell(x, y).unwrap())
-                .collect()
-        })
-        .collect()
 }
 
 fn apply(editor: &mut Editor, op: &Op) {
@@ -190,7 +174,7 @@ fn check_edited(dir: &Path, name: &str, original: &str, ops: &[Op]) -> Result<()
     for op in ops {
         apply(&mut editor, op);
     }
-    let map = map_of(&editor);
+    let map = editor_map(&editor);
     let players: usize = map.iter().map(|r| r.matches('@').count()).sum();
     prop_assert!(players <= 1, "one player start at most: {map:?}");
     match (players, editor.problem()) {
@@ -227,7 +211,7 @@ fn check_edited(dir: &Path, name: &str, original: &str, ops: &[Op]) -> Result<()
             prop_assert_eq!(code, 0, "{}", String::from_utf8_lossy(&out));
             prop_assert_eq!(std::fs::read_to_string(&path).expect("saved"), text.clone());
             let reopened = Editor::open(&path, &skins).expect("reopens");
-            prop_assert_eq!(map_of(&reopened), map.clone());
+            prop_assert_eq!(editor_map(&reopened), map.clone());
             prop_assert_eq!(
                 level::load(&path, &skins).expect("loads"),
                 editor.level().expect("valid")
@@ -270,7 +254,7 @@ fn the_awkward_levels_are_valid_and_round_trip() {
     }
     let editor = Editor::open(&dir.0.join("awkward.ron"), &atlas().crate_skins()).unwrap();
     assert_eq!(
-        map_of(&editor),
+        editor_map(&editor),
         ["######", "#.c$x#", "#.@C\"#", "#\\..o#", "######"]
     );
 }

@@ -5,16 +5,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, atlas, repo};
+use common::{TempDir, atlas};
 use game::editor::Editor;
 
 fn shipped_levels() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
-        .expect("levels/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    paths.sort();
+    let paths = common::shipped_levels();
     assert!(paths.len() >= 5, "the shipped levels: {paths:?}");
     paths
 }

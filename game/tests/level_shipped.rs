@@ -1,5 +1,7 @@
 //! The levels shipped in `levels/` are valid and fit what the game expects of them.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use game::level::{self, DEFAULT_SKINS, Level, Tile};
@@ -15,12 +17,7 @@ fn load(name: &str) -> Level {
 
 #[test]
 fn every_shipped_level_passes_check() {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(levels_dir())
-        .expect("levels/ exists")
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
-        .collect();
-    paths.sort();
+    let paths = common::shipped_levels();
     assert!(paths.len() >= 3, "{paths:?}");
     let mut out = Vec::new();
     let status = level::check(&paths, &DEFAULT_SKINS, &mut out);

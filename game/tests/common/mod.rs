@@ -9,11 +9,34 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use game::atlas::AtlasData;
+use game::editor::Editor;
 use game::level;
 use game::sim::Sim;
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every level file shipped in `levels/` (`*.ron`), sorted by name.
+pub fn shipped_levels() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
+        .expect("levels/")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// The editor's map, one string per row.
+pub fn editor_map(editor: &Editor) -> Vec<String> {
+    (0..editor.height())
+        .map(|y| {
+            (0..editor.width())
+                .map(|x| editor.cell(x, y).expect("inside the map"))
+                .collect()
+        })
+        .collect()
 }
 
 pub fn atlas() -> AtlasData {
