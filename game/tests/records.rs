@@ -2,6 +2,8 @@
 //! `CRATE_ROOM_DATA_DIR` override. Every test works in its own scratch folder under the target
 //! directory; none touches the real data directory.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use game::records::{
@@ -330,11 +332,12 @@ fn child_saves_where_the_env_var_says() {
 #[test]
 fn data_dir_env_var_is_honoured() {
     let dir = scratch("env");
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_saves_where_the_env_var_says", "--ignored"])
-        .env(ENV_VAR, &dir)
-        .output()
-        .unwrap();
+    let child = common::process::output_within(
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child_saves_where_the_env_var_says", "--ignored"])
+            .env(ENV_VAR, &dir),
+        common::process::TOOL_LIMIT,
+    );
     // Captured, so the child's own test summary does not mix into this run's.
     assert!(
         child.status.success(),

@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::process::{WINDOW_LIMIT, output_within};
 use common::{repo, windowed};
 
 use game::atlas::{RgbaImage, palette};
@@ -46,14 +47,14 @@ fn run_game_in(
     let out_dir = std::env::temp_dir().join(format!("crate-room-window-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let shot = out_dir.join(format!("{name}.png"));
-    let output = cmd
-        .current_dir(repo())
-        .args(["--width", "1280", "--height", "720"])
-        .args(["--frames", &frames.to_string(), "--screenshot"])
-        .arg(&shot)
-        .args(args)
-        .output()
-        .expect("start crate-room");
+    let output = output_within(
+        cmd.current_dir(repo())
+            .args(["--width", "1280", "--height", "720"])
+            .args(["--frames", &frames.to_string(), "--screenshot"])
+            .arg(&shot)
+            .args(args),
+        WINDOW_LIMIT,
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

@@ -8,17 +8,18 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use common::process::{WINDOW_LIMIT, output_within};
 use common::{TempDir, crate_room, repo, windowed};
 
 /// Run the window with `args` (data kept in `data`), returning its JSON summary.
 fn window(mut cmd: Command, args: &[&str], data: &Path) -> serde_json::Value {
-    let output = cmd
-        .current_dir(repo())
-        .env("CRATE_ROOM_DATA_DIR", data)
-        .arg("--mute")
-        .args(args)
-        .output()
-        .expect("run the window");
+    let output = output_within(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", data)
+            .arg("--mute")
+            .args(args),
+        WINDOW_LIMIT,
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod mutate;
+pub mod process;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -116,13 +117,15 @@ pub fn have(program: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Run `crate-room ARGS` (no window) in the repository and wait for it.
+/// Run `crate-room ARGS` (no window) in the repository and wait for it, for at most
+/// [`process::TOOL_LIMIT`].
 pub fn crate_room(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run crate-room")
+    process::output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(args),
+        process::TOOL_LIMIT,
+    )
 }
 
 /// A command that runs `crate-room` in a window (under `xvfb-run` at 1280x720 when it is
