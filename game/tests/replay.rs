@@ -306,6 +306,8 @@ fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
             .join("replays")
             .join(format!("corridors-{}.replay", sim.state().step))
     );
+    // The game makes its data directory's `replays/` folder; `save` makes no folders.
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     cleared.save(&path).unwrap();
     let loaded = Replay::load(&path).unwrap();
     assert_eq!(loaded.checkpoints().last().unwrap().0, sim.state().step);

@@ -1,6 +1,6 @@
 //! The real `crate-room` binary in a real window (Xvfb + Mesa's software OpenGL), scripted by
 //! the bot, checked through its screenshots. Skipped with a message when there is neither a
-//! display nor `xvfb-run`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+//! display nor `Xvfb`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
 

@@ -2,7 +2,7 @@
 //! port (under Xvfb) serves frames to `puffin_http::Client`, the client `puffin_viewer` uses,
 //! and inside each frame's `update` scope there is a scope named after every system in the
 //! schedule. The test stops the game once it has seen them all (or enough frames to know one
-//! is missing). Skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! is missing). Skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
