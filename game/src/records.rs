@@ -411,6 +411,10 @@ impl BestTimes {
             let path = path.to_owned();
             move |error| RecordsError::Write { path, error }
         };
+        if fs::metadata(store.dir()).is_ok_and(|meta| !meta.is_dir()) {
+            let message = format!("{} is a file, not a folder", store.dir().display());
+            return Err(write_err(store.dir())(io::Error::other(message)));
+        }
         fs::create_dir_all(store.dir()).map_err(write_err(store.dir()))?;
         if self.keep_damaged {
             let aside = store.damaged_path();

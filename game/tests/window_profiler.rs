@@ -141,3 +141,18 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
          schedule: {systems:?}\nscopes seen inside `update`: {seen:?}"
     );
 }
+
+#[test]
+fn a_busy_or_invalid_profiler_address_gives_the_reason() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let addr = busy.local_addr().unwrap().to_string();
+    for (addr, reason) in [
+        (addr.as_str(), "Address already in use"),
+        ("not an address", "invalid"),
+    ] {
+        let err = game::debug::overlay::Overlay::new(Default::default(), Some(addr))
+            .err()
+            .unwrap_or_else(|| panic!("{addr}: served"));
+        assert!(err.contains(reason), "{addr}: {err}");
+    }
+}
