@@ -64,7 +64,7 @@ fn level_with_overrides(crates: usize, overrides: usize) -> String {
     let text = level::generate_level(level::Layout::Dense, crates, 0, 1).unwrap();
     let level = level::parse(Path::new("dense.ron"), &text, &level::DEFAULT_SKINS).unwrap();
     let mut entries = String::new();
-    for (x, y) in level.crates.iter().map(|c| c.at).take(overrides) {
+    for game::level::Cell { x, y } in level.crates.iter().map(|c| c.at).take(overrides) {
         entries.push_str(&format!("        (at: ({x}, {y}), health: 5),\n"));
     }
     let body = text.trim_end().strip_suffix(')').unwrap().trim_end();
