@@ -1177,7 +1177,11 @@ async fn game_loop(
         if last_frame {
             // A scripted run's report must not depend on how fast this machine parses: a
             // reload in flight is waited for and swapped in first.
-            while app.loader.as_ref().is_some_and(BackgroundLoader::is_loading) {
+            while app
+                .loader
+                .as_ref()
+                .is_some_and(BackgroundLoader::is_loading)
+            {
                 std::thread::sleep(std::time::Duration::from_millis(2));
                 app.finish_reload();
             }
