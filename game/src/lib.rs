@@ -6,6 +6,8 @@
 
 pub mod app;
 pub mod atlas;
+pub mod campaign;
+pub mod datafile;
 pub mod debug;
 pub mod editor;
 pub mod egui_bridge;
@@ -14,7 +16,9 @@ pub mod fsutil;
 pub mod headless;
 pub mod input;
 pub mod level;
+pub mod medals;
 pub mod paths;
+pub mod progress;
 pub mod raster;
 pub mod records;
 pub mod replay;

@@ -21,13 +21,16 @@ use macroquad::prelude::*;
 use serde::Serialize;
 
 use crate::atlas::{AtlasData, AtlasError};
+use crate::campaign::Campaign;
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
 use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
+use crate::medals::Par;
 use crate::paths::{DataDirs, DataDirsError};
+use crate::progress::Progress;
 use crate::records::{self, BestTimes};
 use crate::replay;
 use crate::sim::components::{Player, Position};
@@ -175,6 +178,14 @@ struct App {
     level_path: PathBuf,
     sim: Option<Sim>,
     level_name: String,
+    /// The running level's par times.
+    par: Option<Par>,
+    /// The order of the levels and which are open.
+    campaign: Campaign,
+    /// The levels cleared at least once.
+    progress: Progress,
+    /// The title screen's rows, read when it opens.
+    title_entries: Vec<TitleEntry>,
     /// The last load error, shown until a good version of the level loads.
     error: Option<String>,
     watcher: Option<LevelWatcher>,
@@ -264,7 +275,8 @@ impl App {
         sounds: Sounds,
         opts: &PlayOptions,
     ) -> Self {
-        let levels = dirs.level_files();
+        let (campaign, campaign_problem) = Campaign::load(&dirs.levels);
+        let levels = campaign.order(&dirs.level_files());
         let scripted = opts.frames.is_some();
         renderer.top_inset = HUD_BAR;
         // A scripted run (tests, CI, benchmarks) keeps best times only where it is told to, so it
@@ -274,7 +286,17 @@ impl App {
         } else {
             BestTimes::open()
         };
-        let default_level = dirs.levels.join("crate_room.ron");
+        let (progress, progress_problem) =
+            if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+                (Progress::in_memory(), None)
+            } else {
+                Progress::open()
+            };
+        // The title opens on the first level of the campaign until one is played.
+        let default_level = levels
+            .first()
+            .cloned()
+            .unwrap_or_else(|| dirs.levels.join("crate_room.ron"));
         let skins = atlas.crate_skins().into_iter().map(str::to_owned).collect();
         let (loader, loader_error) = match BackgroundLoader::new(skins) {
             Ok(loader) => (Some(loader), None),
@@ -289,9 +311,13 @@ impl App {
             scripted,
             screen: Screen::Playing,
             levels,
-            level_path: default_level.clone(),
+            level_path: default_level,
             sim: None,
             level_name: String::new(),
+            par: None,
+            campaign,
+            progress,
+            title_entries: Vec::new(),
             error: None,
             watcher: None,
             watch_error: None,
@@ -330,6 +356,13 @@ impl App {
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
         }
+        // Without a data directory the best times said so already.
+        if let Some(problem) = progress_problem.filter(|_| app.notices.is_empty()) {
+            app.notify(format!("progress: {problem}"), ink::ERROR);
+        }
+        if let Some(problem) = campaign_problem {
+            app.notify(problem.to_string(), ink::ERROR);
+        }
         if let Some(e) = loader_error {
             app.notify(
                 format!("cannot start the level loader thread ({e}): saves load in the frame"),
@@ -339,14 +372,7 @@ impl App {
         match (&opts.level, &opts.edit) {
             (_, Some(start)) => app.open_editor(start),
             (Some(path), None) => app.open_level(path),
-            (None, None) => {
-                let selected = app
-                    .levels
-                    .iter()
-                    .position(|p| same_file(p, &default_level))
-                    .unwrap_or(0);
-                app.screen = Screen::Title { selected };
-            }
+            (None, None) => app.open_title(),
         }
         app
     }
@@ -611,6 +637,7 @@ impl App {
         sim.set_bot(self.input.is_bot());
         self.renderer.fit_camera(&mut sim);
         self.level_name = level.name;
+        self.par = level.par;
         self.sim = Some(sim);
         self.error = None;
         self.fixed = FixedStep::default();
@@ -658,8 +685,39 @@ impl App {
         }
     }
 
+    /// The levels folder's levels in play order: the campaign's, then the others by name.
+    fn refresh_levels(&mut self) {
+        self.levels = self.campaign.order(&self.dirs.level_files());
+    }
+
+    /// Whether the level file at `path` has been cleared (a best time counts: it was).
+    fn is_cleared(&self, file: &str) -> bool {
+        self.progress.is_cleared(file) || self.best.best(file).is_some()
+    }
+
+    /// Whether the title screen and N / B may open `path`; if not, say why.
+    fn may_open(&mut self, path: &Path) -> bool {
+        let file = level_key(path);
+        if self.campaign.is_open(&file, |f| self.is_cleared(f)) {
+            return true;
+        }
+        let before = self
+            .campaign
+            .position(&file)
+            .and_then(|i| self.campaign.levels().get(i.wrapping_sub(1)))
+            .map_or_else(String::new, |f| f.trim_end_matches(".ron").to_owned());
+        self.notify(
+            format!(
+                "{} is locked: clear {before} first",
+                file.trim_end_matches(".ron")
+            ),
+            ink::GOLD,
+        );
+        false
+    }
+
     fn cycle_level(&mut self, delta: isize) {
-        self.levels = self.dirs.level_files();
+        self.refresh_levels();
         if self.levels.is_empty() {
             return;
         }
@@ -670,7 +728,9 @@ impl App {
             .map_or(0, |i| i as isize);
         let next = (current + delta).rem_euclid(self.levels.len() as isize) as usize;
         let path = self.levels[next].clone();
-        self.open_level(&path);
+        if self.may_open(&path) {
+            self.open_level(&path);
+        }
     }
 
     fn handle(&mut self, command: Command) {
@@ -723,8 +783,26 @@ impl App {
         }
     }
 
+    /// The title screen, on the level last played (or the first of the campaign).
     fn open_title(&mut self) {
-        self.levels = self.dirs.level_files();
+        self.refresh_levels();
+        self.title_entries = self
+            .levels
+            .iter()
+            .map(|path| {
+                let file = level_key(path);
+                // A level that does not load is listed by its file name, without par times.
+                let level = crate::level::load(path, &self.atlas.crate_skins()).ok();
+                TitleEntry {
+                    name: level.as_ref().map(|l| l.name.clone()),
+                    par: level.and_then(|l| l.par),
+                    best: self.best.best(&file),
+                    open: self.campaign.is_open(&file, |f| self.is_cleared(f)),
+                    campaign: self.campaign.position(&file).is_some(),
+                    file,
+                }
+            })
+            .collect();
         let selected = self
             .levels
             .iter()
@@ -756,7 +834,9 @@ impl App {
         self.screen = Screen::Title { selected };
         if pressed(&[KeyCode::Enter, KeyCode::Space, KeyCode::KpEnter]) {
             let path = self.levels[selected].clone();
-            self.open_level(&path);
+            if self.may_open(&path) {
+                self.open_level(&path);
+            }
         }
         true
     }
@@ -871,12 +951,15 @@ impl App {
             coins: state.score,
             can_save_replay,
             saved_replay: None,
+            par: self.par,
+            unlocked: None,
         });
         self.save_record();
         if self.playtest_unsaved {
             // Best times belong to the level file, not to edits of it not saved yet.
             return;
         }
+        self.note_progress(&file);
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
@@ -887,22 +970,37 @@ impl App {
         }
     }
 
+    /// A clear of `file`: keep it in the progress, and say which level it opened.
+    fn note_progress(&mut self, file: &str) {
+        let next = self
+            .campaign
+            .position(file)
+            .and_then(|i| self.campaign.levels().get(i + 1))
+            .cloned();
+        let was_open = next
+            .as_deref()
+            .is_some_and(|n| self.campaign.is_open(n, |f| self.is_cleared(f)));
+        if !self.progress.mark_cleared(file) {
+            return;
+        }
+        if let Err(e) = self.progress.save() {
+            self.notify(format!("progress not saved: {e}"), ink::ERROR);
+        }
+        let next_exists = next
+            .as_deref()
+            .is_some_and(|n| self.dirs.levels.join(n).is_file());
+        if let (Some(next), false, true) = (next, was_open, next_exists)
+            && let Some(c) = &mut self.cleared
+        {
+            c.unlocked = Some(next.trim_end_matches(".ron").to_owned());
+        }
+    }
+
     fn draw(&mut self) {
         puffin::profile_scope!("render");
         clear_background(Color::from_rgba(20, 17, 26, 255));
         if let Screen::Title { selected } = self.screen {
-            let entries: Vec<TitleEntry> = self
-                .levels
-                .iter()
-                .map(|p| {
-                    let file = level_key(p);
-                    TitleEntry {
-                        best: self.best.best(&file),
-                        file,
-                    }
-                })
-                .collect();
-            screens::title(&mut self.hud, &entries, selected);
+            screens::title(&mut self.hud, &self.title_entries, selected);
             self.draw_notices();
             self.hud.draw();
             return;
