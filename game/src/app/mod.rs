@@ -7,6 +7,7 @@ pub mod audio;
 pub mod edit_view;
 pub mod editor;
 pub mod frame_times;
+pub mod gamepad;
 pub mod keys;
 pub mod playback;
 pub mod recording;
@@ -29,10 +30,13 @@ use crate::input::InputSource;
 use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::medals::Par;
+use crate::menu::{MenuInput, MenuOutcome, SettingsMenu};
+use crate::pad::PadFrame;
 use crate::paths::{DataDirs, DataDirsError};
 use crate::progress::Progress;
 use crate::records::{self, BestTimes};
 use crate::replay;
+use crate::settings::{Overrides, Settings, SettingsFile};
 use crate::sim::components::{Player, Position};
 use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
@@ -41,6 +45,7 @@ use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;
 use editor::{EditorReport, EventFeed, Outcome, Session};
 use frame_times::{CpuTimes, FrameTimes};
+use gamepad::Gamepads;
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
 use recording::Recording;
@@ -66,10 +71,8 @@ pub struct PlayOptions {
     pub debug: Views,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
-    /// Screen shake and hit-stop.
-    pub feel: FeelSettings,
-    /// Start with the sound muted.
-    pub mute: bool,
+    /// Settings the command line changes for this run (the settings file keeps the rest).
+    pub overrides: Overrides,
     /// Start with the dirty-component optimization on (F7 toggles it).
     pub dirty: bool,
     /// Write the current run's replay here (`--record`): every checkpoint, when the room is
@@ -80,8 +83,12 @@ pub struct PlayOptions {
 /// What a scripted run prints when it ends (one JSON object).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ScriptReport {
-    /// The screen at the end: `title`, `playing` or `editing`.
+    /// The screen at the end: `title`, `settings`, `playing` or `editing`.
     pub showing: &'static str,
+    /// The gamepads: connected, none, or why the backend is off.
+    pub gamepad: String,
+    /// Whether the window was asked to be fullscreen.
+    pub fullscreen: bool,
     /// Frames drawn.
     pub frames: u64,
     /// Simulation steps run (fewer than frames while hit-stop held the game).
@@ -152,6 +159,11 @@ enum Screen {
     Title { selected: usize },
     /// Playing (or paused, or cleared) the loaded level.
     Playing,
+    /// The settings, over the title (`title: Some(selected)`) or the paused game (`None`).
+    Settings {
+        menu: SettingsMenu,
+        title: Option<usize>,
+    },
 }
 
 /// A line of news shown under the HUD bar for a while.
@@ -186,6 +198,8 @@ struct App {
     progress: Progress,
     /// The title screen's rows, read when it opens.
     title_entries: Vec<TitleEntry>,
+    /// The player's settings, and the file that keeps them.
+    settings: SettingsFile,
     /// The last load error, shown until a good version of the level loads.
     error: Option<String>,
     watcher: Option<LevelWatcher>,
@@ -233,6 +247,10 @@ struct App {
     discard_armed: Option<Command>,
     /// CPU time per frame, for the scripted report.
     times: FrameTimes,
+    /// Whether the window was last asked to be fullscreen.
+    fullscreen: bool,
+    /// Gamepads, when the backend started.
+    pads: Gamepads,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -292,6 +310,12 @@ impl App {
             } else {
                 Progress::open()
             };
+        let (settings, settings_problem) =
+            if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+                (SettingsFile::in_memory(opts.overrides), None)
+            } else {
+                SettingsFile::open(opts.overrides)
+            };
         // The title opens on the first level of the campaign until one is played.
         let default_level = levels
             .first()
@@ -318,6 +342,7 @@ impl App {
             campaign,
             progress,
             title_entries: Vec::new(),
+            settings,
             error: None,
             watcher: None,
             watch_error: None,
@@ -334,7 +359,7 @@ impl App {
             cleared: None,
             notices: Vec::new(),
             reloads: 0,
-            feel: Feel::new(opts.feel),
+            feel: Feel::new(FeelSettings::default()),
             hits: EventReader::default(),
             breaks: EventReader::default(),
             blasts: EventReader::default(),
@@ -352,16 +377,31 @@ impl App {
             playtest_unsaved: false,
             discard_armed: None,
             times: FrameTimes::default(),
+            // The window opens windowed (macroquad's `Conf` default).
+            fullscreen: false,
+            pads: Gamepads::start(),
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
         }
         // Without a data directory the best times said so already.
-        if let Some(problem) = progress_problem.filter(|_| app.notices.is_empty()) {
+        let no_data_dir = records::Store::locate().is_err();
+        if let Some(problem) = progress_problem.filter(|_| !no_data_dir) {
             app.notify(format!("progress: {problem}"), ink::ERROR);
         }
         if let Some(problem) = campaign_problem {
             app.notify(problem.to_string(), ink::ERROR);
+        }
+        if let Some(problem) = settings_problem.filter(|_| !no_data_dir) {
+            app.report_settings_problem(&problem);
+        }
+        app.apply_settings();
+        // The title opens on the level played last.
+        if let Some(last) = &app.settings.current().last_level {
+            let path = app.dirs.levels.join(last);
+            if path.is_file() {
+                app.level_path = path;
+            }
         }
         if let Some(e) = loader_error {
             app.notify(
@@ -375,6 +415,35 @@ impl App {
             (None, None) => app.open_title(),
         }
         app
+    }
+
+    /// Make the sound, the feel and the window follow the settings.
+    fn apply_settings(&mut self) {
+        let s = self.settings.current().clone();
+        self.sounds.set_muted(!s.sound);
+        self.sounds.set_volume(f32::from(s.volume) / 100.0);
+        self.feel.set_settings(FeelSettings {
+            shake: s.shake,
+            hit_stop: s.hit_stop,
+        });
+        if self.fullscreen != s.fullscreen {
+            self.fullscreen = s.fullscreen;
+            set_fullscreen(s.fullscreen);
+        }
+    }
+
+    /// The player changed a setting: apply it now and keep it in the settings file.
+    fn change_settings(&mut self, edit: impl Fn(&mut Settings)) {
+        if let Err(e) = self.settings.change(edit) {
+            self.report_settings_problem(&e.to_string());
+        }
+        self.apply_settings();
+    }
+
+    /// A settings file that cannot be read or written: said once, on stderr and on screen.
+    fn report_settings_problem(&mut self, problem: &str) {
+        eprintln!("settings: {problem}");
+        self.notify(format!("settings: {problem}"), ink::ERROR);
     }
 
     fn notify(&mut self, text: String, color: Color) {
@@ -545,6 +614,11 @@ impl App {
         self.level_path = path.to_path_buf();
         self.watch(path);
         self.reload();
+        // Levels of the levels folder are remembered for the title screen.
+        if same_file(path.parent().unwrap_or(path), &self.dirs.levels) {
+            let file = level_key(path);
+            self.change_settings(|s| s.last_level = Some(file.clone()));
+        }
     }
 
     /// (Re)load the current level file from disk now, on this thread. Returns whether it
@@ -750,6 +824,7 @@ impl App {
             Command::PreviousLevel if !self.may_discard_edits(command, "B") => {}
             Command::Title if !self.may_discard_edits(command, "T") => {}
             Command::ToggleEdit => self.enter_editor(),
+            Command::Settings => self.open_settings_in_game(),
             Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => self.paused = !self.paused,
             Command::Restart => {
@@ -761,16 +836,17 @@ impl App {
             Command::ToggleShake => {
                 let s = self.feel.settings();
                 let on = !(s.shake || s.hit_stop);
-                self.feel.set_settings(FeelSettings {
-                    shake: on,
-                    hit_stop: on,
+                self.change_settings(|s| {
+                    s.shake = on;
+                    s.hit_stop = on;
                 });
                 let state = if on { "on" } else { "off" };
                 self.notify(format!("screen shake and hit-stop {state} (K)"), ink::TEXT);
             }
             Command::ToggleView(view) => self.overlay.toggle(view),
             Command::ToggleSound => {
-                self.sounds.toggle_muted();
+                let on = self.sounds.is_muted();
+                self.change_settings(|s| s.sound = on);
                 let state = if self.sounds.is_muted() { "off" } else { "on" };
                 self.notify(format!("sound {state} (M)"), ink::TEXT);
             }
@@ -811,34 +887,99 @@ impl App {
         self.screen = Screen::Title { selected };
     }
 
-    /// Keys of the title screen: choose a level, start it, or quit. Returns false to quit.
-    fn title_keys(&mut self) -> bool {
+    /// Keys and pad of the title screen: choose a level, start it, open the settings, or quit
+    /// (Esc on the keyboard). Returns false to quit.
+    fn title_input(&mut self, menu: &[MenuInput], pad: &PadFrame) -> bool {
         let Screen::Title { selected } = self.screen else {
             return true;
         };
-        let n = self.levels.len();
-        let pressed = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_pressed(k));
-        if pressed(&[KeyCode::Escape]) {
+        if is_key_pressed(KeyCode::Escape) {
             return false;
         }
+        if let Some(help) = View::ALL.iter().find(|e| e.view == View::Help)
+            && is_key_pressed(help.key)
+        {
+            self.overlay.toggle(View::Help);
+        }
+        if is_key_pressed(keys::SETTINGS_KEY) || pad.select {
+            self.screen = Screen::Settings {
+                menu: SettingsMenu::default(),
+                title: Some(selected),
+            };
+            return true;
+        }
+        let n = self.levels.len();
         if n == 0 {
             return true;
         }
-        let selected = if pressed(&[KeyCode::Up, KeyCode::W]) {
-            (selected + n - 1) % n
-        } else if pressed(&[KeyCode::Down, KeyCode::S]) {
-            (selected + 1) % n
-        } else {
-            selected.min(n - 1)
-        };
+        let mut selected = selected.min(n - 1);
+        let mut confirm = pad.start;
+        for &input in menu {
+            match input {
+                MenuInput::Up => selected = (selected + n - 1) % n,
+                MenuInput::Down => selected = (selected + 1) % n,
+                MenuInput::Confirm => confirm = true,
+                MenuInput::Left | MenuInput::Right | MenuInput::Back => {}
+            }
+        }
         self.screen = Screen::Title { selected };
-        if pressed(&[KeyCode::Enter, KeyCode::Space, KeyCode::KpEnter]) {
+        if confirm {
             let path = self.levels[selected].clone();
             if self.may_open(&path) {
                 self.open_level(&path);
             }
         }
         true
+    }
+
+    /// The pad's Start (pause or resume) and Select (settings) while a level is on.
+    fn pad_commands(&mut self, pad: &PadFrame) {
+        if self.screen != Screen::Playing {
+            return;
+        }
+        if pad.start {
+            self.handle(Command::TogglePause);
+        }
+        if pad.select {
+            self.open_settings_in_game();
+        }
+    }
+
+    /// Keys and pad of the settings screen.
+    fn settings_input(&mut self, menu: &[MenuInput]) {
+        let Screen::Settings {
+            menu: mut state,
+            title,
+        } = self.screen
+        else {
+            return;
+        };
+        for &input in menu {
+            match state.handle(input, self.settings.current()) {
+                MenuOutcome::Stay => {}
+                MenuOutcome::Change(new) => self.change_settings(|s| *s = new.clone()),
+                MenuOutcome::Close => {
+                    self.screen = match title {
+                        Some(selected) => Screen::Title { selected },
+                        None => Screen::Playing,
+                    };
+                    return;
+                }
+            }
+        }
+        self.screen = Screen::Settings { menu: state, title };
+    }
+
+    /// The settings screen over the game, which pauses.
+    fn open_settings_in_game(&mut self) {
+        if self.playback.is_some() {
+            return;
+        }
+        self.paused = true;
+        self.screen = Screen::Settings {
+            menu: SettingsMenu::default(),
+            title: None,
+        };
     }
 
     /// Keys of a replay being watched: pause, speed, one step. Returns false to quit.
@@ -888,7 +1029,8 @@ impl App {
             sim.world_mut().update_debug_only();
             return 0;
         }
-        let keyboard = matches!(self.input, InputSource::Keyboard).then(keys::read_input);
+        let keyboard = matches!(self.input, InputSource::Keyboard)
+            .then(|| crate::pad::combine(keys::read_input(), self.pads.input()));
         let mut steps = 0;
         for _ in 0..ticks {
             let frozen = self.feel.freeze_steps_now();
@@ -999,8 +1141,21 @@ impl App {
     fn draw(&mut self) {
         puffin::profile_scope!("render");
         clear_background(Color::from_rgba(20, 17, 26, 255));
-        if let Screen::Title { selected } = self.screen {
-            screens::title(&mut self.hud, &self.title_entries, selected);
+        let over_title = match self.screen {
+            Screen::Title { selected } => Some(selected),
+            Screen::Settings { title, .. } => title,
+            Screen::Playing => None,
+        };
+        if let Some(selected) = over_title {
+            match self.screen {
+                Screen::Settings { menu, .. } => {
+                    screens::settings(&mut self.hud, self.settings.current(), menu.selected);
+                }
+                _ => screens::title(&mut self.hud, &self.title_entries, selected),
+            }
+            if self.overlay.views.is_on(View::Help) {
+                self.draw_help();
+            }
             self.draw_notices();
             self.hud.draw();
             return;
@@ -1068,7 +1223,9 @@ impl App {
             None => muted.to_string(),
         };
         screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
-        if let Some(c) = &self.cleared {
+        if let Screen::Settings { menu, .. } = self.screen {
+            screens::settings(&mut self.hud, self.settings.current(), menu.selected);
+        } else if let Some(c) = &self.cleared {
             screens::cleared(&mut self.hud, c);
         } else if self.paused && self.playback.is_none() {
             screens::paused(&mut self.hud);
@@ -1116,6 +1273,8 @@ impl App {
             lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
         }
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
+        lines.extend(keys::PAD_HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        lines.push((self.pads.status(), ink::DIM));
         lines.push((
             format!(
                 "dirty tracking {}   shake {}",
@@ -1171,7 +1330,7 @@ async fn game_loop(
     drop(image);
     let overlay =
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
-    let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
+    let sounds = Sounds::load(&dirs.assets, opts.overrides.mute, audio_thread);
     let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
     if opts.edit.is_some() && app.session.is_none() {
         // `--edit` on a file that is not a valid level: nothing to edit.
@@ -1223,13 +1382,24 @@ async fn game_loop(
                     app.overlay.toggle(view);
                 }
             }
-        } else if !app.scripted || app.session.is_some() {
-            if !app.title_keys() || !app.playback_keys() {
-                quit = true;
+        } else {
+            let pad = app.pads.poll();
+            if keys::fullscreen_pressed() {
+                app.change_settings(|s| s.fullscreen = !s.fullscreen);
             }
-            if app.screen == Screen::Playing && !quit {
-                for command in keys::read_commands() {
-                    app.handle(command);
+            let mut menu = keys::read_menu();
+            menu.extend(pad.menu.iter().copied());
+            match app.screen {
+                Screen::Title { .. } => quit = !app.title_input(&menu, &pad),
+                Screen::Settings { .. } => app.settings_input(&menu),
+                Screen::Playing => {
+                    quit = !app.playback_keys();
+                    if !quit {
+                        for command in keys::read_commands() {
+                            app.handle(command);
+                        }
+                        app.pad_commands(&pad);
+                    }
                 }
             }
         }
@@ -1286,7 +1456,12 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         })?;
     }
     let mut report = ScriptReport {
-        showing: "title",
+        showing: match app.screen {
+            Screen::Settings { .. } => "settings",
+            _ => "title",
+        },
+        gamepad: app.pads.status(),
+        fullscreen: app.fullscreen,
         frames: app.frame,
         screen: [screen_width(), screen_height()],
         editor: app.session.as_ref().map(Session::report),

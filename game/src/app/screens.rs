@@ -5,7 +5,9 @@ use macroquad::prelude::*;
 
 use super::render::Renderer;
 use crate::medals::{Medal, Par};
+use crate::menu::SettingsRow;
 use crate::records::clock;
+use crate::settings::Settings;
 use crate::sim::GameState;
 use crate::ui::{Hud, ink};
 
@@ -334,6 +336,54 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
     }
 }
 
+/// Queue the settings screen: one row per setting with its value, the chosen row marked.
+pub fn settings(hud: &mut Hud, current: &Settings, selected: usize) {
+    let (w, h) = (screen_width(), screen_height());
+    let big = h >= 600.0;
+    let size = if big { 28.0 } else { 20.0 };
+    let line = size * 1.4;
+    let rows = SettingsRow::ALL.len() as f32;
+    let width = 560.0_f32.min(w - 24.0);
+    let height = line * rows + size * 5.0;
+    let (x, y) = ((w - width) / 2.0, ((h - height) / 2.0).max(HUD_BAR + 4.0));
+    hud.panel(Rect::new(x, y, width, height), ink::OPAQUE);
+    hud.centered("Settings", y + size * 1.6, size * 1.6, ink::GOLD);
+    let top = y + size * 2.4;
+    for (i, row) in SettingsRow::ALL.iter().enumerate() {
+        let ry = top + line * i as f32;
+        let chosen = i == selected;
+        if chosen {
+            hud.panel(
+                Rect::new(x + 8.0, ry + 2.0, width - 16.0, line),
+                ink::HIGHLIGHT,
+            );
+        }
+        let color = if chosen { ink::GOLD } else { ink::TEXT };
+        hud.text(
+            format!("{} {}", if chosen { ">" } else { " " }, row.label()),
+            x + 20.0,
+            ry + size,
+            size,
+            color,
+        );
+        let value = row.value(current);
+        let vw = measure_text(&value, None, size as u16, 1.0).width;
+        hud.text(value, x + width - vw - 24.0, ry + size, size, color);
+    }
+    hud.centered(
+        "Up / Down choose    Left / Right / Enter change    Esc back",
+        top + line * rows + size * 1.3,
+        size * 0.7,
+        ink::DIM,
+    );
+    hud.centered(
+        "gamepad: d-pad / stick, A change, B back",
+        top + line * rows + size * 2.2,
+        size * 0.7,
+        ink::DIM,
+    );
+}
+
 /// Queue the pause screen.
 pub fn paused(hud: &mut Hud) {
     let h = screen_height();
@@ -342,7 +392,12 @@ pub fn paused(hud: &mut Hud) {
         ink::PANEL,
     );
     hud.centered("Paused", h * 0.48, 56.0, ink::TEXT);
-    hud.centered("P / Esc to resume", h * 0.53, 22.0, ink::DIM);
+    hud.centered(
+        "P / Esc / Start  resume      O / Select  settings      T  title",
+        h * 0.53,
+        22.0,
+        ink::DIM,
+    );
 }
 
 /// Queue short notices (a level reloaded, a problem with the best-times file) under the bar.
