@@ -44,7 +44,7 @@ pub const FILE_STEM: &str = "settings";
 pub const MAX_VOLUME: u8 = 100;
 
 /// What the player chose.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Settings {
     /// Sound effects on.
     pub sound: bool,

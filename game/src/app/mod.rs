@@ -30,7 +30,7 @@ use crate::input::InputSource;
 use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::medals::Par;
-use crate::menu::{MenuInput, MenuOutcome, SettingsMenu};
+use crate::menu::{MenuInput, MenuOutcome, SettingsMenu, SettingsRow};
 use crate::pad::PadFrame;
 use crate::paths::{DataDirs, DataDirsError};
 use crate::progress::Progress;
@@ -89,6 +89,12 @@ pub struct ScriptReport {
     pub gamepad: String,
     /// Whether the window was asked to be fullscreen.
     pub fullscreen: bool,
+    /// The settings the run ended with (the command line's overrides included).
+    pub settings: Settings,
+    /// On the title screen: each level as listed.
+    pub title: Option<Vec<TitleRow>>,
+    /// On the room-cleared screen: the time, medal and what the clear opened.
+    pub cleared: Option<ClearedRow>,
     /// Frames drawn.
     pub frames: u64,
     /// Simulation steps run (fewer than frames while hit-stop held the game).
@@ -122,6 +128,30 @@ pub struct ScriptReport {
     /// of the JSON.
     #[serde(flatten)]
     pub cpu: CpuTimes,
+}
+
+/// A level as the title screen lists it, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TitleRow {
+    /// The level file's name.
+    pub file: String,
+    /// Whether it can be played.
+    pub open: bool,
+    /// Its best time in steps.
+    pub best: Option<u64>,
+    /// The medal of its best time.
+    pub medal: Option<&'static str>,
+}
+
+/// The room-cleared screen, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClearedRow {
+    /// The run's time in steps.
+    pub time: u64,
+    /// The medal it won.
+    pub medal: Option<&'static str>,
+    /// The level the clear opened.
+    pub unlocked: Option<String>,
 }
 
 /// What stops the window before or during a run.
@@ -957,7 +987,19 @@ impl App {
         for &input in menu {
             match state.handle(input, self.settings.current()) {
                 MenuOutcome::Stay => {}
-                MenuOutcome::Change(new) => self.change_settings(|s| *s = new.clone()),
+                // Only the row's own setting changes: the rest of `new` may hold this run's
+                // command-line overrides, which the file must not take.
+                MenuOutcome::Change(new) => {
+                    let row = state.row();
+                    self.change_settings(|s| match row {
+                        SettingsRow::Sound => s.sound = new.sound,
+                        SettingsRow::Volume => s.volume = new.volume,
+                        SettingsRow::Shake => s.shake = new.shake,
+                        SettingsRow::HitStop => s.hit_stop = new.hit_stop,
+                        SettingsRow::Fullscreen => s.fullscreen = new.fullscreen,
+                        SettingsRow::Done => {}
+                    });
+                }
                 MenuOutcome::Close => {
                     self.screen = match title {
                         Some(selected) => Screen::Title { selected },
@@ -1134,7 +1176,10 @@ impl App {
         if let (Some(next), false, true) = (next, was_open, next_exists)
             && let Some(c) = &mut self.cleared
         {
-            c.unlocked = Some(next.trim_end_matches(".ron").to_owned());
+            let path = self.dirs.levels.join(&next);
+            let name = crate::level::load(&path, &self.atlas.crate_skins())
+                .map_or_else(|_| next.trim_end_matches(".ron").to_owned(), |l| l.name);
+            c.unlocked = Some(name);
         }
     }
 
@@ -1170,6 +1215,10 @@ impl App {
             }
             self.hud.draw();
             return;
+        }
+        if let Some(sim) = &mut self.sim {
+            // The window may have been resized while the game stood still (paused, cleared).
+            self.renderer.fit_camera(sim);
         }
         if let Some(sim) = &self.sim {
             let view = self.renderer.view(sim);
@@ -1462,6 +1511,26 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         },
         gamepad: app.pads.status(),
         fullscreen: app.fullscreen,
+        settings: app.settings.current().clone(),
+        title: matches!(app.screen, Screen::Title { .. }).then(|| {
+            app.title_entries
+                .iter()
+                .map(|e| TitleRow {
+                    file: e.file.clone(),
+                    open: e.open,
+                    best: e.best,
+                    medal: e.medal().map(crate::medals::Medal::name),
+                })
+                .collect()
+        }),
+        cleared: app.cleared.as_ref().map(|c| ClearedRow {
+            time: c.time,
+            medal: c
+                .par
+                .and_then(|p| p.medal(c.time))
+                .map(crate::medals::Medal::name),
+            unlocked: c.unlocked.clone(),
+        }),
         frames: app.frame,
         screen: [screen_width(), screen_height()],
         editor: app.session.as_ref().map(Session::report),

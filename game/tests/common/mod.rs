@@ -132,10 +132,16 @@ pub fn crate_room(args: &[&str]) -> Output {
 /// installed), or `None` with the reason printed if this machine cannot open one. With
 /// `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure instead.
 pub fn windowed() -> Option<Command> {
+    windowed_at(1280, 720)
+}
+
+/// [`windowed`] on a virtual screen of `width` x `height` pixels.
+pub fn windowed_at(width: u32, height: u32) -> Option<Command> {
     let exe = env!("CARGO_BIN_EXE_crate-room");
     if have("xvfb-run") {
         let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
+        let screen = format!("-screen 0 {width}x{height}x24");
+        cmd.args(["-a", "-s", &screen, exe]);
         return Some(cmd);
     }
     if std::env::var_os("DISPLAY").is_some() {
