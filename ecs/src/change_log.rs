@@ -1,5 +1,5 @@
 //! Change logs: one per watched component type, shared by every system that watches it, and the
-//! bit sets over entity slots that deduplicate marks and put dense deliveries in memory order.
+//! bit sets over entity slots that deduplicate marks and sparse deliveries.
 
 use crate::Entity;
 
@@ -47,18 +47,6 @@ impl SlotBits {
     #[inline]
     pub(crate) fn word_count(&self) -> usize {
         self.words.len()
-    }
-
-    /// Visit every set slot in ascending order, clearing the bits as it goes.
-    #[inline]
-    pub(crate) fn drain_ascending(&mut self, mut visit: impl FnMut(u32)) {
-        for (w, word) in self.words.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            while bits != 0 {
-                visit((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
     }
 }
 
@@ -295,17 +283,5 @@ mod tests {
         assert_eq!(log.fresh_from, 1);
         log.mark(e(2));
         assert_eq!(log.entries.len(), 3, "2 is still fresh");
-    }
-
-    #[test]
-    fn slot_bits_drain_in_ascending_order() {
-        let mut bits = SlotBits::default();
-        for slot in [130, 2, 64, 2] {
-            bits.set(slot);
-        }
-        let mut seen = Vec::new();
-        bits.drain_ascending(|s| seen.push(s));
-        assert_eq!(seen, [2, 64, 130]);
-        assert!(!bits.test_and_set(64), "drained");
     }
 }

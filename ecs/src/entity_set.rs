@@ -19,6 +19,9 @@ use crate::Entity;
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
     sparse: Vec<Sparse>,
+    /// Whether `dense` may be out of slot order: set by an insert below the last member or a
+    /// removal that moved the last member, cleared by [`EntitySet::clear`].
+    unordered: bool,
 }
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
@@ -74,6 +77,10 @@ impl EntitySet {
             generation: entity.generation(),
             position: self.dense.len() as u32,
         };
+        self.unordered |= self
+            .dense
+            .last()
+            .is_some_and(|l| l.index() > entity.index());
         self.dense.push(entity);
         true
     }
@@ -86,6 +93,7 @@ impl EntitySet {
         self.dense.swap_remove(p);
         if let Some(&moved) = self.dense.get(p) {
             self.sparse[moved.index() as usize].position = p as u32;
+            self.unordered = true;
         }
         Some(p)
     }
@@ -95,13 +103,13 @@ impl EntitySet {
         for e in self.dense.drain(..) {
             self.sparse[e.index() as usize] = Sparse::EMPTY;
         }
+        self.unordered = false;
     }
 
-    /// The member in `slot`, whatever its generation.
+    /// Whether [`EntitySet::as_slice`] is in ascending slot order, known without a scan.
     #[inline]
-    pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
-        let s = self.sparse.get(slot as usize)?;
-        Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
+    pub(crate) fn is_in_slot_order(&self) -> bool {
+        !self.unordered
     }
 
     #[inline]
@@ -220,6 +228,29 @@ mod tests {
         set.clear();
         assert_eq!(set.len(), 0);
         assert!(!set.contains(e(2, 1)));
+    }
+
+    #[test]
+    fn slot_order_is_known_until_an_insert_below_or_a_move() {
+        let mut set = EntitySet::default();
+        for i in [1, 4, 9] {
+            set.insert(e(i, 1));
+        }
+        assert!(set.is_in_slot_order());
+        set.remove(e(9, 1));
+        set.insert(e(4, 2));
+        assert!(
+            set.is_in_slot_order(),
+            "last removed, stale replaced in place"
+        );
+        set.remove(e(1, 1));
+        assert!(!set.is_in_slot_order(), "4v2 moved to the front");
+        set.clear();
+        set.insert(e(3, 1));
+        assert!(set.is_in_slot_order());
+        set.insert(e(2, 1));
+        assert!(!set.is_in_slot_order());
+        assert_eq!(set.as_slice(), [e(3, 1), e(2, 1)]);
     }
 
     #[test]

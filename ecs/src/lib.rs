@@ -69,6 +69,7 @@ mod component;
 mod entity;
 mod entity_set;
 mod events;
+mod slot_sort;
 mod system;
 mod world;
 

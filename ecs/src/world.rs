@@ -16,6 +16,7 @@ use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONE
 use crate::entity::Entities;
 use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
+use crate::slot_sort::{SlotSorter, dedup_sorted};
 use crate::system::{
     System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot, Watch,
 };
@@ -114,8 +115,10 @@ pub struct World {
     watched: Vec<ComponentId>,
     /// Per component type: its change log, shared with its column, if some system watches it.
     logs: Vec<Option<Rc<RefCell<ChangeLog>>>>,
-    /// All-zero between deliveries: deduplicates and sorts what a delivery hands out.
+    /// All-zero between deliveries: deduplicates what a sparse delivery hands out.
     scratch: SlotBits,
+    /// Puts what a dense delivery hands out in slot order.
+    sorter: SlotSorter,
     dense: DenseDelivery,
     timing: bool,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
@@ -193,6 +196,7 @@ impl World {
             watched: Vec::new(),
             logs: Vec::new(),
             scratch: SlotBits::default(),
+            sorter: SlotSorter::default(),
             dense: DenseDelivery::DEFAULT,
             timing: false,
             placeholder: Some(Box::default()),
@@ -792,15 +796,12 @@ impl World {
         let slot = &self.systems[s];
         if slot.watches_any {
             if self.change_tracking {
-                let dense = self.is_dense(self.pending_upper_bound(s));
-                collect(
-                    &self.logs,
-                    &mut self.scratch,
-                    slot,
-                    &slot.sets.tracked,
-                    &mut out,
-                    dense,
-                );
+                let order = if self.is_dense(self.pending_upper_bound(s)) {
+                    Order::Slot(&mut self.sorter, self.entities.slot_count())
+                } else {
+                    Order::Change(&mut self.scratch)
+                };
+                collect(&self.logs, order, slot, &slot.sets.tracked, &mut out);
             } else {
                 out.extend_from_slice(slot.sets.tracked.as_slice());
             }
@@ -1114,9 +1115,26 @@ impl World {
                     log.lend(out);
                     return Delivery::Lent(watch.id, from);
                 }
+                // Every tracked entity changed, each once: the tracked set, if it is in slot
+                // order, is the delivery, and costs nothing to hand out.
+                let whole = dense
+                    && all_tracked
+                    && log.unique_from(from)
+                    && log.entries.len() - from == tracked.len()
+                    && tracked.is_in_slot_order();
+                if whole {
+                    drop(log);
+                    self.consume(s);
+                    return Delivery::Tracked;
+                }
             }
         }
-        collect(&self.logs, &mut self.scratch, slot, tracked, out, dense);
+        let order = if dense {
+            Order::Slot(&mut self.sorter, self.entities.slot_count())
+        } else {
+            Order::Change(&mut self.scratch)
+        };
+        collect(&self.logs, order, slot, tracked, out);
         self.consume(s);
         Delivery::Own
     }
@@ -1253,48 +1271,67 @@ fn change_log(logs: &[Option<Rc<RefCell<ChangeLog>>>], id: ComponentId) -> &RefC
         .expect("a watched component has a change log")
 }
 
+/// How [`collect`] orders and deduplicates a delivery.
+enum Order<'a> {
+    /// Change order (own dirty set first, then log order), deduplicated through a bit set
+    /// over the slots that is all-zero before and after.
+    Change(&'a mut SlotBits),
+    /// Slot order, through a radix sort of the handles (indices below the slot count).
+    Slot(&'a mut SlotSorter, usize),
+}
+
 /// Put `slot`'s dirty entities into `out` without consuming them: its own dirty set and the log
-/// entries after its cursors, each tracked entity once. `dense`: in slot order through
-/// `scratch`; otherwise own dirty set first, then log order. `scratch` is all-zero before and
-/// after.
+/// entries after its cursors, each tracked entity once, in `order`.
 fn collect(
     logs: &[Option<Rc<RefCell<ChangeLog>>>],
-    scratch: &mut SlotBits,
+    order: Order<'_>,
     slot: &SystemSlot,
     tracked: &EntitySet,
     out: &mut Vec<Entity>,
-    dense: bool,
 ) {
-    if dense {
-        // A log entry may name a since-despawned entity whose slot a tracked one reuses; that
-        // one became tracked after the change, so it is in the own dirty set anyway.
-        for &e in slot.dirty.as_slice() {
-            scratch.set(e.index());
-        }
-        for w in &slot.watches {
-            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
-                scratch.set(e.index());
+    match order {
+        Order::Slot(sorter, slot_count) => {
+            // A log entry may name a since-despawned entity whose slot a tracked one reuses:
+            // the tracked filter drops that stale handle (the new one, tracked after the
+            // change, is in the own dirty set anyway).
+            let logs: Vec<_> = slot
+                .watches
+                .iter()
+                .map(|w| (w, change_log(logs, w.id).borrow()))
+                .collect();
+            let mut parts = vec![slot.dirty.as_slice()];
+            let mut all_tracked = true;
+            for (w, log) in &logs {
+                all_tracked &= slot.required_only == Some(w.id) && log.present_from(w.cursor);
+                parts.push(&log.entries[w.cursor..]);
+            }
+            // Within one part of one log each entity appears once.
+            let nonempty = parts.iter().filter(|p| !p.is_empty()).count();
+            let unique = nonempty <= 1
+                && slot.watches.iter().zip(&logs).all(|(w, (_, log))| {
+                    log.entries.len() == w.cursor || log.unique_from(w.cursor)
+                });
+            let strict = sorter.sort_into(&parts, unique, out, slot_count);
+            if !(strict && all_tracked) {
+                // Sorted, the lookups in the tracked set walk it forwards.
+                dedup_sorted(out, |e| all_tracked || tracked.contains(e));
             }
         }
-        scratch.drain_ascending(|index| {
-            if let Some(e) = tracked.in_slot(index) {
+        Order::Change(scratch) => {
+            for &e in slot.dirty.as_slice() {
+                scratch.set(e.index());
                 out.push(e);
             }
-        });
-    } else {
-        for &e in slot.dirty.as_slice() {
-            scratch.set(e.index());
-            out.push(e);
-        }
-        for w in &slot.watches {
-            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
-                if tracked.contains(e) && !scratch.test_and_set(e.index()) {
-                    out.push(e);
+            for w in &slot.watches {
+                for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
+                    if tracked.contains(e) && !scratch.test_and_set(e.index()) {
+                        out.push(e);
+                    }
                 }
             }
-        }
-        for e in out.iter() {
-            scratch.clear(e.index());
+            for e in out.iter() {
+                scratch.clear(e.index());
+            }
         }
     }
 }

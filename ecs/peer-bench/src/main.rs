@@ -273,7 +273,10 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
             sig3(m[0].read / m[list].read),
         );
     }
-    println!("\n#### Writes in {} order: whole frame (write + read)\n", order.name());
+    println!(
+        "\n#### Writes in {} order: whole frame (write + read)\n",
+        order.name()
+    );
     header(
         "frame",
         "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list",
@@ -326,8 +329,7 @@ fn main() -> ExitCode {
                 eprintln!("{}: N = {}, k = {}", order.name(), grouped(n), grouped(k));
                 let mut targets = spread(n, k);
                 order.arrange(&mut targets, SHUFFLE_SEED);
-                let mut samples: Vec<Samples> =
-                    peers.iter().map(|_| Samples::default()).collect();
+                let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
                 for peer in &mut peers {
                     peer.select(&targets);
                     turn(peer.as_mut(), n, k, Duration::ZERO, None);

@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use shipyard::{
-    Component, EntityId, Get, IntoIter, Unique, UniqueView, UniqueViewMut, View, ViewMut, World,
-    Workload, track,
+    Component, EntityId, Get, IntoIter, Unique, UniqueView, UniqueViewMut, View, ViewMut, Workload,
+    World, track,
 };
 
 use crate::workload::{Peer, Position, Velocity, weight};
@@ -96,7 +96,9 @@ impl Peer for ShipyardPeer {
     }
 
     fn read(&mut self) -> usize {
-        self.world.run_workload(READ).expect("the read workload runs");
+        self.world
+            .run_workload(READ)
+            .expect("the read workload runs");
         self.world.run(|seen: UniqueView<'_, Seen>| seen.0)
     }
 }

@@ -1,0 +1,403 @@
+//! Putting a dense delivery in slot (memory) order without a lookup per entity in a table with
+//! an entry per slot (at a million entities each such table is megabytes, and walking one more
+//! of them costs the reader as much as its own reads).
+//!
+//! - Changes made in one sweep through memory, forwards or backwards, or in a few sweeps, are
+//!   put in order by a copy, a reversed copy or a merge of the sweeps.
+//! - Otherwise, when each entity occurs once (the common case: one watched component), its
+//!   place in slot order is its *rank* among the changed slots: the number of changed slots
+//!   below it, read from a bit set over the slots and a running count per 64-bit word. Each
+//!   handle is then written straight to its place: one pass over the handles, whatever their
+//!   order, and no lookup to get a generation back.
+//! - Otherwise (an entity may occur several times), a least-significant-digit radix sort of the
+//!   handles, after which one pass drops duplicates and untracked handles.
+
+use crate::Entity;
+
+/// Widest digit while the handles fit in the caches (at most [`CACHED_HANDLES`]): 2,048
+/// buckets, so a million slots take two passes.
+const MAX_DIGIT_BITS_CACHED: u32 = 11;
+/// Widest digit for more handles: 256 buckets, few enough streams for a pass to scatter
+/// through the write-combining buffers and the TLB (with 2,048 buckets a pass over a million
+/// handles costs several times more).
+const MAX_DIGIT_BITS: u32 = 8;
+/// Most handles (2 MB of them) sorted with the wider digits.
+const CACHED_HANDLES: usize = 1 << 18;
+
+/// Handles in change order are grouped into at most 2^`GROUP_BITS` ranges of slots before
+/// being placed at their ranks.
+const GROUP_BITS: u32 = 8;
+
+/// Fewest descents (places where the slot index goes down) for which the radix sort beats
+/// merging the ascending runs.
+const MAX_RUNS_TO_MERGE: usize = 8;
+
+/// Reusable buffers for [`SlotSorter::sort`].
+#[derive(Debug, Default)]
+pub(crate) struct SlotSorter {
+    spare: Vec<Entity>,
+    counts: Vec<u32>,
+    /// One bit per slot, all zero between sorts.
+    bits: Vec<u64>,
+    /// Per word of `bits`: how many bits are set in the words before it.
+    ranks: Vec<u32>,
+}
+
+impl SlotSorter {
+    /// Put the handles of `parts` (in order, as if joined) into `out` sorted by slot index,
+    /// stably (handles of one slot keep their relative order), every index being below
+    /// `slot_count`. `unique`: no entity occurs twice in the joined parts. Returns whether
+    /// `out` is strictly ascending (no entity twice) without a further check.
+    pub(crate) fn sort_into(
+        &mut self,
+        parts: &[&[Entity]],
+        unique: bool,
+        out: &mut Vec<Entity>,
+        slot_count: usize,
+    ) -> bool {
+        out.clear();
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let (mut descents, mut ascents) = (0, 0);
+        let mut last: Option<u32> = None;
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            if let Some(last) = last {
+                descents += usize::from(part[0].index() < last);
+                ascents += usize::from(part[0].index() > last);
+            }
+            for pair in part.windows(2) {
+                descents += usize::from(pair[1].index() < pair[0].index());
+                ascents += usize::from(pair[1].index() > pair[0].index());
+            }
+            last = part.last().map(|e| e.index());
+        }
+        // Writes that walked memory in one direction, or in a few sweeps, need no radix sort.
+        if descents == 0 {
+            for part in parts {
+                out.extend_from_slice(part);
+            }
+            return ascents + 1 >= len;
+        }
+        if ascents == 0 && descents + 1 == len {
+            for part in parts.iter().rev() {
+                out.extend(part.iter().rev());
+            }
+            return true;
+        }
+        if descents < MAX_RUNS_TO_MERGE {
+            for part in parts {
+                out.extend_from_slice(part);
+            }
+            return self.join_runs(out);
+        }
+        if unique {
+            self.rank_scatter(parts, len, out, slot_count);
+            return true;
+        }
+        self.radix(parts, len, out, slot_count);
+        false
+    }
+
+    /// Sort `handles`, a few ascending runs: when the runs cover disjoint ranges of slots (a
+    /// sweep that wrapped around), by copying them in the order of their ranges; otherwise by
+    /// a merge. Returns whether the result is strictly ascending.
+    fn join_runs(&mut self, handles: &mut Vec<Entity>) -> bool {
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::with_capacity(MAX_RUNS_TO_MERGE);
+        let mut start = 0;
+        for i in 1..handles.len() {
+            if handles[i].index() < handles[i - 1].index() {
+                runs.push(start..i);
+                start = i;
+            }
+        }
+        runs.push(start..handles.len());
+        runs.sort_unstable_by_key(|r| handles[r.start].index());
+        let disjoint = runs
+            .windows(2)
+            .all(|w| handles[w[0].end - 1].index() < handles[w[1].start].index());
+        if !disjoint {
+            handles.sort_by_key(|e| e.index()); // stable, and merges the ascending runs
+            return false;
+        }
+        self.spare.clear();
+        for run in runs {
+            self.spare.extend_from_slice(&handles[run]);
+        }
+        std::mem::swap(handles, &mut self.spare);
+        // Each run ascends strictly unless two neighbours share a slot.
+        handles.windows(2).all(|w| w[0].index() < w[1].index())
+    }
+
+    /// Write each of the `len` handles of `parts`, every slot at most once, to its rank among
+    /// their slots.
+    fn rank_scatter(
+        &mut self,
+        parts: &[&[Entity]],
+        len: usize,
+        out: &mut Vec<Entity>,
+        slot_count: usize,
+    ) {
+        let words = slot_count.div_ceil(64);
+        if self.bits.len() < words {
+            self.bits.resize(words, 0);
+        }
+        for part in parts {
+            for &e in part.iter() {
+                self.bits[e.index() as usize / 64] |= 1 << (e.index() % 64);
+            }
+        }
+        self.ranks.clear();
+        let mut below = 0;
+        self.ranks.extend(self.bits[..words].iter().map(|w| {
+            let rank = below;
+            below += w.count_ones();
+            rank
+        }));
+        debug_assert_eq!(below as usize, len, "each slot once");
+        let Some(&first) = parts.iter().find_map(|p| p.first()) else {
+            return;
+        };
+        // Written straight to their ranks, handles in change order would store all over `out`
+        // (megabytes: each store a cache miss). So they are first grouped by ranges of
+        // slots, into few enough groups that the group fronts stay in the first-level cache,
+        // then placed group by group, each within a window of `out` that fits it too.
+        let bits = usize::BITS - slot_count.saturating_sub(1).leading_zeros();
+        let shift = bits.saturating_sub(GROUP_BITS).max(6);
+        let groups = (slot_count.saturating_sub(1) >> shift) + 1;
+        self.counts.clear();
+        self.counts
+            .extend((0..groups).map(|g| self.ranks[(g << shift) / 64]));
+        for buffer in [&mut *out, &mut self.spare] {
+            buffer.truncate(len);
+            buffer.resize(len, first);
+        }
+        for part in parts {
+            for &e in part.iter() {
+                let g = (e.index() >> shift) as usize;
+                self.spare[self.counts[g] as usize] = e;
+                self.counts[g] += 1;
+            }
+        }
+        for &e in &self.spare {
+            let (w, bit) = (e.index() as usize / 64, e.index() % 64);
+            let below_in_word = (self.bits[w] & ((1 << bit) - 1)).count_ones();
+            out[(self.ranks[w] + below_in_word) as usize] = e;
+        }
+        // Clearing a word is a quarter of a vector store; clearing a bit, a dependent
+        // read-modify-write.
+        if len * 4 > words {
+            self.bits[..words].fill(0);
+        } else {
+            for &e in out.iter() {
+                self.bits[e.index() as usize / 64] = 0;
+            }
+        }
+    }
+
+    /// Least-significant-digit radix sort by slot index of the `len` handles of `parts`.
+    fn radix(&mut self, parts: &[&[Entity]], len: usize, out: &mut Vec<Entity>, slot_count: usize) {
+        let bits = usize::BITS - slot_count.saturating_sub(1).leading_zeros();
+        let widest = if len <= CACHED_HANDLES {
+            MAX_DIGIT_BITS_CACHED
+        } else {
+            MAX_DIGIT_BITS
+        };
+        let passes = bits.div_ceil(widest).max(1);
+        let digit_bits = bits.div_ceil(passes).max(1);
+        let buckets = 1usize << digit_bits;
+        let mask = buckets as u32 - 1;
+
+        // One read for every pass's histogram.
+        self.counts.clear();
+        self.counts.resize(buckets * passes as usize, 0);
+        for part in parts {
+            for &e in part.iter() {
+                let mut index = e.index();
+                for counts in self.counts.chunks_exact_mut(buckets) {
+                    counts[(index & mask) as usize] += 1;
+                    index >>= digit_bits;
+                }
+            }
+        }
+        let Some(&first) = parts.iter().find_map(|p| p.first()) else {
+            return;
+        };
+        // Only grown, never rewritten: every slot is written by a pass before it is read.
+        for buffer in [&mut *out, &mut self.spare] {
+            buffer.truncate(len);
+            buffer.resize(len, first);
+        }
+        let mut from_parts = true;
+        for (pass, counts) in self.counts.chunks_exact_mut(buckets).enumerate() {
+            if counts.contains(&(len as u32)) {
+                continue; // every handle has the same digit here: the pass would copy
+            }
+            let mut at = 0;
+            for c in counts.iter_mut() {
+                let n = *c;
+                *c = at;
+                at += n;
+            }
+            let shift = pass as u32 * digit_bits;
+            let mut scatter = |e: Entity, to: &mut [Entity]| {
+                let d = ((e.index() >> shift) & mask) as usize;
+                to[counts[d] as usize] = e;
+                counts[d] += 1;
+            };
+            if from_parts {
+                for part in parts {
+                    for &e in part.iter() {
+                        scatter(e, out);
+                    }
+                }
+                from_parts = false;
+            } else {
+                for &e in out.iter() {
+                    scatter(e, &mut self.spare);
+                }
+                std::mem::swap(out, &mut self.spare);
+            }
+        }
+        if from_parts {
+            out.clear();
+            for part in parts {
+                out.extend_from_slice(part);
+            }
+        }
+    }
+}
+
+/// Keep, of handles sorted by slot, each one `keep` accepts, once.
+///
+/// A handle may occur several times and beside stale handles of its slot; after the sort,
+/// handles of one slot are adjacent, and at most one of them is kept (the tracked one).
+pub(crate) fn dedup_sorted(handles: &mut Vec<Entity>, mut keep: impl FnMut(Entity) -> bool) {
+    let mut w = 0;
+    for r in 0..handles.len() {
+        let e = handles[r];
+        if (w == 0 || handles[w - 1] != e) && keep(e) {
+            handles[w] = e;
+            w += 1;
+        }
+    }
+    handles.truncate(w);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(index: u32, generation: u32) -> Entity {
+        Entity::from_bits((u64::from(generation) << 32) | u64::from(index)).unwrap()
+    }
+
+    /// A small deterministic generator, so the test needs no dependency.
+    fn next(state: &mut u64) -> u32 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*state >> 33) as u32
+    }
+
+    #[test]
+    fn sorts_by_slot_stably_at_every_width() {
+        let mut sorter = SlotSorter::default();
+        let mut state = 7;
+        for slot_count in [1, 2, 3, 64, 2_048, 2_049, 100_000, 1 << 22, 10_000_000] {
+            for len in [0, 1, 2, 17, 5_000, 300_000] {
+                let input: Vec<Entity> = (0..len)
+                    .map(|_| e(next(&mut state) % slot_count, 1 + next(&mut state) % 3))
+                    .collect();
+                let mut expected = input.clone();
+                expected.sort_by_key(|h| h.index()); // std's sort is stable
+                let (a, b) = input.split_at(len / 3);
+                let mut handles = vec![e(9, 9)];
+                let strict = sorter.sort_into(&[a, b], false, &mut handles, slot_count as usize);
+                assert_eq!(handles, expected, "{slot_count} slots, {len} handles");
+                if strict {
+                    assert!(handles.windows(2).all(|w| w[0].index() < w[1].index()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn descending_wrapped_and_ascending_inputs() {
+        let mut sorter = SlotSorter::default();
+        let mut out = Vec::new();
+        let up: Vec<Entity> = (0..5_000).map(|i| e(i * 3, 1)).collect();
+        let down: Vec<Entity> = up.iter().rev().copied().collect();
+        let (d1, d2) = down.split_at(700);
+        assert!(
+            sorter.sort_into(&[d1, &[], d2], true, &mut out, 15_000),
+            "strictly descending"
+        );
+        assert_eq!(out, up);
+        let mut wrapped = up.clone();
+        wrapped.rotate_left(1_234);
+        assert!(
+            sorter.sort_into(&[&wrapped], true, &mut out, 15_000),
+            "one wrap"
+        );
+        assert_eq!(out, up);
+        let mut interleaved: Vec<Entity> = up.iter().step_by(2).copied().collect();
+        interleaved.extend(up.iter().skip(1).step_by(2));
+        assert!(
+            !sorter.sort_into(&[&interleaved], true, &mut out, 15_000),
+            "merged"
+        );
+        assert_eq!(out, up);
+        assert!(
+            sorter.sort_into(&[&up[..10], &up[10..]], true, &mut out, 15_000),
+            "ascending"
+        );
+        assert_eq!(out, up);
+        let twice = [e(1, 1), e(1, 1), e(2, 1)];
+        assert!(
+            !sorter.sort_into(&[&twice], false, &mut out, 3),
+            "ascending, not strictly"
+        );
+        assert_eq!(out, twice);
+        assert!(sorter.sort_into(&[&[], &[]], true, &mut out, 3));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn unique_handles_in_any_order_go_to_their_rank() {
+        let mut sorter = SlotSorter::default();
+        let mut state = 3;
+        for slot_count in [64, 1_000, 100_000] {
+            let mut handles: Vec<Entity> = (0..slot_count as u32)
+                .filter(|_| next(&mut state).is_multiple_of(3))
+                .map(|i| e(i, 1 + i % 5))
+                .collect();
+            let expected = handles.clone();
+            for i in (1..handles.len()).rev() {
+                handles.swap(i, next(&mut state) as usize % (i + 1));
+            }
+            let (a, b) = handles.split_at(handles.len() / 2);
+            let mut out = Vec::new();
+            for _ in 0..2 {
+                sorter.sort_into(&[a, b], true, &mut out, slot_count);
+                assert_eq!(
+                    out, expected,
+                    "{slot_count} slots; the bits are clear again"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dedup_keeps_each_accepted_handle_once() {
+        let mut handles = vec![
+            e(1, 1),
+            e(1, 1),
+            e(2, 1),
+            e(2, 2),
+            e(2, 1),
+            e(2, 2),
+            e(5, 1),
+        ];
+        dedup_sorted(&mut handles, |h| h.generation() == 2 || h.index() != 2);
+        assert_eq!(handles, [e(1, 1), e(2, 2), e(5, 1)]);
+    }
+}
