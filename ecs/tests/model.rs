@@ -142,6 +142,9 @@ enum WriteOrder {
 #[derive(Clone, Debug)]
 enum Op {
     Spawn([Option<u8>; COMPONENTS]),
+    /// Spawn this many entities with these components (enough for batches of writes in
+    /// random order to take every path that puts a dense delivery in slot order).
+    SpawnMany(usize, [Option<u8>; COMPONENTS]),
     Despawn(Index),
     Insert(Index, usize, u8),
     Remove(Index, usize),
@@ -168,6 +171,7 @@ fn op() -> impl Strategy<Value = Op> {
     let value = || proptest::option::of(VALUES);
     prop_oneof![
         4 => [value(), value(), value()].prop_map(Op::Spawn),
+        1 => (10..40_usize, [value(), value(), value()]).prop_map(|(n, v)| Op::SpawnMany(n, v)),
         2 => any::<Index>().prop_map(Op::Despawn),
         3 => (any::<Index>(), 0..COMPONENTS, VALUES).prop_map(|(e, c, v)| Op::Insert(e, c, v)),
         2 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Remove(e, c)),
@@ -478,6 +482,36 @@ fn watches<T: Val>(desc: SystemDesc) -> SystemDesc {
     desc.watches::<T>()
 }
 
+/// Spawn an entity with `values` in both the world and the model.
+fn spawn(
+    world: &mut World,
+    model: &mut Model,
+    handles: &mut Vec<Entity>,
+    values: [Option<u8>; COMPONENTS],
+) -> Result<(), TestCaseError> {
+    let e = match values {
+        [None, None, None] => world.spawn(()),
+        [Some(a), None, None] => world.spawn((A(a),)),
+        [None, Some(b), None] => world.spawn((B(b),)),
+        [None, None, Some(c)] => world.spawn((C(c),)),
+        [Some(a), Some(b), None] => world.spawn((A(a), B(b))),
+        [Some(a), None, Some(c)] => world.spawn((A(a), C(c))),
+        [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
+        [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
+    };
+    prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
+    handles.push(e);
+    let before = model.membership(e);
+    model.alive.insert(e, values);
+    for (c, v) in values.iter().enumerate() {
+        if v.is_some() {
+            model.changed(e, c);
+        }
+    }
+    model.note_membership(e, before);
+    Ok(())
+}
+
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let mut subject = Subject::new();
     let mut model = Model {
@@ -492,27 +526,11 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     for (step, op) in ops.iter().enumerate() {
         let pick = |i: &Index| (!handles.is_empty()).then(|| handles[i.index(handles.len())]);
         match op {
-            Op::Spawn(values) => {
-                let e = match *values {
-                    [None, None, None] => world.spawn(()),
-                    [Some(a), None, None] => world.spawn((A(a),)),
-                    [None, Some(b), None] => world.spawn((B(b),)),
-                    [None, None, Some(c)] => world.spawn((C(c),)),
-                    [Some(a), Some(b), None] => world.spawn((A(a), B(b))),
-                    [Some(a), None, Some(c)] => world.spawn((A(a), C(c))),
-                    [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
-                    [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
-                };
-                prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
-                handles.push(e);
-                let before = model.membership(e);
-                model.alive.insert(e, *values);
-                for (c, v) in values.iter().enumerate() {
-                    if v.is_some() {
-                        model.changed(e, c);
-                    }
+            Op::Spawn(values) => spawn(world, &mut model, &mut handles, *values)?,
+            Op::SpawnMany(n, values) => {
+                for _ in 0..*n {
+                    spawn(world, &mut model, &mut handles, *values)?;
                 }
-                model.note_membership(e, before);
             }
             Op::Despawn(i) => {
                 let Some(e) = pick(i) else { continue };
