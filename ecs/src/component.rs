@@ -39,6 +39,11 @@ impl ComponentSet {
         self.0[id.index() / 64] &= !(1 << (id.index() % 64));
     }
 
+    #[inline]
+    pub(crate) fn contains(&self, id: ComponentId) -> bool {
+        self.0[id.index() / 64] & (1 << (id.index() % 64)) != 0
+    }
+
     /// Whether every type in `other` is also in `self`.
     #[inline]
     pub(crate) fn is_superset(&self, other: &Self) -> bool {

@@ -4,11 +4,11 @@
 //!
 //! - Changes made in one sweep through memory, forwards or backwards, or in a few sweeps, are
 //!   put in order by a copy, a reversed copy or a merge of the sweeps.
-//! - Otherwise, when each entity occurs once (the common case: one watched component), its
-//!   place in slot order is its *rank* among the changed slots: the number of changed slots
-//!   below it, read from a bit set over the slots and a running count per 64-bit word. Each
-//!   handle is then written straight to its place: one pass over the handles, whatever their
-//!   order, and no lookup to get a generation back.
+//! - Otherwise, when each entity occurs once (the common case: one watched component), a
+//!   counting sort on the high bits of the slot groups the handles by ranges of slots, and
+//!   each group is put in order through a small table with an entry per slot of its range:
+//!   a few passes over the handles, whatever their order, all within the first-level cache,
+//!   and no lookup to get a generation back.
 //! - Otherwise (an entity may occur several times), a least-significant-digit radix sort of the
 //!   handles, after which one pass drops duplicates and untracked handles.
 
@@ -25,7 +25,7 @@ const MAX_DIGIT_BITS: u32 = 8;
 const CACHED_HANDLES: usize = 1 << 18;
 
 /// Handles in change order are grouped into at most 2^`GROUP_BITS` ranges of slots before
-/// being placed at their ranks.
+/// being put in order range by range.
 const GROUP_BITS: u32 = 8;
 
 /// Fewest descents (places where the slot index goes down) for which the radix sort beats
@@ -37,10 +37,10 @@ const MAX_RUNS_TO_MERGE: usize = 8;
 pub(crate) struct SlotSorter {
     spare: Vec<Entity>,
     counts: Vec<u32>,
-    /// One bit per slot, all zero between sorts.
+    /// One bit per entry of `table`.
     bits: Vec<u64>,
-    /// Per word of `bits`: how many bits are set in the words before it.
-    ranks: Vec<u32>,
+    /// One group's handles, by slot within the group's range.
+    table: Vec<Entity>,
 }
 
 impl SlotSorter {
@@ -84,92 +84,51 @@ impl SlotSorter {
             return true;
         }
         if descents < MAX_RUNS_TO_MERGE {
-            for part in parts {
-                out.extend_from_slice(part);
-            }
-            return self.join_runs(out);
+            // No two neighbours share a slot: then sweeps over disjoint ranges join strictly.
+            let distinct = ascents + descents + 1 == len;
+            return join_runs(parts, out) && distinct;
         }
         if unique {
-            self.rank_scatter(parts, len, out, slot_count);
+            self.place_unique(parts, len, out, slot_count);
             return true;
         }
         self.radix(parts, len, out, slot_count);
         false
     }
 
-    /// Sort `handles`, a few ascending runs: when the runs cover disjoint ranges of slots (a
-    /// sweep that wrapped around), by copying them in the order of their ranges; otherwise by
-    /// a merge. Returns whether the result is strictly ascending.
-    fn join_runs(&mut self, handles: &mut Vec<Entity>) -> bool {
-        let mut runs: Vec<std::ops::Range<usize>> = Vec::with_capacity(MAX_RUNS_TO_MERGE);
-        let mut start = 0;
-        for i in 1..handles.len() {
-            if handles[i].index() < handles[i - 1].index() {
-                runs.push(start..i);
-                start = i;
-            }
-        }
-        runs.push(start..handles.len());
-        runs.sort_unstable_by_key(|r| handles[r.start].index());
-        let disjoint = runs
-            .windows(2)
-            .all(|w| handles[w[0].end - 1].index() < handles[w[1].start].index());
-        if !disjoint {
-            handles.sort_by_key(|e| e.index()); // stable, and merges the ascending runs
-            return false;
-        }
-        self.spare.clear();
-        for run in runs {
-            self.spare.extend_from_slice(&handles[run]);
-        }
-        std::mem::swap(handles, &mut self.spare);
-        // Each run ascends strictly unless two neighbours share a slot.
-        handles.windows(2).all(|w| w[0].index() < w[1].index())
-    }
-
-    /// Write each of the `len` handles of `parts`, every slot at most once, to its rank among
-    /// their slots.
-    fn rank_scatter(
+    /// Put the `len` handles of `parts`, every slot at most once, into `out` in slot order.
+    ///
+    /// Written straight to their places, handles in change order would store all over `out`
+    /// (megabytes: each store a cache miss). So they are first grouped by ranges of slots
+    /// (a counting sort on the high bits), into few enough groups that the group fronts stay in
+    /// the first-level cache; then each group is placed in a table with an entry per slot of
+    /// its range, small enough for that cache too, and read out in slot order through a bit
+    /// per entry.
+    fn place_unique(
         &mut self,
         parts: &[&[Entity]],
         len: usize,
         out: &mut Vec<Entity>,
         slot_count: usize,
     ) {
-        let words = slot_count.div_ceil(64);
-        if self.bits.len() < words {
-            self.bits.resize(words, 0);
-        }
-        for part in parts {
-            for &e in part.iter() {
-                self.bits[e.index() as usize / 64] |= 1 << (e.index() % 64);
-            }
-        }
-        self.ranks.clear();
-        let mut below = 0;
-        self.ranks.extend(self.bits[..words].iter().map(|w| {
-            let rank = below;
-            below += w.count_ones();
-            rank
-        }));
-        debug_assert_eq!(below as usize, len, "each slot once");
         let Some(&first) = parts.iter().find_map(|p| p.first()) else {
             return;
         };
-        // Written straight to their ranks, handles in change order would store all over `out`
-        // (megabytes: each store a cache miss). So they are first grouped by ranges of
-        // slots, into few enough groups that the group fronts stay in the first-level cache,
-        // then placed group by group, each within a window of `out` that fits it too.
         let bits = usize::BITS - slot_count.saturating_sub(1).leading_zeros();
         let shift = bits.saturating_sub(GROUP_BITS).max(6);
         let groups = (slot_count.saturating_sub(1) >> shift) + 1;
         self.counts.clear();
-        self.counts
-            .extend((0..groups).map(|g| self.ranks[(g << shift) / 64]));
-        for buffer in [&mut *out, &mut self.spare] {
-            buffer.truncate(len);
-            buffer.resize(len, first);
+        self.counts.resize(groups + 1, 0);
+        for part in parts {
+            for &e in part.iter() {
+                self.counts[(e.index() >> shift) as usize + 1] += 1;
+            }
         }
+        for g in 1..=groups {
+            self.counts[g] += self.counts[g - 1];
+        }
+        self.spare.truncate(len);
+        self.spare.resize(len, first);
         for part in parts {
             for &e in part.iter() {
                 let g = (e.index() >> shift) as usize;
@@ -177,19 +136,32 @@ impl SlotSorter {
                 self.counts[g] += 1;
             }
         }
-        for &e in &self.spare {
-            let (w, bit) = (e.index() as usize / 64, e.index() % 64);
-            let below_in_word = (self.bits[w] & ((1 << bit) - 1)).count_ones();
-            out[(self.ranks[w] + below_in_word) as usize] = e;
-        }
-        // Clearing a word is a quarter of a vector store; clearing a bit, a dependent
-        // read-modify-write.
-        if len * 4 > words {
-            self.bits[..words].fill(0);
-        } else {
-            for &e in out.iter() {
-                self.bits[e.index() as usize / 64] = 0;
+        // `counts[g]` is now the end of group g, and the start of group g + 1.
+        let width = 1usize << shift;
+        self.bits.clear();
+        self.bits.resize(width / 64, 0);
+        self.table.clear();
+        self.table.resize(width, first);
+        out.clear();
+        let mut start = 0;
+        for g in 0..groups {
+            let end = self.counts[g] as usize;
+            if end == start {
+                continue;
             }
+            for &e in &self.spare[start..end] {
+                let offset = e.index() as usize & (width - 1);
+                self.table[offset] = e;
+                self.bits[offset / 64] |= 1 << (offset % 64);
+            }
+            for (w, word) in self.bits.iter_mut().enumerate() {
+                let mut set = std::mem::take(word);
+                while set != 0 {
+                    out.push(self.table[w * 64 + set.trailing_zeros() as usize]);
+                    set &= set - 1;
+                }
+            }
+            start = end;
         }
     }
 
@@ -264,6 +236,38 @@ impl SlotSorter {
             }
         }
     }
+}
+
+/// Put the handles of `parts`, a few ascending runs, into `out` sorted by slot: when the runs
+/// cover disjoint ranges of slots (a sweep that wrapped around), by copying them in the order
+/// of their ranges; otherwise by a merge. Returns whether the runs were disjoint.
+fn join_runs(parts: &[&[Entity]], out: &mut Vec<Entity>) -> bool {
+    let mut runs: Vec<&[Entity]> = Vec::with_capacity(MAX_RUNS_TO_MERGE);
+    for part in parts.iter().filter(|p| !p.is_empty()) {
+        let mut start = 0;
+        for i in 1..part.len() {
+            if part[i].index() < part[i - 1].index() {
+                runs.push(&part[start..i]);
+                start = i;
+            }
+        }
+        runs.push(&part[start..]);
+    }
+    runs.sort_by_key(|r| r[0].index()); // stable: equal starts keep their order
+    let disjoint = runs
+        .windows(2)
+        .all(|w| w[0][w[0].len() - 1].index() < w[1][0].index());
+    if disjoint {
+        for run in &runs {
+            out.extend_from_slice(run);
+        }
+    } else {
+        for part in parts {
+            out.extend_from_slice(part);
+        }
+        out.sort_by_key(|e| e.index()); // stable, and merges the ascending runs
+    }
+    disjoint
 }
 
 /// Keep, of handles sorted by slot, each one `keep` accepts, once.
@@ -362,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn unique_handles_in_any_order_go_to_their_rank() {
+    fn unique_handles_in_any_order_are_put_in_slot_order() {
         let mut sorter = SlotSorter::default();
         let mut state = 3;
         for slot_count in [64, 1_000, 100_000] {

@@ -459,6 +459,16 @@ impl World {
         downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
     }
 
+    /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
+    /// signature, for code that looks components up by id from a table of its own (resolve
+    /// each type's column once, then skip, per entity, the columns it has no component in).
+    #[inline]
+    pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
+        self.entities
+            .components(entity)
+            .is_some_and(|sig| sig.contains(id))
+    }
+
     /// Whether `entity` is alive and has a `T`.
     #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {

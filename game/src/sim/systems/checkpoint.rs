@@ -4,11 +4,12 @@
 //! each dirty entity it subtracts the term it added last time and adds the new one; a removed
 //! entity subtracts its term. So a checkpoint costs what changed since the last step, not a
 //! walk over the whole world. With change tracking off every entity is dirty every step and the
-//! sum is the same.
+//! sum is the same. The hashed columns are resolved once per run ([`HashedColumns`]), and each
+//! dirty entity's components are then found by id, in the columns its signature names.
 
 use ecs::{SystemEntities, World};
 
-use crate::sim::state_hash::{CheckpointSum, entity_contribution};
+use crate::sim::state_hash::{CheckpointSum, HashedColumns};
 
 /// Each entity slot's current term of the sum (0: none), indexed by [`ecs::Entity::index`]:
 /// a removed entity's handle may be stale, and a slot reused by then holds the new entity,
@@ -27,12 +28,13 @@ impl ecs::System for Checkpoint {
                 sum = sum.wrapping_sub(std::mem::take(term));
             }
         }
+        let columns = HashedColumns::new(world);
         for &e in entities.dirty() {
             let i = e.index() as usize;
             if i >= self.terms.len() {
                 self.terms.resize(i + 1, 0);
             }
-            let term = entity_contribution(world, e);
+            let term = columns.contribution(world, e);
             sum = sum
                 .wrapping_sub(std::mem::replace(&mut self.terms[i], term))
                 .wrapping_add(term);
