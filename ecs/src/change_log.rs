@@ -42,11 +42,28 @@ impl SlotBits {
         self.words.fill(0);
     }
 
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.words.capacity() * size_of::<u64>()
+    }
+
     /// Number of 64-bit words; clearing them all costs about as much as clearing this many
     /// bits one by one.
     #[inline]
     pub(crate) fn word_count(&self) -> usize {
         self.words.len()
+    }
+}
+
+/// Most elements an emptied buffer keeps room for: a burst (the first update of a large level,
+/// where everything is new) does not keep megabytes per buffer for the rest of the run.
+pub(crate) const KEPT_CAPACITY: usize = 1 << 16;
+
+/// Give back the memory of an empty `buffer` that grew past [`KEPT_CAPACITY`].
+#[inline]
+pub(crate) fn release_if_large<T>(buffer: &mut Vec<T>) {
+    if buffer.is_empty() && buffer.capacity() > KEPT_CAPACITY {
+        *buffer = Vec::new();
     }
 }
 
@@ -103,6 +120,11 @@ pub(crate) struct ChangeLog {
 }
 
 impl ChangeLog {
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
+    }
+
     /// Record that `entity`'s component changed.
     #[inline]
     pub(crate) fn mark(&mut self, entity: Entity) {
@@ -176,6 +198,7 @@ impl ChangeLog {
     pub(crate) fn compact(&mut self, n: usize) {
         if n == self.entries.len() {
             self.entries.clear();
+            release_if_large(&mut self.entries);
         } else {
             self.entries.drain(..n);
         }

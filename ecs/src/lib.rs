@@ -77,5 +77,5 @@ pub use column::{Column, Mut, join_mut, join_values_mut};
 pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
-pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use system::{MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
 pub use world::{DenseDelivery, NoSuchEntity, World};

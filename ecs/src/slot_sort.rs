@@ -44,6 +44,13 @@ pub(crate) struct SlotSorter {
 }
 
 impl SlotSorter {
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.spare.capacity() + self.table.capacity()) * size_of::<Entity>()
+            + self.counts.capacity() * size_of::<u32>()
+            + self.bits.capacity() * size_of::<u64>()
+    }
+
     /// Put the handles of `parts` (in order, as if joined) into `out` sorted by slot index,
     /// stably (handles of one slot keep their relative order), every index being below
     /// `slot_count`. `unique`: no entity occurs twice in the joined parts. Returns whether

@@ -18,7 +18,8 @@ use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
 use crate::slot_sort::{SlotSorter, dedup_sorted};
 use crate::system::{
-    System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot, Watch,
+    MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot,
+    Watch,
 };
 
 /// When a system's delivery goes through a bit set over the entity slots, in slot order, rather
@@ -287,6 +288,60 @@ impl World {
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
         let id = self.component_id::<T>()?;
         Some(downcast::<T>(&*self.columns[id.index()]))
+    }
+
+    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
+    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    #[inline]
+    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+        self.columns.get(id.index())?.as_any().downcast_ref()
+    }
+
+    /// Where the world's heap bytes go: entities, each column, each change log, each system's
+    /// entity sets, the delivery buffers (by capacity). Resources and events are left out:
+    /// their types are the caller's, who can count them.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// for i in 0..100 {
+    ///     world.spawn((Hp(i),));
+    /// }
+    /// let memory = world.memory_use();
+    /// assert!(memory.columns[0].1 >= 100 * (4 + 8 + 8), "values, dense handles, sparse index");
+    /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
+    /// ```
+    pub fn memory_use(&self) -> MemoryUse {
+        MemoryUse {
+            entities: self.entities.heap_bytes(),
+            columns: self
+                .component_types
+                .iter()
+                .zip(&self.columns)
+                .map(|((_, name), c)| (*name, c.heap_bytes()))
+                .collect(),
+            change_logs: self
+                .watched
+                .iter()
+                .map(|id| {
+                    let bytes = change_log(&self.logs, *id).borrow().heap_bytes();
+                    (self.component_types[id.index()].1, bytes)
+                })
+                .collect(),
+            systems: self
+                .order
+                .iter()
+                .map(|&s| (self.systems[s].desc.name, self.systems[s].heap_bytes()))
+                .collect(),
+            delivery: self.scratch.heap_bytes() + self.sorter.heap_bytes(),
+        }
+    }
+
+    /// Number of registered component types; grows by one with each new type, so a cache of
+    /// ids is current while this is unchanged.
+    #[inline]
+    pub fn component_type_count(&self) -> usize {
+        self.columns.len()
     }
 
     /// Every component of type `T`, mutably (registering `T` if needed). Writes through
@@ -1010,6 +1065,8 @@ impl World {
         if let Delivery::Lent(id, _) = delivery {
             change_log(&self.logs, id).borrow_mut().give_back(delivered);
         }
+        delivered.clear();
+        crate::change_log::release_if_large(delivered);
         removed.clear();
 
         let slot = &mut self.systems[s];
@@ -1098,6 +1155,12 @@ impl World {
         let candidates = self.pending_upper_bound(s);
         let dense = self.is_dense(candidates);
         let slot = &mut self.systems[s];
+        // Every tracked entity is newly tracked (the first update of a level, or a system
+        // added to a full world): the tracked set, if in slot order, is the delivery.
+        if dense && slot.dirty.len() == tracked.len() && tracked.is_in_slot_order() {
+            self.consume(s);
+            return Delivery::Tracked;
+        }
         if slot.dirty.is_empty() {
             let required_only = slot.required_only;
             let mut pending = slot
@@ -1160,7 +1223,7 @@ impl World {
                 w.cursor = log.entries.len();
             }
         }
-        slot.dirty.clear();
+        slot.dirty.clear_and_release();
     }
 
     /// Move what system `s` (which does not run this update) has pending in the logs into its

@@ -86,21 +86,58 @@ pub fn entity_contribution(world: &World, e: Entity) -> u64 {
     HashedColumns::new(world).contribution(world, e)
 }
 
-/// The columns of the [`COMPONENTS`] table, resolved once (by type) for many entities: each
-/// entity's components are then found by id, and only in the columns its signature names.
+/// The ids of the [`COMPONENTS`] table's types in one world, looked up by type once and kept
+/// while no new component type is registered.
+#[derive(Debug, Default)]
+pub struct HashedIds {
+    /// Per registered type of the table: its place in the table and its id.
+    ids: Vec<(usize, ComponentId)>,
+    /// [`World::component_type_count`] when `ids` was made (`None`: never).
+    types_seen: Option<usize>,
+}
+
+impl HashedIds {
+    /// Look the ids up again if a component type was registered since the last call.
+    pub fn refresh(&mut self, world: &World) {
+        if self.types_seen == Some(world.component_type_count()) {
+            return;
+        }
+        self.ids = COMPONENTS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| (c.id_in)(world).map(|id| (i, id)))
+            .collect();
+        self.types_seen = Some(world.component_type_count());
+    }
+}
+
+/// The columns of the [`COMPONENTS`] table in one world, for many entities: each entity's
+/// components are then found by id, and only in the columns its signature names.
 pub struct HashedColumns<'w> {
     /// Per registered type of the table, in table order: its tag (its place in the table, from
     /// 1), its id and its column.
-    columns: Vec<(u64, ComponentId, &'w dyn HashColumn)>,
+    columns: [Option<(u64, ComponentId, &'w dyn HashColumn)>; COMPONENTS.len()],
 }
 
 impl<'w> HashedColumns<'w> {
-    /// Resolve the table's columns in `world` (types never registered have no entity).
+    /// Resolve the table's columns in `world`, looking each type's id up (types never
+    /// registered have no entity).
     pub fn new(world: &'w World) -> Self {
-        let columns = (1..)
-            .zip(&COMPONENTS)
-            .filter_map(|(tag, c)| (c.column)(world).map(|(id, column)| (tag, id, column)))
-            .collect();
+        let mut ids = HashedIds::default();
+        ids.refresh(world);
+        Self::from_ids(world, &ids)
+    }
+
+    /// Resolve the table's columns in `world` by the ids `ids` keeps for it.
+    pub fn from_ids(world: &'w World, ids: &HashedIds) -> Self {
+        let mut columns = [None; COMPONENTS.len()];
+        let resolved = ids
+            .ids
+            .iter()
+            .filter_map(|&(i, id)| Some((i as u64 + 1, id, (COMPONENTS[i].column)(world, id)?)));
+        for (slot, column) in columns.iter_mut().zip(resolved) {
+            *slot = Some(column);
+        }
         Self { columns }
     }
 
@@ -114,7 +151,7 @@ impl<'w> HashedColumns<'w> {
 
     /// Feed `e`'s components, each after its tag, in table order.
     fn hash_components(&self, world: &World, e: Entity, h: &mut Fnv) {
-        for &(tag, id, column) in &self.columns {
+        for &(tag, id, column) in self.columns.iter().map_while(Option::as_ref) {
             if world.has_id(e, id) {
                 column.hash_entity(e, tag, h);
             }
@@ -317,7 +354,8 @@ const UNHASHED: [Unhashed; 5] = [
 struct ComponentEntry {
     id: fn() -> TypeId,
     name: fn() -> &'static str,
-    column: for<'w> fn(&'w World) -> Option<(ComponentId, &'w dyn HashColumn)>,
+    id_in: fn(&World) -> Option<ComponentId>,
+    column: for<'w> fn(&'w World, ComponentId) -> Option<&'w dyn HashColumn>,
     watch: fn(SystemDesc) -> SystemDesc,
 }
 
@@ -325,14 +363,14 @@ const fn component<T: Component + Hashed>() -> ComponentEntry {
     ComponentEntry {
         id: TypeId::of::<T>,
         name: type_name::<T>,
+        id_in: World::component_id::<T>,
         column: hashed_column::<T>,
         watch: SystemDesc::watches::<T>,
     }
 }
 
-fn hashed_column<T: Component + Hashed>(world: &World) -> Option<(ComponentId, &dyn HashColumn)> {
-    let id = world.component_id::<T>()?;
-    Some((id, world.try_column::<T>()?))
+fn hashed_column<T: Component + Hashed>(world: &World, id: ComponentId) -> Option<&dyn HashColumn> {
+    Some(world.column_by_id::<T>(id)?)
 }
 
 struct ResourceEntry {
