@@ -2,10 +2,10 @@
 //! events, and the update loop that ties them together.
 
 use std::any::{Any, TypeId, type_name};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -100,12 +100,26 @@ impl Hasher for TypeIdHasher {
 
 type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
+/// Entries of [`World`]'s cache of recently found component ids.
+const RECENT_IDS: usize = 16;
+
+/// Where `T`'s id may be in the cache of recently found ids.
+#[inline]
+fn recent_slot(t: TypeId) -> usize {
+    let mut h = TypeIdHasher::default();
+    t.hash(&mut h);
+    (h.finish() ^ (h.finish() >> 29)) as usize % RECENT_IDS
+}
+
 /// Everything in one ECS: entities, components, systems, resources and events.
 ///
 /// See the [crate documentation](crate) for the model and a walkthrough.
 pub struct World {
     entities: Entities,
     component_ids: TypeMap<ComponentId>,
+    /// The ids found last, by a few bits of the type's hash (a constant for each type, so
+    /// `World::get_mut::<T>` in a loop resolves `T` with one compare instead of a map lookup).
+    recent_ids: [Cell<Option<(TypeId, ComponentId)>>; RECENT_IDS],
     columns: Vec<Box<dyn AnyColumn>>,
     /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
     component_types: Vec<(TypeId, &'static str)>,
@@ -190,6 +204,7 @@ impl World {
         Self {
             entities: Entities::default(),
             component_ids: TypeMap::default(),
+            recent_ids: Default::default(),
             columns: Vec::new(),
             component_types: Vec::new(),
             requirers: Vec::new(),
@@ -223,7 +238,7 @@ impl World {
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
     pub fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(&id) = self.component_ids.get(&TypeId::of::<T>()) {
+        if let Some(id) = self.component_id::<T>() {
             return id;
         }
         let index = self.columns.len();
@@ -269,7 +284,16 @@ impl World {
     /// Id of component type `T`, if registered.
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
-        self.component_ids.get(&TypeId::of::<T>()).copied()
+        let t = TypeId::of::<T>();
+        let recent = &self.recent_ids[recent_slot(t)];
+        if let Some((seen, id)) = recent.get()
+            && seen == t
+        {
+            return Some(id);
+        }
+        let id = self.component_ids.get(&t).copied()?;
+        recent.set(Some((t, id)));
+        Some(id)
     }
 
     /// Every component of type `T`.
@@ -825,14 +849,6 @@ impl World {
         self.slot(id).enabled
     }
 
-    /// The system named `name`, if any.
-    pub fn system_by_name(&self, name: &str) -> Option<SystemId> {
-        self.systems
-            .iter()
-            .position(|s| s.desc.name == name)
-            .map(SystemId)
-    }
-
     /// Figures for every system, in run order.
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order.iter().map(|&s| self.info(SystemId(s)))
@@ -957,11 +973,6 @@ impl World {
     /// ```
     pub fn set_dense_delivery(&mut self, dense: DenseDelivery) {
         self.dense = dense;
-    }
-
-    /// See [`World::set_dense_delivery`].
-    pub fn dense_delivery(&self) -> DenseDelivery {
-        self.dense
     }
 
     // ----- the update loop -------------------------------------------------------------------

@@ -224,7 +224,8 @@ fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// Every library, in table order: `ecs` first, `bevy_ecs` second, the hand-kept list last.
+/// Every library, in table order: `ecs` first, `bevy_ecs` second, the hand-kept list at
+/// [`LIST`], and last `ecs` again with its writes through `World::get_mut`.
 fn peers(n: usize) -> Vec<Box<dyn Peer>> {
     vec![
         Box::new(ecs_peer::EcsPeer::new(n)),
@@ -233,8 +234,14 @@ fn peers(n: usize) -> Vec<Box<dyn Peer>> {
         Box::new(specs_peer::SpecsPeer::new(n)),
         Box::new(hecs_peer::HecsScan::new(n)),
         Box::new(hecs_peer::HecsList::new(n)),
+        Box::new(ecs_peer::EcsPeer::by_type(n)),
     ]
 }
+
+/// Place of the hand-kept list (the floor) in [`peers`].
+const LIST: usize = 5;
+/// Place of `ecs` writing through `World::get_mut` in [`peers`].
+const BY_TYPE: usize = 6;
 
 /// Medians of one library in one cell, in nanoseconds.
 #[derive(Clone, Copy, Debug)]
@@ -252,7 +259,7 @@ struct Row {
 }
 
 fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
-    let list = names.len() - 1;
+    let list = LIST;
     let header = |what: &str, extra: &str| {
         let cols: Vec<String> = names.iter().map(|n| format!("{n} {what}")).collect();
         println!("| N | k | {} | {extra} |", cols.join(" | "));
@@ -279,13 +286,14 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
     );
     header(
         "frame",
-        "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list",
+        "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list \
+         | write ecs World::get_mut / bevy_ecs",
     );
     for row in rows {
         let m = &row.medians;
         let cells: Vec<String> = m.iter().map(|m| duration(m.frame)).collect();
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             grouped(row.n),
             grouped(row.k),
             cells.join(" | "),
@@ -293,6 +301,7 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
             sig3(m[0].frame / m[list].frame),
             sig3(m[0].write / m[1].write),
             sig3(m[0].write / m[list].write),
+            sig3(m[BY_TYPE].write / m[1].write),
         );
     }
 }
