@@ -7,12 +7,14 @@
 pub mod app;
 pub mod atlas;
 pub mod debug;
+pub mod display;
 pub mod editor;
 pub mod egui_bridge;
 pub mod feel;
 pub mod fsutil;
 pub mod headless;
 pub mod input;
+mod input_line;
 pub mod level;
 pub mod paths;
 pub mod raster;

@@ -3,16 +3,17 @@
 //! copy of a shipped level in a scratch folder. Cells are mapped to screen pixels with the view
 //! the game reports (`--frames N --screenshot` prints it), so a flipped or shifted
 //! mouse-to-cell mapping paints other cells than the ones asked for, and the byte comparison
-//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`
+//! of the saved file fails. Skipped with a message when there is no `Xvfb` or `xdotool`
 //! (or `python3`, for the test that closes the window), unless `CRATE_ROOM_REQUIRE_WINDOW=1`
 //! (set by `.ci/run`) demands the window.
 
 mod common;
 
-use std::io::Read;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
+use common::display::Xvfb;
+use common::process::{Running, TOOL_LIMIT, WINDOW_LIMIT, output_within};
 use common::{TempDir, have, repo, skip_window_test};
 
 const TILE: f64 = 16.0;
@@ -20,9 +21,9 @@ const TILE: f64 = 16.0;
 /// backstop, minutes away.
 const BACKSTOP_FRAMES: &str = "200000";
 
-/// Whether this machine can run these tests (xvfb-run and xdotool).
+/// Whether this machine can run these tests (Xvfb and xdotool).
 fn can_run() -> bool {
-    for tool in ["xvfb-run", "xdotool"] {
+    for tool in ["Xvfb", "xdotool"] {
         if !have(tool) {
             skip_window_test(&format!(
                 "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the editor window test"
@@ -33,49 +34,34 @@ fn can_run() -> bool {
     true
 }
 
-/// `crate-room ARGS` in its own Xvfb, with the display's name and authority for `xdotool`.
+/// `crate-room ARGS` in its own Xvfb, whose display `xdotool` is pointed at.
 struct Game {
-    child: Child,
-    pid: String,
-    display: String,
-    xauthority: String,
+    /// Declared before `xvfb`, so a dropped game ends before its display.
+    child: Running,
+    xvfb: Xvfb,
     window: Option<String>,
 }
 
 impl Game {
     /// Start `crate-room --width 1280 --height 720 ARGS` (with `--mute`) in a fresh Xvfb.
     fn start(args: &[&str], data: &std::path::Path) -> Game {
-        let mut child = Command::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1280x720x24", "sh", "-c"])
-            // The shell says who and where it is, then becomes the game.
-            .arg(r#"echo "$$ $DISPLAY $XAUTHORITY"; exec "$0" "$@""#)
-            .arg(env!("CARGO_BIN_EXE_crate-room"))
-            .args(["--width", "1280", "--height", "720", "--mute"])
-            .args(args)
-            .current_dir(repo())
-            .env("CRATE_ROOM_DATA_DIR", data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start xvfb-run");
-        let mut line = String::new();
-        let stdout = child.stdout.as_mut().expect("stdout");
-        // One byte at a time: the rest of stdout (the report) is read at the end.
-        let mut byte = [0u8];
-        while stdout.read(&mut byte).is_ok_and(|n| n == 1) && byte[0] != b'\n' {
-            line.push(byte[0] as char);
-        }
-        let mut parts = line.split_whitespace().map(str::to_owned);
-        let (pid, display, xauthority) = (
-            parts.next().expect("the game's pid"),
-            parts.next().expect("the display"),
-            parts.next().unwrap_or_default(),
+        let xvfb = Xvfb::start(1280, 720);
+        let child = Running::start(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .args(["--width", "1280", "--height", "720", "--mute"])
+                .args(args)
+                .current_dir(repo())
+                .env("CRATE_ROOM_DATA_DIR", data)
+                .env("DISPLAY", &xvfb.display)
+                .env_remove("XAUTHORITY")
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+            WINDOW_LIMIT,
         );
         Game {
             child,
-            pid,
-            display,
-            xauthority,
+            xvfb,
             window: None,
         }
     }
@@ -86,8 +72,8 @@ impl Game {
             .arg("30")
             .arg("xdotool")
             .args(args)
-            .env("DISPLAY", &self.display)
-            .env("XAUTHORITY", &self.xauthority)
+            .env("DISPLAY", &self.xvfb.display)
+            .env_remove("XAUTHORITY")
             .output()
             .expect("run xdotool");
         assert!(
@@ -142,26 +128,15 @@ impl Game {
         self.finish()
     }
 
-    /// Wait for the game to end by itself, and return its JSON report.
-    fn finish(mut self) -> serde_json::Value {
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(60) {
-            if self.child.try_wait().expect("wait").is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let status = self.child.try_wait().expect("wait");
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        if let Some(out) = self.child.stdout.as_mut() {
-            let _ = out.read_to_string(&mut stdout);
-        }
-        if let Some(err) = self.child.stderr.as_mut() {
-            let _ = err.read_to_string(&mut stderr);
-        }
+    /// Wait for the game to end by itself (until the run's deadline), and return its JSON
+    /// report.
+    fn finish(self) -> serde_json::Value {
+        let out = self.child.wait_with_output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let status = out.status;
         assert!(
-            status.is_some_and(|s| s.success()),
+            status.success(),
             "the game did not end well: {status:?}\nstdout: {stdout}\nstderr: {stderr}"
         );
         let line = stdout
@@ -170,16 +145,6 @@ impl Game {
             .find(|l| l.starts_with('{'))
             .unwrap_or_else(|| panic!("a JSON report\nstdout: {stdout}\nstderr: {stderr}"));
         serde_json::from_str(line).expect("valid JSON report")
-    }
-}
-
-impl Drop for Game {
-    fn drop(&mut self) {
-        // A failed test must not leave the game (and its Xvfb) running.
-        if self.child.try_wait().ok().flatten().is_none() {
-            let _ = Command::new("kill").args(["-KILL", &self.pid]).status();
-            let _ = self.child.wait();
-        }
     }
 }
 
@@ -722,12 +687,13 @@ x.XFlush(d)
 impl Game {
     fn close_window(&self) {
         let window = self.window.as_deref().expect("wait_for_window first");
-        let out = Command::new("python3")
-            .args(["-c", CLOSE_WINDOW_PY, window])
-            .env("DISPLAY", &self.display)
-            .env("XAUTHORITY", &self.xauthority)
-            .output()
-            .expect("run python3");
+        let out = output_within(
+            Command::new("python3")
+                .args(["-c", CLOSE_WINDOW_PY, window])
+                .env("DISPLAY", &self.xvfb.display)
+                .env_remove("XAUTHORITY"),
+            TOOL_LIMIT,
+        );
         assert!(
             out.status.success(),
             "close the window: {}",
@@ -737,7 +703,7 @@ impl Game {
     }
 
     fn running(&mut self) -> bool {
-        self.child.try_wait().expect("wait").is_none()
+        self.child.try_wait().is_none()
     }
 }
 

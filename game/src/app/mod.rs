@@ -14,6 +14,7 @@ pub mod render;
 pub mod screens;
 pub mod screenshot;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use ecs::EventReader;
@@ -133,13 +134,11 @@ pub enum AppError {
     #[error("{0}")]
     Level(String),
     /// The screenshot could not be written.
-    #[error("cannot write the screenshot {path}: {error}")]
-    Screenshot {
-        /// The file.
-        path: String,
-        /// Why (in the message, so not also a `source`).
-        error: std::io::Error,
-    },
+    #[error("screenshot not saved: {0}")]
+    Screenshot(crate::fsutil::WriteError),
+    /// A scripted run's `--record` file could not be written.
+    #[error("{0}")]
+    Record(String),
 }
 
 /// Which screen the game is on.
@@ -269,7 +268,7 @@ impl App {
         renderer.top_inset = HUD_BAR;
         // A scripted run (tests, CI, benchmarks) keeps best times only where it is told to, so it
         // never writes into a player's data directory.
-        let (best, problem) = if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+        let (best, problem) = if scripted && records::env_data_dir().is_none() {
             (BestTimes::in_memory(), None)
         } else {
             BestTimes::open()
@@ -328,7 +327,7 @@ impl App {
             times: FrameTimes::default(),
         };
         if let Some(problem) = problem {
-            app.notify(format!("best times: {problem}"), ink::ERROR);
+            app.warn(format!("best times: {problem}"));
         }
         if let Some(e) = loader_error {
             app.notify(
@@ -349,6 +348,14 @@ impl App {
             }
         }
         app
+    }
+
+    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
+    /// window, and a player who started the game from a terminal or a script reads it there.
+    fn warn(&mut self, text: String) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        self.notify(text, ink::ERROR);
     }
 
     fn notify(&mut self, text: String, color: Color) {
@@ -629,7 +636,7 @@ impl App {
         let level = (self.playback.is_none() && !self.playtest_unsaved)
             .then_some((&*self.level_path, self.seed));
         if let Err(e) = self.recording.start(level) {
-            self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
+            self.warn(format!("this run is not recorded: {e}"));
         }
     }
 
@@ -637,7 +644,7 @@ impl App {
     fn save_record(&mut self) {
         let Some(sim) = &self.sim else { return };
         if let Err(e) = self.recording.write(sim) {
-            self.notify(e, ink::ERROR);
+            self.warn(e);
         }
     }
 
@@ -654,7 +661,7 @@ impl App {
                 }
                 self.notify(format!("replay saved: {shown}"), ink::GOOD);
             }
-            Err(e) => self.notify(format!("replay not saved: {e}"), ink::ERROR),
+            Err(e) => self.warn(format!("replay not saved: {e}")),
         }
     }
 
@@ -883,7 +890,7 @@ impl App {
             Err(e) => Err(e),
         };
         if let Err(e) = saved {
-            self.notify(format!("best time not saved: {e}"), ink::ERROR);
+            self.warn(format!("best time not saved: {e}"));
         }
     }
 
@@ -1182,10 +1189,10 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         app.draw();
     }
     if let Some(path) = screenshot {
-        screenshot::save(path).map_err(|error| AppError::Screenshot {
-            path: path.display().to_string(),
-            error,
-        })?;
+        screenshot::save(path).map_err(AppError::Screenshot)?;
+    }
+    if let Some(failure) = app.recording.failure() {
+        return Err(AppError::Record(failure.to_owned()));
     }
     let mut report = ScriptReport {
         showing: "title",
