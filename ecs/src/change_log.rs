@@ -59,10 +59,19 @@ impl SlotBits {
 /// where everything is new) does not keep megabytes per buffer for the rest of the run.
 pub(crate) const KEPT_CAPACITY: usize = 1 << 16;
 
-/// Give back the memory of an empty `buffer` that grew past [`KEPT_CAPACITY`].
+/// Whether a buffer with room for `capacity` elements, of which it just used `used`, is
+/// oversized: past [`KEPT_CAPACITY`] and four times what it used (so a buffer that a steady
+/// workload fills every update keeps its room).
 #[inline]
-pub(crate) fn release_if_large<T>(buffer: &mut Vec<T>) {
-    if buffer.is_empty() && buffer.capacity() > KEPT_CAPACITY {
+pub(crate) fn oversized(capacity: usize, used: usize) -> bool {
+    capacity > KEPT_CAPACITY && capacity / 4 > used
+}
+
+/// Give back the memory of an emptied `buffer` that is [`oversized`] for the `used` elements
+/// it held.
+#[inline]
+pub(crate) fn release_if_oversized<T>(buffer: &mut Vec<T>, used: usize) {
+    if buffer.is_empty() && oversized(buffer.capacity(), used) {
         *buffer = Vec::new();
     }
 }
@@ -198,7 +207,7 @@ impl ChangeLog {
     pub(crate) fn compact(&mut self, n: usize) {
         if n == self.entries.len() {
             self.entries.clear();
-            release_if_large(&mut self.entries);
+            release_if_oversized(&mut self.entries, n);
         } else {
             self.entries.drain(..n);
         }

@@ -224,11 +224,11 @@ impl ClearableSet {
         self.dense.clear();
     }
 
-    /// Remove everything, and give the memory back if the set had grown large (a burst, like
-    /// the first update of a large level): the sparse table may go too, its entries being
-    /// trusted only when they point at a member.
+    /// Remove everything, and give the memory back if the set had grown far past what it held
+    /// (after a burst, like the first update of a large level): the sparse table may go too,
+    /// its entries being trusted only when they point at a member.
     pub(crate) fn clear_and_release(&mut self) {
-        if self.dense.capacity() > crate::change_log::KEPT_CAPACITY {
+        if crate::change_log::oversized(self.dense.capacity(), self.dense.len()) {
             *self = Self::default();
         } else {
             self.dense.clear();

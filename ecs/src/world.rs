@@ -1076,8 +1076,9 @@ impl World {
         if let Delivery::Lent(id, _) = delivery {
             change_log(&self.logs, id).borrow_mut().give_back(delivered);
         }
+        let used = delivered.len();
         delivered.clear();
-        crate::change_log::release_if_large(delivered);
+        crate::change_log::release_if_oversized(delivered, used);
         removed.clear();
 
         let slot = &mut self.systems[s];
@@ -1158,6 +1159,8 @@ impl World {
             any |= !log.is_empty_after(w.cursor);
         }
         if !any {
+            // Nothing to deliver: a dirty set left large by a burst gives its memory back.
+            self.systems[s].dirty.clear_and_release();
             return Delivery::Own;
         }
         if all {
@@ -1262,6 +1265,8 @@ impl World {
         for &id in &self.watched {
             let mut log = change_log(&self.logs, id).borrow_mut();
             if log.entries.is_empty() {
+                // Nothing was marked this update: a log left large by a burst lets go.
+                crate::change_log::release_if_oversized(&mut log.entries, 0);
                 continue;
             }
             let cursor = |s: &usize| {

@@ -1,6 +1,7 @@
 //! Where the bytes of a dense level go, and what loading it and its first steps cost: a
 //! `gen-level --dense --crates N --seed 1` level generated in memory, parsed, turned into a
-//! `Sim`, stepped once (every entity is new) and then idle. Prints the times, the process's
+//! `Sim`, stepped once (every entity is new) and then 60 times idle (their median and longest
+//! step are printed too). Prints the times, the process's
 //! resident memory after each phase (`VmRSS`, and the peak `VmHWM`, from `/proc/self/status`),
 //! and a table of the heap bytes of every ECS column, change log and system (by capacity,
 //! `World::memory_use`), the grids, the tile map and the level, per crate.
@@ -64,12 +65,22 @@ fn main() {
     sim.step(Input::default());
     phase("first step", start);
     let start = Instant::now();
-    for _ in 0..60 {
-        sim.step(Input::default());
-    }
+    let mut idle: Vec<f64> = (0..60)
+        .map(|_| {
+            let step = Instant::now();
+            sim.step(Input::default());
+            step.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
     phase("60 idle steps", start);
+    idle.sort_by(f64::total_cmp);
 
-    println!("{crates} crates, {} entities\n", sim.world().len());
+    println!(
+        "{crates} crates, {} entities; idle steps after the first: median {:.1} us, max {:.0} us\n",
+        sim.world().len(),
+        idle[idle.len() / 2],
+        idle[idle.len() - 1]
+    );
     println!("| phase | ms | RSS MB after | peak RSS MB | peak bytes per crate |");
     println!("|---|---:|---:|---:|---:|");
     for (name, ms, rss, peak) in &phases {
