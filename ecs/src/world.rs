@@ -22,12 +22,13 @@ use crate::system::{
     Watch,
 };
 
-/// When a system's delivery goes through a bit set over the entity slots, in slot order, rather
-/// than in change order: when it has at least `min` candidates and at least `fraction` times
-/// as many as there are slots. See [`World::set_dense_delivery`].
+/// When a system's delivery is put in slot order (memory order; see the crate README,
+/// "Slot order from the handles alone") rather than left in change order: when it has at
+/// least `min` candidates and at least `fraction` times as many as there are slots. See
+/// [`World::set_dense_delivery`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DenseDelivery {
-    /// Candidates per entity slot from which slot order pays for the scan of the bit set.
+    /// Candidates per entity slot from which slot order pays for putting them in order.
     pub fraction: f64,
     /// Fewest candidates for slot order: below this the tables a delivery touches stay in
     /// cache, and change order costs nothing extra.
@@ -35,10 +36,8 @@ pub struct DenseDelivery {
 }
 
 impl DenseDelivery {
-    /// The measured default (crate README, "Delivery"): with changes in shuffled order, slot
-    /// order breaks even between N/10 and N/5 at N = 100,000 (everything still mostly in
-    /// cache) and between N/20 and N/10 at N = 1,000,000, where it wins 0.6x at N/10 and
-    /// 0.15x at N/5; hence N/10, from 16,384 candidates on.
+    /// The default: N/10, from 16,384 candidates on (chosen when slot order went through a
+    /// scan of a bit set over the slots; see the crate README, "Sparse vs dense").
     pub const DEFAULT: Self = Self {
         fraction: 1.0 / 10.0,
         min: 16_384,
@@ -947,8 +946,8 @@ impl World {
         self.timing
     }
 
-    /// Choose when a system gets its dirty entities in slot order (through a bit set over the
-    /// slots) rather than in the order the changes were made; see [`DenseDelivery`]. Both
+    /// Choose when a system gets its dirty entities in slot order rather than in the order the
+    /// changes were made; see [`DenseDelivery`]. Both
     /// orders are deterministic. The default is [`DenseDelivery::DEFAULT`].
     ///
     /// ```
