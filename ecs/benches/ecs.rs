@@ -2,7 +2,8 @@
 //!
 //! - `dirty_k_of_n/{update,mutate}/N/k`: N entities with a watched component, k mutated per
 //!   frame; the update and the mutations are timed separately.
-//! - `write_cost/{unwatched,watched}/10000`: one write through `Mut` per entity.
+//! - `write_cost/{unwatched,watched}/10000`: one write through `Mut` per entity, the column
+//!   fetched once; `watched_world_get_mut`: the watched writes through `World::get_mut`.
 //! - `dense_iteration/*/10000`: `pos += vel` over every entity: a plain `Vec<struct>` loop
 //!   (`vec`), `join_mut` (a `Mut` per element) and `join_values_mut` (plain `&mut`, signals every
 //!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
@@ -169,6 +170,23 @@ fn write_cost(c: &mut Criterion) {
         v.0 += 1;
     });
     bench_writes::<Value>(&mut group, "watched", &mut world, &entities, |v| v.0 += 1);
+    // The same watched writes through `World::get_mut`, which finds the column by type.
+    group.bench_function(BenchmarkId::new("watched_world_get_mut", N), |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let start = Instant::now();
+                for &e in &entities {
+                    if let Some(mut v) = world.get_mut::<Value>(e) {
+                        v.0 += 1;
+                    }
+                }
+                total += start.elapsed();
+                world.update(); // drain the changes, untimed
+            }
+            total
+        });
+    });
     group.finish();
 }
 

@@ -1,5 +1,5 @@
 //! Change logs: one per watched component type, shared by every system that watches it, and the
-//! bit sets over entity slots that deduplicate marks and put dense deliveries in memory order.
+//! bit sets over entity slots that deduplicate marks and sparse deliveries.
 
 use crate::Entity;
 
@@ -42,23 +42,37 @@ impl SlotBits {
         self.words.fill(0);
     }
 
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.words.capacity() * size_of::<u64>()
+    }
+
     /// Number of 64-bit words; clearing them all costs about as much as clearing this many
     /// bits one by one.
     #[inline]
     pub(crate) fn word_count(&self) -> usize {
         self.words.len()
     }
+}
 
-    /// Visit every set slot in ascending order, clearing the bits as it goes.
-    #[inline]
-    pub(crate) fn drain_ascending(&mut self, mut visit: impl FnMut(u32)) {
-        for (w, word) in self.words.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            while bits != 0 {
-                visit((w * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
+/// Most elements an emptied buffer keeps room for: a burst (the first update of a large level,
+/// where everything is new) does not keep megabytes per buffer for the rest of the run.
+pub(crate) const KEPT_CAPACITY: usize = 1 << 16;
+
+/// Whether a buffer with room for `capacity` elements, of which it just used `used`, is
+/// oversized: past [`KEPT_CAPACITY`] and four times what it used (so a buffer that a steady
+/// workload fills every update keeps its room).
+#[inline]
+pub(crate) fn oversized(capacity: usize, used: usize) -> bool {
+    capacity > KEPT_CAPACITY && capacity / 4 > used
+}
+
+/// Give back the memory of an emptied `buffer` that is [`oversized`] for the `used` elements
+/// it held.
+#[inline]
+pub(crate) fn release_if_oversized<T>(buffer: &mut Vec<T>, used: usize) {
+    if buffer.is_empty() && oversized(buffer.capacity(), used) {
+        *buffer = Vec::new();
     }
 }
 
@@ -115,6 +129,11 @@ pub(crate) struct ChangeLog {
 }
 
 impl ChangeLog {
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
+    }
+
     /// Record that `entity`'s component changed.
     #[inline]
     pub(crate) fn mark(&mut self, entity: Entity) {
@@ -188,6 +207,7 @@ impl ChangeLog {
     pub(crate) fn compact(&mut self, n: usize) {
         if n == self.entries.len() {
             self.entries.clear();
+            release_if_oversized(&mut self.entries, n);
         } else {
             self.entries.drain(..n);
         }
@@ -295,17 +315,5 @@ mod tests {
         assert_eq!(log.fresh_from, 1);
         log.mark(e(2));
         assert_eq!(log.entries.len(), 3, "2 is still fresh");
-    }
-
-    #[test]
-    fn slot_bits_drain_in_ascending_order() {
-        let mut bits = SlotBits::default();
-        for slot in [130, 2, 64, 2] {
-            bits.set(slot);
-        }
-        let mut seen = Vec::new();
-        bits.drain_ascending(|s| seen.push(s));
-        assert_eq!(seen, [2, 64, 130]);
-        assert!(!bits.test_and_set(64), "drained");
     }
 }

@@ -197,6 +197,8 @@ pub(crate) trait AnyColumn: Any {
     fn watch(&mut self, log: Rc<RefCell<ChangeLog>>);
     /// The entities in the column, in storage order.
     fn entities(&self) -> &[Entity];
+    /// Bytes allocated on the heap (by capacity): the entity index and the values.
+    fn heap_bytes(&self) -> usize;
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
@@ -226,6 +228,10 @@ impl<T: 'static> AnyColumn for Column<T> {
 
     fn entities(&self) -> &[Entity] {
         self.entities.as_slice()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.entities.heap_bytes() + self.values.capacity() * size_of::<T>()
     }
 }
 

@@ -151,6 +151,11 @@ impl Entities {
         self.alive
     }
 
+    /// Bytes allocated on the heap (by capacity): a slot per index ever used, and the free list.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
+    }
+
     /// Number of slots ever used (live, free or retired): the range of [`Entity::index`].
     #[inline]
     pub(crate) fn slot_count(&self) -> usize {

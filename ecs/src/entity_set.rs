@@ -18,7 +18,13 @@ use crate::Entity;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
+    /// Entry of slot `base + i` at `i`: a set of entities spawned late (the player of a level
+    /// of a million crates) has no table for the slots before them.
     sparse: Vec<Sparse>,
+    base: u32,
+    /// Whether `dense` may be out of slot order: set by an insert below the last member or a
+    /// removal that moved the last member, cleared by [`EntitySet::clear`].
+    unordered: bool,
 }
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
@@ -39,7 +45,7 @@ impl EntitySet {
     /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
     #[inline]
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        match self.sparse.get(entity.index() as usize) {
+        match self.sparse.get(self.offset(entity)) {
             Some(s) if s.generation == entity.generation() => Some(s.position as usize),
             _ => None,
         }
@@ -49,14 +55,15 @@ impl EntitySet {
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
         self.sparse
-            .get(entity.index() as usize)
+            .get(self.offset(entity))
             .is_some_and(|s| s.generation == entity.generation())
     }
 
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        let i = entity.index() as usize;
+        self.cover(entity.index());
+        let i = self.offset(entity);
         if i >= self.sparse.len() {
             self.sparse.resize(i + 1, Sparse::EMPTY);
         }
@@ -74,6 +81,10 @@ impl EntitySet {
             generation: entity.generation(),
             position: self.dense.len() as u32,
         };
+        self.unordered |= self
+            .dense
+            .last()
+            .is_some_and(|l| l.index() > entity.index());
         self.dense.push(entity);
         true
     }
@@ -82,26 +93,52 @@ impl EntitySet {
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
         let p = self.index_of(entity)?;
-        self.sparse[entity.index() as usize] = Sparse::EMPTY;
+        let i = self.offset(entity);
+        self.sparse[i] = Sparse::EMPTY;
         self.dense.swap_remove(p);
         if let Some(&moved) = self.dense.get(p) {
-            self.sparse[moved.index() as usize].position = p as u32;
+            let i = self.offset(moved);
+            self.sparse[i].position = p as u32;
+            self.unordered = true;
         }
         Some(p)
     }
 
     /// Remove everything in O(len), keeping the allocations.
     pub(crate) fn clear(&mut self) {
-        for e in self.dense.drain(..) {
-            self.sparse[e.index() as usize] = Sparse::EMPTY;
+        for i in 0..self.dense.len() {
+            let at = self.offset(self.dense[i]);
+            self.sparse[at] = Sparse::EMPTY;
+        }
+        self.dense.clear();
+        self.unordered = false;
+    }
+
+    /// Where `entity`'s slot's entry is in `sparse` (past its end, if below `base`).
+    #[inline]
+    fn offset(&self, entity: Entity) -> usize {
+        entity.index().wrapping_sub(self.base) as usize
+    }
+
+    /// Make `sparse` start at or below `slot`: the first insert sets `base`; one below it
+    /// moves `base` down by at least the table's length, so that moves stay amortized O(1).
+    fn cover(&mut self, slot: u32) {
+        if self.sparse.is_empty() {
+            self.base = slot;
+        } else if slot < self.base {
+            let grow = (self.base - slot).max(self.sparse.len() as u32);
+            let base = self.base.saturating_sub(grow);
+            let added = (self.base - base) as usize;
+            self.sparse
+                .splice(0..0, std::iter::repeat_n(Sparse::EMPTY, added));
+            self.base = base;
         }
     }
 
-    /// The member in `slot`, whatever its generation.
+    /// Whether [`EntitySet::as_slice`] is in ascending slot order, known without a scan.
     #[inline]
-    pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
-        let s = self.sparse.get(slot as usize)?;
-        Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
+    pub(crate) fn is_in_slot_order(&self) -> bool {
+        !self.unordered
     }
 
     #[inline]
@@ -112,6 +149,11 @@ impl EntitySet {
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.dense.len()
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<Sparse>()
     }
 }
 
@@ -182,6 +224,17 @@ impl ClearableSet {
         self.dense.clear();
     }
 
+    /// Remove everything, and give the memory back if the set had grown far past what it held
+    /// (after a burst, like the first update of a large level): the sparse table may go too,
+    /// its entries being trusted only when they point at a member.
+    pub(crate) fn clear_and_release(&mut self) {
+        if crate::change_log::oversized(self.dense.capacity(), self.dense.len()) {
+            *self = Self::default();
+        } else {
+            self.dense.clear();
+        }
+    }
+
     #[inline]
     pub(crate) fn as_slice(&self) -> &[Entity] {
         &self.dense
@@ -195,6 +248,11 @@ impl ClearableSet {
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.dense.is_empty()
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<u32>()
     }
 }
 
@@ -220,6 +278,52 @@ mod tests {
         set.clear();
         assert_eq!(set.len(), 0);
         assert!(!set.contains(e(2, 1)));
+    }
+
+    #[test]
+    fn a_set_of_late_slots_has_no_table_below_them() {
+        let mut set = EntitySet::default();
+        set.insert(e(1_000_000, 1));
+        assert!(set.heap_bytes() < 1_000, "{} bytes", set.heap_bytes());
+        for i in [999_990, 5, 1_000_003, 0] {
+            assert!(set.insert(e(i, 1)), "{i}");
+        }
+        for i in [1_000_000, 999_990, 5, 1_000_003, 0] {
+            assert!(set.contains(e(i, 1)), "{i}");
+            assert!(!set.contains(e(i, 2)), "{i}v2");
+        }
+        assert!(!set.contains(e(6, 1)) && !set.contains(e(2_000_000, 1)));
+        assert_eq!(set.remove(e(5, 1)), Some(2));
+        assert_eq!(
+            set.index_of(e(0, 1)),
+            Some(2),
+            "the last member moved into its place"
+        );
+        set.clear();
+        assert!(!set.contains(e(0, 1)) && !set.contains(e(1_000_000, 1)));
+    }
+
+    #[test]
+    fn slot_order_is_known_until_an_insert_below_or_a_move() {
+        let mut set = EntitySet::default();
+        for i in [1, 4, 9] {
+            set.insert(e(i, 1));
+        }
+        assert!(set.is_in_slot_order());
+        set.remove(e(9, 1));
+        set.insert(e(4, 2));
+        assert!(
+            set.is_in_slot_order(),
+            "last removed, stale replaced in place"
+        );
+        set.remove(e(1, 1));
+        assert!(!set.is_in_slot_order(), "4v2 moved to the front");
+        set.clear();
+        set.insert(e(3, 1));
+        assert!(set.is_in_slot_order());
+        set.insert(e(2, 1));
+        assert!(!set.is_in_slot_order());
+        assert_eq!(set.as_slice(), [e(3, 1), e(2, 1)]);
     }
 
     #[test]

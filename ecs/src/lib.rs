@@ -69,6 +69,7 @@ mod component;
 mod entity;
 mod entity_set;
 mod events;
+mod slot_sort;
 mod system;
 mod world;
 
@@ -76,5 +77,5 @@ pub use column::{Column, Mut, join_mut, join_values_mut};
 pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
-pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use system::{MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
 pub use world::{DenseDelivery, NoSuchEntity, World};

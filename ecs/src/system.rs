@@ -214,6 +214,45 @@ pub(crate) struct SystemSlot {
     pub(crate) runs: u64,
 }
 
+impl SystemSlot {
+    /// Bytes its entity sets allocate on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.sets.tracked.heap_bytes()
+            + self.sets.removed.heap_bytes()
+            + self.sets.delivered.capacity() * size_of::<Entity>()
+            + self.dirty.heap_bytes()
+            + self.pending_membership.capacity() * size_of::<Entity>()
+    }
+}
+
+/// Where a world's heap bytes go, by capacity (what is allocated, used or not):
+/// [`World::memory_use`].
+#[derive(Clone, Debug, Default)]
+pub struct MemoryUse {
+    /// The entity allocator: a slot (generation, liveness, component signature) per index.
+    pub entities: usize,
+    /// Per component type (its name): its column's entity index and values.
+    pub columns: Vec<(&'static str, usize)>,
+    /// Per watched component type (its name): its change log and the bit set that dedupes it.
+    pub change_logs: Vec<(&'static str, usize)>,
+    /// Per system (its name): its tracked, dirty, removed and delivered sets.
+    pub systems: Vec<(&'static str, usize)>,
+    /// The buffers deliveries use (a bit set and the sort's buffers).
+    pub delivery: usize,
+}
+
+impl MemoryUse {
+    /// Everything above, added up.
+    pub fn total(&self) -> usize {
+        let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
+        self.entities
+            + sum(&self.columns)
+            + sum(&self.change_logs)
+            + sum(&self.systems)
+            + self.delivery
+    }
+}
+
 /// One watched component of a system and its cursor into that component's change log.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Watch {

@@ -2,10 +2,10 @@
 //! events, and the update loop that ties them together.
 
 use std::any::{Any, TypeId, type_name};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -16,16 +16,19 @@ use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONE
 use crate::entity::Entities;
 use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
+use crate::slot_sort::{SlotSorter, dedup_sorted};
 use crate::system::{
-    System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot, Watch,
+    MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot,
+    Watch,
 };
 
-/// When a system's delivery goes through a bit set over the entity slots, in slot order, rather
-/// than in change order: when it has at least `min` candidates and at least `fraction` times
-/// as many as there are slots. See [`World::set_dense_delivery`].
+/// When a system's delivery is put in slot order (memory order; see the crate README,
+/// "Slot order from the handles alone") rather than left in change order: when it has at
+/// least `min` candidates and at least `fraction` times as many as there are slots. See
+/// [`World::set_dense_delivery`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DenseDelivery {
-    /// Candidates per entity slot from which slot order pays for the scan of the bit set.
+    /// Candidates per entity slot from which slot order pays for putting them in order.
     pub fraction: f64,
     /// Fewest candidates for slot order: below this the tables a delivery touches stay in
     /// cache, and change order costs nothing extra.
@@ -33,10 +36,8 @@ pub struct DenseDelivery {
 }
 
 impl DenseDelivery {
-    /// The measured default (crate README, "Delivery"): with changes in shuffled order, slot
-    /// order breaks even between N/10 and N/5 at N = 100,000 (everything still mostly in
-    /// cache) and between N/20 and N/10 at N = 1,000,000, where it wins 0.6x at N/10 and
-    /// 0.15x at N/5; hence N/10, from 16,384 candidates on.
+    /// The default: N/10, from 16,384 candidates on (chosen when slot order went through a
+    /// scan of a bit set over the slots; see the crate README, "Sparse vs dense").
     pub const DEFAULT: Self = Self {
         fraction: 1.0 / 10.0,
         min: 16_384,
@@ -98,12 +99,26 @@ impl Hasher for TypeIdHasher {
 
 type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
+/// Entries of [`World`]'s cache of recently found component ids.
+const RECENT_IDS: usize = 16;
+
+/// Where `T`'s id may be in the cache of recently found ids.
+#[inline]
+fn recent_slot(t: TypeId) -> usize {
+    let mut h = TypeIdHasher::default();
+    t.hash(&mut h);
+    (h.finish() ^ (h.finish() >> 29)) as usize % RECENT_IDS
+}
+
 /// Everything in one ECS: entities, components, systems, resources and events.
 ///
 /// See the [crate documentation](crate) for the model and a walkthrough.
 pub struct World {
     entities: Entities,
     component_ids: TypeMap<ComponentId>,
+    /// The ids found last, by a few bits of the type's hash (a constant for each type, so
+    /// `World::get_mut::<T>` in a loop resolves `T` with one compare instead of a map lookup).
+    recent_ids: [Cell<Option<(TypeId, ComponentId)>>; RECENT_IDS],
     columns: Vec<Box<dyn AnyColumn>>,
     /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
     component_types: Vec<(TypeId, &'static str)>,
@@ -114,8 +129,10 @@ pub struct World {
     watched: Vec<ComponentId>,
     /// Per component type: its change log, shared with its column, if some system watches it.
     logs: Vec<Option<Rc<RefCell<ChangeLog>>>>,
-    /// All-zero between deliveries: deduplicates and sorts what a delivery hands out.
+    /// All-zero between deliveries: deduplicates what a sparse delivery hands out.
     scratch: SlotBits,
+    /// Puts what a dense delivery hands out in slot order.
+    sorter: SlotSorter,
     dense: DenseDelivery,
     timing: bool,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
@@ -186,6 +203,7 @@ impl World {
         Self {
             entities: Entities::default(),
             component_ids: TypeMap::default(),
+            recent_ids: Default::default(),
             columns: Vec::new(),
             component_types: Vec::new(),
             requirers: Vec::new(),
@@ -193,6 +211,7 @@ impl World {
             watched: Vec::new(),
             logs: Vec::new(),
             scratch: SlotBits::default(),
+            sorter: SlotSorter::default(),
             dense: DenseDelivery::DEFAULT,
             timing: false,
             placeholder: Some(Box::default()),
@@ -218,7 +237,7 @@ impl World {
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
     pub fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(&id) = self.component_ids.get(&TypeId::of::<T>()) {
+        if let Some(id) = self.component_id::<T>() {
             return id;
         }
         let index = self.columns.len();
@@ -264,7 +283,16 @@ impl World {
     /// Id of component type `T`, if registered.
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
-        self.component_ids.get(&TypeId::of::<T>()).copied()
+        let t = TypeId::of::<T>();
+        let recent = &self.recent_ids[recent_slot(t)];
+        if let Some((seen, id)) = recent.get()
+            && seen == t
+        {
+            return Some(id);
+        }
+        let id = self.component_ids.get(&t).copied()?;
+        recent.set(Some((t, id)));
+        Some(id)
     }
 
     /// Every component of type `T`.
@@ -283,6 +311,60 @@ impl World {
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
         let id = self.component_id::<T>()?;
         Some(downcast::<T>(&*self.columns[id.index()]))
+    }
+
+    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
+    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    #[inline]
+    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+        self.columns.get(id.index())?.as_any().downcast_ref()
+    }
+
+    /// Where the world's heap bytes go: entities, each column, each change log, each system's
+    /// entity sets, the delivery buffers (by capacity). Resources and events are left out:
+    /// their types are the caller's, who can count them.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// for i in 0..100 {
+    ///     world.spawn((Hp(i),));
+    /// }
+    /// let memory = world.memory_use();
+    /// assert!(memory.columns[0].1 >= 100 * (4 + 8 + 8), "values, dense handles, sparse index");
+    /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
+    /// ```
+    pub fn memory_use(&self) -> MemoryUse {
+        MemoryUse {
+            entities: self.entities.heap_bytes(),
+            columns: self
+                .component_types
+                .iter()
+                .zip(&self.columns)
+                .map(|((_, name), c)| (*name, c.heap_bytes()))
+                .collect(),
+            change_logs: self
+                .watched
+                .iter()
+                .map(|id| {
+                    let bytes = change_log(&self.logs, *id).borrow().heap_bytes();
+                    (self.component_types[id.index()].1, bytes)
+                })
+                .collect(),
+            systems: self
+                .order
+                .iter()
+                .map(|&s| (self.systems[s].desc.name, self.systems[s].heap_bytes()))
+                .collect(),
+            delivery: self.scratch.heap_bytes() + self.sorter.heap_bytes(),
+        }
+    }
+
+    /// Number of registered component types; grows by one with each new type, so a cache of
+    /// ids is current while this is unchanged.
+    #[inline]
+    pub fn component_type_count(&self) -> usize {
+        self.columns.len()
     }
 
     /// Every component of type `T`, mutably (registering `T` if needed). Writes through
@@ -453,6 +535,16 @@ impl World {
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let id = self.component_id::<T>()?;
         downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
+    }
+
+    /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
+    /// signature, for code that looks components up by id from a table of its own (resolve
+    /// each type's column once, then skip, per entity, the columns it has no component in).
+    #[inline]
+    pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
+        self.entities
+            .components(entity)
+            .is_some_and(|sig| sig.contains(id))
     }
 
     /// Whether `entity` is alive and has a `T`.
@@ -756,14 +848,6 @@ impl World {
         self.slot(id).enabled
     }
 
-    /// The system named `name`, if any.
-    pub fn system_by_name(&self, name: &str) -> Option<SystemId> {
-        self.systems
-            .iter()
-            .position(|s| s.desc.name == name)
-            .map(SystemId)
-    }
-
     /// Figures for every system, in run order.
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order.iter().map(|&s| self.info(SystemId(s)))
@@ -792,15 +876,12 @@ impl World {
         let slot = &self.systems[s];
         if slot.watches_any {
             if self.change_tracking {
-                let dense = self.is_dense(self.pending_upper_bound(s));
-                collect(
-                    &self.logs,
-                    &mut self.scratch,
-                    slot,
-                    &slot.sets.tracked,
-                    &mut out,
-                    dense,
-                );
+                let order = if self.is_dense(self.pending_upper_bound(s)) {
+                    Order::Slot(&mut self.sorter, self.entities.slot_count())
+                } else {
+                    Order::Change(&mut self.scratch)
+                };
+                collect(&self.logs, order, slot, &slot.sets.tracked, &mut out);
             } else {
                 out.extend_from_slice(slot.sets.tracked.as_slice());
             }
@@ -865,8 +946,8 @@ impl World {
         self.timing
     }
 
-    /// Choose when a system gets its dirty entities in slot order (through a bit set over the
-    /// slots) rather than in the order the changes were made; see [`DenseDelivery`]. Both
+    /// Choose when a system gets its dirty entities in slot order rather than in the order the
+    /// changes were made; see [`DenseDelivery`]. Both
     /// orders are deterministic. The default is [`DenseDelivery::DEFAULT`].
     ///
     /// ```
@@ -891,11 +972,6 @@ impl World {
     /// ```
     pub fn set_dense_delivery(&mut self, dense: DenseDelivery) {
         self.dense = dense;
-    }
-
-    /// See [`World::set_dense_delivery`].
-    pub fn dense_delivery(&self) -> DenseDelivery {
-        self.dense
     }
 
     // ----- the update loop -------------------------------------------------------------------
@@ -999,6 +1075,9 @@ impl World {
         if let Delivery::Lent(id, _) = delivery {
             change_log(&self.logs, id).borrow_mut().give_back(delivered);
         }
+        let used = delivered.len();
+        delivered.clear();
+        crate::change_log::release_if_oversized(delivered, used);
         removed.clear();
 
         let slot = &mut self.systems[s];
@@ -1079,6 +1158,8 @@ impl World {
             any |= !log.is_empty_after(w.cursor);
         }
         if !any {
+            // Nothing to deliver: a dirty set left large by a burst gives its memory back.
+            self.systems[s].dirty.clear_and_release();
             return Delivery::Own;
         }
         if all {
@@ -1087,6 +1168,12 @@ impl World {
         let candidates = self.pending_upper_bound(s);
         let dense = self.is_dense(candidates);
         let slot = &mut self.systems[s];
+        // Every tracked entity is newly tracked (the first update of a level, or a system
+        // added to a full world): the tracked set, if in slot order, is the delivery.
+        if dense && slot.dirty.len() == tracked.len() && tracked.is_in_slot_order() {
+            self.consume(s);
+            return Delivery::Tracked;
+        }
         if slot.dirty.is_empty() {
             let required_only = slot.required_only;
             let mut pending = slot
@@ -1114,9 +1201,26 @@ impl World {
                     log.lend(out);
                     return Delivery::Lent(watch.id, from);
                 }
+                // Every tracked entity changed, each once: the tracked set, if it is in slot
+                // order, is the delivery, and costs nothing to hand out.
+                let whole = dense
+                    && all_tracked
+                    && log.unique_from(from)
+                    && log.entries.len() - from == tracked.len()
+                    && tracked.is_in_slot_order();
+                if whole {
+                    drop(log);
+                    self.consume(s);
+                    return Delivery::Tracked;
+                }
             }
         }
-        collect(&self.logs, &mut self.scratch, slot, tracked, out, dense);
+        let order = if dense {
+            Order::Slot(&mut self.sorter, self.entities.slot_count())
+        } else {
+            Order::Change(&mut self.scratch)
+        };
+        collect(&self.logs, order, slot, tracked, out);
         self.consume(s);
         Delivery::Own
     }
@@ -1132,7 +1236,7 @@ impl World {
                 w.cursor = log.entries.len();
             }
         }
-        slot.dirty.clear();
+        slot.dirty.clear_and_release();
     }
 
     /// Move what system `s` (which does not run this update) has pending in the logs into its
@@ -1160,6 +1264,8 @@ impl World {
         for &id in &self.watched {
             let mut log = change_log(&self.logs, id).borrow_mut();
             if log.entries.is_empty() {
+                // Nothing was marked this update: a log left large by a burst lets go.
+                crate::change_log::release_if_oversized(&mut log.entries, 0);
                 continue;
             }
             let cursor = |s: &usize| {
@@ -1253,48 +1359,67 @@ fn change_log(logs: &[Option<Rc<RefCell<ChangeLog>>>], id: ComponentId) -> &RefC
         .expect("a watched component has a change log")
 }
 
+/// How [`collect`] orders and deduplicates a delivery.
+enum Order<'a> {
+    /// Change order (own dirty set first, then log order), deduplicated through a bit set
+    /// over the slots that is all-zero before and after.
+    Change(&'a mut SlotBits),
+    /// Slot order, through a radix sort of the handles (indices below the slot count).
+    Slot(&'a mut SlotSorter, usize),
+}
+
 /// Put `slot`'s dirty entities into `out` without consuming them: its own dirty set and the log
-/// entries after its cursors, each tracked entity once. `dense`: in slot order through
-/// `scratch`; otherwise own dirty set first, then log order. `scratch` is all-zero before and
-/// after.
+/// entries after its cursors, each tracked entity once, in `order`.
 fn collect(
     logs: &[Option<Rc<RefCell<ChangeLog>>>],
-    scratch: &mut SlotBits,
+    order: Order<'_>,
     slot: &SystemSlot,
     tracked: &EntitySet,
     out: &mut Vec<Entity>,
-    dense: bool,
 ) {
-    if dense {
-        // A log entry may name a since-despawned entity whose slot a tracked one reuses; that
-        // one became tracked after the change, so it is in the own dirty set anyway.
-        for &e in slot.dirty.as_slice() {
-            scratch.set(e.index());
-        }
-        for w in &slot.watches {
-            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
-                scratch.set(e.index());
+    match order {
+        Order::Slot(sorter, slot_count) => {
+            // A log entry may name a since-despawned entity whose slot a tracked one reuses:
+            // the tracked filter drops that stale handle (the new one, tracked after the
+            // change, is in the own dirty set anyway).
+            let logs: Vec<_> = slot
+                .watches
+                .iter()
+                .map(|w| (w, change_log(logs, w.id).borrow()))
+                .collect();
+            let mut parts = vec![slot.dirty.as_slice()];
+            let mut all_tracked = true;
+            for (w, log) in &logs {
+                all_tracked &= slot.required_only == Some(w.id) && log.present_from(w.cursor);
+                parts.push(&log.entries[w.cursor..]);
+            }
+            // Within one part of one log each entity appears once.
+            let nonempty = parts.iter().filter(|p| !p.is_empty()).count();
+            let unique = nonempty <= 1
+                && slot.watches.iter().zip(&logs).all(|(w, (_, log))| {
+                    log.entries.len() == w.cursor || log.unique_from(w.cursor)
+                });
+            let strict = sorter.sort_into(&parts, unique, out, slot_count);
+            if !(strict && all_tracked) {
+                // Sorted, the lookups in the tracked set walk it forwards.
+                dedup_sorted(out, |e| all_tracked || tracked.contains(e));
             }
         }
-        scratch.drain_ascending(|index| {
-            if let Some(e) = tracked.in_slot(index) {
+        Order::Change(scratch) => {
+            for &e in slot.dirty.as_slice() {
+                scratch.set(e.index());
                 out.push(e);
             }
-        });
-    } else {
-        for &e in slot.dirty.as_slice() {
-            scratch.set(e.index());
-            out.push(e);
-        }
-        for w in &slot.watches {
-            for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
-                if tracked.contains(e) && !scratch.test_and_set(e.index()) {
-                    out.push(e);
+            for w in &slot.watches {
+                for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
+                    if tracked.contains(e) && !scratch.test_and_set(e.index()) {
+                        out.push(e);
+                    }
                 }
             }
-        }
-        for e in out.iter() {
-            scratch.clear(e.index());
+            for e in out.iter() {
+                scratch.clear(e.index());
+            }
         }
     }
 }

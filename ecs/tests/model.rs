@@ -6,7 +6,9 @@
 //! of them watching `B` too), so the shared change log is read through several cursors; and the
 //! dense-delivery threshold changes at random, so deliveries go both ways: in change order
 //! (including the lent-log fast path) and in slot order through the bit set. One of them is
-//! reactive: it must run exactly when it has dirty or removed entities.
+//! reactive: it must run exactly when it has dirty or removed entities. Batches of writes come
+//! in every order a game makes them in (ascending slots, a sweep that wraps around once,
+//! descending, random), so every way a dense delivery is put in slot order runs too.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -126,14 +128,31 @@ const THRESHOLDS: [DenseDelivery; 3] = [
     DenseDelivery::NEVER,
 ];
 
+/// The order in which [`Op::MutateMany`] visits the entities it writes.
+#[derive(Clone, Copy, Debug)]
+enum WriteOrder {
+    Ascending,
+    /// Ascending from the middle, wrapping to the start once.
+    Wrap,
+    Descending,
+    /// Shuffled with this seed.
+    Random(u64),
+}
+
 #[derive(Clone, Debug)]
 enum Op {
     Spawn([Option<u8>; COMPONENTS]),
+    /// Spawn this many entities with these components (enough for batches of writes in
+    /// random order to take every path that puts a dense delivery in slot order).
+    SpawnMany(usize, [Option<u8>; COMPONENTS]),
     Despawn(Index),
     Insert(Index, usize, u8),
     Remove(Index, usize),
     /// Change the value through `Mut`'s `DerefMut`.
     Mutate(Index, usize),
+    /// Change the value of every `step`-th entity (by slot) that has component `c`, in one
+    /// batch, in `order`.
+    MutateMany(usize, usize, WriteOrder),
     /// Bump every value of the column through `Column::values_mut`.
     ValuesMut(usize),
     /// Take a `Mut` and only read it.
@@ -152,10 +171,13 @@ fn op() -> impl Strategy<Value = Op> {
     let value = || proptest::option::of(VALUES);
     prop_oneof![
         4 => [value(), value(), value()].prop_map(Op::Spawn),
+        1 => (10..40_usize, [value(), value(), value()]).prop_map(|(n, v)| Op::SpawnMany(n, v)),
         2 => any::<Index>().prop_map(Op::Despawn),
         3 => (any::<Index>(), 0..COMPONENTS, VALUES).prop_map(|(e, c, v)| Op::Insert(e, c, v)),
         2 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Remove(e, c)),
         3 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::Mutate(e, c)),
+        2 => (0..COMPONENTS, 1..4_usize, write_order())
+            .prop_map(|(c, step, order)| Op::MutateMany(c, step, order)),
         1 => (any::<Index>(), 0..COMPONENTS).prop_map(|(e, c)| Op::ReadMut(e, c)),
         1 => (0..COMPONENTS).prop_map(Op::ValuesMut),
         3 => (any::<Index>(), 0..COMPONENTS, any::<bool>(), VALUES)
@@ -166,6 +188,32 @@ fn op() -> impl Strategy<Value = Op> {
         5 => Just(Op::Update),
         1 => Just(Op::Clear),
     ]
+}
+
+fn write_order() -> impl Strategy<Value = WriteOrder> {
+    prop_oneof![
+        Just(WriteOrder::Ascending),
+        Just(WriteOrder::Wrap),
+        Just(WriteOrder::Descending),
+        any::<u64>().prop_map(WriteOrder::Random),
+    ]
+}
+
+/// `entities` (in slot order) put in `order`.
+fn arrange(entities: &mut [Entity], order: WriteOrder) {
+    match order {
+        WriteOrder::Ascending => {}
+        WriteOrder::Wrap => entities.rotate_left(entities.len() / 2),
+        WriteOrder::Descending => entities.reverse(),
+        WriteOrder::Random(mut seed) => {
+            for i in (1..entities.len()).rev() {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                entities.swap(i, (seed >> 33) as usize % (i + 1));
+            }
+        }
+    }
 }
 
 /// What a system received on one run: tracked, dirty and removed entities.
@@ -353,12 +401,16 @@ struct Subject {
     world: World,
     ids: Vec<SystemId>,
     received: Rc<RefCell<[Option<Received>; SPECS.len()]>>,
+    /// Whether every delivery is dense ([`DenseDelivery::ALWAYS`]): then each must be in slot
+    /// order, whatever order the writes came in.
+    always_dense: Rc<std::cell::Cell<bool>>,
 }
 
 impl Subject {
     fn new() -> Self {
         let mut world = World::new();
         let received: Rc<RefCell<[Option<Received>; SPECS.len()]>> = Rc::default();
+        let always_dense: Rc<std::cell::Cell<bool>> = Rc::default();
         let mut ids = Vec::new();
         for (s, spec) in SPECS.iter().enumerate() {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
@@ -372,6 +424,7 @@ impl Subject {
                 desc = dispatch!(c, watches(desc));
             }
             let out = Rc::clone(&received);
+            let dense = Rc::clone(&always_dense);
             ids.push(world.add_system(
                 desc,
                 move |world: &mut World, entities: &SystemEntities<'_>| {
@@ -381,6 +434,14 @@ impl Subject {
                     assert_eq!(tracked.len(), entities.tracked().len(), "duplicate tracked");
                     assert_eq!(dirty.len(), entities.dirty().len(), "duplicate dirty");
                     assert_eq!(removed.len(), entities.removed().len(), "duplicate removed");
+                    if dense.get() && world.change_tracking() {
+                        assert!(
+                            entities.dirty().is_sorted_by_key(|e| e.index()),
+                            "{}: a dense delivery out of slot order: {:?}",
+                            SPECS[s].name,
+                            entities.dirty()
+                        );
+                    }
                     for &e in entities.dirty() {
                         match s {
                             0 => {
@@ -408,6 +469,7 @@ impl Subject {
             world,
             ids,
             received,
+            always_dense,
         }
     }
 }
@@ -418,6 +480,36 @@ fn requires<T: Val>(desc: SystemDesc) -> SystemDesc {
 
 fn watches<T: Val>(desc: SystemDesc) -> SystemDesc {
     desc.watches::<T>()
+}
+
+/// Spawn an entity with `values` in both the world and the model.
+fn spawn(
+    world: &mut World,
+    model: &mut Model,
+    handles: &mut Vec<Entity>,
+    values: [Option<u8>; COMPONENTS],
+) -> Result<(), TestCaseError> {
+    let e = match values {
+        [None, None, None] => world.spawn(()),
+        [Some(a), None, None] => world.spawn((A(a),)),
+        [None, Some(b), None] => world.spawn((B(b),)),
+        [None, None, Some(c)] => world.spawn((C(c),)),
+        [Some(a), Some(b), None] => world.spawn((A(a), B(b))),
+        [Some(a), None, Some(c)] => world.spawn((A(a), C(c))),
+        [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
+        [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
+    };
+    prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
+    handles.push(e);
+    let before = model.membership(e);
+    model.alive.insert(e, values);
+    for (c, v) in values.iter().enumerate() {
+        if v.is_some() {
+            model.changed(e, c);
+        }
+    }
+    model.note_membership(e, before);
+    Ok(())
 }
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
@@ -434,27 +526,11 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     for (step, op) in ops.iter().enumerate() {
         let pick = |i: &Index| (!handles.is_empty()).then(|| handles[i.index(handles.len())]);
         match op {
-            Op::Spawn(values) => {
-                let e = match *values {
-                    [None, None, None] => world.spawn(()),
-                    [Some(a), None, None] => world.spawn((A(a),)),
-                    [None, Some(b), None] => world.spawn((B(b),)),
-                    [None, None, Some(c)] => world.spawn((C(c),)),
-                    [Some(a), Some(b), None] => world.spawn((A(a), B(b))),
-                    [Some(a), None, Some(c)] => world.spawn((A(a), C(c))),
-                    [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
-                    [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
-                };
-                prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
-                handles.push(e);
-                let before = model.membership(e);
-                model.alive.insert(e, *values);
-                for (c, v) in values.iter().enumerate() {
-                    if v.is_some() {
-                        model.changed(e, c);
-                    }
+            Op::Spawn(values) => spawn(world, &mut model, &mut handles, *values)?,
+            Op::SpawnMany(n, values) => {
+                for _ in 0..*n {
+                    spawn(world, &mut model, &mut handles, *values)?;
                 }
-                model.note_membership(e, before);
             }
             Op::Despawn(i) => {
                 let Some(e) = pick(i) else { continue };
@@ -481,6 +557,22 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 let wrote = dispatch!(*c, mutate(world, e));
                 prop_assert_eq!(wrote, model.get(e, *c).is_some());
                 if let Some(v) = model.get(e, *c) {
+                    model.write(e, *c, Some(v.wrapping_add(1)));
+                }
+            }
+            Op::MutateMany(c, step, order) => {
+                let mut batch: Vec<Entity> = model
+                    .alive
+                    .iter()
+                    .filter(|(_, comps)| comps[*c].is_some())
+                    .map(|(&e, _)| e)
+                    .collect();
+                batch.sort_by_key(|e| e.index());
+                let mut batch: Vec<Entity> = batch.into_iter().step_by(*step).collect();
+                arrange(&mut batch, *order);
+                for e in batch {
+                    prop_assert!(dispatch!(*c, mutate(world, e)));
+                    let v = model.get(e, *c).expect("has the component");
                     model.write(e, *c, Some(v.wrapping_add(1)));
                 }
             }
@@ -516,7 +608,12 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 world.set_change_tracking(*on);
                 model.change_tracking = *on;
             }
-            Op::DenseThreshold(i) => world.set_dense_delivery(THRESHOLDS[*i]),
+            Op::DenseThreshold(i) => {
+                world.set_dense_delivery(THRESHOLDS[*i]);
+                subject
+                    .always_dense
+                    .set(THRESHOLDS[*i] == DenseDelivery::ALWAYS);
+            }
             Op::Update => {
                 *subject.received.borrow_mut() = Default::default();
                 world.update();

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A/B probe: this checkout's `ecs` against the `ecs` of an older commit, in one process.
-# Usage: bash ecs/benches/ab/run.sh [BEFORE_REV]   (default: 1a2875a, before issue 15's ECS work)
+# Usage: bash ecs/benches/ab/run.sh [BEFORE_REV]   (default: main, to compare a branch with it)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-rev=${1:-1a2875a}
+rev=${1:-main}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/before" "$dir/probe/src"

@@ -9,11 +9,14 @@ use crate::workload::{Peer, Position, Velocity, weight};
 /// How many entities the reader system visited in its last run.
 struct Seen(usize);
 
-/// `ecs` with one reader system; [`Peer::read`] is one `World::update`.
+/// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The writer bumps
+/// through `Column::get_mut` (the column fetched once), or with `by_type` through
+/// `World::get_mut` (the column found by type on every call).
 pub struct EcsPeer {
     world: World,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
+    by_type: bool,
 }
 
 impl std::fmt::Debug for EcsPeer {
@@ -27,6 +30,15 @@ impl std::fmt::Debug for EcsPeer {
 impl EcsPeer {
     /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
     pub fn new(n: usize) -> Self {
+        Self::with_writes(n, false)
+    }
+
+    /// [`EcsPeer::new`] with the writer going through `World::get_mut`.
+    pub fn by_type(n: usize) -> Self {
+        Self::with_writes(n, true)
+    }
+
+    fn with_writes(n: usize, by_type: bool) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
         world.add_system(
@@ -55,13 +67,18 @@ impl EcsPeer {
             world,
             entities,
             targets: Vec::new(),
+            by_type,
         }
     }
 }
 
 impl Peer for EcsPeer {
     fn name(&self) -> &'static str {
-        "ecs"
+        if self.by_type {
+            "ecs World::get_mut"
+        } else {
+            "ecs"
+        }
     }
 
     fn select(&mut self, targets: &[usize]) {
@@ -69,6 +86,14 @@ impl Peer for EcsPeer {
     }
 
     fn write(&mut self) {
+        if self.by_type {
+            for &e in &self.targets {
+                if let Some(mut p) = self.world.get_mut::<Position>(e) {
+                    p.bump();
+                }
+            }
+            return;
+        }
         let positions = self.world.column_mut::<Position>();
         for &e in &self.targets {
             if let Some(mut p) = positions.get_mut(e) {

@@ -1,42 +1,49 @@
-//! Peer benchmark: the k-of-N change-detection workload on `ecs`, `bevy_ecs` and `hecs`, side
-//! by side in one process.
+//! Peer benchmark: the k-of-N change-detection workload on `ecs`, `bevy_ecs`, `shipyard`,
+//! `specs` and `hecs`, side by side in one process.
 //!
 //! Each library holds N entities with a [`Position`](workload::Position) and a velocity. Each
 //! frame a writer bumps the position of k of them (the same evenly spread set for every library,
-//! in ascending spawn order, or with `--shuffled` in one seeded random order), then a reader visits exactly the changed ones and reads their
-//! positions: in `ecs` a system that watches `Position`, in `bevy_ecs` a
-//! `Query<&Position, Changed<Position>>` system run by a `Schedule`, in `hecs` (which has no change
-//! detection) a full scan against last frame's values and, as the floor, a hand-kept `Vec` of
-//! dirty handles. Every frame, warm-up and timed, asserts the reader visited exactly k entities.
+//! visited in one of four [orders](workload::Order): ascending, wrapping once, descending,
+//! random), then a reader visits exactly the changed ones and reads their positions: in `ecs` a
+//! system that watches `Position`, in `bevy_ecs` a `Query<&Position, Changed<Position>>` system
+//! run by a `Schedule`, in `shipyard` a workload system iterating `View::modified()`, in `specs`
+//! a dispatched system draining a `FlaggedStorage`'s `ReaderId` into a `BitSet`, in `hecs`
+//! (which has no change detection) a full scan against last frame's values and, as the floor, a
+//! hand-kept `Vec` of dirty handles. Every frame, warm-up and timed, asserts the reader visited
+//! exactly k entities.
 //!
-//! Each frame's writer and reader are timed apart with `Instant`; the table holds medians. The
-//! libraries take turns in rounds (a few frames each, the order rotating), so a burst of load on
-//! a shared machine falls on all of them alike.
+//! Each frame's writer and reader are timed apart with `Instant`; the tables hold medians of
+//! the reader, the writer and the whole frame. The libraries take turns in rounds (a few frames
+//! each, the order rotating), so a burst of load on a shared machine falls on all of them alike.
 
 mod bevy_peer;
 mod ecs_peer;
 mod hecs_peer;
+mod shipyard_peer;
+mod specs_peer;
 mod workload;
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use workload::{Peer, shuffle, spread};
+use workload::{Order, Peer, spread};
 
 const USAGE: &str = "\
-Usage: peer-bench [--quick] [--shuffled] [--n N[,N...]]
+Usage: peer-bench [--quick] [--order ORDER[,ORDER...]] [--n N[,N...]]
 
   --quick       a short run (~1/10 of the frames), for checking the bench itself
-  --shuffled    write the k entities in a seeded random order, not ascending
-  --n N,...     only these entity counts (default 1000,100000,1000000)
+  --order O,... the writer's order: ascending, wrap (ascending from the middle, wrapping
+                once), descending, random (one seeded shuffle); default all four
+  --n N,...     only these entity counts (default 100000,1000000)
   -h, --help    this text
 
-Prints one markdown table on stdout (medians per frame); progress goes to stderr.";
+Prints two markdown tables per order on stdout (reader, whole frame; medians per frame, with
+ratios of ecs to bevy_ecs and to the hand-kept list); progress goes to stderr.";
 
 /// Entity counts of the default grid.
-const SIZES: [usize; 3] = [1_000, 100_000, 1_000_000];
-/// Seed of the `--shuffled` write order.
+const SIZES: [usize; 2] = [100_000, 1_000_000];
+/// Seed of the random write order.
 const SHUFFLE_SEED: u64 = 15;
 /// Timed rounds per cell; each library runs a turn of frames in each.
 const ROUNDS: usize = 5;
@@ -50,21 +57,35 @@ const QUICK_BUDGET: Duration = Duration::from_millis(40);
 #[derive(Debug)]
 struct Options {
     budget: Duration,
-    shuffled: bool,
+    orders: Vec<Order>,
     sizes: Vec<usize>,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
         budget: BUDGET,
-        shuffled: false,
+        orders: Order::ALL.to_vec(),
         sizes: SIZES.to_vec(),
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.budget = QUICK_BUDGET,
-            "--shuffled" => options.shuffled = true,
+            "--order" => {
+                let list = args
+                    .next()
+                    .ok_or("--order needs a comma-separated list of write orders")?;
+                options.orders = list
+                    .split(',')
+                    .map(|s| {
+                        Order::parse(s.trim()).ok_or_else(|| {
+                            format!(
+                                "--order: {s:?} is not one of ascending, wrap, descending, random"
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
             "--n" => {
                 let list = args
                     .next()
@@ -97,6 +118,7 @@ fn changed_counts(n: usize) -> Vec<usize> {
 struct Samples {
     write: Vec<f64>,
     read: Vec<f64>,
+    frame: Vec<f64>,
 }
 
 /// Run frames of `peer` until `budget` of measured time (and at least a few frames), asserting
@@ -125,6 +147,7 @@ fn turn(
         if let Some(samples) = samples.as_deref_mut() {
             samples.write.push((written - start).as_nanos() as f64);
             samples.read.push((read - written).as_nanos() as f64);
+            samples.frame.push((read - start).as_nanos() as f64);
         }
         spent += read - start;
         frames += 1;
@@ -201,6 +224,88 @@ fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
+/// Every library, in table order: `ecs` first, `bevy_ecs` second, the hand-kept list at
+/// [`LIST`], and last `ecs` again with its writes through `World::get_mut`.
+fn peers(n: usize) -> Vec<Box<dyn Peer>> {
+    vec![
+        Box::new(ecs_peer::EcsPeer::new(n)),
+        Box::new(bevy_peer::BevyPeer::new(n)),
+        Box::new(shipyard_peer::ShipyardPeer::new(n)),
+        Box::new(specs_peer::SpecsPeer::new(n)),
+        Box::new(hecs_peer::HecsScan::new(n)),
+        Box::new(hecs_peer::HecsList::new(n)),
+        Box::new(ecs_peer::EcsPeer::by_type(n)),
+    ]
+}
+
+/// Place of the hand-kept list (the floor) in [`peers`].
+const LIST: usize = 5;
+/// Place of `ecs` writing through `World::get_mut` in [`peers`].
+const BY_TYPE: usize = 6;
+
+/// Medians of one library in one cell, in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+struct Medians {
+    read: f64,
+    write: f64,
+    frame: f64,
+}
+
+struct Row {
+    order: Order,
+    n: usize,
+    k: usize,
+    medians: Vec<Medians>,
+}
+
+fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
+    let list = LIST;
+    let header = |what: &str, extra: &str| {
+        let cols: Vec<String> = names.iter().map(|n| format!("{n} {what}")).collect();
+        println!("| N | k | {} | {extra} |", cols.join(" | "));
+        let seps = "---:|".repeat(names.len() + 2 + extra.matches('|').count() + 1);
+        println!("|{seps}");
+    };
+    println!("\n#### Writes in {} order: reader\n", order.name());
+    header("read", "ecs / bevy_ecs | ecs / hecs list");
+    for row in rows {
+        let m = &row.medians;
+        let cells: Vec<String> = m.iter().map(|m| duration(m.read)).collect();
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            grouped(row.n),
+            grouped(row.k),
+            cells.join(" | "),
+            sig3(m[0].read / m[1].read),
+            sig3(m[0].read / m[list].read),
+        );
+    }
+    println!(
+        "\n#### Writes in {} order: whole frame (write + read)\n",
+        order.name()
+    );
+    header(
+        "frame",
+        "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list \
+         | write ecs World::get_mut / bevy_ecs",
+    );
+    for row in rows {
+        let m = &row.medians;
+        let cells: Vec<String> = m.iter().map(|m| duration(m.frame)).collect();
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            grouped(row.n),
+            grouped(row.k),
+            cells.join(" | "),
+            sig3(m[0].frame / m[1].frame),
+            sig3(m[0].frame / m[list].frame),
+            sig3(m[0].write / m[1].write),
+            sig3(m[0].write / m[list].write),
+            sig3(m[BY_TYPE].write / m[1].write),
+        );
+    }
+}
+
 fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
@@ -215,48 +320,50 @@ fn main() -> ExitCode {
     };
     let turn_budget = options.budget / ROUNDS as u32;
     eprintln!(
-        "peer-bench: {} rounds, {:?} measured per library per cell, writes {}; load average {} at start",
+        "peer-bench: {} rounds, {:?} measured per library per cell, orders {:?}; load average {} at start",
         ROUNDS,
         options.budget,
-        if options.shuffled {
-            "shuffled"
-        } else {
-            "ascending"
-        },
+        options.orders,
         load_average()
     );
 
     let mut rows = Vec::new();
+    let mut names = Vec::new();
     for &n in &options.sizes {
         eprintln!("N = {}: spawning", grouped(n));
-        let mut peers: Vec<Box<dyn Peer>> = vec![
-            Box::new(ecs_peer::EcsPeer::new(n)),
-            Box::new(bevy_peer::BevyPeer::new(n)),
-            Box::new(hecs_peer::HecsScan::new(n)),
-            Box::new(hecs_peer::HecsList::new(n)),
-        ];
-        for k in changed_counts(n) {
-            eprintln!("N = {}, k = {}", grouped(n), grouped(k));
-            let mut targets = spread(n, k);
-            if options.shuffled {
-                shuffle(&mut targets, SHUFFLE_SEED);
-            }
-            let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
-            for peer in &mut peers {
-                peer.select(&targets);
-                turn(peer.as_mut(), n, k, Duration::ZERO, None);
-            }
-            for round in 0..ROUNDS {
-                for i in 0..peers.len() {
-                    let p = (i + round) % peers.len();
-                    turn(peers[p].as_mut(), n, k, turn_budget, Some(&mut samples[p]));
+        let mut peers = peers(n);
+        names = peers.iter().map(|p| p.name()).collect();
+        for &order in &options.orders {
+            for k in changed_counts(n) {
+                eprintln!("{}: N = {}, k = {}", order.name(), grouped(n), grouped(k));
+                let mut targets = spread(n, k);
+                order.arrange(&mut targets, SHUFFLE_SEED);
+                let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
+                for peer in &mut peers {
+                    peer.select(&targets);
+                    turn(peer.as_mut(), n, k, Duration::ZERO, None);
                 }
+                for round in 0..ROUNDS {
+                    for i in 0..peers.len() {
+                        let p = (i + round) % peers.len();
+                        turn(peers[p].as_mut(), n, k, turn_budget, Some(&mut samples[p]));
+                    }
+                }
+                let medians = samples
+                    .iter_mut()
+                    .map(|s| Medians {
+                        read: median(&mut s.read),
+                        write: median(&mut s.write),
+                        frame: median(&mut s.frame),
+                    })
+                    .collect();
+                rows.push(Row {
+                    order,
+                    n,
+                    k,
+                    medians,
+                });
             }
-            let medians: Vec<(f64, f64)> = samples
-                .iter_mut()
-                .map(|s| (median(&mut s.read), median(&mut s.write)))
-                .collect();
-            rows.push((n, k, medians));
         }
     }
     let floor = timer_floor();
@@ -265,36 +372,9 @@ fn main() -> ExitCode {
         load_average(),
         duration(floor)
     );
-
-    println!(
-        "| N | k | ecs read | bevy_ecs read | ecs / bevy_ecs | hecs scan read | hecs list read \
-         | ecs write | bevy_ecs write | hecs write | hecs list write |"
-    );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (n, k, m) in rows {
-        let [
-            (ecs_r, ecs_w),
-            (bevy_r, bevy_w),
-            (scan_r, scan_w),
-            (list_r, list_w),
-        ] = m[..]
-        else {
-            unreachable!("four peers");
-        };
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            grouped(n),
-            grouped(k),
-            duration(ecs_r),
-            duration(bevy_r),
-            sig3(ecs_r / bevy_r),
-            duration(scan_r),
-            duration(list_r),
-            duration(ecs_w),
-            duration(bevy_w),
-            duration(scan_w),
-            duration(list_w),
-        );
+    for &order in &options.orders {
+        let of_order: Vec<&Row> = rows.iter().filter(|r| r.order == order).collect();
+        print_tables(order, &names, &of_order);
     }
     ExitCode::SUCCESS
 }
@@ -313,24 +393,24 @@ mod tests {
     #[test]
     fn every_peer_visits_exactly_the_changed_entities() {
         let n = 2_000;
-        let mut peers: Vec<Box<dyn Peer>> = vec![
-            Box::new(ecs_peer::EcsPeer::new(n)),
-            Box::new(bevy_peer::BevyPeer::new(n)),
-            Box::new(hecs_peer::HecsScan::new(n)),
-            Box::new(hecs_peer::HecsList::new(n)),
-        ];
-        for peer in &mut peers {
+        for mut peer in peers(n) {
             assert_eq!(
                 peer.read(),
                 0,
                 "{}: nothing changed since spawn was read",
                 peer.name()
             );
-            for (k, shuffled) in [(0, false), (7, false), (n, false), (300, true), (n, true)] {
+            for (k, order) in [
+                (0, Order::Ascending),
+                (7, Order::Ascending),
+                (n, Order::Ascending),
+                (300, Order::Random),
+                (n, Order::Random),
+                (n / 10, Order::Descending),
+                (n, Order::Wrap),
+            ] {
                 let mut targets = spread(n, k);
-                if shuffled {
-                    shuffle(&mut targets, SHUFFLE_SEED);
-                }
+                order.arrange(&mut targets, SHUFFLE_SEED);
                 peer.select(&targets);
                 for _ in 0..3 {
                     peer.write();
@@ -380,7 +460,12 @@ mod tests {
         assert!(args(&["--n"]).is_err());
         assert!(args(&["--fast"]).is_err());
         assert_eq!(args(&["--n", "5,7"]).unwrap().unwrap().sizes, [5, 7]);
-        assert!(args(&["--shuffled"]).unwrap().unwrap().shuffled);
+        assert!(args(&["--order", "up"]).is_err());
+        assert_eq!(
+            args(&["--order", "wrap,random"]).unwrap().unwrap().orders,
+            [Order::Wrap, Order::Random]
+        );
+        assert_eq!(args(&[]).unwrap().unwrap().orders, Order::ALL);
         assert!(args(&["--help"]).unwrap().is_none());
     }
 

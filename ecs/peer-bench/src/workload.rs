@@ -64,6 +64,52 @@ pub fn spread(n: usize, k: usize) -> Vec<usize> {
     (0..k).map(|i| i * n / k).collect()
 }
 
+/// The order in which the writer visits its k entities each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Ascending spawn order: memory order in every library.
+    Ascending,
+    /// Ascending from the middle of the set, wrapping to its start once: one entry out of
+    /// order per frame.
+    Wrap,
+    /// Descending spawn order.
+    Descending,
+    /// One seeded random order (the same every frame and for every library).
+    Random,
+}
+
+impl Order {
+    pub const ALL: [Order; 4] = [
+        Order::Ascending,
+        Order::Wrap,
+        Order::Descending,
+        Order::Random,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Ascending => "ascending",
+            Order::Wrap => "wrap",
+            Order::Descending => "descending",
+            Order::Random => "random",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// `targets` (ascending, as [`spread`] makes them) put in this order.
+    pub fn arrange(self, targets: &mut [usize], seed: u64) {
+        match self {
+            Order::Ascending => {}
+            Order::Wrap => targets.rotate_left(targets.len() / 2),
+            Order::Descending => targets.reverse(),
+            Order::Random => shuffle(targets, seed),
+        }
+    }
+}
+
 /// Sum of coordinates, so a reader cannot skip reading what it visits.
 #[inline]
 pub fn weight(p: &Position) -> f32 {
@@ -89,7 +135,33 @@ pub fn shuffle(indices: &mut [usize], seed: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{shuffle, spread};
+    use super::{Order, shuffle, spread};
+
+    #[test]
+    fn orders_permute_the_same_entities() {
+        let base = spread(1_000, 10);
+        let arranged = |o: Order| {
+            let mut t = base.clone();
+            o.arrange(&mut t, 3);
+            t
+        };
+        assert_eq!(arranged(Order::Ascending), base);
+        assert_eq!(
+            arranged(Order::Wrap),
+            [500, 600, 700, 800, 900, 0, 100, 200, 300, 400]
+        );
+        assert_eq!(
+            arranged(Order::Descending),
+            [900, 800, 700, 600, 500, 400, 300, 200, 100, 0]
+        );
+        let mut random = arranged(Order::Random);
+        assert_ne!(random, base);
+        random.sort_unstable();
+        assert_eq!(random, base);
+        for o in Order::ALL {
+            assert_eq!(Order::parse(o.name()), Some(o));
+        }
+    }
 
     #[test]
     fn shuffle_is_a_fixed_permutation() {

@@ -117,6 +117,18 @@ impl SpatialHash {
         }
     }
 
+    /// Bytes allocated on the heap (by capacity): the cell table, each cell's list, the
+    /// entries.
+    pub fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * size_of::<Vec<u32>>()
+            + self
+                .cells
+                .iter()
+                .map(|c| c.capacity() * size_of::<u32>())
+                .sum::<usize>()
+            + self.entries.capacity() * size_of::<Option<Entry>>()
+    }
+
     /// Cell size in pixels.
     pub fn cell_size(&self) -> f32 {
         self.cell

@@ -165,6 +165,12 @@ pub struct TileMap {
 }
 
 impl TileMap {
+    /// Bytes allocated on the heap (by capacity): the tiles and the crate per cell.
+    pub fn heap_bytes(&self) -> usize {
+        self.tiles.capacity() * size_of::<Tile>()
+            + self.crates.capacity() * size_of::<Option<Entity>>()
+    }
+
     /// Tile grid of `level`, without crates (setup fills them in).
     pub fn new(level: &Level) -> Self {
         Self {

@@ -20,7 +20,7 @@
 
 use std::any::{TypeId, type_name};
 
-use ecs::{Component, Entity, SystemDesc, World};
+use ecs::{Column, Component, ComponentId, Entity, SystemDesc, World};
 
 use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
@@ -72,21 +72,114 @@ pub fn checkpoint_hash_from_scratch(world: &World) -> u64 {
 
 /// The wrapping sum of [`entity_contribution`] over every live entity, from scratch.
 pub fn entity_sum(world: &World) -> u64 {
+    let columns = HashedColumns::new(world);
     world.iter_entities().fold(0u64, |sum, e| {
-        sum.wrapping_add(entity_contribution(world, e))
+        sum.wrapping_add(columns.contribution(world, e))
     })
 }
 
 /// One entity's term of the checkpoint's sum: its handle's bits and its components, hashed
 /// exactly as [`hash_world`] hashes them (the same [`COMPONENTS`] table), then mixed so that
-/// a wrapping sum of many terms does not cancel out the way sums of raw FNV values can.
+/// a wrapping sum of many terms does not cancel out the way sums of raw FNV values can. For
+/// many entities, resolve the columns once with [`HashedColumns`].
 pub fn entity_contribution(world: &World, e: Entity) -> u64 {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    h.u64(e.to_bits());
-    for (tag, c) in (1..).zip(&COMPONENTS) {
-        (c.hash)(world, e, tag, &mut h);
+    HashedColumns::new(world).contribution(world, e)
+}
+
+/// The ids of the [`COMPONENTS`] table's types in one world, looked up by type once and kept
+/// while no new component type is registered.
+#[derive(Debug, Default)]
+pub struct HashedIds {
+    /// Per registered type of the table: its place in the table and its id.
+    ids: Vec<(usize, ComponentId)>,
+    /// [`World::component_type_count`] when `ids` was made (`None`: never).
+    types_seen: Option<usize>,
+}
+
+impl HashedIds {
+    /// Look the ids up again if a component type was registered since the last call.
+    pub fn refresh(&mut self, world: &World) {
+        if self.types_seen == Some(world.component_type_count()) {
+            return;
+        }
+        self.ids = COMPONENTS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| (c.id_in)(world).map(|id| (i, id)))
+            .collect();
+        self.types_seen = Some(world.component_type_count());
     }
-    mix(h.0)
+}
+
+/// The columns of the [`COMPONENTS`] table in one world, for many entities: each entity's
+/// components are then found by id, and only in the columns its signature names.
+pub struct HashedColumns<'w> {
+    /// Per registered type of the table, in table order: its tag (its place in the table, from
+    /// 1), its id and its column.
+    columns: [Option<(u64, ComponentId, &'w dyn HashColumn)>; COMPONENTS.len()],
+}
+
+impl<'w> HashedColumns<'w> {
+    /// Resolve the table's columns in `world`, looking each type's id up (types never
+    /// registered have no entity).
+    pub fn new(world: &'w World) -> Self {
+        let mut ids = HashedIds::default();
+        ids.refresh(world);
+        Self::from_ids(world, &ids)
+    }
+
+    /// Resolve the table's columns in `world` by the ids `ids` keeps for it.
+    pub fn from_ids(world: &'w World, ids: &HashedIds) -> Self {
+        let mut columns = [None; COMPONENTS.len()];
+        let resolved = ids
+            .ids
+            .iter()
+            .filter_map(|&(i, id)| Some((i as u64 + 1, id, (COMPONENTS[i].column)(world, id)?)));
+        for (slot, column) in columns.iter_mut().zip(resolved) {
+            *slot = Some(column);
+        }
+        Self { columns }
+    }
+
+    /// [`entity_contribution`] of `e`.
+    pub fn contribution(&self, world: &World, e: Entity) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        h.u64(e.to_bits());
+        self.hash_components(world, e, &mut h);
+        mix(h.0)
+    }
+
+    /// Feed `e`'s components, each after its tag, in table order.
+    fn hash_components(&self, world: &World, e: Entity, h: &mut Fnv) {
+        for &(tag, id, column) in self.columns.iter().map_while(Option::as_ref) {
+            if world.has_id(e, id) {
+                column.hash_entity(e, tag, h);
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for HashedColumns<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HashedColumns")
+            .field("columns", &self.columns.len())
+            .finish()
+    }
+}
+
+/// A column of a hashed component type, with its type erased.
+trait HashColumn {
+    /// Feed `e`'s component, after `tag`, if it has one.
+    fn hash_entity(&self, e: Entity, tag: u64, h: &mut Fnv);
+}
+
+impl<T: Component + Hashed> HashColumn for Column<T> {
+    fn hash_entity(&self, e: Entity, tag: u64, h: &mut Fnv) {
+        if let Some(c) = self.get(e) {
+            h.u64(tag);
+            c.hash(h);
+        }
+    }
 }
 
 /// The entity part of the checkpoint hash, kept up to date by the `checkpoint` system (see
@@ -170,12 +263,11 @@ fn hash_with(world: &World, camera: bool) -> u64 {
             (r.hash)(world, &mut h);
         }
     }
+    let columns = HashedColumns::new(world);
     for e in world.iter_entities() {
         h.u64(e.to_bits());
         // A tag before each component keeps "has A" distinct from "has B" with equal bytes.
-        for (tag, c) in (1..).zip(&COMPONENTS) {
-            (c.hash)(world, e, tag, &mut h);
-        }
+        columns.hash_components(world, e, &mut h);
     }
     h.0
 }
@@ -184,13 +276,12 @@ fn hash_with(world: &World, camera: bool) -> u64 {
 /// lists tells which entities a step spawned, despawned or changed, by value, without asking
 /// the dirty sets whose cost is being measured (the keg burst benchmark counts with it).
 pub fn entity_hashes(world: &World) -> Vec<(Entity, u64)> {
+    let columns = HashedColumns::new(world);
     world
         .iter_entities()
         .map(|e| {
             let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-            for (tag, c) in (1..).zip(&COMPONENTS) {
-                (c.hash)(world, e, tag, &mut h);
-            }
+            columns.hash_components(world, e, &mut h);
             (e, h.0)
         })
         .collect()
@@ -263,7 +354,8 @@ const UNHASHED: [Unhashed; 5] = [
 struct ComponentEntry {
     id: fn() -> TypeId,
     name: fn() -> &'static str,
-    hash: fn(&World, Entity, u64, &mut Fnv),
+    id_in: fn(&World) -> Option<ComponentId>,
+    column: for<'w> fn(&'w World, ComponentId) -> Option<&'w dyn HashColumn>,
     watch: fn(SystemDesc) -> SystemDesc,
 }
 
@@ -271,16 +363,14 @@ const fn component<T: Component + Hashed>() -> ComponentEntry {
     ComponentEntry {
         id: TypeId::of::<T>,
         name: type_name::<T>,
-        hash: hash_component::<T>,
+        id_in: World::component_id::<T>,
+        column: hashed_column::<T>,
         watch: SystemDesc::watches::<T>,
     }
 }
 
-fn hash_component<T: Component + Hashed>(world: &World, e: Entity, tag: u64, h: &mut Fnv) {
-    if let Some(c) = world.get::<T>(e) {
-        h.u64(tag);
-        c.hash(h);
-    }
+fn hashed_column<T: Component + Hashed>(world: &World, id: ComponentId) -> Option<&dyn HashColumn> {
+    Some(world.column_by_id::<T>(id)?)
 }
 
 struct ResourceEntry {

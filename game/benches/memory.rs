@@ -1,0 +1,150 @@
+//! Where the bytes of a dense level go, and what loading it and its first steps cost: a
+//! `gen-level --dense --crates N --seed 1` level generated in memory, parsed, turned into a
+//! `Sim`, stepped once (every entity is new) and then 60 times idle (their median and longest
+//! step are printed too). Prints the times, the process's
+//! resident memory after each phase (`VmRSS`, and the peak `VmHWM`, from `/proc/self/status`),
+//! and a table of the heap bytes of every ECS column, change log and system (by capacity,
+//! `World::memory_use`), the grids, the tile map and the level, per crate.
+//!
+//! `cargo bench -p game --bench memory` (`MEMORY_CRATES=100000` for another size).
+
+use std::path::Path;
+use std::time::Instant;
+
+use game::atlas::AtlasData;
+use game::level;
+use game::sim::resources::{CollisionGrid, DrawGrid, TileMap};
+use game::sim::{Input, Sim};
+
+/// `VmRSS` and `VmHWM` of this process, in bytes (0 where `/proc` has no such line).
+fn resident() -> (usize, usize) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next()?.parse::<usize>().ok())
+            .map_or(0, |kb| kb * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn mb(bytes: usize) -> String {
+    format!("{:.1}", bytes as f64 / 1e6)
+}
+
+fn main() {
+    let crates: usize = std::env::var("MEMORY_CRATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let atlas = AtlasData::load(&root.join("assets")).expect("the repository atlas");
+    let mut phases = Vec::new();
+    let mut phase = |name: &str, start: Instant| {
+        let (rss, peak) = resident();
+        phases.push((
+            name.to_owned(),
+            start.elapsed().as_secs_f64() * 1e3,
+            rss,
+            peak,
+        ));
+    };
+
+    let start = Instant::now();
+    let text = level::generate_dense(crates, 0, 1).expect("a size the dense layout fits");
+    phase("generate the level text", start);
+    let start = Instant::now();
+    let level = level::parse(Path::new("dense.ron"), &text, &atlas.crate_skins())
+        .expect("a generated level parses");
+    phase("parse it", start);
+    let start = Instant::now();
+    let mut sim = Sim::new(&level, &atlas, 1).expect("the repository atlas has every clip");
+    phase("build the sim (spawn)", start);
+    let start = Instant::now();
+    sim.step(Input::default());
+    phase("first step", start);
+    let start = Instant::now();
+    let mut idle: Vec<f64> = (0..60)
+        .map(|_| {
+            let step = Instant::now();
+            sim.step(Input::default());
+            step.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    phase("60 idle steps", start);
+    idle.sort_by(f64::total_cmp);
+
+    println!(
+        "{crates} crates, {} entities; idle steps after the first: median {:.1} us, max {:.0} us\n",
+        sim.world().len(),
+        idle[idle.len() / 2],
+        idle[idle.len() - 1]
+    );
+    println!("| phase | ms | RSS MB after | peak RSS MB | peak bytes per crate |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, ms, rss, peak) in &phases {
+        println!(
+            "| {name} | {ms:.0} | {} | {} | {:.0} |",
+            mb(*rss),
+            mb(*peak),
+            *peak as f64 / crates as f64
+        );
+    }
+
+    let world = sim.world();
+    let memory = world.memory_use();
+    let mut rows: Vec<(String, usize)> = Vec::new();
+    rows.push(("level text (RON)".into(), text.capacity()));
+    rows.push((
+        "parsed level (tiles and crate list)".into(),
+        level.tiles.capacity() * size_of_val(&level.tiles[0])
+            + level.crates.capacity() * size_of_val(&level.crates[0]),
+    ));
+    rows.push(("ecs: entity slots".into(), memory.entities));
+    for (name, bytes) in &memory.columns {
+        rows.push((format!("ecs column `{}`", short(name)), *bytes));
+    }
+    for (name, bytes) in &memory.change_logs {
+        rows.push((format!("ecs change log of `{}`", short(name)), *bytes));
+    }
+    for (name, bytes) in &memory.systems {
+        rows.push((format!("ecs system `{name}`: entity sets"), *bytes));
+    }
+    rows.push(("ecs delivery buffers".into(), memory.delivery));
+    rows.push((
+        "`CollisionGrid`".into(),
+        world.resource::<CollisionGrid>().0.heap_bytes(),
+    ));
+    rows.push((
+        "`DrawGrid`".into(),
+        world.resource::<DrawGrid>().0.heap_bytes(),
+    ));
+    rows.push(("`TileMap`".into(), world.resource::<TileMap>().heap_bytes()));
+    let counted: usize = rows.iter().map(|r| r.1).sum();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+    println!("\n| where | MB | bytes per crate |");
+    println!("|---|---:|---:|");
+    for (name, bytes) in rows.iter().filter(|r| r.1 > 0) {
+        println!(
+            "| {name} | {} | {:.1} |",
+            mb(*bytes),
+            *bytes as f64 / crates as f64
+        );
+    }
+    let (rss, peak) = resident();
+    println!(
+        "| **counted** | **{}** | **{:.0}** |\n| resident now (`VmRSS`) | {} | {:.0} |\n| peak (`VmHWM`) | {} | {:.0} |",
+        mb(counted),
+        counted as f64 / crates as f64,
+        mb(rss),
+        rss as f64 / crates as f64,
+        mb(peak),
+        peak as f64 / crates as f64
+    );
+}
+
+/// `game::sim::components::Position` as `Position`.
+fn short(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
