@@ -1,12 +1,13 @@
 //! The small text files the game keeps in the player's data directory beside the best times
 //! (`progress.txt`, `settings.txt`): read with a size limit, parsed line by line so a damaged
-//! line costs only itself, and saved atomically, a damaged file first moved aside.
+//! line costs only itself, and saved atomically through the one output gate
+//! ([`crate::fsutil::write_atomic`], as the best times are), a damaged file first moved aside.
 //!
 //! Nothing here panics or stops the game: every problem is a [`DataFileError`] naming the file
 //! and what to do, which the caller shows once.
 
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::fsutil::BoundedReadError;
@@ -130,46 +131,35 @@ impl DataFile {
         (items, error)
     }
 
-    /// Write `text` atomically (a temporary file in the same folder, synced, renamed over the
-    /// file), creating the folder if needed. With `move_damaged`, the old file is first moved to
-    /// [`damaged`](Self::damaged), so a hand edit gone wrong is never lost silently.
+    /// Write `text` atomically through [`crate::fsutil::write_atomic`] (a temporary file in
+    /// the same folder, synced, renamed over the file), creating the folder if needed. With
+    /// `move_damaged`, the old file is first moved to [`damaged`](Self::damaged), so a hand edit
+    /// gone wrong is never lost silently.
     ///
     /// # Errors
-    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged (or, if
-    /// only the final rename failed, moved aside intact).
+    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged (or
+    /// moved aside intact).
     pub fn save(&self, text: &str, move_damaged: bool) -> Result<(), DataFileError> {
         let write_err = |path: &Path| {
             let path = path.to_owned();
             move |error| DataFileError::Write { path, error }
         };
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir).map_err(write_err(dir))?;
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-        // The process id keeps two games saving at once from sharing a temporary file.
-        let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
-        let written = write_synced(&tmp, text.as_bytes()).map_err(write_err(&tmp));
-        let renamed = written.and_then(|()| {
-            if move_damaged {
-                match fs::rename(&self.path, &self.damaged) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(write_err(&self.damaged)(e)),
-                }
-            }
-            fs::rename(&tmp, &self.path).map_err(write_err(&self.path))
-        });
-        if renamed.is_err() {
-            // Best effort: a leftover temporary file is harmless, just untidy.
-            let _ = fs::remove_file(&tmp);
+        if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+            let message = format!("{} is a file, not a folder", dir.display());
+            return Err(write_err(dir)(io::Error::other(message)));
         }
-        renamed
+        fs::create_dir_all(dir).map_err(write_err(dir))?;
+        if move_damaged {
+            match fs::rename(&self.path, &self.damaged) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(write_err(&self.damaged)(e)),
+            }
+        }
+        crate::fsutil::write_atomic(&self.path, text.as_bytes())
+            .map_err(|e| write_err(&self.path)(io::Error::other(e.message)))
     }
-}
-
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 /// A quoted level file name, as the data files write it (`"first_swing.ron"`).

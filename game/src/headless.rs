@@ -212,7 +212,7 @@ impl SimReport {
              crates {}/{} left, score {}, {} entities, state {}\n\
              load {:.1} ms, first update {:.1} us, then mean {:.1} us, median {:.1} us, p99 {:.1} us\n",
             crate::level::escape_for_display(&self.level_name),
-            self.level,
+            crate::level::escape_for_display(&self.level),
             self.frames,
             self.input,
             if self.dirty { "on" } else { "off" },

@@ -47,12 +47,19 @@ fn simulation_level_atlas_and_sfx_code_never_touch_macroquad() {
         "atlas.rs",
         "sfx.rs",
         "headless.rs",
-        "fsutil.rs",
+        "fsutil",
         "paths.rs",
         "raster.rs",
         "records.rs",
         "replay.rs",
         "feel.rs",
+        "campaign.rs",
+        "medals.rs",
+        "progress.rs",
+        "datafile.rs",
+        "settings.rs",
+        "menu.rs",
+        "pad.rs",
     ]
     .iter()
     .map(|p| game.join(p))

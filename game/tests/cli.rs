@@ -607,3 +607,153 @@ fn record_refuses_to_replace_a_fifo_or_device() {
     );
     assert!(!dir.0.join("fifo.tmp").exists());
 }
+
+#[test]
+fn options_that_would_do_nothing_or_crash_the_window_are_usage_errors() {
+    let dir = TempDir::new("usage");
+    let existing = dir.path("room.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &existing).unwrap();
+    let cases: [(&[&str], &str); 10] = [
+        (&["--width", "32768"], "from 90 to 16384"),
+        (&["--width", "0"], "from 90 to 16384"),
+        (&["--height=-5"], "from 90 to 16384"),
+        (&["--width", "65536", "--height", "1"], "from 90 to 16384"),
+        (&["--width", "100000"], "from 90 to 16384"),
+        (&["--frames", "0"], "at least 1 frame"),
+        (&["--frames", "3", "--screenshot", "x.jpg"], "PNG"),
+        (
+            &["--edit", &existing, "--size", "10x10"],
+            "--size makes a new level",
+        ),
+        (
+            &["--width", "500", "check", "levels/vault.ron"],
+            "`check` opens none",
+        ),
+        (
+            &["gen-level", "--dense", "--crates", "1000001"],
+            "1000000 with --dense",
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args(args)
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY"),
+            TOOL_LIMIT,
+        );
+        assert!(
+            matches!(out.status.code(), Some(1 | 2)),
+            "{args:?}: {:?}",
+            out.status
+        );
+        let err = stderr(&out);
+        assert!(err.contains(wanted), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("display"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn without_a_display_play_replay_and_edit_say_so_in_one_line() {
+    let dir = TempDir::new("no-display");
+    let replay = dir.path("run.replay");
+    let rec = crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--frames",
+        "10",
+        "--record",
+        &replay,
+    ]);
+    assert!(rec.status.success(), "{}", stderr(&rec));
+    let new_level = dir.path("new.ron");
+    for args in [
+        &["--level", "levels/crate_room.ron"][..],
+        &["replay", &replay],
+        &["--edit", &new_level],
+    ] {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args(args)
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY"),
+            TOOL_LIMIT,
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: this needs a display to open its window, and there is none ($DISPLAY is \
+             not set); `crate-room sim` runs without one\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn input_script_errors_escape_control_characters_and_cut_long_words() {
+    let dir = TempDir::new("script-errors");
+    let long_count = "9".repeat(100_000);
+    for (text, wanted) in [
+        ("20 up up\n".to_owned(), ":1:7: error: "),
+        ("20 up down\n".to_owned(), ":1:7: error: "),
+        ("5 \u{1b}[2J\u{0}\u{202e}x\n".to_owned(), "\\u{1b}"),
+        (format!("{long_count} up\n"), "..."),
+    ] {
+        let script = dir.path("script.txt");
+        std::fs::write(&script, &text).unwrap();
+        let out = crate_room(&[
+            "sim",
+            "--level",
+            "levels/crate_room.ron",
+            "--input",
+            &format!("script:{script}"),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{text:?}");
+        let err = stderr(&out);
+        assert!(err.contains(wanted), "{text:?}: {err}");
+        assert!(!err.starts_with("error: "), "said once: {err}");
+        assert!(
+            !err.trim_end()
+                .chars()
+                .any(|c| c.is_control() || c == '\u{202e}'),
+            "{err:?}"
+        );
+        assert!(err.len() < 300, "{} bytes: {err:.300}", err.len());
+    }
+}
+
+#[test]
+fn a_positioned_error_is_not_called_an_error_twice() {
+    let out = crate_room(&[
+        "sim",
+        "--level",
+        "game/tests/bad_levels/unknown_field.ron",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("game/tests/bad_levels/unknown_field.ron:") && !err.starts_with("error:"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
+#[test]
+fn the_sim_summary_escapes_the_level_path() {
+    let dir = TempDir::new("summary-path");
+    let level = dir.0.join("esc\u{1b}[31m.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &level).unwrap();
+    let out = crate_room(&["sim", "--level", level.to_str().unwrap(), "--frames", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("esc\\u{1b}[31m.ron"), "{text}");
+}

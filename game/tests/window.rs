@@ -1,11 +1,11 @@
 //! The real `crate-room` binary in a real window (Xvfb + Mesa's software OpenGL), scripted by
 //! the bot, checked through its screenshots. Skipped with a message when there is neither a
-//! display nor `xvfb-run`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+//! display nor `Xvfb`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
 
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{repo, windowed_at};
+use common::{repo, windowed, windowed_at};
 
 use game::atlas::{RgbaImage, palette};
 
@@ -749,4 +749,50 @@ fn a_scripted_run_reports_frame_update_and_render_cpu_times() {
         "{:?}",
         run.cpu
     );
+}
+
+#[test]
+fn a_scripted_run_with_an_empty_data_dir_variable_writes_nothing_to_the_players_folder() {
+    let Some(mut cmd) = windowed() else { return };
+    let home = std::env::temp_dir().join(format!("crate-room-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    // The bot clears the room, which would save a best time to the data directory.
+    let output = output_within(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", "")
+            .env("HOME", &home)
+            .env_remove("XDG_DATA_HOME")
+            .args(["--mute", "--level", ORIENTATION, "--input", "bot"])
+            .args(["--frames", "400"]),
+        WINDOW_LIMIT,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("\"crates_left\":0"), "{summary}");
+    // Where the player's data directory is with this HOME (Mesa may cache shaders elsewhere).
+    let written: Vec<_> = walk(&home.join(".local/share"));
+    assert!(
+        written.is_empty(),
+        "wrote into the player's data folder: {written:?}"
+    );
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -3,7 +3,7 @@
 //! copy of a shipped level in a scratch folder. Cells are mapped to screen pixels with the view
 //! the game reports (`--frames N --screenshot` prints it), so a flipped or shifted
 //! mouse-to-cell mapping paints other cells than the ones asked for, and the byte comparison
-//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`
+//! of the saved file fails. Skipped with a message when there is no `Xvfb` or `xdotool`
 //! (or `python3`, for the test that closes the window), unless `CRATE_ROOM_REQUIRE_WINDOW=1`
 //! (set by `.ci/run`) demands the window.
 
@@ -12,6 +12,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::display::Xvfb;
 use common::process::{Running, TOOL_LIMIT, WINDOW_LIMIT, output_within};
 use common::{TempDir, have, repo, skip_window_test};
 
@@ -20,9 +21,9 @@ const TILE: f64 = 16.0;
 /// backstop, minutes away.
 const BACKSTOP_FRAMES: &str = "200000";
 
-/// Whether this machine can run these tests (xvfb-run and xdotool).
+/// Whether this machine can run these tests (Xvfb and xdotool).
 fn can_run() -> bool {
-    for tool in ["xvfb-run", "xdotool"] {
+    for tool in ["Xvfb", "xdotool"] {
         if !have(tool) {
             skip_window_test(&format!(
                 "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the editor window test"
@@ -33,43 +34,34 @@ fn can_run() -> bool {
     true
 }
 
-/// `crate-room ARGS` in its own Xvfb, with the display's name and authority for `xdotool`.
+/// `crate-room ARGS` in its own Xvfb, whose display `xdotool` is pointed at.
 struct Game {
+    /// Declared before `xvfb`, so a dropped game ends before its display.
     child: Running,
-    display: String,
-    xauthority: String,
+    xvfb: Xvfb,
     window: Option<String>,
 }
 
 impl Game {
     /// Start `crate-room --width 1280 --height 720 ARGS` (with `--mute`) in a fresh Xvfb.
     fn start(args: &[&str], data: &std::path::Path) -> Game {
-        let mut child = Running::start(
-            Command::new("xvfb-run")
-                .args(["-a", "-s", "-screen 0 1280x720x24", "sh", "-c"])
-                // The shell says who and where it is, then becomes the game.
-                .arg(r#"echo "$$ $DISPLAY $XAUTHORITY"; exec "$0" "$@""#)
-                .arg(env!("CARGO_BIN_EXE_crate-room"))
+        let xvfb = Xvfb::start(1280, 720);
+        let child = Running::start(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
                 .args(["--width", "1280", "--height", "720", "--mute"])
                 .args(args)
                 .current_dir(repo())
                 .env("CRATE_ROOM_DATA_DIR", data)
+                .env("DISPLAY", &xvfb.display)
+                .env_remove("XAUTHORITY")
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
             WINDOW_LIMIT,
         );
-        let line = child.read_line();
-        let mut parts = line.split_whitespace().map(str::to_owned);
-        let _pid = parts.next().expect("the game's pid");
-        let (display, xauthority) = (
-            parts.next().expect("the display"),
-            parts.next().unwrap_or_default(),
-        );
         Game {
             child,
-            display,
-            xauthority,
+            xvfb,
             window: None,
         }
     }
@@ -80,8 +72,8 @@ impl Game {
             .arg("30")
             .arg("xdotool")
             .args(args)
-            .env("DISPLAY", &self.display)
-            .env("XAUTHORITY", &self.xauthority)
+            .env("DISPLAY", &self.xvfb.display)
+            .env_remove("XAUTHORITY")
             .output()
             .expect("run xdotool");
         assert!(
@@ -698,8 +690,8 @@ impl Game {
         let out = output_within(
             Command::new("python3")
                 .args(["-c", CLOSE_WINDOW_PY, window])
-                .env("DISPLAY", &self.display)
-                .env("XAUTHORITY", &self.xauthority),
+                .env("DISPLAY", &self.xvfb.display)
+                .env_remove("XAUTHORITY"),
             TOOL_LIMIT,
         );
         assert!(

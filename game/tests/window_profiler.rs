@@ -2,7 +2,7 @@
 //! port (under Xvfb) serves frames to `puffin_http::Client`, the client `puffin_viewer` uses,
 //! and inside each frame's `update` scope there is a scope named after every system in the
 //! schedule. The test stops the game once it has seen them all (or enough frames to know one
-//! is missing). Skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! is missing). Skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
@@ -140,4 +140,19 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
         "systems with no scope inside `update` in the frames received: {missing:?}\n\
          schedule: {systems:?}\nscopes seen inside `update`: {seen:?}"
     );
+}
+
+#[test]
+fn a_busy_or_invalid_profiler_address_gives_the_reason() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let addr = busy.local_addr().unwrap().to_string();
+    for (addr, reason) in [
+        (addr.as_str(), "Address already in use"),
+        ("not an address", "invalid"),
+    ] {
+        let err = game::debug::overlay::Overlay::new(Default::default(), Some(addr))
+            .err()
+            .unwrap_or_else(|| panic!("{addr}: served"));
+        assert!(err.contains(reason), "{addr}: {err}");
+    }
 }

@@ -11,6 +11,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::display::Xvfb;
 use common::process::{Running, WINDOW_LIMIT, ended, signal, signal_mask};
 use common::{TempDir, have, repo, skip_window_test};
 
@@ -25,8 +26,8 @@ fn bit(number: u32) -> u64 {
 
 #[test]
 fn sigterm_and_sigint_end_the_game_without_a_handler() {
-    if !have("xvfb-run") {
-        skip_window_test("no xvfb-run: install xvfb and libgl1-mesa-dri to run this test");
+    if !have("Xvfb") {
+        skip_window_test("no Xvfb: install xvfb and libgl1-mesa-dri to run this test");
         return;
     }
     let resets = Command::new("env")
@@ -37,26 +38,32 @@ fn sigterm_and_sigint_end_the_game_without_a_handler() {
         .is_ok_and(|s| s.success());
     for (signal_name, number) in [("TERM", 15), ("INT", 2)] {
         let data = TempDir::new(&format!("signals-{signal_name}"));
-        let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 640x360x24"]);
+        let xvfb = Xvfb::start(640, 360);
+        // `env` becomes the game (exec): the child's pid is the game's.
+        let mut cmd = Command::new(if resets {
+            "env"
+        } else {
+            env!("CARGO_BIN_EXE_crate-room")
+        });
         if resets {
-            cmd.args(["env", "--default-signal=INT,TERM"]);
+            cmd.arg("--default-signal=INT,TERM")
+                .arg(env!("CARGO_BIN_EXE_crate-room"));
         }
-        // The shell prints its pid, then becomes the game: the pid is the game's.
-        cmd.args(["sh", "-c"])
-            .arg("echo $$; exec \"$0\" --level levels/crate_room.ron --mute --input bot")
-            .arg(env!("CARGO_BIN_EXE_crate-room"))
-            .current_dir(repo())
-            .env("CRATE_ROOM_DATA_DIR", &data.0)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.args([
+            "--level",
+            "levels/crate_room.ron",
+            "--mute",
+            "--input",
+            "bot",
+        ])
+        .current_dir(repo())
+        .env("DISPLAY", &xvfb.display)
+        .env("CRATE_ROOM_DATA_DIR", &data.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
         let mut game = Running::start(&mut cmd, WINDOW_LIMIT);
-        let line = game.read_line();
-        let pid: u32 = line
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("a pid, not {line:?}"));
+        let pid = game.pid();
         // The disposition is the exec'd game's own: wait until the shell has become it.
         let started = Instant::now();
         while common::process::comm(pid) != "crate-room" {

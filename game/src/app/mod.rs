@@ -15,6 +15,7 @@ pub mod render;
 pub mod screens;
 pub mod screenshot;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use ecs::EventReader;
@@ -89,7 +90,8 @@ pub struct ScriptReport {
     pub gamepad: String,
     /// Whether the window was asked to be fullscreen.
     pub fullscreen: bool,
-    /// The settings the run ended with (the command line's overrides included).
+    /// The settings as the settings file keeps them when the run ends (a command-line flag
+    /// changes the run, not these).
     pub settings: Settings,
     /// On the title screen: each level as listed.
     pub title: Option<Vec<TitleRow>>,
@@ -173,13 +175,11 @@ pub enum AppError {
     #[error("{0}")]
     Level(String),
     /// The screenshot could not be written.
-    #[error("cannot write the screenshot {path}: {error}")]
-    Screenshot {
-        /// The file.
-        path: String,
-        /// Why (in the message, so not also a `source`).
-        error: std::io::Error,
-    },
+    #[error("screenshot not saved: {0}")]
+    Screenshot(crate::fsutil::WriteError),
+    /// A scripted run's `--record` file could not be written.
+    #[error("{0}")]
+    Record(String),
 }
 
 /// Which screen the game is on.
@@ -329,23 +329,21 @@ impl App {
         renderer.top_inset = HUD_BAR;
         // A scripted run (tests, CI, benchmarks) keeps best times only where it is told to, so it
         // never writes into a player's data directory.
-        let (best, problem) = if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+        let (best, problem) = if scripted && records::env_data_dir().is_none() {
             (BestTimes::in_memory(), None)
         } else {
             BestTimes::open()
         };
-        let (progress, progress_problem) =
-            if scripted && std::env::var_os(records::ENV_VAR).is_none() {
-                (Progress::in_memory(), None)
-            } else {
-                Progress::open()
-            };
-        let (settings, settings_problem) =
-            if scripted && std::env::var_os(records::ENV_VAR).is_none() {
-                (SettingsFile::in_memory(opts.overrides), None)
-            } else {
-                SettingsFile::open(opts.overrides)
-            };
+        let (progress, progress_problem) = if scripted && records::env_data_dir().is_none() {
+            (Progress::in_memory(), None)
+        } else {
+            Progress::open()
+        };
+        let (settings, settings_problem) = if scripted && records::env_data_dir().is_none() {
+            (SettingsFile::in_memory(opts.overrides), None)
+        } else {
+            SettingsFile::open(opts.overrides)
+        };
         // The title opens on the first level of the campaign until one is played.
         let default_level = levels
             .first()
@@ -412,15 +410,15 @@ impl App {
             pads: Gamepads::start(),
         };
         if let Some(problem) = problem {
-            app.notify(format!("best times: {problem}"), ink::ERROR);
+            app.warn(format!("best times: {problem}"));
         }
         // Without a data directory the best times said so already.
         let no_data_dir = records::Store::locate().is_err();
         if let Some(problem) = progress_problem.filter(|_| !no_data_dir) {
-            app.notify(format!("progress: {problem}"), ink::ERROR);
+            app.warn(format!("progress: {problem}"));
         }
         if let Some(problem) = campaign_problem {
-            app.notify(problem.to_string(), ink::ERROR);
+            app.warn(problem.to_string());
         }
         if let Some(problem) = settings_problem.filter(|_| !no_data_dir) {
             app.report_settings_problem(&problem);
@@ -472,8 +470,15 @@ impl App {
 
     /// A settings file that cannot be read or written: said once, on stderr and on screen.
     fn report_settings_problem(&mut self, problem: &str) {
-        eprintln!("settings: {problem}");
-        self.notify(format!("settings: {problem}"), ink::ERROR);
+        self.warn(format!("settings: {problem}"));
+    }
+
+    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
+    /// window, and a player who started the game from a terminal or a script reads it there.
+    fn warn(&mut self, text: String) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        self.notify(text, ink::ERROR);
     }
 
     fn notify(&mut self, text: String, color: Color) {
@@ -760,7 +765,7 @@ impl App {
         let level = (self.playback.is_none() && !self.playtest_unsaved)
             .then_some((&*self.level_path, self.seed));
         if let Err(e) = self.recording.start(level) {
-            self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
+            self.warn(format!("this run is not recorded: {e}"));
         }
     }
 
@@ -768,7 +773,7 @@ impl App {
     fn save_record(&mut self) {
         let Some(sim) = &self.sim else { return };
         if let Err(e) = self.recording.write(sim) {
-            self.notify(e, ink::ERROR);
+            self.warn(e);
         }
     }
 
@@ -785,7 +790,7 @@ impl App {
                 }
                 self.notify(format!("replay saved: {shown}"), ink::GOOD);
             }
-            Err(e) => self.notify(format!("replay not saved: {e}"), ink::ERROR),
+            Err(e) => self.warn(format!("replay not saved: {e}")),
         }
     }
 
@@ -1150,7 +1155,7 @@ impl App {
             Err(e) => Err(e),
         };
         if let Err(e) = saved {
-            self.notify(format!("best time not saved: {e}"), ink::ERROR);
+            self.warn(format!("best time not saved: {e}"));
         }
     }
 
@@ -1168,7 +1173,7 @@ impl App {
             return;
         }
         if let Err(e) = self.progress.save() {
-            self.notify(format!("progress not saved: {e}"), ink::ERROR);
+            self.warn(format!("progress not saved: {e}"));
         }
         let next_exists = next
             .as_deref()
@@ -1499,10 +1504,10 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         app.draw();
     }
     if let Some(path) = screenshot {
-        screenshot::save(path).map_err(|error| AppError::Screenshot {
-            path: path.display().to_string(),
-            error,
-        })?;
+        screenshot::save(path).map_err(AppError::Screenshot)?;
+    }
+    if let Some(failure) = app.recording.failure() {
+        return Err(AppError::Record(failure.to_owned()));
     }
     let mut report = ScriptReport {
         showing: match app.screen {
@@ -1511,7 +1516,7 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         },
         gamepad: app.pads.status(),
         fullscreen: app.fullscreen,
-        settings: app.settings.current().clone(),
+        settings: app.settings.saved().clone(),
         title: matches!(app.screen, Screen::Title { .. }).then(|| {
             app.title_entries
                 .iter()

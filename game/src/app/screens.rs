@@ -402,13 +402,48 @@ pub fn paused(hud: &mut Hud) {
 
 /// Queue short notices (a level reloaded, a problem with the best-times file) under the bar.
 pub fn notices<'a>(hud: &mut Hud, notices: impl Iterator<Item = (&'a str, Color)>) {
+    const SIZE: f32 = 20.0;
     let mut y = HUD_BAR + 10.0;
     for (text, color) in notices {
-        let lines = [(shorten(text, 160), color)];
-        let (w, h) = Hud::box_size(&lines, 20.0);
-        hud.text_box(&lines, (screen_width() - w) / 2.0, y, 20.0);
+        // Wrapped to the window, so a long message (a path, an OS error) is read whole.
+        let lines: Vec<(String, Color)> = wrap(&shorten(text, 600), screen_width() - 40.0, SIZE)
+            .into_iter()
+            .map(|line| (line, color))
+            .collect();
+        let (w, h) = Hud::box_size(&lines, SIZE);
+        hud.text_box(&lines, ((screen_width() - w) / 2.0).max(0.0), y, SIZE);
         y += h + 6.0;
     }
+}
+
+/// `text` in lines at most `width` pixels wide at font size `size`, broken between words (a
+/// word wider than that on its own is cut).
+fn wrap(text: &str, width: f32, size: f32) -> Vec<String> {
+    let fits = |line: &str| Hud::box_size(&[(line.to_owned(), ink::ERROR)], size).0 <= width;
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{line} {word}")
+        };
+        if line.is_empty() || fits(&candidate) {
+            line = candidate;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_owned()));
+        }
+    }
+    lines.push(line);
+    for line in &mut lines {
+        let whole = line.clone();
+        let mut chars = whole.chars().count();
+        while chars > 1 && !fits(line) {
+            chars -= chars / 8 + 1;
+            *line = shorten(&whole, chars);
+        }
+    }
+    lines
 }
 
 /// Queue the level-error banner along the bottom of the screen.

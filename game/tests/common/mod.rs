@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod display;
 pub mod mutate;
 pub mod process;
 
@@ -128,28 +129,24 @@ pub fn crate_room(args: &[&str]) -> Output {
     )
 }
 
-/// A command that runs `crate-room` in a window (under `xvfb-run` at 1280x720 when it is
-/// installed), or `None` with the reason printed if this machine cannot open one. With
-/// `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure instead.
-pub fn windowed() -> Option<Command> {
+/// A command that runs `crate-room` in a window (on a virtual display of its own, 1280x720,
+/// when `Xvfb` is installed), or `None` with the reason printed if this machine cannot open
+/// one. With `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure
+/// instead. Keep the result alive until the game has ended: dropping it ends the display.
+pub fn windowed() -> Option<display::Windowed> {
     windowed_at(1280, 720)
 }
 
-/// [`windowed`] on a virtual screen of `width` x `height` pixels.
-pub fn windowed_at(width: u32, height: u32) -> Option<Command> {
+/// [`windowed`] on a virtual display of `width` x `height` pixels.
+pub fn windowed_at(width: u32, height: u32) -> Option<display::Windowed> {
     let exe = env!("CARGO_BIN_EXE_crate-room");
-    if have("xvfb-run") {
-        let mut cmd = Command::new("xvfb-run");
-        let screen = format!("-screen 0 {width}x{height}x24");
-        cmd.args(["-a", "-s", &screen, exe]);
-        return Some(cmd);
+    if have("Xvfb") {
+        return Some(display::Windowed::on_xvfb(exe, width, height));
     }
     if std::env::var_os("DISPLAY").is_some() {
-        return Some(Command::new(exe));
+        return Some(display::Windowed::on_own_display(exe));
     }
-    skip_window_test(
-        "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test",
-    );
+    skip_window_test("no DISPLAY and no Xvfb: install xvfb and libgl1-mesa-dri to run this test");
     None
 }
 

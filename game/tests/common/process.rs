@@ -1,7 +1,7 @@
 //! Child processes with deadlines. Every process a test starts goes through [`output_within`]
-//! or [`Running`]: past its deadline the whole process tree it started (the game, and under
-//! `xvfb-run` the shell, Xvfb and the game) is killed and the test fails with a message saying
-//! what was running and for how long. A failed test never leaves a process behind: dropping a
+//! or [`Running`]: past its deadline the whole process tree it started (the game, or a tool
+//! and what it started) is killed and the test fails with a message saying what was running
+//! and for how long. A failed test never leaves a process behind: dropping a
 //! [`Running`] kills what is left of its tree.
 
 use std::io::Read;
@@ -146,9 +146,8 @@ impl Running {
         }
     }
 
-    /// End the tree now, as politely as works: SIGTERM to its leaves (the game, and Xvfb
-    /// under `xvfb-run`, which then cleans up after them), then after [`GRACE`] SIGKILL to
-    /// whatever is left. Returns the child's status.
+    /// End the tree now, as politely as works: SIGTERM to its leaves (so that a parent sees
+    /// them end and cleans up after them), then after [`GRACE`] SIGKILL to whatever is left. Returns the child's status.
     pub fn stop(&mut self) -> ExitStatus {
         if let Some(status) = self.try_wait() {
             return status;
