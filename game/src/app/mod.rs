@@ -1341,8 +1341,32 @@ impl App {
             ),
             if dirty { ink::DIM } else { ink::ERROR },
         ));
-        self.hud.text_box(&lines, 12.0, HUD_BAR + 12.0, 20.0);
+        help_boxes(&mut self.hud, &lines);
     }
+}
+
+/// Queue the help's lines under the HUD bar: at 20 px where they fit the screen, otherwise
+/// smaller, in one column if it can be at least 12 px, else in two.
+fn help_boxes(hud: &mut Hud, lines: &[(String, Color)]) {
+    const LARGEST: f32 = 20.0;
+    let top = HUD_BAR + 12.0;
+    let room_h = (screen_height() - top - 8.0).max(60.0);
+    let room_w = (screen_width() - 16.0).max(100.0);
+    // The largest size at which `part` fits `width` x `room_h` (text widths scale with size).
+    let fit = |part: &[(String, Color)], width: f32| {
+        let (w, h) = Hud::box_size(part, LARGEST);
+        (LARGEST * (width / w).min(room_h / h)).min(LARGEST).floor()
+    };
+    let size = fit(lines, room_w);
+    if size >= 12.0 {
+        hud.text_box(lines, 8.0, top, size);
+        return;
+    }
+    let (first, second) = lines.split_at(lines.len().div_ceil(2));
+    let column = (room_w - 6.0) / 2.0;
+    let size = fit(first, column).min(fit(second, column)).max(6.0);
+    let left = hud.text_box(first, 8.0, top, size);
+    hud.text_box(second, left.x + left.w + 6.0, top, size);
 }
 
 /// The name best times are kept under: the level's file name.
