@@ -45,7 +45,8 @@ fn a_large_save_is_swapped_in_while_the_game_runs() {
         .expect("watch");
 
     // Frames run at anything from 60 to several hundred a second under Xvfb: 1,200 leave the
-    // reload (debounce, parse, build) at least a few seconds.
+    // watcher's debounce seconds to notice the save, and a scripted run waits for a reload in
+    // flight before its report, however slowly this machine parses.
     let child = Running::start(
         cmd.current_dir(repo())
             .env("CRATE_ROOM_DATA_DIR", &dir.0)

@@ -1514,6 +1514,16 @@ async fn game_loop(
         app.times.record(frame_started.elapsed(), update, render);
 
         if last_frame {
+            // A scripted run's report must not depend on how fast this machine parses: a
+            // reload in flight is waited for and swapped in first.
+            while app
+                .loader
+                .as_ref()
+                .is_some_and(BackgroundLoader::is_loading)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                app.finish_reload();
+            }
             app.save_record();
             return finish_script(&mut app, opts.screenshot.as_deref()).map(Some);
         }
