@@ -1,6 +1,7 @@
 //! The small text files the game keeps in the player's data directory beside the best times
 //! (`progress.txt`, `settings.txt`): read with a size limit, parsed line by line so a damaged
-//! line costs only itself, and saved atomically, a damaged file first moved aside.
+//! line costs only itself, and saved atomically through the one output gate
+//! ([`crate::fsutil::write_atomic`], as the best times are), a damaged file first moved aside.
 //!
 //! Nothing here panics or stops the game: every problem is a [`DataFileError`] naming the file
 //! and what to do, which the caller shows once.
@@ -130,19 +131,24 @@ impl DataFile {
         (items, error)
     }
 
-    /// Write `text` atomically (a temporary file in the same folder, synced, renamed over the
-    /// file), creating the folder if needed. With `move_damaged`, the old file is first moved to
-    /// [`damaged`](Self::damaged), so a hand edit gone wrong is never lost silently.
+    /// Write `text` atomically through [`crate::fsutil::write_atomic`] (a temporary file in
+    /// the same folder, synced, renamed over the file), creating the folder if needed. With
+    /// `move_damaged`, the old file is first moved to [`damaged`](Self::damaged), so a hand edit
+    /// gone wrong is never lost silently.
     ///
     /// # Errors
-    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged (or, if
-    /// only the final rename failed, moved aside intact).
+    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged (or
+    /// moved aside intact).
     pub fn save(&self, text: &str, move_damaged: bool) -> Result<(), DataFileError> {
         let write_err = |path: &Path| {
             let path = path.to_owned();
             move |error| DataFileError::Write { path, error }
         };
         let dir = self.path.parent().unwrap_or(Path::new("."));
+        if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+            let message = format!("{} is a file, not a folder", dir.display());
+            return Err(write_err(dir)(io::Error::other(message)));
+        }
         fs::create_dir_all(dir).map_err(write_err(dir))?;
         if move_damaged {
             match fs::rename(&self.path, &self.damaged) {
@@ -151,7 +157,6 @@ impl DataFile {
                 Err(e) => return Err(write_err(&self.damaged)(e)),
             }
         }
-        // The game's one gate for outputs: a temporary file in the same folder, synced, renamed.
         crate::fsutil::write_atomic(&self.path, text.as_bytes())
             .map_err(|e| write_err(&self.path)(io::Error::other(e.message)))
     }

@@ -9,11 +9,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::display::Xvfb;
 use common::process::{Running, WINDOW_LIMIT, output_within};
-use common::{TempDir, have, repo, skip_window_test};
+use common::{TempDir, have, repo, skip_window_test, windowed};
 
 fn can_run() -> bool {
-    for tool in ["xvfb-run", "xdotool"] {
+    for tool in ["Xvfb", "xdotool"] {
         if !have(tool) {
             skip_window_test(&format!(
                 "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the campaign window tests"
@@ -42,11 +43,9 @@ fn report(stdout: &[u8], stderr: &[u8]) -> serde_json::Value {
 
 /// A scripted run of `frames` frames with `data` as the data directory, to its end.
 fn run(data: &Path, frames: u32, args: &[&str], shot: &str) -> (serde_json::Value, String) {
+    let mut cmd = windowed().expect("can_run checked for Xvfb");
     let out = output_within(
-        Command::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1280x720x24"])
-            .arg(env!("CARGO_BIN_EXE_crate-room"))
-            .args(["--width", "1280", "--height", "720", "--mute"])
+        cmd.args(["--width", "1280", "--height", "720", "--mute"])
             .args(["--frames", &frames.to_string(), "--screenshot", shot])
             .args(args)
             .current_dir(repo())
@@ -67,20 +66,18 @@ fn run(data: &Path, frames: u32, args: &[&str], shot: &str) -> (serde_json::Valu
 
 /// A game on the title screen, in its own Xvfb, that runs until it is quit.
 struct Game {
+    /// Declared before `xvfb`, so a dropped game ends before its display.
     child: Running,
-    display: String,
-    xauthority: String,
+    xvfb: Xvfb,
     window: String,
 }
 
 impl Game {
     fn start(data: &Path, args: &[&str]) -> Game {
         let shot = data.join("last.png");
-        let mut child = Running::start(
-            Command::new("xvfb-run")
-                .args(["-a", "-s", "-screen 0 1280x720x24", "sh", "-c"])
-                .arg(r#"echo "$$ $DISPLAY $XAUTHORITY"; exec "$0" "$@""#)
-                .arg(env!("CARGO_BIN_EXE_crate-room"))
+        let xvfb = Xvfb::start(1280, 720);
+        let child = Running::start(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
                 .args(["--width", "1280", "--height", "720", "--mute"])
                 // Far more frames than the test needs: it ends the run with Esc.
                 .args(["--frames", "10000000", "--screenshot"])
@@ -88,19 +85,16 @@ impl Game {
                 .args(args)
                 .current_dir(repo())
                 .env("CRATE_ROOM_DATA_DIR", data)
+                .env("DISPLAY", &xvfb.display)
+                .env_remove("XAUTHORITY")
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
             WINDOW_LIMIT,
         );
-        let line = child.read_line();
-        let mut parts = line.split_whitespace().skip(1).map(str::to_owned);
-        let display = parts.next().expect("the display");
-        let xauthority = parts.next().unwrap_or_default();
         let mut game = Game {
             child,
-            display,
-            xauthority,
+            xvfb,
             window: String::new(),
         };
         let id = game.xdotool(&["search", "--sync", "--name", "^Crate Room$"]);
@@ -117,8 +111,8 @@ impl Game {
             .arg("30")
             .arg("xdotool")
             .args(args)
-            .env("DISPLAY", &self.display)
-            .env("XAUTHORITY", &self.xauthority)
+            .env("DISPLAY", &self.xvfb.display)
+            .env_remove("XAUTHORITY")
             .output()
             .expect("run xdotool");
         assert!(out.status.success(), "xdotool {args:?}");
@@ -175,7 +169,10 @@ fn a_setting_changed_on_the_settings_screen_is_kept_after_a_restart() {
     let shot = dir.path("muted.png");
     let (again, _) = run(&dir.0, 3, &[], &shot);
     assert_eq!(again["settings"]["volume"], 70, "{again}");
-    assert_eq!(again["settings"]["sound"], false, "--mute for this run");
+    assert_eq!(
+        again["settings"]["sound"], true,
+        "--mute did not reach the file"
+    );
     let kept = std::fs::read_to_string(&file).unwrap();
     assert!(
         kept.contains("sound = on") && kept.contains("volume = 70"),

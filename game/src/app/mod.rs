@@ -90,7 +90,8 @@ pub struct ScriptReport {
     pub gamepad: String,
     /// Whether the window was asked to be fullscreen.
     pub fullscreen: bool,
-    /// The settings the run ended with (the command line's overrides included).
+    /// The settings as the settings file keeps them when the run ends (a command-line flag
+    /// changes the run, not these).
     pub settings: Settings,
     /// On the title screen: each level as listed.
     pub title: Option<Vec<TitleRow>>,
@@ -414,10 +415,10 @@ impl App {
         // Without a data directory the best times said so already.
         let no_data_dir = records::Store::locate().is_err();
         if let Some(problem) = progress_problem.filter(|_| !no_data_dir) {
-            app.notify(format!("progress: {problem}"), ink::ERROR);
+            app.warn(format!("progress: {problem}"));
         }
         if let Some(problem) = campaign_problem {
-            app.notify(problem.to_string(), ink::ERROR);
+            app.warn(problem.to_string());
         }
         if let Some(problem) = settings_problem.filter(|_| !no_data_dir) {
             app.report_settings_problem(&problem);
@@ -442,14 +443,6 @@ impl App {
             (None, None) => app.open_title(),
         }
         app
-    }
-
-    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
-    /// window, and a player who started the game from a terminal or a script reads it there.
-    fn warn(&mut self, text: String) {
-        // Not `eprintln!`, which panics when stderr cannot be written.
-        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
-        self.notify(text, ink::ERROR);
     }
 
     /// Make the sound, the feel and the window follow the settings.
@@ -478,6 +471,14 @@ impl App {
     /// A settings file that cannot be read or written: said once, on stderr and on screen.
     fn report_settings_problem(&mut self, problem: &str) {
         self.warn(format!("settings: {problem}"));
+    }
+
+    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
+    /// window, and a player who started the game from a terminal or a script reads it there.
+    fn warn(&mut self, text: String) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        self.notify(text, ink::ERROR);
     }
 
     fn notify(&mut self, text: String, color: Color) {
@@ -1172,7 +1173,7 @@ impl App {
             return;
         }
         if let Err(e) = self.progress.save() {
-            self.notify(format!("progress not saved: {e}"), ink::ERROR);
+            self.warn(format!("progress not saved: {e}"));
         }
         let next_exists = next
             .as_deref()
@@ -1340,8 +1341,32 @@ impl App {
             ),
             if dirty { ink::DIM } else { ink::ERROR },
         ));
-        self.hud.text_box(&lines, 12.0, HUD_BAR + 12.0, 20.0);
+        help_boxes(&mut self.hud, &lines);
     }
+}
+
+/// Queue the help's lines under the HUD bar: at 20 px where they fit the screen, otherwise
+/// smaller, in one column if it can be at least 12 px, else in two.
+fn help_boxes(hud: &mut Hud, lines: &[(String, Color)]) {
+    const LARGEST: f32 = 20.0;
+    let top = HUD_BAR + 12.0;
+    let room_h = (screen_height() - top - 8.0).max(60.0);
+    let room_w = (screen_width() - 16.0).max(100.0);
+    // The largest size at which `part` fits `width` x `room_h` (text widths scale with size).
+    let fit = |part: &[(String, Color)], width: f32| {
+        let (w, h) = Hud::box_size(part, LARGEST);
+        (LARGEST * (width / w).min(room_h / h)).min(LARGEST).floor()
+    };
+    let size = fit(lines, room_w);
+    if size >= 12.0 {
+        hud.text_box(lines, 8.0, top, size);
+        return;
+    }
+    let (first, second) = lines.split_at(lines.len().div_ceil(2));
+    let column = (room_w - 6.0) / 2.0;
+    let size = fit(first, column).min(fit(second, column)).max(6.0);
+    let left = hud.text_box(first, 8.0, top, size);
+    hud.text_box(second, left.x + left.w + 6.0, top, size);
 }
 
 /// The name best times are kept under: the level's file name.
@@ -1525,7 +1550,7 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         },
         gamepad: app.pads.status(),
         fullscreen: app.fullscreen,
-        settings: app.settings.current().clone(),
+        settings: app.settings.saved().clone(),
         title: matches!(app.screen, Screen::Title { .. }).then(|| {
             app.title_entries
                 .iter()

@@ -137,7 +137,7 @@ pub fn windowed() -> Option<display::Windowed> {
     windowed_at(1280, 720)
 }
 
-/// [`windowed`] on a virtual screen of `width` x `height` pixels.
+/// [`windowed`] on a virtual display of `width` x `height` pixels.
 pub fn windowed_at(width: u32, height: u32) -> Option<display::Windowed> {
     let exe = env!("CARGO_BIN_EXE_crate-room");
     if have("Xvfb") {
