@@ -6,6 +6,8 @@
 
 pub mod app;
 pub mod atlas;
+pub mod campaign;
+pub mod datafile;
 pub mod debug;
 pub mod display;
 pub mod editor;
@@ -16,10 +18,15 @@ pub mod headless;
 pub mod input;
 mod input_line;
 pub mod level;
+pub mod medals;
+pub mod menu;
+pub mod pad;
 pub mod paths;
+pub mod progress;
 pub mod raster;
 pub mod records;
 pub mod replay;
+pub mod settings;
 pub mod sfx;
 pub mod sim;
 pub mod ui;

@@ -17,12 +17,12 @@ use clap::{Parser, Subcommand};
 use game::app::{self, PlayOptions};
 use game::atlas::AtlasData;
 use game::debug::views::Views;
-use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
 use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
+use game::settings::Overrides;
 
 /// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
 /// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
@@ -88,9 +88,16 @@ struct PlayArgs {
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     puffin_server: Option<String>,
-    /// Start with the sound muted (M toggles it).
+    /// Start with the sound muted (M toggles it). Like --no-shake, --no-hit-stop, --fullscreen
+    /// and --windowed, this run only: the settings file is not changed.
     #[arg(long)]
     mute: bool,
+    /// Start fullscreen (F11 or Alt+Enter toggles it).
+    #[arg(long, conflicts_with = "windowed")]
+    fullscreen: bool,
+    /// Start in a window, whatever the settings say.
+    #[arg(long)]
+    windowed: bool,
     /// Start with the dirty-component optimization off (F7 toggles it).
     #[arg(long)]
     no_dirty: bool,
@@ -517,11 +524,16 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         screenshot: args.screenshot,
         debug: args.debug,
         puffin_server: args.puffin_server,
-        feel: FeelSettings {
-            shake: !args.no_shake,
-            hit_stop: !args.no_hit_stop,
+        overrides: Overrides {
+            mute: args.mute,
+            no_shake: args.no_shake,
+            no_hit_stop: args.no_hit_stop,
+            fullscreen: match (args.fullscreen, args.windowed) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
         },
-        mute: args.mute,
         dirty: !args.no_dirty,
         record: args.record,
     };

@@ -134,9 +134,14 @@ pub fn crate_room(args: &[&str]) -> Output {
 /// one. With `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure
 /// instead. Keep the result alive until the game has ended: dropping it ends the display.
 pub fn windowed() -> Option<display::Windowed> {
+    windowed_at(1280, 720)
+}
+
+/// [`windowed`] on a virtual screen of `width` x `height` pixels.
+pub fn windowed_at(width: u32, height: u32) -> Option<display::Windowed> {
     let exe = env!("CARGO_BIN_EXE_crate-room");
     if have("Xvfb") {
-        return Some(display::Windowed::on_xvfb(exe, 1280, 720));
+        return Some(display::Windowed::on_xvfb(exe, width, height));
     }
     if std::env::var_os("DISPLAY").is_some() {
         return Some(display::Windowed::on_own_display(exe));
