@@ -114,6 +114,13 @@ impl EntitySet {
         self.unordered = false;
     }
 
+    /// The member in `slot`, whatever its generation.
+    #[inline]
+    pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
+        let s = self.sparse.get(slot.wrapping_sub(self.base) as usize)?;
+        Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
+    }
+
     /// Where `entity`'s slot's entry is in `sparse` (past its end, if below `base`).
     #[inline]
     fn offset(&self, entity: Entity) -> usize {

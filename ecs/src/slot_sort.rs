@@ -1,9 +1,11 @@
-//! Putting a dense delivery in slot (memory) order without a lookup per entity in a table with
-//! an entry per slot (at a million entities each such table is megabytes, and walking one more
-//! of them costs the reader as much as its own reads).
+//! Putting a dense delivery in slot (memory) order, below one change per eight slots without a
+//! lookup per entity in a table with an entry per slot (at a million entities each such table
+//! is megabytes, and walking one more of them costs the reader as much as its own reads).
 //!
 //! - Changes made in one sweep through memory, forwards or backwards, or in a few sweeps, are
 //!   put in order by a copy, a reversed copy or a merge of the sweeps.
+//! - Otherwise, from one handle per eight slots, a bit set over the slots and a scan of it that
+//!   hands out each set slot's tracked member (the tracked set walked forwards).
 //! - Otherwise, when each entity occurs once (the common case: one watched component), a
 //!   counting sort on the high bits of the slot groups the handles by ranges of slots, and
 //!   each group is put in order through a small table with an entry per slot of its range:
@@ -13,6 +15,23 @@
 //!   handles, after which one pass drops duplicates and untracked handles.
 
 use crate::Entity;
+use crate::entity_set::EntitySet;
+
+/// How [`SlotSorter::sort_into`] left its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sorted {
+    /// In slot order; an entity may occur twice, or untracked.
+    Loose,
+    /// Strictly ascending: no entity twice.
+    Strict,
+    /// Strictly ascending, and every handle is a member of the tracked set.
+    Tracked,
+}
+
+/// Fewest handles per slot (as 1 / this) from which, in change order, a scan of a bit set over
+/// all the slots, each set slot's handle read from the tracked set, costs less than grouping
+/// the handles by slot range.
+const SCAN_FROM: usize = 8;
 
 /// Widest digit while the handles fit in the caches (at most [`CACHED_HANDLES`]): 2,048
 /// buckets, so a million slots take two passes.
@@ -41,6 +60,8 @@ pub(crate) struct SlotSorter {
     bits: Vec<u64>,
     /// One group's handles, by slot within the group's range.
     table: Vec<Entity>,
+    /// One bit per slot, for the scan; all zero between sorts.
+    slots: Vec<u64>,
 }
 
 impl SlotSorter {
@@ -48,20 +69,27 @@ impl SlotSorter {
     pub(crate) fn heap_bytes(&self) -> usize {
         (self.spare.capacity() + self.table.capacity()) * size_of::<Entity>()
             + self.counts.capacity() * size_of::<u32>()
-            + self.bits.capacity() * size_of::<u64>()
+            + (self.bits.capacity() + self.slots.capacity()) * size_of::<u64>()
     }
 
     /// Put the handles of `parts` (in order, as if joined) into `out` sorted by slot index,
     /// stably (handles of one slot keep their relative order), every index being below
     /// `slot_count`. `unique`: no entity occurs twice in the joined parts. Returns whether
     /// `out` is strictly ascending (no entity twice) without a further check.
+    ///
+    /// With `tracked`, a delivery in change order of at least one handle per [`SCAN_FROM`]
+    /// slots goes through a scan of a bit set over the slots instead, each set slot's handle
+    /// read from `tracked` (a handle whose slot a newer tracked entity took is replaced by
+    /// it: that one became tracked after the change, so it is a candidate too).
     pub(crate) fn sort_into(
         &mut self,
         parts: &[&[Entity]],
         unique: bool,
+        tracked: Option<&EntitySet>,
         out: &mut Vec<Entity>,
         slot_count: usize,
-    ) -> bool {
+    ) -> Sorted {
+        let strict = |s: bool| if s { Sorted::Strict } else { Sorted::Loose };
         out.clear();
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let (mut descents, mut ascents) = (0, 0);
@@ -82,25 +110,60 @@ impl SlotSorter {
             for part in parts {
                 out.extend_from_slice(part);
             }
-            return ascents + 1 >= len;
+            return strict(ascents + 1 >= len);
         }
         if ascents == 0 && descents + 1 == len {
             for part in parts.iter().rev() {
                 out.extend(part.iter().rev());
             }
-            return true;
+            return Sorted::Strict;
         }
         if descents < MAX_RUNS_TO_MERGE {
             // No two neighbours share a slot: then sweeps over disjoint ranges join strictly.
             let distinct = ascents + descents + 1 == len;
-            return join_runs(parts, out) && distinct;
+            return strict(join_runs(parts, out) && distinct);
+        }
+        if let Some(tracked) = tracked
+            && len * SCAN_FROM >= slot_count
+        {
+            self.scan(parts, tracked, out, slot_count);
+            return Sorted::Tracked;
         }
         if unique {
             self.place_unique(parts, len, out, slot_count);
-            return true;
+            return Sorted::Strict;
         }
         self.radix(parts, len, out, slot_count);
-        false
+        Sorted::Loose
+    }
+
+    /// Set a bit per slot of the handles of `parts`, then hand out each set slot's member of
+    /// `tracked` in slot order (clearing the bits as it goes).
+    fn scan(
+        &mut self,
+        parts: &[&[Entity]],
+        tracked: &EntitySet,
+        out: &mut Vec<Entity>,
+        slot_count: usize,
+    ) {
+        let words = slot_count.div_ceil(64);
+        if self.slots.len() < words {
+            self.slots.resize(words, 0);
+        }
+        for part in parts {
+            for &e in part.iter() {
+                self.slots[e.index() as usize / 64] |= 1 << (e.index() % 64);
+            }
+        }
+        for (w, word) in self.slots.iter_mut().enumerate() {
+            let mut set = std::mem::take(word);
+            while set != 0 {
+                if let Some(e) = tracked.in_slot((w * 64) as u32 + set.trailing_zeros()) {
+                    out.push(e);
+                }
+                set &= set - 1;
+            }
+        }
     }
 
     /// Put the `len` handles of `parts`, every slot at most once, into `out` in slot order.
@@ -322,7 +385,9 @@ mod tests {
                 expected.sort_by_key(|h| h.index()); // std's sort is stable
                 let (a, b) = input.split_at(len / 3);
                 let mut handles = vec![e(9, 9)];
-                let strict = sorter.sort_into(&[a, b], false, &mut handles, slot_count as usize);
+                let strict =
+                    sorter.sort_into(&[a, b], false, None, &mut handles, slot_count as usize)
+                        != Sorted::Loose;
                 assert_eq!(handles, expected, "{slot_count} slots, {len} handles");
                 if strict {
                     assert!(handles.windows(2).all(|w| w[0].index() < w[1].index()));
@@ -335,40 +400,31 @@ mod tests {
     fn descending_wrapped_and_ascending_inputs() {
         let mut sorter = SlotSorter::default();
         let mut out = Vec::new();
+        let mut sort = |parts: &[&[Entity]], unique: bool, out: &mut Vec<Entity>, n: usize| {
+            sorter.sort_into(parts, unique, None, out, n)
+        };
         let up: Vec<Entity> = (0..5_000).map(|i| e(i * 3, 1)).collect();
         let down: Vec<Entity> = up.iter().rev().copied().collect();
         let (d1, d2) = down.split_at(700);
-        assert!(
-            sorter.sort_into(&[d1, &[], d2], true, &mut out, 15_000),
-            "strictly descending"
-        );
-        assert_eq!(out, up);
+        assert_eq!(sort(&[d1, &[], d2], true, &mut out, 15_000), Sorted::Strict);
+        assert_eq!(out, up, "strictly descending, reversed");
         let mut wrapped = up.clone();
         wrapped.rotate_left(1_234);
-        assert!(
-            sorter.sort_into(&[&wrapped], true, &mut out, 15_000),
-            "one wrap"
-        );
-        assert_eq!(out, up);
+        assert_eq!(sort(&[&wrapped], true, &mut out, 15_000), Sorted::Strict);
+        assert_eq!(out, up, "one wrap");
         let mut interleaved: Vec<Entity> = up.iter().step_by(2).copied().collect();
         interleaved.extend(up.iter().skip(1).step_by(2));
-        assert!(
-            !sorter.sort_into(&[&interleaved], true, &mut out, 15_000),
-            "merged"
+        assert_eq!(sort(&[&interleaved], true, &mut out, 15_000), Sorted::Loose);
+        assert_eq!(out, up, "merged");
+        assert_eq!(
+            sort(&[&up[..10], &up[10..]], true, &mut out, 15_000),
+            Sorted::Strict
         );
-        assert_eq!(out, up);
-        assert!(
-            sorter.sort_into(&[&up[..10], &up[10..]], true, &mut out, 15_000),
-            "ascending"
-        );
-        assert_eq!(out, up);
+        assert_eq!(out, up, "ascending");
         let twice = [e(1, 1), e(1, 1), e(2, 1)];
-        assert!(
-            !sorter.sort_into(&[&twice], false, &mut out, 3),
-            "ascending, not strictly"
-        );
-        assert_eq!(out, twice);
-        assert!(sorter.sort_into(&[&[], &[]], true, &mut out, 3));
+        assert_eq!(sort(&[&twice], false, &mut out, 3), Sorted::Loose);
+        assert_eq!(out, twice, "ascending, not strictly");
+        assert_eq!(sort(&[&[], &[]], true, &mut out, 3), Sorted::Strict);
         assert!(out.is_empty());
     }
 
@@ -388,13 +444,37 @@ mod tests {
             let (a, b) = handles.split_at(handles.len() / 2);
             let mut out = Vec::new();
             for _ in 0..2 {
-                sorter.sort_into(&[a, b], true, &mut out, slot_count);
+                sorter.sort_into(&[a, b], true, None, &mut out, slot_count);
                 assert_eq!(
                     out, expected,
                     "{slot_count} slots; the bits are clear again"
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_dense_delivery_in_change_order_scans_the_slots_for_tracked_members() {
+        let mut sorter = SlotSorter::default();
+        let mut tracked = EntitySet::default();
+        for i in 0..64 {
+            tracked.insert(e(i, if i == 9 { 2 } else { 1 }));
+        }
+        let mut handles: Vec<Entity> = (0..64).step_by(3).map(|i| e(i, 1)).collect();
+        handles.push(e(9, 1)); // twice, and stale: slot 9 holds 9v2 now
+        handles.reverse();
+        handles.swap(0, 5);
+        let mut out = Vec::new();
+        let sorted = sorter.sort_into(&[&handles], false, Some(&tracked), &mut out, 64);
+        assert_eq!(sorted, Sorted::Tracked);
+        let expected: Vec<Entity> = (0..64)
+            .step_by(3)
+            .map(|i| e(i, if i == 9 { 2 } else { 1 }))
+            .collect();
+        assert_eq!(out, expected);
+        out.clear();
+        sorter.sort_into(&[&handles], false, Some(&tracked), &mut out, 64);
+        assert_eq!(out, expected, "the bits are clear again");
     }
 
     #[test]

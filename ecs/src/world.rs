@@ -16,7 +16,7 @@ use crate::component::{Bundle, Component, ComponentId, ComponentSet, MAX_COMPONE
 use crate::entity::Entities;
 use crate::entity_set::{ClearableSet, EntitySet};
 use crate::events::{AnyEvents, Events};
-use crate::slot_sort::{SlotSorter, dedup_sorted};
+use crate::slot_sort::{SlotSorter, Sorted, dedup_sorted};
 use crate::system::{
     MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSets, SystemSlot,
     Watch,
@@ -1399,10 +1399,11 @@ fn collect(
                 && slot.watches.iter().zip(&logs).all(|(w, (_, log))| {
                     log.entries.len() == w.cursor || log.unique_from(w.cursor)
                 });
-            let strict = sorter.sort_into(&parts, unique, out, slot_count);
-            if !(strict && all_tracked) {
+            match sorter.sort_into(&parts, unique, Some(tracked), out, slot_count) {
+                Sorted::Tracked => {}
+                Sorted::Strict if all_tracked => {}
                 // Sorted, the lookups in the tracked set walk it forwards.
-                dedup_sorted(out, |e| all_tracked || tracked.contains(e));
+                _ => dedup_sorted(out, |e| all_tracked || tracked.contains(e)),
             }
         }
         Order::Change(scratch) => {
