@@ -363,7 +363,8 @@ impl App {
     /// mode, with the level playable behind it when it is valid.
     fn open_editor(&mut self, start: &EditStart) {
         match Session::open(&start.path, start.new_size, &self.atlas) {
-            Ok(session) => {
+            Ok(mut session) => {
+                session.set_echo(self.scripted);
                 self.watch(&start.path);
                 self.level_path = start.path.clone();
                 self.screen = Screen::Playing;
@@ -388,7 +389,10 @@ impl App {
             .is_none_or(|s| !same_file(s.path(), &self.level_path))
         {
             match Session::open(&self.level_path, editor::NEW_LEVEL_SIZE, &self.atlas) {
-                Ok(session) => self.session = Some(session),
+                Ok(mut session) => {
+                    session.set_echo(self.scripted);
+                    self.session = Some(session);
+                }
                 Err(e) => {
                     self.notify(format!("cannot edit: {}", editor::headline(&e)), ink::ERROR);
                     return;

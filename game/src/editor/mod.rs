@@ -63,10 +63,14 @@
 //! assert_eq!(editor.problem().unwrap().message, "the map has no player start `@`");
 //! ```
 
+mod clip;
+mod flood;
 mod grid;
 mod history;
 mod palette;
 mod save;
+mod scatter;
+mod stamps;
 mod writer;
 
 use std::cell::OnceCell;
@@ -74,10 +78,15 @@ use std::path::{Path, PathBuf};
 
 use crate::level::{self, Level, LevelError, MAX_SIDE};
 
+pub use clip::{ClipError, rows_to_text, text_to_rows};
 pub use grid::NEW_CELL;
 pub use history::HISTORY_CELLS;
 pub use palette::{Brush, BrushKind};
 pub use save::WriteError;
+pub use scatter::{SCATTER_STEPS, scatter_hits};
+pub use stamps::{
+    MAX_STAMPS, STAMP_FILE, Stamp, StampError, add_stamp, load_stamps, parse_stamps, stamp_path,
+};
 
 use grid::Grid;
 use history::{CellChange, History, Step};
@@ -128,6 +137,8 @@ pub enum EditError {
     NotInPalette(char),
     #[error("a level has one player start: place it with a click, not a fill")]
     FillWithPlayer,
+    #[error("the piece has {0} player starts; a level has one")]
+    PieceWithPlayers(usize),
     #[error("the map would be {width} x {height}; each side must be 1 to {MAX_SIDE} cells")]
     Size { width: i64, height: i64 },
 }
@@ -360,6 +371,137 @@ impl Editor {
         Ok(self.record(changes))
     }
 
+    /// Flood fill: the cells connected to (`x`, `y`) through their four neighbours that hold
+    /// its character become `ch`, as one undo step; whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`], [`EditError::NotInPalette`], or
+    /// [`EditError::FillWithPlayer`] for `'@'`.
+    pub fn flood(&mut self, x: u32, y: u32, ch: char) -> Result<bool, EditError> {
+        self.check_char(ch)?;
+        if ch == '@' {
+            return Err(EditError::FillWithPlayer);
+        }
+        self.check_cell(u64::from(x), u64::from(y))?;
+        self.end_stroke();
+        let cells = flood::region(&self.grid, x, y);
+        let mut changes = Vec::with_capacity(cells.len());
+        for (x, y) in cells {
+            self.set(x, y, ch, &mut changes);
+        }
+        Ok(self.record(changes))
+    }
+
+    /// The map rows inside `rect` (what a copy takes).
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`] if any of it is outside the map.
+    pub fn rows(&self, rect: CellRect) -> Result<Vec<String>, EditError> {
+        self.check_rect(rect)?;
+        Ok((rect.y..rect.y + rect.height)
+            .map(|y| {
+                (rect.x..rect.x + rect.width)
+                    .filter_map(|x| self.grid.get(x, y))
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Place a piece (`rows`, each as wide as the first) with its top-left cell at column `x`,
+    /// row `y`, as one undo step (a paste, a stamp); cells that fall off the map are left out.
+    /// A player start in the piece moves the level's one. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::NotInPalette`] for a character this level does not define,
+    /// [`EditError::PieceWithPlayers`] for a piece with more than one player start.
+    pub fn place(&mut self, x: i64, y: i64, rows: &[Vec<char>]) -> Result<bool, EditError> {
+        let mut players = 0;
+        for &c in rows.iter().flatten() {
+            self.check_char(c)?;
+            players += usize::from(c == '@');
+        }
+        if players > 1 {
+            return Err(EditError::PieceWithPlayers(players));
+        }
+        self.end_stroke();
+        let mut changes = Vec::new();
+        let on_map = |gx: i64, gy: i64| {
+            (0..i64::from(self.width())).contains(&gx)
+                && (0..i64::from(self.height())).contains(&gy)
+        };
+        let player_lands = rows.iter().enumerate().any(|(dy, row)| {
+            row.iter()
+                .enumerate()
+                .any(|(dx, &c)| c == '@' && on_map(x + dx as i64, y + dy as i64))
+        });
+        if player_lands {
+            for (px, py) in self.grid.find_all('@') {
+                self.set(px, py, '.', &mut changes);
+            }
+        }
+        self.put(x, y, rows, &mut changes);
+        Ok(self.record(changes))
+    }
+
+    /// Move the cells of `rect` by (`dx`, `dy`), as one undo step: the cells it leaves become
+    /// floor, and cells moved off the map are gone. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`] if any of `rect` is outside the map.
+    pub fn move_rect(&mut self, rect: CellRect, dx: i64, dy: i64) -> Result<bool, EditError> {
+        let rows: Vec<Vec<char>> = self
+            .rows(rect)?
+            .into_iter()
+            .map(|r| r.chars().collect())
+            .collect();
+        self.end_stroke();
+        let mut changes = Vec::new();
+        for y in rect.y..rect.y + rect.height {
+            for x in rect.x..rect.x + rect.width {
+                self.set(x, y, '.', &mut changes);
+            }
+        }
+        self.put(
+            i64::from(rect.x) + dx,
+            i64::from(rect.y) + dy,
+            &rows,
+            &mut changes,
+        );
+        Ok(self.record(changes))
+    }
+
+    /// The scatter brush over `rect` (clipped to the map): each cell for which
+    /// [`scatter_hits`]`(seed, x, y, tenths)` becomes `ch`. Inside a stroke it joins the
+    /// stroke's undo step; otherwise it is one of its own. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::NotInPalette`], or [`EditError::FillWithPlayer`] for `'@'`.
+    pub fn scatter(
+        &mut self,
+        rect: CellRect,
+        ch: char,
+        tenths: u8,
+        seed: u64,
+    ) -> Result<bool, EditError> {
+        self.check_char(ch)?;
+        if ch == '@' {
+            return Err(EditError::FillWithPlayer);
+        }
+        let mut changes = Vec::new();
+        let (x1, y1) = (
+            (rect.x.saturating_add(rect.width)).min(self.width()),
+            (rect.y.saturating_add(rect.height)).min(self.height()),
+        );
+        for y in rect.y..y1 {
+            for x in rect.x..x1 {
+                if scatter_hits(seed, x, y, tenths) {
+                    self.set(x, y, ch, &mut changes);
+                }
+            }
+        }
+        Ok(self.record(changes))
+    }
+
     /// Add (`delta > 0`) or remove (`delta < 0`) rows or columns on `side`, as one undo step.
     /// Added cells are void ([`NEW_CELL`]). Crate overrides move with their crates.
     ///
@@ -519,6 +661,29 @@ impl Editor {
         match self.base.glyph(ch) {
             Some(_) => Ok(()),
             None => Err(EditError::NotInPalette(ch)),
+        }
+    }
+
+    fn check_rect(&self, rect: CellRect) -> Result<(), EditError> {
+        self.check_cell(u64::from(rect.x), u64::from(rect.y))?;
+        self.check_cell(
+            u64::from(rect.x) + u64::from(rect.width.max(1)) - 1,
+            u64::from(rect.y) + u64::from(rect.height.max(1)) - 1,
+        )
+    }
+
+    /// Set the cells of `rows` with their top-left at (`x`, `y`), leaving out those off the map.
+    fn put(&mut self, x: i64, y: i64, rows: &[Vec<char>], changes: &mut Vec<CellChange>) {
+        for (dy, row) in rows.iter().enumerate() {
+            for (dx, &c) in row.iter().enumerate() {
+                let (gx, gy) = (x + dx as i64, y + dy as i64);
+                if let (Ok(gx), Ok(gy)) = (u32::try_from(gx), u32::try_from(gy))
+                    && gx < self.width()
+                    && gy < self.height()
+                {
+                    self.set(gx, gy, c, changes);
+                }
+            }
         }
     }
 
