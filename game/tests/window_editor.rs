@@ -1269,3 +1269,52 @@ fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
         "{report}"
     );
 }
+
+#[test]
+fn a_crates_skin_and_health_and_the_level_name_are_edited_in_place_and_checked_like_check() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-override-form");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-override-form.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    // O over the strong crate at (4, 5): its skin, then its health.
+    game.hover(at((4, 5)));
+    game.send(&["key", "o"]);
+    game.wait_said("crate at (4, 5): skin and health");
+    game.send(&["type", "keg"]);
+    game.send(&["key", "Tab"]);
+    game.send(&["type", "0"]);
+    game.send(&["key", "Return"]);
+    // Refused with `check`'s own words; the form stays open.
+    game.wait_said("not applied: crate health must be between 1 and 1000, found 0");
+    game.send(&["key", "BackSpace"]);
+    game.send(&["type", "7"]);
+    game.send(&["key", "Return"]);
+    game.wait_said("crate at (4, 5): skin keg, health 7");
+    // P: the level's name (an empty one is refused as `check` refuses it).
+    game.send(&["key", "p"]);
+    game.wait_said("level properties");
+    for _ in 0.."Tools".len() {
+        game.send(&["key", "BackSpace"]);
+    }
+    game.send(&["key", "Return"]);
+    game.wait_said("not applied: the level name is empty");
+    game.send(&["type", "Tool Shed"]);
+    game.send(&["key", "Return"]);
+    game.wait_said("level \"Tool Shed\", 12 x 7");
+    let report = save_and_quit(game);
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    let expected = TOOLS_LEVEL.replace("\"Tools\"", "\"Tool Shed\"").replace(
+        "    ],\n)\n",
+        "    ],\n    crates: [\n        (at: (4, 5), health: 7, skin: \"keg\"),\n    ],\n)\n",
+    );
+    assert_eq!(saved, expected, "{report}");
+    let check = common::crate_room(&["check", &path]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}

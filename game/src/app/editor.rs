@@ -13,14 +13,15 @@ use std::path::{Path, PathBuf};
 use macroquad::miniquad::{self, KeyMods};
 use macroquad::prelude::*;
 
+use super::edit_form::{Form, FormKey, FormKind};
 use super::edit_view::{CellPos, EditView, line_cells};
 use super::render::Renderer;
 use super::screens::{HUD_BAR, shorten};
 use crate::atlas::clip_names::{self, CrateState, Facing};
 use crate::atlas::{AtlasData, FrameRect};
 use crate::editor::{
-    Brush, BrushKind, CellRect, DroppedOverride, EditError, Editor, SCATTER_STEPS, SaveError, Side,
-    Stamp, add_stamp, load_stamps, rows_to_text, stamp_path, text_to_rows,
+    Brush, BrushKind, CellRect, CrateOverride, DroppedOverride, EditError, Editor, SCATTER_STEPS,
+    SaveError, Side, Stamp, add_stamp, load_stamps, rows_to_text, stamp_path, text_to_rows,
 };
 use crate::level::{Level, LevelError, Tile};
 use crate::sim::TILE;
@@ -410,6 +411,8 @@ pub struct Session {
     echo: bool,
     /// Whether the first frame's input was handled yet (said on stderr as `editor: ready`).
     ready: bool,
+    /// The form being filled in (P, O), if one is open: it takes the keys.
+    form: Option<Form>,
 }
 
 impl std::fmt::Debug for Session {
@@ -544,6 +547,7 @@ impl Session {
             palette_top: 0,
             echo: false,
             ready: false,
+            form: None,
             confirm: None,
             disk_changed: false,
             placed: false,
@@ -706,6 +710,10 @@ impl Session {
     }
 
     fn event(&mut self, event: EditEvent, w: f32, h: f32, game_scale: f32) -> Outcome {
+        if self.form.is_some() {
+            self.form_event(event);
+            return Outcome::Stay;
+        }
         match event {
             EditEvent::Move(x, y) => {
                 self.mouse = (x, y);
@@ -756,6 +764,158 @@ impl Session {
             }
         }
         Outcome::Stay
+    }
+
+    /// An event while a form is open: keys and characters go to it, the mouse only moves.
+    fn form_event(&mut self, event: EditEvent) {
+        match event {
+            EditEvent::Char(c) => {
+                if let Some(form) = &mut self.form {
+                    form.char(c);
+                }
+            }
+            EditEvent::Key { key, shift, .. } => {
+                self.modifier(key, true);
+                let shift = shift || self.shift;
+                let Some(form) = &mut self.form else { return };
+                match form.key(key, shift) {
+                    FormKey::Stay => {}
+                    FormKey::Cancel => {
+                        self.form = None;
+                        self.say("closed without changes", ink::DIM);
+                    }
+                    FormKey::Apply => self.apply_form(),
+                }
+            }
+            EditEvent::KeyUp(key) => self.modifier(key, false),
+            EditEvent::Move(x, y) | EditEvent::Down(_, x, y) | EditEvent::Up(_, x, y) => {
+                self.mouse = (x, y);
+            }
+            EditEvent::Wheel(_) => {}
+        }
+    }
+
+    /// P: the level's name and size.
+    fn open_level_form(&mut self) {
+        self.form = Some(Form::new(
+            FormKind::Level,
+            vec![
+                ("name", self.model.name().to_owned()),
+                ("width", self.model.width().to_string()),
+                ("height", self.model.height().to_string()),
+            ],
+        ));
+        if let Some(form) = &mut self.form {
+            form.skip = Some('p');
+        }
+        self.say(
+            "level properties: Tab next field, Enter apply, Esc cancel",
+            ink::TEXT,
+        );
+    }
+
+    /// O: the skin and health of the crate under the mouse.
+    fn open_crate_form(&mut self) {
+        let Some((x, y)) = self.map_cell(self.mouse) else {
+            self.say("O edits the crate under the mouse: point at one", ink::DIM);
+            return;
+        };
+        let ch = self.model.cell(x, y).unwrap_or(' ');
+        let is_crate = self
+            .palette
+            .iter()
+            .any(|b| b.ch == ch && matches!(b.kind, BrushKind::Crate { .. }));
+        if !is_crate {
+            self.say(
+                format!("O edits the crate under the mouse: ({x}, {y}) holds '{ch}'"),
+                ink::DIM,
+            );
+            return;
+        }
+        let now = self.model.crate_override(x, y);
+        self.form = Some(Form::new(
+            FormKind::Crate { x, y },
+            vec![
+                ("skin", now.skin.unwrap_or_default()),
+                (
+                    "health",
+                    now.health.map(|h| h.to_string()).unwrap_or_default(),
+                ),
+            ],
+        ));
+        if let Some(form) = &mut self.form {
+            form.skip = Some('o');
+        }
+        self.say(
+            format!("crate at ({x}, {y}): skin and health (empty: as its map character says)"),
+            ink::TEXT,
+        );
+    }
+
+    /// Enter in a form: hand its fields to the model, which checks them as `check` does; a
+    /// refusal keeps the form open with the message.
+    fn apply_form(&mut self) {
+        let Some(form) = self.form.clone() else {
+            return;
+        };
+        self.edited();
+        let result = match form.kind {
+            FormKind::Level => self.apply_level_form(&form),
+            FormKind::Crate { x, y } => self.apply_crate_form(&form, x, y),
+        };
+        match result {
+            Ok(said) => {
+                self.form = None;
+                self.say(said, ink::GOOD);
+            }
+            Err(message) => {
+                self.say(format!("not applied: {message}"), ink::ERROR);
+                if let Some(open) = &mut self.form {
+                    open.error = Some(message);
+                }
+            }
+        }
+    }
+
+    fn apply_level_form(&mut self, form: &Form) -> Result<String, String> {
+        let number = |label: &str| {
+            let text = form.value(label).trim();
+            text.parse::<u32>()
+                .map_err(|_| format!("{label}: `{text}` is not a whole number"))
+        };
+        let (width, height) = (number("width")?, number("height")?);
+        let name = form.value("name");
+        // The name first: a refused size then leaves the name changed, which undo takes back.
+        self.model.set_name(name).map_err(|e| e.message)?;
+        self.model.set_size(width, height)?;
+        Ok(format!(
+            "level \"{}\", {} x {}",
+            self.model.name(),
+            self.model.width(),
+            self.model.height()
+        ))
+    }
+
+    fn apply_crate_form(&mut self, form: &Form, x: u32, y: u32) -> Result<String, String> {
+        let health = match form.value("health").trim() {
+            "" => None,
+            text => Some(
+                text.parse::<i64>()
+                    .map_err(|_| format!("health: `{text}` is not a whole number"))?,
+            ),
+        };
+        let skin = Some(form.value("skin").trim().to_owned()).filter(|s| !s.is_empty());
+        let coin = self.model.crate_override(x, y).coin;
+        let fields = CrateOverride { health, skin, coin };
+        self.model
+            .set_crate_override(x, y, fields.clone())
+            .map_err(|e| e.message)?;
+        let shown = |v: Option<String>| v.unwrap_or_else(|| "-".to_owned());
+        Ok(format!(
+            "crate at ({x}, {y}): skin {}, health {}",
+            shown(fields.skin),
+            shown(fields.health.map(|h| h.to_string()))
+        ))
     }
 
     /// Track Ctrl, Shift and Alt from the event stream itself: a click right after Shift went
@@ -1108,6 +1268,8 @@ impl Session {
                 );
             }
             KeyCode::Delete | KeyCode::Backspace => self.erase_selection(),
+            KeyCode::P => self.open_level_form(),
+            KeyCode::O => self.open_crate_form(),
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
                 if self.selection.is_some() =>
             {
@@ -1588,6 +1750,9 @@ impl Session {
         self.draw_grid(w, h);
         self.draw_palette(renderer, hud, h);
         self.draw_bars(hud, w, h);
+        if let Some(form) = &self.form {
+            form.draw(hud, PALETTE_W + 12.0);
+        }
     }
 
     fn visible_cells(&self, aabb: &crate::sim::Aabb) -> (u32, u32, u32, u32) {

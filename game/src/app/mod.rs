@@ -4,6 +4,7 @@
 //! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
 pub mod audio;
+pub mod edit_form;
 pub mod edit_view;
 pub mod editor;
 pub mod frame_times;

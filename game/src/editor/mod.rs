@@ -67,6 +67,7 @@ mod clip;
 mod flood;
 mod grid;
 mod history;
+mod meta;
 mod palette;
 mod save;
 mod scatter;
@@ -81,6 +82,7 @@ use crate::level::{self, Level, LevelError, MAX_SIDE};
 pub use clip::{ClipError, rows_to_text, text_to_rows};
 pub use grid::NEW_CELL;
 pub use history::HISTORY_CELLS;
+pub use meta::CrateOverride;
 pub use palette::{Brush, BrushKind};
 pub use save::WriteError;
 pub use scatter::{SCATTER_STEPS, scatter_hits};
@@ -90,6 +92,7 @@ pub use stamps::{
 
 use grid::Grid;
 use history::{CellChange, History, Step};
+use meta::Meta;
 use writer::{Base, Rendered};
 
 /// A side of the map, for [`Editor::resize`].
@@ -194,6 +197,8 @@ pub struct Editor {
     skins: Vec<String>,
     base: Base,
     grid: Grid,
+    /// The name and crate overrides edited in the editor.
+    meta: Meta,
     history: History,
     /// The cells changed by the stroke in progress, if one is.
     stroke: Option<Vec<CellChange>>,
@@ -264,6 +269,7 @@ impl Editor {
             skins: skins.iter().map(|s| (*s).to_owned()).collect(),
             base,
             grid,
+            meta: Meta::default(),
             history: History::default(),
             stroke: None,
             rendered: OnceCell::new(),
@@ -502,6 +508,138 @@ impl Editor {
         Ok(self.record(changes))
     }
 
+    /// The level's name, as it would be saved.
+    pub fn name(&self) -> &str {
+        self.meta.name.as_deref().unwrap_or(&self.base.name)
+    }
+
+    /// Rename the level, as one undo step; whether anything changed.
+    ///
+    /// # Errors
+    /// What `check` would say of the file with this name (an empty name, one over 64
+    /// characters), with the same message; the level is unchanged.
+    pub fn set_name(&mut self, name: &str) -> Result<bool, LevelError> {
+        if name == self.name() {
+            return Ok(false);
+        }
+        let mut meta = self.meta.clone();
+        meta.name = Some(name.to_owned());
+        let probe = format!("(name: {}, map: [\"@\"])", writer::quote(name));
+        self.change_meta(meta, &probe)
+    }
+
+    /// The override of the crate at (`x`, `y`) as a save would write it (`health`, `skin`,
+    /// `coin`; all `None` when it has none).
+    pub fn crate_override(&self, x: u32, y: u32) -> CrateOverride {
+        let at = self.opened_cell(x, y);
+        if let Some(fields) = self.meta.override_at(at) {
+            return fields.clone();
+        }
+        self.base
+            .overrides
+            .iter()
+            .find(|o| (i64::from(o.at.0), i64::from(o.at.1)) == at)
+            .map(|o| o.fields.clone())
+            .unwrap_or_default()
+    }
+
+    /// Set the override of the crate at (`x`, `y`), as one undo step: its entry in `crates` is
+    /// written (added, rewritten as one line, or removed when every field is `None`). Whether
+    /// anything changed.
+    ///
+    /// # Errors
+    /// What `check` would say of the file with this override (a health out of 1 to 1000, a
+    /// skin the atlas does not have, a cell that holds no crate), with the same message; the
+    /// level is unchanged.
+    pub fn set_crate_override(
+        &mut self,
+        x: u32,
+        y: u32,
+        fields: CrateOverride,
+    ) -> Result<bool, LevelError> {
+        if fields == self.crate_override(x, y) {
+            return Ok(false);
+        }
+        let holds_crate = self
+            .cell(x, y)
+            .and_then(|c| self.base.glyph(c))
+            .is_some_and(|g| matches!(g, level::validate::Glyph::Crate { .. }));
+        if !holds_crate {
+            return Err(LevelError::whole_file(
+                &self.path,
+                format!("({x}, {y}) holds no crate to override"),
+            ));
+        }
+        let probe = format!(
+            "(name: \"x\", map: [\"@c\"], crates: [{}])",
+            meta::override_entry((1, 0), &fields)
+        );
+        let mut meta = self.meta.clone();
+        meta.set_override(self.opened_cell(x, y), fields);
+        self.change_meta(meta, &probe)
+    }
+
+    /// Resize the map to `width` x `height` by adding or removing columns on the right and rows
+    /// at the bottom (two undo steps at most).
+    ///
+    /// # Errors
+    /// For a side over the limit, what `check` says of such a map (`the map is 2000 cells
+    /// wide; the limit is 1024`); for a side of 0, [`EditError::Size`]'s message.
+    pub fn set_size(&mut self, width: u32, height: u32) -> Result<bool, String> {
+        if let Some(message) = level::validate::map_width_message(width as usize)
+            .or_else(|| level::validate::map_rows_message(height as usize))
+        {
+            return Err(message);
+        }
+        let (dw, dh) = (
+            i64::from(width) - i64::from(self.width()),
+            i64::from(height) - i64::from(self.height()),
+        );
+        // Check both before changing either.
+        if width == 0 || height == 0 {
+            return Err(EditError::Size {
+                width: i64::from(width),
+                height: i64::from(height),
+            }
+            .to_string());
+        }
+        // Both sides are at most MAX_SIDE here, so the deltas fit an i32.
+        self.resize(Side::Right, dw as i32)
+            .map_err(|e| e.to_string())?;
+        self.resize(Side::Bottom, dh as i32)
+            .map_err(|e| e.to_string())?;
+        Ok(dw != 0 || dh != 0)
+    }
+
+    /// Cell (`x`, `y`) of the map being edited, in the coordinates of the map as opened.
+    fn opened_cell(&self, x: u32, y: u32) -> (i64, i64) {
+        let (ox, oy) = self.grid.origin();
+        (i64::from(x) + ox, i64::from(y) + oy)
+    }
+
+    /// Make `meta` the overlay as one undo step, unless the validator refuses the text it
+    /// gives (then its error is returned and nothing changes). While the level has a problem
+    /// of its own (say, no player start), the validator would report that first: then the
+    /// change is checked alone, as `probe`, a one-line level holding only it (the message is
+    /// `check`'s; its position is the probe's).
+    fn change_meta(&mut self, meta: Meta, probe: &str) -> Result<bool, LevelError> {
+        self.end_stroke();
+        let text = self.base.render(&self.grid, &meta).text;
+        if let Err(e) = level::parse(&self.path, &text, &self.skin_refs()) {
+            if self.problem().is_none() {
+                return Err(e);
+            }
+            level::parse(&self.path, probe, &self.skin_refs())?;
+        }
+        let before = std::mem::replace(&mut self.meta, meta.clone());
+        self.history.push(Step::Meta {
+            before,
+            after: meta,
+        });
+        self.forget_verdict();
+        Ok(true)
+    }
+
     /// Add (`delta > 0`) or remove (`delta < 0`) rows or columns on `side`, as one undo step.
     /// Added cells are void ([`NEW_CELL`]). Crate overrides move with their crates.
     ///
@@ -529,7 +667,7 @@ impl Editor {
         let Some(step) = self.history.undo() else {
             return false;
         };
-        step.undo(&mut self.grid);
+        step.undo(&mut self.grid, &mut self.meta);
         self.forget_verdict();
         true
     }
@@ -540,7 +678,7 @@ impl Editor {
         let Some(step) = self.history.redo() else {
             return false;
         };
-        step.redo(&mut self.grid);
+        step.redo(&mut self.grid, &mut self.meta);
         self.forget_verdict();
         true
     }
@@ -729,7 +867,8 @@ impl Editor {
 
     /// The text a save would write, rendered when first asked for after an edit.
     fn rendered(&self) -> &Rendered {
-        self.rendered.get_or_init(|| self.base.render(&self.grid))
+        self.rendered
+            .get_or_init(|| self.base.render(&self.grid, &self.meta))
     }
 
     /// Forget the text and verdict of the map before an edit.
