@@ -1244,7 +1244,7 @@ fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
     game.wait_said("selected 3 x 2 at (7, 2)");
     game.send(&["key", "ctrl+b"]);
     game.wait_said("saved \"stamp 1\" (3 x 2)");
-    let stamps = std::fs::read_to_string(dir.0.join("stamps.ron")).expect("the stamp file");
+    let stamps = std::fs::read_to_string(dir.0.join("stamps.txt")).expect("the stamp file");
     assert_eq!(
         stamps,
         "// Stamps for the levels in this folder: pieces of map saved in the level editor\n\

@@ -13,8 +13,14 @@
 //! - Editing (each is one undo step, refused with an [`EditError`] rather than panicking):
 //!   [`paint`](Editor::paint) (`'@'` moves the one player start) between
 //!   [`begin_stroke`](Editor::begin_stroke) and [`end_stroke`](Editor::end_stroke) for a
-//!   drag, [`fill`](Editor::fill) a [`CellRect`], [`resize`](Editor::resize) on a [`Side`];
-//!   [`undo`](Editor::undo), [`redo`](Editor::redo).
+//!   drag, [`fill`](Editor::fill) a [`CellRect`], [`flood`](Editor::flood) a connected
+//!   region, [`place`](Editor::place) a piece (a paste, a stamp), [`move_rect`](Editor::move_rect),
+//!   [`scatter`](Editor::scatter), [`resize`](Editor::resize) on a [`Side`] or
+//!   [`set_size`](Editor::set_size), [`set_name`](Editor::set_name),
+//!   [`set_crate_override`](Editor::set_crate_override) (both checked by the validator);
+//!   [`undo`](Editor::undo), [`redo`](Editor::redo). [`rows`](Editor::rows) reads a
+//!   rectangle; [`rows_to_text`] and [`text_to_rows`] are the clipboard's text; stamps are
+//!   [`load_stamps`] and [`add_stamp`].
 //!   [`can_undo`](Editor::can_undo) and [`can_redo`](Editor::can_redo) say whether they would
 //!   do anything.
 //! - Verdict: [`problem`](Editor::problem) is what `check` would say of the file a save writes

@@ -1,5 +1,5 @@
 //! Stamps: pieces of map saved from the editor's selection, kept for every level of a folder in
-//! its stamp file, `stamps.ron`, and placed from the editor's stamp palette.
+//! its stamp file, `stamps.txt`, and placed from the editor's stamp palette.
 //!
 //! ```ron
 //! // Stamps for the levels in this folder.
@@ -30,8 +30,9 @@ use crate::level::Reporter;
 use crate::level::spans::{Spans, Step};
 use crate::level::{LevelError, MAX_NAME_CHARS, MAX_SIDE, escape_for_display};
 
-/// Name of the stamp file, in the folder of the level being edited.
-pub const STAMP_FILE: &str = "stamps.ron";
+/// Name of the stamp file, in the folder of the level being edited. RON, but not `.ron`: every
+/// `.ron` file in `levels/` is a level.
+pub const STAMP_FILE: &str = "stamps.txt";
 
 /// Most stamps one file holds.
 pub const MAX_STAMPS: usize = 1000;
@@ -321,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_list_without_a_trailing_comma_or_on_one_line_takes_a_stamp() {
-        let path = Path::new("stamps.ron");
+        let path = Path::new("stamps.txt");
         for text in [
             "(stamps: [(name: \"a\", rows: [\"#\"])])",
             "(stamps: [])",
@@ -335,12 +336,12 @@ mod tests {
 
     #[test]
     fn bad_stamp_files_say_where_and_what() {
-        let path = Path::new("stamps.ron");
+        let path = Path::new("stamps.txt");
         let error = |text: &str| parse_stamps(path, text).unwrap_err().to_string();
         let ragged = error("(stamps: [\n  (name: \"a\", rows: [\"##\", \"#\"]),\n])");
         assert!(
             ragged.starts_with(
-                "stamps.ron:2:28: error: stamp \"a\" row 1 is 1 cells wide, but row 0 is 2"
+                "stamps.txt:2:28: error: stamp \"a\" row 1 is 1 cells wide, but row 0 is 2"
             ),
             "{ragged}"
         );
