@@ -14,6 +14,8 @@ pub enum FormKind {
     Level,
     /// O: the override of the crate at this cell.
     Crate { x: u32, y: u32 },
+    /// N on the title screen: the name of a new level.
+    NewLevel,
 }
 
 /// A form being filled in.
@@ -97,6 +99,7 @@ impl Form {
         let title = match self.kind {
             FormKind::Level => "Level properties".to_owned(),
             FormKind::Crate { x, y } => format!("Crate at ({x}, {y}): override"),
+            FormKind::NewLevel => "New level: its name (the file is named after it)".to_owned(),
         };
         let hint = "Tab next field   Enter apply   Esc cancel";
         let rows = self.fields.len() + 2 + usize::from(self.error.is_some());

@@ -505,6 +505,14 @@ impl Session {
         Ok(session)
     }
 
+    /// Name the level (a new level from the title screen is named by its author).
+    ///
+    /// # Errors
+    /// `check`'s message for the name (empty, over 64 characters).
+    pub fn set_name(&mut self, name: &str) -> Result<(), String> {
+        self.model.set_name(name).map(|_| ()).map_err(|e| e.message)
+    }
+
     /// Say every message on stderr too, as `editor: MESSAGE` (and `editor: ready` once the
     /// editor takes input): scripted runs do, so tests wait for what the editor says.
     pub fn set_echo(&mut self, on: bool) {
@@ -862,6 +870,7 @@ impl Session {
         let result = match form.kind {
             FormKind::Level => self.apply_level_form(&form),
             FormKind::Crate { x, y } => self.apply_crate_form(&form, x, y),
+            FormKind::NewLevel => Ok(String::new()),
         };
         match result {
             Ok(said) => {

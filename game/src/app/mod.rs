@@ -37,7 +37,7 @@ use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;
-use editor::{EditorReport, EventFeed, Outcome, Session};
+use editor::{EditEvent, EditorReport, EventFeed, Outcome, Session};
 use frame_times::{CpuTimes, FrameTimes};
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
@@ -223,6 +223,8 @@ struct App {
     discard_armed: Option<Command>,
     /// CPU time per frame, for the scripted report.
     times: FrameTimes,
+    /// The title screen's "new level" form (N), while it is open.
+    new_level: Option<edit_form::Form>,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -327,6 +329,7 @@ impl App {
             playtest_unsaved: false,
             discard_armed: None,
             times: FrameTimes::default(),
+            new_level: None,
         };
         if let Some(problem) = problem {
             app.notify(format!("best times: {problem}"), ink::ERROR);
@@ -738,6 +741,92 @@ impl App {
         self.screen = Screen::Title { selected };
     }
 
+    /// The title screen's N: a form for the new level's name.
+    fn open_new_level_form(&mut self) {
+        let mut form =
+            edit_form::Form::new(edit_form::FormKind::NewLevel, vec![("name", String::new())]);
+        form.skip = Some('n');
+        self.new_level = Some(form);
+    }
+
+    /// Input while the new-level form is open: Enter makes the level (a file in `levels/`
+    /// named after it, written on the first Ctrl+S) and opens it in the editor; Esc closes it.
+    fn new_level_events(&mut self, events: &[EditEvent]) {
+        for &event in events {
+            let Some(form) = &mut self.new_level else {
+                return;
+            };
+            match event {
+                EditEvent::Char(c) => form.char(c),
+                EditEvent::Key { key, shift, .. } => match form.key(key, shift) {
+                    edit_form::FormKey::Stay => {}
+                    edit_form::FormKey::Cancel => self.new_level = None,
+                    edit_form::FormKey::Apply => {
+                        let name = form.value("name").trim().to_owned();
+                        if let Err(e) = self.make_new_level(&name)
+                            && let Some(form) = &mut self.new_level
+                        {
+                            form.error = Some(e);
+                        }
+                    }
+                },
+                _ => {}
+            }
+        }
+    }
+
+    /// A new level named `name`: `levels/NAME.ron` (lower case, letters, digits and `_`; a
+    /// number added if the file exists), opened in the editor, not written until saved.
+    fn make_new_level(&mut self, name: &str) -> Result<(), String> {
+        let stem: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect::<String>()
+            .split('_')
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("_");
+        let stem = if stem.is_empty() {
+            "level".to_owned()
+        } else {
+            stem
+        };
+        let path = (1..)
+            .map(|n| {
+                let file = if n == 1 {
+                    format!("{stem}.ron")
+                } else {
+                    format!("{stem}_{n}.ron")
+                };
+                self.dirs.levels.join(file)
+            })
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| self.dirs.levels.join(format!("{stem}.ron")));
+        let mut session = Session::open(&path, editor::NEW_LEVEL_SIZE, &self.atlas)
+            .map_err(|e| editor::headline(&e))?;
+        session.set_name(name)?;
+        session.set_echo(self.scripted);
+        session.say(
+            format!("new level \"{name}\": Ctrl+S writes {}", path.display()),
+            ink::GOOD,
+        );
+        self.new_level = None;
+        self.watch(&path);
+        self.level_path = path;
+        self.screen = Screen::Playing;
+        self.session = Some(session);
+        self.editing = true;
+        self.sim = None;
+        self.error = None;
+        Ok(())
+    }
+
     /// Keys of the title screen: choose a level, start it, or quit. Returns false to quit.
     fn title_keys(&mut self) -> bool {
         let Screen::Title { selected } = self.screen else {
@@ -747,6 +836,10 @@ impl App {
         let pressed = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_pressed(k));
         if pressed(&[KeyCode::Escape]) {
             return false;
+        }
+        if pressed(&[KeyCode::N]) {
+            self.open_new_level_form();
+            return true;
         }
         if n == 0 {
             return true;
@@ -908,6 +1001,9 @@ impl App {
                 })
                 .collect();
             screens::title(&mut self.hud, &entries, selected);
+            if let Some(form) = &self.new_level {
+                form.draw(&mut self.hud, 40.0);
+            }
             self.draw_notices();
             self.hud.draw();
             return;
@@ -1130,6 +1226,8 @@ async fn game_loop(
                     app.overlay.toggle(view);
                 }
             }
+        } else if app.new_level.is_some() {
+            app.new_level_events(&events);
         } else if !app.scripted || app.session.is_some() {
             if !app.title_keys() || !app.playback_keys() {
                 quit = true;
