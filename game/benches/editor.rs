@@ -1,7 +1,9 @@
 //! Criterion benches of the level editor's model on levels from one screen to the largest map:
 //! a paint followed by the validator's verdict (a render of the text a save would write and a
-//! parse of it), and a paint alone; on the largest map (1024 x 1024), a flood fill and a paste
-//! of clipboard text, each with the undo that puts the map back for the next iteration.
+//! parse of it), a paint alone, opening a level with many crate overrides beside what `check`
+//! does with the same file (opening must cost about what checking costs), and on the largest
+//! map (1024 x 1024) a flood fill and a paste of clipboard text, each with the undo that puts
+//! the map back for the next iteration.
 //!
 //! `cargo bench -p game --bench editor`
 
@@ -142,5 +144,38 @@ fn flood_and_paste(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, paint, flood_and_paste);
+/// A dense level of `crates` crates with an override entry on each of the first `overrides`.
+fn level_with_overrides(crates: usize, overrides: usize) -> String {
+    let text = level::generate_level(level::Layout::Dense, crates, 0, 1).unwrap();
+    let level = level::parse(Path::new("dense.ron"), &text, &level::DEFAULT_SKINS).unwrap();
+    let mut entries = String::new();
+    for game::level::Cell { x, y } in level.crates.iter().map(|c| c.at).take(overrides) {
+        entries.push_str(&format!("        (at: ({x}, {y}), health: 5),\n"));
+    }
+    let body = text.trim_end().strip_suffix(')').unwrap().trim_end();
+    let body = body.strip_suffix(',').unwrap_or(body);
+    format!("{body},\n    crates: [\n{entries}    ],\n)\n")
+}
+
+fn open(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("crate-room-editor-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut group = c.benchmark_group("editor_open_vs_check");
+    group.sample_size(10);
+    for overrides in [1_000, 20_000, 300_000] {
+        let path = dir.join(format!("overrides-{overrides}.ron"));
+        std::fs::write(&path, level_with_overrides(1_000_000, overrides)).unwrap();
+        let label = format!("1M_crates/{overrides}_overrides");
+        group.bench_function(BenchmarkId::new("check", &label), |b| {
+            b.iter(|| black_box(level::load(&path, &level::DEFAULT_SKINS).unwrap()));
+        });
+        group.bench_function(BenchmarkId::new("editor_open", &label), |b| {
+            b.iter(|| black_box(Editor::open(&path, &level::DEFAULT_SKINS).unwrap()));
+        });
+    }
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, paint, open, flood_and_paste);
 criterion_main!(benches);

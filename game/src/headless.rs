@@ -88,6 +88,9 @@ pub struct SimReport {
     pub crates_left: u32,
     /// Coins collected.
     pub score: u32,
+    /// The step the last crate broke on (the room's time, what best times and par times
+    /// count), if it did.
+    pub cleared_at: Option<u64>,
     /// Hash of the final world state (hex).
     pub state_hash: String,
     /// Time to read, validate and build the level, milliseconds.
@@ -189,6 +192,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         crates_total: state.crates_total,
         crates_left: state.crates_left,
         score: state.score,
+        cleared_at: state.cleared_at,
         state_hash: format!("{:016x}", sim.state_hash()),
         load_ms: load.as_secs_f64() * 1e3,
         update_us_first: micros(first),
@@ -208,7 +212,7 @@ impl SimReport {
              crates {}/{} left, score {}, {} entities, state {}\n\
              load {:.1} ms, first update {:.1} us, then mean {:.1} us, median {:.1} us, p99 {:.1} us\n",
             crate::level::escape_for_display(&self.level_name),
-            self.level,
+            crate::level::escape_for_display(&self.level),
             self.frames,
             self.input,
             if self.dirty { "on" } else { "off" },

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::fsutil::{BoundedReadError, read_bounded};
+use crate::input_line;
 use crate::sim::Input;
 
 /// The largest input script read, in bytes: a script is typed by a person or written by a tool,
@@ -126,71 +127,6 @@ impl InputSource {
     }
 }
 
-/// A key word of an input line (input scripts and replays): `up`, `down`, `left`, `right` or
-/// `attack`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KeyWord {
-    Up,
-    Down,
-    Left,
-    Right,
-    Attack,
-}
-
-impl KeyWord {
-    /// The words, for messages.
-    pub(crate) const EXPECTED: &'static str = "up, down, left, right or attack";
-
-    pub(crate) fn parse(word: &str) -> Option<Self> {
-        Some(match word {
-            "up" => KeyWord::Up,
-            "down" => KeyWord::Down,
-            "left" => KeyWord::Left,
-            "right" => KeyWord::Right,
-            "attack" => KeyWord::Attack,
-            _ => return None,
-        })
-    }
-
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            KeyWord::Up => "up",
-            KeyWord::Down => "down",
-            KeyWord::Left => "left",
-            KeyWord::Right => "right",
-            KeyWord::Attack => "attack",
-        }
-    }
-
-    /// The axis of `input` this key moves and its direction; `None` for attack.
-    pub(crate) fn axis(self, input: &mut Input) -> Option<(&mut i8, i8)> {
-        match self {
-            KeyWord::Up => Some((&mut input.move_y, -1)),
-            KeyWord::Down => Some((&mut input.move_y, 1)),
-            KeyWord::Left => Some((&mut input.move_x, -1)),
-            KeyWord::Right => Some((&mut input.move_x, 1)),
-            KeyWord::Attack => None,
-        }
-    }
-
-    /// The keys `input` holds, vertical axis first, then horizontal, then attack.
-    pub(crate) fn held(input: Input) -> impl Iterator<Item = KeyWord> {
-        let y = match input.move_y.signum() {
-            -1 => Some(KeyWord::Up),
-            1 => Some(KeyWord::Down),
-            _ => None,
-        };
-        let x = match input.move_x.signum() {
-            -1 => Some(KeyWord::Left),
-            1 => Some(KeyWord::Right),
-            _ => None,
-        };
-        [y, x, input.attack.then_some(KeyWord::Attack)]
-            .into_iter()
-            .flatten()
-    }
-}
-
 /// A parsed input script: stretches of held keys, in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputScript {
@@ -259,33 +195,13 @@ impl InputScript {
         let mut end = 0u64;
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("");
-            let mut words = words_with_columns(line);
+            let mut words = input_line::words(line);
             let Some((col, count)) = words.next() else {
                 continue;
             };
-            let steps: u64 = count.parse().map_err(|_| {
-                (
-                    i + 1,
-                    col,
-                    format!("expected a number of steps, found `{count}`"),
-                )
-            })?;
-            let mut input = Input::default();
-            for (col, word) in words {
-                let Some(key) = KeyWord::parse(word) else {
-                    return Err((
-                        i + 1,
-                        col,
-                        format!("unknown key `{word}` (expected {})", KeyWord::EXPECTED),
-                    ));
-                };
-                let Some((axis, value)) = key.axis(&mut input) else {
-                    input.attack = true;
-                    continue;
-                };
-                // Both directions of an axis cancel, as on a keyboard.
-                *axis += value;
-            }
+            let steps = input_line::parse_number(count, u64::MAX, input_line::STEPS)
+                .map_err(|m| (i + 1, col, m))?;
+            let input = input_line::parse_keys(words).map_err(|(col, m)| (i + 1, col, m))?;
             if steps == 0 {
                 continue;
             }
@@ -318,26 +234,6 @@ impl InputScript {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// Whitespace-separated words with their 1-based character columns.
-fn words_with_columns(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut rest = line;
-    let mut column = 1;
-    std::iter::from_fn(move || {
-        let skipped = rest.len() - rest.trim_start().len();
-        column += rest[..skipped].chars().count();
-        rest = &rest[skipped..];
-        if rest.is_empty() {
-            return None;
-        }
-        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let (word, tail) = rest.split_at(len);
-        let at = column;
-        column += word.chars().count();
-        rest = tail;
-        Some((at, word))
-    })
 }
 
 #[cfg(test)]
@@ -376,10 +272,15 @@ mod tests {
     }
 
     #[test]
-    fn opposite_keys_cancel_and_zero_steps_are_skipped() {
-        let s = InputScript::parse("0 up\n1 left right up\n").unwrap();
+    fn zero_steps_are_skipped_and_keys_follow_the_replays_rule() {
+        let s = InputScript::parse("0 up\n1 left up\n").unwrap();
         assert_eq!(s.len(), 1);
-        assert_eq!(s.input_at(0), held(0, -1, false));
+        assert_eq!(s.input_at(0), held(-1, -1, false));
+        // One rule with replays: each key once, one key per axis.
+        for (line, col) in [("20 up up", 7), ("20 up down", 7), ("1 left right", 8)] {
+            let (at_line, at_col, message) = InputScript::parse(line).unwrap_err();
+            assert_eq!((at_line, at_col), (1, col), "{line}: {message}");
+        }
     }
 
     #[test]

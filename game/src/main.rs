@@ -17,12 +17,12 @@ use clap::{Parser, Subcommand};
 use game::app::{self, PlayOptions};
 use game::atlas::AtlasData;
 use game::debug::views::Views;
-use game::feel::FeelSettings;
 use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
-use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, TooManyCrates};
+use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE};
 use game::paths::DataDirs;
 use game::replay::{self, Replay, VerifyOutcome};
+use game::settings::Overrides;
 
 /// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
 /// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
@@ -57,22 +57,23 @@ struct PlayArgs {
     /// Wait for the display's refresh between frames.
     #[arg(long, value_enum, default_value_t = OnOff::On)]
     vsync: OnOff,
-    /// Window width in pixels.
-    #[arg(long, default_value_t = 1280)]
+    /// Window width in pixels, 90 to 16384 (the largest framebuffer OpenGL drivers commonly
+    /// allow).
+    #[arg(long, default_value_t = 1280, value_parser = window_side)]
     width: i32,
-    /// Window height in pixels.
-    #[arg(long, default_value_t = 720)]
+    /// Window height in pixels, 90 to 16384.
+    #[arg(long, default_value_t = 720, value_parser = window_side)]
     height: i32,
     /// Who plays: keyboard, idle, bot (the built-in bot) or script:FILE (held keys per
     /// stretch of steps; see the README).
     #[arg(long, value_name = "SOURCE", default_value = "keyboard")]
     input: InputSpec,
-    /// Scripted mode: play exactly N frames (one simulation step each), print a JSON summary
-    /// and exit.
-    #[arg(long)]
+    /// Scripted mode: play exactly N frames (one simulation step each; at least 1), print a
+    /// JSON summary and exit.
+    #[arg(long, value_parser = frame_count)]
     frames: Option<u64>,
-    /// Scripted mode: save the last frame as a PNG (needs --frames).
-    #[arg(long, requires = "frames")]
+    /// Scripted mode: save the last frame as a PNG file, named `*.png` (needs --frames).
+    #[arg(long, requires = "frames", value_parser = png_path)]
     screenshot: Option<PathBuf>,
     /// Debug views to start with: a comma-separated list of help, profiler, boxes, grid, dirty,
     /// stats (or all).
@@ -87,9 +88,16 @@ struct PlayArgs {
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     puffin_server: Option<String>,
-    /// Start with the sound muted (M toggles it).
+    /// Start with the sound muted (M toggles it). Like --no-shake, --no-hit-stop, --fullscreen
+    /// and --windowed, this run only: the settings file is not changed.
     #[arg(long)]
     mute: bool,
+    /// Start fullscreen (F11 or Alt+Enter toggles it).
+    #[arg(long, conflicts_with = "windowed")]
+    fullscreen: bool,
+    /// Start in a window, whatever the settings say.
+    #[arg(long)]
+    windowed: bool,
     /// Start with the dirty-component optimization off (F7 toggles it).
     #[arg(long)]
     no_dirty: bool,
@@ -174,15 +182,51 @@ enum Command {
 fn crate_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
         Ok(n) if n <= MAX_DENSE_CRATES as u64 => Ok(n as usize),
-        Ok(n) => Err(TooManyCrates {
-            requested: n,
-            layout: Layout::Blocks,
-        }
-        .to_string()),
+        Ok(n) => Err(format!(
+            "{n} is more than any layout places: at most {MAX_GENERATED_CRATES} \
+             ({MAX_DENSE_CRATES} with --dense)"
+        )),
         Err(_) => Err(format!(
             "expected a whole number of crates from 0 to {MAX_GENERATED_CRATES} \
              ({MAX_DENSE_CRATES} with --dense)"
         )),
+    }
+}
+
+/// The smallest window side: a HUD bar and a few cells of the room must fit.
+const MIN_WINDOW_SIDE: i32 = 90;
+/// The largest window side: `GL_MAX_VIEWPORT_DIMS` and `GL_MAX_TEXTURE_SIZE` of common drivers
+/// (Mesa's software renderer among them). Past it the driver may refuse the window or crash in
+/// it, and X11 itself cannot address more than 32767.
+const MAX_WINDOW_SIDE: i32 = 16384;
+
+/// `--width` / `--height`: a window side the display and the GL driver can have.
+fn window_side(text: &str) -> Result<i32, String> {
+    let range = format!("a whole number of pixels from {MIN_WINDOW_SIDE} to {MAX_WINDOW_SIDE}");
+    match text.trim().parse::<i64>() {
+        Ok(n) if (i64::from(MIN_WINDOW_SIDE)..=i64::from(MAX_WINDOW_SIDE)).contains(&n) => {
+            Ok(n as i32)
+        }
+        Ok(n) => Err(format!("{n} is out of range: expected {range}")),
+        Err(_) => Err(format!("expected {range}")),
+    }
+}
+
+/// `--frames`: a scripted run plays at least one frame.
+fn frame_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("a scripted run plays at least 1 frame".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("expected a whole number of frames, at least 1".into()),
+    }
+}
+
+/// `--screenshot`: a path whose extension says PNG, the only format written.
+fn png_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if ext.eq_ignore_ascii_case("png") => Ok(path),
+        _ => Err("screenshots are PNG files: name it with a .png extension".into()),
     }
 }
 
@@ -213,15 +257,83 @@ struct ClosedPipe;
 /// Write `text` to standard output; a closed pipe is [`ClosedPipe`], a full disk an error.
 fn print_out(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(ClosedPipe.into()),
-        Err(e) => Err(anyhow!("cannot write to standard output: {e}")),
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(stdout_error)
+}
+
+/// A failed write to standard output: [`ClosedPipe`] for a closed pipe, else an error.
+fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        ClosedPipe.into()
+    } else {
+        anyhow!("cannot write to standard output: {e}")
     }
 }
 
+/// Standard output for a writer that goes on after an error (`check` reports every file):
+/// the first error is kept, and nothing more is written after it.
+#[derive(Default)]
+struct CheckedStdout {
+    failed: Option<std::io::Error>,
+}
+
+impl Write for CheckedStdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.failed.is_none() {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(buf).and_then(|()| out.flush()) {
+                self.failed = Some(e);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Parse the command line; window options given to a tool that opens no window are a usage
+/// error rather than silently ignored.
+fn parse_cli() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Cli::command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let tool = match &cli.command {
+        None | Some(Command::Replay { .. }) => return Ok(cli),
+        Some(Command::Sim { .. }) => "sim",
+        Some(Command::GenLevel { .. }) => "gen-level",
+        Some(Command::Check { .. }) => "check",
+    };
+    let window_options: Vec<String> = command
+        .get_arguments()
+        .filter(|arg| {
+            matches.value_source(arg.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .filter_map(|arg| Some(format!("--{}", arg.get_long()?)))
+        .collect();
+    if window_options.is_empty() {
+        return Ok(cli);
+    }
+    Err(command.error(
+        clap::error::ErrorKind::ArgumentConflict,
+        format!(
+            "{} {} for the window, and `{tool}` opens none; give options after `{tool}`",
+            window_options.join(", "),
+            if window_options.len() == 1 {
+                "is"
+            } else {
+                "are"
+            },
+        ),
+    ))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse_cli() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -233,8 +345,17 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if e.is::<ClosedPipe>() => ExitCode::from(EXIT_CLOSED_PIPE),
         Err(e) => {
+            let message = format!("{e:#}");
+            // A positioned message (`PATH:LINE:COL: error: ...`, as level and replay errors
+            // are) names itself an error already.
+            let first_line = message.lines().next().unwrap_or_default();
+            let prefix = if first_line.contains(": error: ") {
+                ""
+            } else {
+                "error: "
+            };
             // Not `eprintln!`, which panics when stderr cannot be written either.
-            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            let _ = writeln!(std::io::stderr(), "{prefix}{message}");
             ExitCode::FAILURE
         }
     }
@@ -255,8 +376,13 @@ fn check_level_path(path: &Path) -> anyhow::Result<()> {
 /// Refuse an `--edit` path that exists but is not a valid level (the editor opens only what
 /// `check` accepts), or whose folder is missing (a level that does not exist yet is made new,
 /// and saved there), before any window opens.
-fn check_edit_path(path: &Path) -> anyhow::Result<()> {
+fn check_edit_path(path: &Path, size: Option<(u32, u32)>) -> anyhow::Result<()> {
     match game::fsutil::regular_file_metadata(path) {
+        Ok(_) if size.is_some() => Err(anyhow!(
+            "--size makes a new level, and {} exists already: drop --size (the editor resizes \
+             with Ctrl+arrows)",
+            path.display()
+        )),
         Ok(_) => {
             let atlas = load_atlas()?;
             game::level::load(path, &atlas.crate_skins()).map_err(|e| anyhow!("{e}"))?;
@@ -281,13 +407,89 @@ fn check_edit_path(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Refuse a window where no display is named, in one line, instead of the windowing
+/// library's panic.
+fn check_display() -> anyhow::Result<()> {
+    if cfg!(target_os = "linux") && !game::display::named() {
+        anyhow::bail!(game::display::unavailable_message());
+    }
+    Ok(())
+}
+
+/// Open the window and run `game` in it. A display that is named but does not answer is the
+/// one-line error of [`check_display`], not the windowing library's panic.
+fn run_window(
+    conf: macroquad::conf::Conf,
+    game: impl std::future::Future<Output = ()> + 'static,
+) -> anyhow::Result<()> {
+    let quiet = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let default_hook = std::panic::take_hook();
+    let hook_quiet = std::sync::Arc::clone(&quiet);
+    std::panic::set_hook(Box::new(move |info| {
+        let message = panic_message(info.payload());
+        if game::display::is_open_failure(&message) {
+            hook_quiet.store(true, std::sync::atomic::Ordering::Relaxed);
+        } else {
+            default_hook(info);
+        }
+    }));
+    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        macroquad::Window::from_config(conf, game);
+    }));
+    match opened {
+        Ok(()) => Ok(()),
+        Err(_) if quiet.load(std::sync::atomic::Ordering::Relaxed) => {
+            Err(anyhow!(game::display::unavailable_message()))
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+/// The files a windowed run reads: none of its outputs may be one of them.
+fn play_inputs(args: &PlayArgs) -> Vec<&Path> {
+    let mut inputs: Vec<&Path> = [args.level.as_deref(), args.edit.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if let InputSpec::Script(path) = &args.input {
+        inputs.push(path);
+    }
+    inputs
+}
+
+/// Refuse an output (`--record`, `--screenshot`) that cannot be written or is one of the
+/// run's inputs, before the run: it would fail at its end, or destroy the input.
+fn check_output_arg(flag: &str, path: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    game::fsutil::check_output(path)
+        .and_then(|_| game::fsutil::check_not_input(path, inputs.iter().copied()))
+        .map_err(|e| anyhow!("{flag}: {e}"))?;
+    Ok(())
+}
+
 fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     if let Some(level) = &args.level {
         check_level_path(level)?;
     }
     if let Some(path) = &args.edit {
-        check_edit_path(path)?;
+        check_edit_path(path, args.size)?;
     }
+    let inputs = play_inputs(&args);
+    if let Some(path) = &args.record {
+        check_output_arg("--record", path, &inputs)?;
+    }
+    if let Some(path) = &args.screenshot {
+        check_output_arg("--screenshot", path, &inputs)?;
+    }
+    check_display()?;
     let input = match replay {
         Some(replay) => InputSource::Replay(Arc::new(replay)),
         None => args.input.load()?,
@@ -322,11 +524,16 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         screenshot: args.screenshot,
         debug: args.debug,
         puffin_server: args.puffin_server,
-        feel: FeelSettings {
-            shake: !args.no_shake,
-            hit_stop: !args.no_hit_stop,
+        overrides: Overrides {
+            mute: args.mute,
+            no_shake: args.no_shake,
+            no_hit_stop: args.no_hit_stop,
+            fullscreen: match (args.fullscreen, args.windowed) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
         },
-        mute: args.mute,
         dirty: !args.no_dirty,
         record: args.record,
     };
@@ -337,9 +544,9 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
     // `app::run` is called here, before the window opens: it must watch for macroquad's audio
     // thread failing from the start.
     let game = app::run(opts);
-    macroquad::Window::from_config(conf, async move {
+    run_window(conf, async move {
         *slot.borrow_mut() = Some(game.await);
-    });
+    })?;
     match outcome.take() {
         Some(Ok(Some(report))) => print_out(&format!("{}\n", serde_json::to_string(&report)?))?,
         Some(Ok(None)) | None => {}
@@ -371,6 +578,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if input == InputSpec::Keyboard {
                 anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
             }
+            if let Some(path) = &record {
+                let mut inputs = vec![level.as_path()];
+                if let InputSpec::Script(script) = &input {
+                    inputs.push(script);
+                }
+                check_output_arg("--record", path, &inputs)?;
+            }
             let input = input.load()?;
             // The whole image is decoded, as the window does: a corrupt one fails here too.
             let dirs = DataDirs::locate()?;
@@ -388,9 +602,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &atlas,
             )?;
             if let (Some(path), Some(replay)) = (&record, &report.replay) {
-                replay
-                    .save(path)
-                    .with_context(|| format!("writing the replay {}", path.display()))?;
+                replay.save(path).context("--record")?;
             }
             if json {
                 print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
@@ -454,15 +666,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             };
             match out {
-                Some(path) => std::fs::write(&path, text)
-                    .with_context(|| format!("writing {}", path.display()))?,
+                Some(path) => game::fsutil::write_atomic(&path, text.as_bytes())?,
                 None => print_out(&text)?,
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check { paths }) => {
             let atlas = load_atlas()?;
-            let code = game::level::check(&paths, &atlas.crate_skins(), &mut std::io::stdout());
+            let mut out = CheckedStdout::default();
+            let code = game::level::check(&paths, &atlas.crate_skins(), &mut out);
+            if let Some(e) = out.failed {
+                return Err(stdout_error(e));
+            }
             Ok(ExitCode::from(code as u8))
         }
     }

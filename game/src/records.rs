@@ -23,11 +23,13 @@
 //! - An unreadable, oversized or damaged file still gives a table (empty, or the lines that
 //!   parsed) together with the error. Loading never writes.
 //! - The file on disk is left exactly as it is until [`BestTimes::save`] succeeds, which the
-//!   caller does after a new best. If the loaded file had problems, that save first moves it to
-//!   `best_times.damaged.txt` (replacing an older one), so a hand edit gone wrong is never lost
-//!   silently.
-//! - Saves are atomic: a temporary file in the same folder, flushed, then renamed over the old
-//!   one, so a crash mid-save leaves the old file or the new one, never half of either.
+//!   caller does after a new best. If the loaded file had problems, that save first moves it
+//!   aside to `best_times.damaged.txt`, or `best_times.damaged.2.txt` and so on when that is
+//!   taken, so a hand edit gone wrong is never lost silently. At most [`MAX_DAMAGED_FILES`]
+//!   are kept: past that the oldest is replaced.
+//! - Saves go through [`crate::fsutil::write_atomic`]: a temporary file in the same folder,
+//!   synced, then renamed over the old one, so a crash mid-save leaves the old file or the new
+//!   one, never half of either.
 //! - An unwritable folder makes [`BestTimes::save`] return [`RecordsError::Write`]; the table in
 //!   memory keeps working for the session.
 //!
@@ -54,7 +56,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::fsutil::BoundedReadError;
@@ -63,11 +65,25 @@ use crate::sim::STEPS_PER_SECOND;
 /// Environment variable that, when set to a non-empty path, is used as the data directory.
 pub const ENV_VAR: &str = "CRATE_ROOM_DATA_DIR";
 
+/// The data directory [`ENV_VAR`] names: `None` when it is unset or set but empty. The one
+/// reading of the variable, so that every part of the game treats an empty value alike.
+pub fn env_data_dir() -> Option<PathBuf> {
+    non_empty(std::env::var_os(ENV_VAR))
+}
+
+fn non_empty(value: Option<OsString>) -> Option<PathBuf> {
+    value.filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
 /// Name of the best-times file inside the data directory.
 pub const FILE_NAME: &str = "best_times.txt";
 
-/// Name a damaged best-times file is moved to by the first save after loading it.
+/// Name a damaged best-times file is moved to by the first save after loading it (later ones
+/// are numbered: `best_times.damaged.2.txt`, ...).
 pub const DAMAGED_FILE_NAME: &str = "best_times.damaged.txt";
+
+/// Most damaged best-times files kept side by side; past that the oldest is replaced.
+pub const MAX_DAMAGED_FILES: usize = 10;
 
 /// Largest file [`BestTimes::load`] reads; a bigger one is refused unread.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
@@ -187,7 +203,7 @@ impl Store {
     /// # Errors
     /// [`RecordsError::NoDataDir`], as for [`locate`](Self::locate).
     pub fn locate_with(env_value: Option<OsString>) -> Result<Self, RecordsError> {
-        if let Some(dir) = env_value.filter(|v| !v.is_empty()) {
+        if let Some(dir) = non_empty(env_value) {
             return Ok(Self::at(dir));
         }
         directories::ProjectDirs::from("", "", "crate-room")
@@ -210,8 +226,24 @@ impl Store {
         self.dir.join(FILE_NAME)
     }
 
+    /// Where the next damaged file goes: the first free of `best_times.damaged.txt`,
+    /// `best_times.damaged.2.txt`, ... up to [`MAX_DAMAGED_FILES`], else the oldest of them.
     fn damaged_path(&self) -> PathBuf {
-        self.dir.join(DAMAGED_FILE_NAME)
+        let names = (1..=MAX_DAMAGED_FILES).map(|n| match n {
+            1 => self.dir.join(DAMAGED_FILE_NAME),
+            n => self.dir.join(format!("best_times.damaged.{n}.txt")),
+        });
+        let mut oldest: Option<(std::time::SystemTime, PathBuf)> = None;
+        for path in names {
+            let Ok(meta) = fs::symlink_metadata(&path) else {
+                return path;
+            };
+            let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+            if oldest.as_ref().is_none_or(|(t, _)| modified < *t) {
+                oldest = Some((modified, path));
+            }
+        }
+        oldest.map_or_else(|| self.dir.join(DAMAGED_FILE_NAME), |(_, path)| path)
     }
 }
 
@@ -379,29 +411,22 @@ impl BestTimes {
             let path = path.to_owned();
             move |error| RecordsError::Write { path, error }
         };
+        if fs::metadata(store.dir()).is_ok_and(|meta| !meta.is_dir()) {
+            let message = format!("{} is a file, not a folder", store.dir().display());
+            return Err(write_err(store.dir())(io::Error::other(message)));
+        }
         fs::create_dir_all(store.dir()).map_err(write_err(store.dir()))?;
-        // The process id keeps two games saving at once from sharing a temporary file.
-        let tmp = store
-            .dir()
-            .join(format!("{FILE_NAME}.{}.tmp", std::process::id()));
-        let written = write_synced(&tmp, text.as_bytes()).map_err(write_err(&tmp));
-        let renamed = written.and_then(|()| {
-            if self.keep_damaged {
-                match fs::rename(&path, store.damaged_path()) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(write_err(&store.damaged_path())(e)),
-                }
+        if self.keep_damaged {
+            let aside = store.damaged_path();
+            match fs::rename(&path, &aside) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(write_err(&aside)(e)),
             }
-            fs::rename(&tmp, &path).map_err(write_err(&path))
-        });
-        if renamed.is_err() {
-            // Best effort: a leftover temporary file is harmless, just untidy.
-            let _ = fs::remove_file(&tmp);
-        } else {
             self.keep_damaged = false;
         }
-        renamed
+        crate::fsutil::write_atomic(&path, text.as_bytes())
+            .map_err(|e| write_err(&path)(io::Error::other(e.message)))
     }
 
     /// The file's text: the header, then one line per level in name order.
@@ -476,12 +501,6 @@ fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, RecordsError> {
             limit: MAX_FILE_BYTES,
         }),
     }
-}
-
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 #[cfg(test)]

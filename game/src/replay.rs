@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use crate::atlas::AtlasData;
 use crate::fsutil::{BoundedReadError, read_bounded};
-use crate::input::KeyWord;
+use crate::input_line::{self, KeyWord};
 use crate::sim::{Input, Sim};
 
 /// The format version this build writes and reads. Version 2 checkpoints
@@ -139,6 +139,17 @@ pub enum ReplayError {
     /// The level loads no more (invalid, or the atlas lacks a clip).
     #[error(transparent)]
     Load(#[from] crate::sim::LoadError),
+    /// The level's path cannot be written into a replay as it is, so the replay could never
+    /// find its level again.
+    #[error(
+        "cannot record a replay of {path}: {reason}, which a replay cannot store; rename the level file or give it by another path"
+    )]
+    UnstorablePath {
+        /// The path, escaped for display.
+        path: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 /// A syntax error's position and message, before the file's path is attached.
@@ -250,28 +261,14 @@ impl Replay {
         s
     }
 
-    /// Write the replay to `path` (atomically: a temporary file renamed into place).
+    /// Write the replay to `path` through the game's output gate
+    /// ([`crate::fsutil::write_atomic`]: atomic, never onto a FIFO, device or directory, never
+    /// into a missing directory).
     ///
     /// # Errors
-    /// If the file or its folder cannot be written, or `path` is something other than a regular
-    /// file (a device, a FIFO, a directory): the rename would replace it.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        match crate::fsutil::regular_file_metadata(path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let written =
-            std::fs::write(&tmp, self.to_text()).and_then(|()| std::fs::rename(&tmp, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written
+    /// If the file cannot be written; the message names `path` and says why.
+    pub fn save(&self, path: &Path) -> Result<(), crate::fsutil::WriteError> {
+        crate::fsutil::write_atomic(path, self.to_text().as_bytes())
     }
 
     /// Read and parse the replay file at `path`.
@@ -399,41 +396,15 @@ impl Replay {
             if line == "checkpoints" {
                 break;
             }
-            let mut words = words_with_columns(line);
+            let mut words = input_line::words(line);
             let Some((col, count)) = words.next() else {
                 return Err((n, 1, "an empty line among the inputs".into()));
             };
-            let count = parse_count(count, col, n, MAX_STEPS)?;
+            let count = parse_count(count, col, n, MAX_STEPS, input_line::STEPS)?;
             if count == 0 {
                 return Err((n, col, "a run of 0 steps".into()));
             }
-            let mut input = Input::default();
-            for (col, word) in words {
-                let key = KeyWord::parse(word).filter(|k| !(*k == KeyWord::Attack && input.attack));
-                let Some(key) = key else {
-                    return Err((
-                        n,
-                        col,
-                        format!(
-                            "unexpected `{}` (expected {}, each at most once and no two opposite)",
-                            excerpt(word),
-                            KeyWord::EXPECTED
-                        ),
-                    ));
-                };
-                let Some((axis, value)) = key.axis(&mut input) else {
-                    input.attack = true;
-                    continue;
-                };
-                if *axis != 0 {
-                    return Err((
-                        n,
-                        col,
-                        format!("`{word}`: this run already holds a key on that axis"),
-                    ));
-                }
-                *axis = value;
-            }
+            let input = input_line::parse_keys(words).map_err(|(col, m)| (n, col, m))?;
             let end = replay.steps() + count;
             if end > steps {
                 return Err((
@@ -460,22 +431,37 @@ impl Replay {
             if line == "end" {
                 break;
             }
-            let mut words = words_with_columns(line);
+            let mut words = input_line::words(line);
             let (Some((col, step)), Some((hcol, hash)), None) =
                 (words.next(), words.next(), words.next())
             else {
                 return Err((n, 1, "expected a checkpoint, `STEP HASH`".into()));
             };
-            let step = parse_count(step, col, n, steps)?;
-            if replay
-                .checkpoints
-                .last()
-                .is_some_and(|&(last, _)| last >= step)
-            {
+            let step = parse_count(step, col, n, steps, input_line::STEPS)?;
+            let last = replay.checkpoints.last().map(|&(last, _)| last);
+            if last.is_some_and(|last| last >= step) {
                 return Err((
                     n,
                     col,
                     "checkpoints must be in increasing step order".into(),
+                ));
+            }
+            // The checkpoints' steps are part of the format: one every CHECKPOINT_EVERY steps
+            // and one at the last step, so a deleted one is an error, not a looser check.
+            let expected = last
+                .map_or(CHECKPOINT_EVERY, |last| {
+                    last.saturating_add(CHECKPOINT_EVERY)
+                })
+                .min(steps);
+            if step != expected {
+                return Err((
+                    n,
+                    col,
+                    format!(
+                        "expected the checkpoint of step {expected} here (one every \
+                         {CHECKPOINT_EVERY} steps and one at the last step, {steps}); \
+                         a checkpoint is missing or out of place"
+                    ),
                 ));
             }
             let hash = parse_hex(hash).ok_or_else(|| {
@@ -506,6 +492,29 @@ impl Replay {
     }
 }
 
+/// Refuse a level path a replay cannot store as it is: not UTF-8, with a control character
+/// (a newline would end the line), or too long.
+fn check_storable(path: &Path) -> Result<(), ReplayError> {
+    let unstorable = |reason| ReplayError::UnstorablePath {
+        path: crate::level::escape_for_display(&path.to_string_lossy()).into_owned(),
+        reason,
+    };
+    let Some(text) = path.to_str() else {
+        return Err(unstorable("its path is not UTF-8"));
+    };
+    if text.chars().any(crate::level::needs_escape) {
+        return Err(unstorable(
+            "its path holds a control or invisible character",
+        ));
+    }
+    if text.is_empty() || text.chars().count() > MAX_LEVEL_PATH_CHARS {
+        return Err(unstorable(
+            "its path is empty or longer than 4096 characters",
+        ));
+    }
+    Ok(())
+}
+
 /// A level path as a replay stores it: one line of text (control characters replaced).
 fn stored_path(path: &Path) -> String {
     let text: String = path
@@ -526,29 +535,15 @@ fn normalized(input: Input) -> Input {
     }
 }
 
-/// At most 40 characters of a word, for quoting in a message, with control characters escaped.
-fn excerpt(word: &str) -> String {
-    word.chars().take(40).flat_map(char::escape_debug).collect()
-}
-
-fn parse_count(word: &str, col: usize, line: usize, max: u64) -> Result<u64, Positioned> {
-    let bad = || {
-        (
-            line,
-            col,
-            format!(
-                "expected a whole number from 0 to {max}, found `{}`",
-                excerpt(word)
-            ),
-        )
-    };
-    if word.is_empty() || word.len() > 20 || !word.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    match word.parse::<u64>() {
-        Ok(v) if v <= max => Ok(v),
-        _ => Err(bad()),
-    }
+/// A number at `col` of line `line`, as [`input_line::parse_number`] reads it.
+fn parse_count(
+    word: &str,
+    col: usize,
+    line: usize,
+    max: u64,
+    what: &str,
+) -> Result<u64, Positioned> {
+    input_line::parse_number(word, max, what).map_err(|message| (line, col, message))
 }
 
 fn parse_hex(word: &str) -> Option<u64> {
@@ -620,7 +615,7 @@ impl<'a> Lines<'a> {
 
     fn number_field(&mut self, name: &str, max: u64) -> Result<u64, Positioned> {
         let (n, value) = self.field(name)?;
-        parse_count(value, name.len() + 2, n, max)
+        parse_count(value, name.len() + 2, n, max, "a whole number")
     }
 
     fn hex_field(&mut self, name: &str) -> Result<u64, Positioned> {
@@ -633,16 +628,6 @@ impl<'a> Lines<'a> {
             )
         })
     }
-}
-
-/// Space-separated words with their 1-based character columns.
-fn words_with_columns(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut column = 1;
-    line.split(' ').filter_map(move |word| {
-        let at = column;
-        column += word.chars().count() + 1;
-        (!word.is_empty()).then_some((at, word))
-    })
 }
 
 /// Where the room-cleared screen saves a run's replay:
@@ -675,6 +660,7 @@ impl Recorder {
     /// # Errors
     /// If the level file cannot be read.
     pub fn for_level(level_file: &Path, seed: u64) -> Result<Self, ReplayError> {
+        check_storable(level_file)?;
         let bytes = read_level(level_file, &level_file.display().to_string())?;
         Ok(Self::new(level_file, &bytes, seed))
     }
@@ -740,6 +726,15 @@ impl fmt::Display for VerifyOutcome {
                 write!(f, "ok: {steps} steps, all {checkpoints} checkpoints match")
             }
             VerifyOutcome::Diverged {
+                step: 0,
+                expected,
+                found,
+                ..
+            } => write!(
+                f,
+                "diverged at step 0: the state before any step differs (recorded {expected:016x}, re-simulated {found:016x}); the level or the game's rules are not those recorded"
+            ),
+            VerifyOutcome::Diverged {
                 step,
                 last_match,
                 expected,
@@ -769,11 +764,19 @@ pub fn find_level(replay: &Replay, levels_dir: Option<&Path>) -> Result<PathBuf,
             return Ok(candidate);
         }
     }
+    // Say what the stored path is when it exists but is no level file (a FIFO, a directory).
+    let what = match crate::fsutil::regular_file_metadata(&stored) {
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => e.to_string(),
+        _ => "no such file".to_owned(),
+    };
     Err(ReplayError::Level {
         level: replay.level_file.clone(),
         message: match levels_dir {
-            Some(dir) => format!("no such file, nor one of that name in {}", dir.display()),
-            None => "no such file".into(),
+            Some(dir) => format!(
+                "{what}, and there is no file of that name in {}",
+                dir.display()
+            ),
+            None => what,
         },
     })
 }
@@ -883,7 +886,7 @@ mod tests {
         }
         r.push_input(held(-1, 1, true));
         r.push_input(Input::default());
-        r.push_checkpoint(10, 0xabc);
+        // A run of under 600 steps has one checkpoint, at its last step.
         r.push_checkpoint(19, 0xdef);
         r
     }
@@ -920,7 +923,7 @@ mod tests {
         let text = sample().to_text();
         let cut = &text[..text.len() - 4];
         let (line, _, msg) = Replay::parse(cut).unwrap_err();
-        assert_eq!(line, 14);
+        assert_eq!(line, 13);
         assert!(msg.contains("truncated"), "{msg}");
         let bad = text.replace("3 attack", "3 atack");
         assert_eq!(Replay::parse(&bad).unwrap_err().0, 8);

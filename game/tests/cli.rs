@@ -4,11 +4,12 @@
 
 mod common;
 
+use common::process::{Running, TOOL_LIMIT, output_within};
 use common::{TempDir, crate_room, repo};
 use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -172,24 +173,12 @@ fn bad_level_in_sim_is_reported_with_file_line_and_column_not_a_panic() {
 
 /// Run crate-room in `dir`, killing it if it has not ended within `limit`.
 fn crate_room_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run crate-room");
-    let started = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("crate-room {args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().expect("output")
+    output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(dir)
+            .args(args),
+        limit,
+    )
 }
 
 fn stderr(o: &Output) -> String {
@@ -206,7 +195,7 @@ fn fifo_and_device_level_paths_are_refused_at_once_naming_the_path() {
     let out = crate_room_within(
         &repo(),
         &["check", fifo, "/dev/null"],
-        Duration::from_secs(10),
+        Duration::from_secs(60),
     );
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
@@ -221,14 +210,14 @@ fn fifo_and_device_level_paths_are_refused_at_once_naming_the_path() {
         "{text}"
     );
     // `sim` and the window refuse it the same way, before any window opens.
-    let sim = crate_room_within(&repo(), &["sim", "--level", fifo], Duration::from_secs(10));
+    let sim = crate_room_within(&repo(), &["sim", "--level", fifo], Duration::from_secs(60));
     assert_eq!(sim.status.code(), Some(1));
     assert!(
         stderr(&sim).contains("named pipe (FIFO)"),
         "{}",
         stderr(&sim)
     );
-    let play = crate_room_within(&repo(), &["--level", fifo], Duration::from_secs(10));
+    let play = crate_room_within(&repo(), &["--level", fifo], Duration::from_secs(60));
     assert_eq!(play.status.code(), Some(1));
     assert!(
         stderr(&play).contains("named pipe (FIFO)"),
@@ -245,7 +234,7 @@ fn fifo_and_device_level_paths_are_refused_at_once_naming_the_path() {
             "--input",
             &script,
         ],
-        Duration::from_secs(10),
+        Duration::from_secs(60),
     );
     assert_eq!(sim.status.code(), Some(1));
     assert!(
@@ -257,14 +246,15 @@ fn fifo_and_device_level_paths_are_refused_at_once_naming_the_path() {
 
 #[test]
 fn missing_level_is_refused_on_the_terminal_before_a_window_opens() {
-    let out = Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(["--level", "levels/no_such_level.ron"])
-        // No display: had it tried to open a window, it would fail differently.
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("run crate-room");
+    let out = output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(["--level", "levels/no_such_level.ron"])
+            // No display: had it tried to open a window, it would fail differently.
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY"),
+        TOOL_LIMIT,
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
@@ -274,21 +264,24 @@ fn missing_level_is_refused_on_the_terminal_before_a_window_opens() {
 
 /// Run crate-room with its standard output a pipe whose reading end is already closed.
 fn with_closed_stdout(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run crate-room");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("output")
+    // The reading end is closed before the child starts, so its first write fails however
+    // fast it is: a pipe closed after the start would race with a short output.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Running::start(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped()),
+        TOOL_LIMIT,
+    )
+    .wait_with_output()
 }
 
 #[test]
 fn closed_stdout_ends_sim_and_gen_level_quietly_with_exit_code_141() {
-    // 400,000 crates are about 600 KB: more than a pipe holds, so the write meets the closed
-    // end however the timing falls.
     for args in [
         &["gen-level", "--crates", "400000"][..],
         &[
@@ -324,12 +317,16 @@ fn full_disk_is_an_error_message_and_exit_1_not_a_panic() {
             .write(true)
             .open("/dev/full")
             .expect("/dev/full");
-        let out = Command::new(env!("CARGO_BIN_EXE_crate-room"))
-            .current_dir(repo())
-            .args(args)
-            .stdout(full)
-            .output()
-            .expect("run crate-room");
+        let out = Running::start(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(full)
+                .stderr(Stdio::piped()),
+            TOOL_LIMIT,
+        )
+        .wait_with_output();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert_eq!(
             stderr(&out),
@@ -433,23 +430,24 @@ fn readme_states_the_exact_gen_level_limit() {
 #[test]
 fn sim_with_a_huge_frame_count_starts_without_allocating_for_it() {
     for frames in ["18446744073709551615", "10000000000"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
-            .current_dir(repo())
-            .args([
-                "sim",
-                "--level",
-                "levels/crate_room.ron",
-                "--frames",
-                frames,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run crate-room");
+        let mut child = Running::start(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args([
+                    "sim",
+                    "--level",
+                    "levels/crate_room.ron",
+                    "--frames",
+                    frames,
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+            TOOL_LIMIT,
+        );
         std::thread::sleep(Duration::from_millis(1500));
-        let status = child.try_wait().expect("wait");
-        let _ = child.kill();
-        let out = child.wait_with_output().expect("output");
+        let status = child.try_wait();
+        child.stop();
+        let out = child.wait_with_output();
         assert!(
             status.is_none(),
             "--frames {frames} ended early ({status:?}): {}",
@@ -484,7 +482,7 @@ fn corrupt_atlas_png_stops_sim_saying_the_cause_once() {
         let out = crate_room_within(
             &dir.0,
             &["sim", "--level", "levels/crate_room.ron", "--frames", "3"],
-            Duration::from_secs(30),
+            Duration::from_secs(120),
         );
         assert_eq!(out.status.code(), Some(1), "cut at {keep}");
         let err = stderr(&out);
@@ -506,7 +504,7 @@ fn incomplete_assets_are_named_not_replaced_by_another_copy() {
     let out = crate_room_within(
         &dir.0.join("levels"),
         &["sim", "--level", "crate_room.ron", "--frames", "3"],
-        Duration::from_secs(30),
+        Duration::from_secs(120),
     );
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -608,4 +606,154 @@ fn record_refuses_to_replace_a_fifo_or_device() {
         "still a FIFO"
     );
     assert!(!dir.0.join("fifo.tmp").exists());
+}
+
+#[test]
+fn options_that_would_do_nothing_or_crash_the_window_are_usage_errors() {
+    let dir = TempDir::new("usage");
+    let existing = dir.path("room.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &existing).unwrap();
+    let cases: [(&[&str], &str); 10] = [
+        (&["--width", "32768"], "from 90 to 16384"),
+        (&["--width", "0"], "from 90 to 16384"),
+        (&["--height=-5"], "from 90 to 16384"),
+        (&["--width", "65536", "--height", "1"], "from 90 to 16384"),
+        (&["--width", "100000"], "from 90 to 16384"),
+        (&["--frames", "0"], "at least 1 frame"),
+        (&["--frames", "3", "--screenshot", "x.jpg"], "PNG"),
+        (
+            &["--edit", &existing, "--size", "10x10"],
+            "--size makes a new level",
+        ),
+        (
+            &["--width", "500", "check", "levels/vault.ron"],
+            "`check` opens none",
+        ),
+        (
+            &["gen-level", "--dense", "--crates", "1000001"],
+            "1000000 with --dense",
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args(args)
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY"),
+            TOOL_LIMIT,
+        );
+        assert!(
+            matches!(out.status.code(), Some(1 | 2)),
+            "{args:?}: {:?}",
+            out.status
+        );
+        let err = stderr(&out);
+        assert!(err.contains(wanted), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("display"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn without_a_display_play_replay_and_edit_say_so_in_one_line() {
+    let dir = TempDir::new("no-display");
+    let replay = dir.path("run.replay");
+    let rec = crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--frames",
+        "10",
+        "--record",
+        &replay,
+    ]);
+    assert!(rec.status.success(), "{}", stderr(&rec));
+    let new_level = dir.path("new.ron");
+    for args in [
+        &["--level", "levels/crate_room.ron"][..],
+        &["replay", &replay],
+        &["--edit", &new_level],
+    ] {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args(args)
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY"),
+            TOOL_LIMIT,
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: this needs a display to open its window, and there is none ($DISPLAY is \
+             not set); `crate-room sim` runs without one\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn input_script_errors_escape_control_characters_and_cut_long_words() {
+    let dir = TempDir::new("script-errors");
+    let long_count = "9".repeat(100_000);
+    for (text, wanted) in [
+        ("20 up up\n".to_owned(), ":1:7: error: "),
+        ("20 up down\n".to_owned(), ":1:7: error: "),
+        ("5 \u{1b}[2J\u{0}\u{202e}x\n".to_owned(), "\\u{1b}"),
+        (format!("{long_count} up\n"), "..."),
+    ] {
+        let script = dir.path("script.txt");
+        std::fs::write(&script, &text).unwrap();
+        let out = crate_room(&[
+            "sim",
+            "--level",
+            "levels/crate_room.ron",
+            "--input",
+            &format!("script:{script}"),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{text:?}");
+        let err = stderr(&out);
+        assert!(err.contains(wanted), "{text:?}: {err}");
+        assert!(!err.starts_with("error: "), "said once: {err}");
+        assert!(
+            !err.trim_end()
+                .chars()
+                .any(|c| c.is_control() || c == '\u{202e}'),
+            "{err:?}"
+        );
+        assert!(err.len() < 300, "{} bytes: {err:.300}", err.len());
+    }
+}
+
+#[test]
+fn a_positioned_error_is_not_called_an_error_twice() {
+    let out = crate_room(&[
+        "sim",
+        "--level",
+        "game/tests/bad_levels/unknown_field.ron",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("game/tests/bad_levels/unknown_field.ron:") && !err.starts_with("error:"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
+#[test]
+fn the_sim_summary_escapes_the_level_path() {
+    let dir = TempDir::new("summary-path");
+    let level = dir.0.join("esc\u{1b}[31m.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &level).unwrap();
+    let out = crate_room(&["sim", "--level", level.to_str().unwrap(), "--frames", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("esc\\u{1b}[31m.ron"), "{text}");
 }

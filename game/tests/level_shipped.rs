@@ -4,6 +4,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use game::campaign::Campaign;
 use game::level::{self, DEFAULT_SKINS, Level, Tile};
 
 fn levels_dir() -> PathBuf {
@@ -24,6 +25,46 @@ fn every_shipped_level_passes_check() {
     let out = String::from_utf8_lossy(&out);
     assert_eq!(status, 0, "{out}");
     assert_eq!(out, format!("ok: {} files valid\n", paths.len()));
+}
+
+#[test]
+fn the_campaign_lists_every_shipped_level_once() {
+    let (campaign, problem) = Campaign::load(&levels_dir());
+    assert!(problem.is_none(), "{problem:?}");
+    let mut listed: Vec<String> = campaign.levels().to_vec();
+    assert!(listed.len() >= 12, "{listed:?}");
+    listed.sort();
+    let shipped: Vec<String> = common::shipped_levels()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        listed, shipped,
+        "levels/campaign.txt and levels/*.ron differ"
+    );
+}
+
+#[test]
+fn every_campaign_level_sets_par_times() {
+    let (campaign, _) = Campaign::load(&levels_dir());
+    for name in campaign.levels() {
+        let level = load(name);
+        let par = level.par.unwrap_or_else(|| panic!("{name} has no `par`"));
+        assert!(par.gold < par.silver && par.silver < par.bronze, "{name}");
+    }
+}
+
+#[test]
+fn the_level_table_in_the_readme_is_the_campaign_in_order() {
+    let readme = std::fs::read_to_string(levels_dir().join("README.md")).expect("levels/README.md");
+    let table: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` |").map(|(file, _)| file))
+        .filter(|f| f.ends_with(".ron"))
+        .collect();
+    let (campaign, _) = Campaign::load(&levels_dir());
+    assert_eq!(table, campaign.levels(), "levels/README.md's level table");
 }
 
 #[test]
@@ -55,13 +96,9 @@ fn cratetopia_is_crate_filled_and_bigger_than_the_screen() {
 
 #[test]
 fn crates_and_coins_stand_on_floor() {
-    for name in [
-        "crate_room.ron",
-        "cratetopia.ron",
-        "corridors.ron",
-        "vault.ron",
-        "powder_room.ron",
-    ] {
+    for path in common::shipped_levels() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let name = name.as_str();
         let level = load(name);
         let start = level.player_start;
         assert_eq!(level.tile(start.x, start.y), Tile::Floor, "{name}");

@@ -2,6 +2,8 @@
 //! `CRATE_ROOM_DATA_DIR` override. Every test works in its own scratch folder under the target
 //! directory; none touches the real data directory.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use game::records::{
@@ -330,11 +332,12 @@ fn child_saves_where_the_env_var_says() {
 #[test]
 fn data_dir_env_var_is_honoured() {
     let dir = scratch("env");
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_saves_where_the_env_var_says", "--ignored"])
-        .env(ENV_VAR, &dir)
-        .output()
-        .unwrap();
+    let child = common::process::output_within(
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child_saves_where_the_env_var_says", "--ignored"])
+            .env(ENV_VAR, &dir),
+        common::process::TOOL_LIMIT,
+    );
     // Captured, so the child's own test summary does not mix into this run's.
     assert!(
         child.status.success(),
@@ -364,4 +367,57 @@ fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
     let problem = problem.expect("reported").to_string();
     assert!(problem.contains("best_times.txt"), "{problem}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_damaged_file_is_kept_numbered_up_to_a_bound() {
+    let store = store_with("damaged-twice", b"first damage\n");
+    for n in 1..=game::records::MAX_DAMAGED_FILES + 2 {
+        let damage = format!("damage number {n}\n");
+        std::fs::write(store.path(), &damage).unwrap();
+        let (mut best, problem) = BestTimes::load(&store);
+        assert!(problem.is_some());
+        best.record("a.ron", 100 + n as u64).unwrap();
+        best.save().unwrap();
+        let kept: Vec<String> = std::fs::read_dir(store.dir())
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        assert!(kept.contains(&damage), "damage {n} is kept: {kept:?}");
+        if n >= 2 {
+            let previous = format!("damage number {}\n", n - 1);
+            assert!(
+                kept.contains(&previous),
+                "damage {} is kept: {kept:?}",
+                n - 1
+            );
+        }
+        // The best-times file and at most MAX_DAMAGED_FILES damaged ones.
+        assert!(
+            kept.len() <= game::records::MAX_DAMAGED_FILES + 1,
+            "{kept:?}"
+        );
+    }
+    assert!(store.dir().join(DAMAGED_FILE_NAME).exists());
+    assert!(store.dir().join("best_times.damaged.2.txt").exists());
+}
+
+#[test]
+fn a_data_directory_that_is_a_file_is_named_as_such() {
+    let dir = scratch("dir-is-file");
+    let file = dir.join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let (mut best, _) = BestTimes::load(&Store::at(&file));
+    best.record("a.ron", 1).unwrap();
+    let err = best.save().unwrap_err().to_string();
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+}
+
+#[test]
+fn an_empty_data_dir_variable_counts_as_unset() {
+    assert_eq!(
+        Store::locate_with(Some("".into())).ok(),
+        Store::locate_with(None).ok()
+    );
 }

@@ -306,6 +306,8 @@ fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
             .join("replays")
             .join(format!("corridors-{}.replay", sim.state().step))
     );
+    // The game makes its data directory's `replays/` folder; `save` makes no folders.
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     cleared.save(&path).unwrap();
     let loaded = Replay::load(&path).unwrap();
     assert_eq!(loaded.checkpoints().last().unwrap().0, sim.state().step);
@@ -313,4 +315,89 @@ fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
         replay::verify(&loaded, &atlas, None),
         Ok(VerifyOutcome::Matched { .. })
     ));
+}
+
+#[test]
+fn a_replay_missing_a_checkpoint_is_refused() {
+    let dir = TempDir::new("missing-checkpoint");
+    let file = dir.path("run.replay");
+    let rec = common::crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--input",
+        "bot",
+        "--frames",
+        "1300",
+        "--record",
+        &file,
+    ]);
+    assert!(rec.status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let checkpoints: Vec<&str> = text
+        .split("checkpoints\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| *l != "end")
+        .collect();
+    assert_eq!(checkpoints.len(), 3, "600, 1200 and 1300: {checkpoints:?}");
+    for line in &checkpoints[..2] {
+        let without = text.replace(&format!("{line}\n"), "");
+        let (_, _, message) = Replay::parse(&without)
+            .err()
+            .unwrap_or_else(|| panic!("accepted without `{line}`"));
+        assert!(message.contains("a checkpoint is missing"), "{message}");
+    }
+}
+
+#[test]
+fn a_divergence_at_step_0_says_so() {
+    let dir = TempDir::new("diverge-0");
+    let file = dir.path("run.replay");
+    let rec = common::crate_room(&[
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--frames",
+        "0",
+        "--record",
+        &file,
+    ]);
+    assert!(
+        rec.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rec.stderr)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (head, tail) = text.split_once("checkpoints\n0 ").unwrap();
+    let (hash, rest) = tail.split_once('\n').unwrap();
+    let other = u64::from_str_radix(hash, 16).unwrap() ^ 1;
+    let flipped = format!("{head}checkpoints\n0 {other:016x}\n{rest}");
+    std::fs::write(&file, flipped).unwrap();
+    let out = common::crate_room(&["replay", &file, "--verify"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("diverged at step 0"), "{err}");
+    assert!(!err.contains("1..=0"), "{err}");
+}
+
+#[test]
+fn a_replay_whose_level_is_a_directory_says_what_it_is() {
+    let dir = TempDir::new("level-dir");
+    let file = dir.path("run.replay");
+    let level = dir.path("room.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &level).unwrap();
+    let rec = common::crate_room(&["sim", "--level", &level, "--frames", "5", "--record", &file]);
+    assert!(rec.status.success());
+    std::fs::remove_file(&level).unwrap();
+    std::fs::create_dir(&level).unwrap();
+    let out = common::crate_room(&["replay", &file, "--verify"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("it is a directory, not a regular file"),
+        "{err}"
+    );
+    assert!(!err.contains("no such file"), "{err}");
 }

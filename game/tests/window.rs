@@ -1,10 +1,11 @@
 //! The real `crate-room` binary in a real window (Xvfb + Mesa's software OpenGL), scripted by
 //! the bot, checked through its screenshots. Skipped with a message when there is neither a
-//! display nor `xvfb-run`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+//! display nor `Xvfb`, unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
 
-use common::{repo, windowed};
+use common::process::{WINDOW_LIMIT, output_within};
+use common::{repo, windowed, windowed_at};
 
 use game::atlas::{RgbaImage, palette};
 
@@ -39,21 +40,37 @@ fn run_game_in(
     name: &str,
     data_dir: Option<&std::path::Path>,
 ) -> Option<Run> {
-    let mut cmd = windowed()?;
+    run_game_at((1280, 720), frames, args, name, data_dir)
+}
+
+/// [`run_game_in`] in a window (and virtual screen) of `size` pixels.
+fn run_game_at(
+    (width, height): (u32, u32),
+    frames: u32,
+    args: &[&str],
+    name: &str,
+    data_dir: Option<&std::path::Path>,
+) -> Option<Run> {
+    let mut cmd = windowed_at(width, height)?;
     if let Some(dir) = data_dir {
         cmd.env("CRATE_ROOM_DATA_DIR", dir);
     }
     let out_dir = std::env::temp_dir().join(format!("crate-room-window-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     let shot = out_dir.join(format!("{name}.png"));
-    let output = cmd
-        .current_dir(repo())
-        .args(["--width", "1280", "--height", "720"])
-        .args(["--frames", &frames.to_string(), "--screenshot"])
-        .arg(&shot)
-        .args(args)
-        .output()
-        .expect("start crate-room");
+    let output = output_within(
+        cmd.current_dir(repo())
+            .args([
+                "--width",
+                &width.to_string(),
+                "--height",
+                &height.to_string(),
+            ])
+            .args(["--frames", &frames.to_string(), "--screenshot"])
+            .arg(&shot)
+            .args(args),
+        WINDOW_LIMIT,
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -205,7 +222,18 @@ fn sound_with_or_without_a_device_changes_no_output_and_says_at_most_one_line() 
         return;
     };
     let muted = play("levels/crate_room.ron", 300, &["--mute"], "muted").expect("window works");
-    assert_eq!(run.summary, muted.summary);
+    // The report's `settings` says what the run used, `--mute` included; the rest is the game.
+    let without_settings = |summary: &serde_json::Value| {
+        let mut summary = summary.clone();
+        summary.as_object_mut().map(|o| o.remove("settings"));
+        summary
+    };
+    assert_eq!(
+        without_settings(&run.summary),
+        without_settings(&muted.summary)
+    );
+    assert_eq!(run.summary["settings"]["sound"], true);
+    assert_eq!(muted.summary["settings"]["sound"], false);
     for run in [&run, &muted] {
         // A dead audio thread answers on stdout ("Audio thread died") if the game talks to it.
         assert_eq!(
@@ -347,6 +375,59 @@ fn the_levels_top_row_and_left_column_are_drawn_at_the_top_and_left() {
             elsewhere < 0.05,
             "no crate at ({column}, {row}): {elsewhere:.2}"
         );
+    }
+}
+
+/// The orientation checks of the level's top row and left column, at any window size.
+fn assert_oriented(run: &Run) {
+    let (w, h) = ORIENTATION_SIZE;
+    for column in 0..w {
+        let top = run.cell_share(column, 0, &WALL);
+        let bottom = run.cell_share(column, h - 1, &WALL);
+        assert!(top > 0.6, "cell ({column}, 0) is wall on screen: {top:.2}");
+        assert!(
+            bottom < 0.05,
+            "cell ({column}, {}) is no wall: {bottom:.2}",
+            h - 1
+        );
+    }
+    for row in 1..h - 1 {
+        let left = run.cell_share(0, row, &WALL);
+        assert!(left > 0.6, "cell (0, {row}) is wall on screen: {left:.2}");
+    }
+    let corner = run.cell_share(1, 1, &CRATE);
+    assert!(
+        corner > 0.3,
+        "the crate is in the top-left corner: {corner:.2}"
+    );
+}
+
+#[test]
+fn the_room_stays_framed_and_the_hud_anchored_from_640x360_to_4k() {
+    // The HUD bar's fill (`ui::ink::OPAQUE`) and its lower edge (`ui::ink::EDGE`).
+    const BAR: [u8; 3] = [15, 12, 20];
+    const EDGE: [u8; 3] = [107, 76, 56];
+    for size in [(640, 360), (1024, 768), (1920, 1080), (3840, 2160)] {
+        let name = format!("framed_{}x{}", size.0, size.1);
+        let args = ["--level", ORIENTATION, "--input", "idle"];
+        let Some(run) = run_game_at(size, 1, &args, &name, None) else {
+            return;
+        };
+        assert_eq!((run.width, run.height), size);
+        assert_oriented(&run);
+        // The whole level is on screen, below the bar.
+        let (_, top, _, _) = run.cell_rect(0, 0);
+        let (_, _, right, bottom) = run.cell_rect(ORIENTATION_SIZE.0 - 1, ORIENTATION_SIZE.1 - 1);
+        assert!(
+            top >= 40,
+            "{size:?}: the level's top ({top}) is under the HUD bar"
+        );
+        assert!(right <= run.width && bottom <= run.height, "{size:?}");
+        // The bar runs along the top edge, its right end included, whatever the width.
+        for x in [2, run.width / 2, run.width - 3] {
+            assert_eq!(run.pixel(x, 1), BAR, "{size:?}: bar at ({x}, 1)");
+            assert_eq!(run.pixel(x, 39), EDGE, "{size:?}: bar edge at ({x}, 39)");
+        }
     }
 }
 
@@ -679,4 +760,50 @@ fn a_scripted_run_reports_frame_update_and_render_cpu_times() {
         "{:?}",
         run.cpu
     );
+}
+
+#[test]
+fn a_scripted_run_with_an_empty_data_dir_variable_writes_nothing_to_the_players_folder() {
+    let Some(mut cmd) = windowed() else { return };
+    let home = std::env::temp_dir().join(format!("crate-room-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    // The bot clears the room, which would save a best time to the data directory.
+    let output = output_within(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", "")
+            .env("HOME", &home)
+            .env_remove("XDG_DATA_HOME")
+            .args(["--mute", "--level", ORIENTATION, "--input", "bot"])
+            .args(["--frames", "400"]),
+        WINDOW_LIMIT,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("\"crates_left\":0"), "{summary}");
+    // Where the player's data directory is with this HOME (Mesa may cache shaders elsewhere).
+    let written: Vec<_> = walk(&home.join(".local/share"));
+    assert!(
+        written.is_empty(),
+        "wrote into the player's data folder: {written:?}"
+    );
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

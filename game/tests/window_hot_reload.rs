@@ -8,6 +8,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use common::process::{Running, WINDOW_LIMIT};
 use common::{TempDir, repo, windowed};
 use notify::event::AccessKind;
 use notify::{EventKind, RecursiveMode, Watcher};
@@ -44,25 +45,27 @@ fn a_large_save_is_swapped_in_while_the_game_runs() {
         .expect("watch");
 
     // Frames run at anything from 60 to several hundred a second under Xvfb: 1,200 leave the
-    // reload (debounce, parse, build) at least a few seconds.
-    let child = cmd
-        .current_dir(repo())
-        .env("CRATE_ROOM_DATA_DIR", &dir.0)
-        .args([
-            "--width", "640", "--height", "360", "--mute", "--input", "idle",
-        ])
-        .args(["--frames", "1200", "--level"])
-        .arg(&level)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start crate-room");
+    // watcher's debounce seconds to notice the save, and a scripted run waits for a reload in
+    // flight before its report, however slowly this machine parses.
+    let child = Running::start(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", &dir.0)
+            .args([
+                "--width", "640", "--height", "360", "--mute", "--input", "idle",
+            ])
+            .args(["--frames", "1200", "--level"])
+            .arg(&level)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+        WINDOW_LIMIT,
+    );
     opens
         .recv_timeout(Duration::from_secs(120))
         .expect("the game reads the level");
     drop(watcher);
     save(&level, &after);
-    let output = child.wait_with_output().expect("crate-room ran");
+    let output = child.wait_with_output();
 
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(

@@ -2,16 +2,16 @@
 //! port (under Xvfb) serves frames to `puffin_http::Client`, the client `puffin_viewer` uses,
 //! and inside each frame's `update` scope there is a scope named after every system in the
 //! schedule. The test stops the game once it has seen them all (or enough frames to know one
-//! is missing). Skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! is missing). Skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
 mod common;
 
 use std::collections::BTreeSet;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use common::process::{Running, WINDOW_LIMIT};
 use common::{TempDir, repo, sim_from_file, windowed};
 
 /// Frames after which the game would end by itself (ten minutes at 60 per second): a cap, in
@@ -85,49 +85,6 @@ fn scopes_received(client: &puffin_http::Client) -> (BTreeSet<String>, usize) {
     (found, frames)
 }
 
-/// The processes of process group `group` whose command is `name`.
-fn group_members(group: u32, name: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // `pid (comm) state ppid pgrp ...`: the command may hold spaces, so split after ')'.
-            let in_group = stat
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok())
-                == Some(group);
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            in_group && comm.trim() == name
-        })
-        .collect()
-}
-
-/// End the game: SIGTERM to it alone, so that `xvfb-run` (its parent, when there is one) sees
-/// it end and cleans up its Xvfb and files; then, if anything of the group is left after a
-/// while, SIGKILL to the whole group.
-fn stop(game: &mut Child) {
-    let group = game.id();
-    for pid in group_members(group, "crate-room") {
-        let _ = std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status();
-    }
-    let asked = Instant::now();
-    while asked.elapsed() < Duration::from_secs(10) {
-        if game.try_wait().ok().flatten().is_some() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = std::process::Command::new("kill")
-        .args(["-KILL", "--", &format!("-{group}")])
-        .status();
-    let _ = game.wait();
-}
-
 #[test]
 fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
     let Some(mut cmd) = windowed() else { return };
@@ -136,18 +93,18 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
     let addr = format!("127.0.0.1:{}", free_port());
     let stderr_path = dir.0.join("stderr.txt");
     let stderr_file = std::fs::File::create(&stderr_path).expect("create a stderr file");
-    let mut game = cmd
-        .current_dir(repo())
-        .env("CRATE_ROOM_DATA_DIR", &dir.0)
-        .args(["--puffin-server", &addr, "--mute", "--vsync", "off"])
-        // The bot plays, so `bot` is enabled and runs too.
-        .args(["--level", "levels/crate_room.ron", "--input", "bot"])
-        .args(["--frames", FRAMES, "--screenshot", &dir.path("shot.png")])
-        .stdout(Stdio::null())
-        .stderr(stderr_file)
-        .process_group(0)
-        .spawn()
-        .expect("start crate-room");
+    let mut game = Running::start(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", &dir.0)
+            .args(["--puffin-server", &addr, "--mute", "--vsync", "off"])
+            // The bot plays, so `bot` is enabled and runs too.
+            .args(["--level", "levels/crate_room.ron", "--input", "bot"])
+            .args(["--frames", FRAMES, "--screenshot", &dir.path("shot.png")])
+            .stdout(Stdio::null())
+            .stderr(stderr_file)
+            .stdin(Stdio::null()),
+        WINDOW_LIMIT,
+    );
     let client = puffin_http::Client::new(addr.clone());
     let started = Instant::now();
     let (mut seen, mut received) = (BTreeSet::new(), 0);
@@ -159,7 +116,7 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
         if systems.is_subset(&seen) || received >= ENOUGH_FRAMES {
             break None;
         }
-        if let Some(status) = game.try_wait().expect("poll the game") {
+        if let Some(status) = game.try_wait() {
             break Some(status);
         }
         if started.elapsed() > DEADLINE {
@@ -167,7 +124,7 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
         }
         std::thread::sleep(Duration::from_millis(200));
     };
-    stop(&mut game);
+    game.stop();
     let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
     if let Some(status) = ended {
         assert!(status.success(), "crate-room failed: {status}\n{stderr}");
@@ -183,4 +140,19 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
         "systems with no scope inside `update` in the frames received: {missing:?}\n\
          schedule: {systems:?}\nscopes seen inside `update`: {seen:?}"
     );
+}
+
+#[test]
+fn a_busy_or_invalid_profiler_address_gives_the_reason() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let addr = busy.local_addr().unwrap().to_string();
+    for (addr, reason) in [
+        (addr.as_str(), "Address already in use"),
+        ("not an address", "invalid"),
+    ] {
+        let err = game::debug::overlay::Overlay::new(Default::default(), Some(addr))
+            .err()
+            .unwrap_or_else(|| panic!("{addr}: served"));
+        assert!(err.contains(reason), "{addr}: {err}");
+    }
 }

@@ -1,24 +1,25 @@
 //! Replays and the window: a run recorded in a window of any size verifies headless, watching a
 //! replay plays the recorded game, and a replay whose level changed opens no window. The window
-//! tests are skipped with a message when there is neither a display nor `xvfb-run`, unless
+//! tests are skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` demands them.
 
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
+use common::display::Windowed;
+use common::process::{WINDOW_LIMIT, output_within};
 use common::{TempDir, crate_room, repo, windowed};
 
 /// Run the window with `args` (data kept in `data`), returning its JSON summary.
-fn window(mut cmd: Command, args: &[&str], data: &Path) -> serde_json::Value {
-    let output = cmd
-        .current_dir(repo())
-        .env("CRATE_ROOM_DATA_DIR", data)
-        .arg("--mute")
-        .args(args)
-        .output()
-        .expect("run the window");
+fn window(mut cmd: Windowed, args: &[&str], data: &Path) -> serde_json::Value {
+    let output = output_within(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", data)
+            .arg("--mute")
+            .args(args),
+        WINDOW_LIMIT,
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

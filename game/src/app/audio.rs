@@ -24,7 +24,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use ecs::EventReader;
-use macroquad::audio::{Sound, load_sound_from_bytes, play_sound_once};
+use macroquad::audio::{PlaySoundParams, Sound, load_sound_from_bytes, play_sound};
 
 pub use crate::sfx::Sfx;
 use crate::sfx::{SFX_DIR, WavError, parse_wav};
@@ -117,6 +117,8 @@ enum Clips {
 pub struct Sounds {
     clips: Clips,
     muted: bool,
+    /// 0.0 to 1.0.
+    volume: f32,
     thread: AudioThread,
 }
 
@@ -133,6 +135,7 @@ impl Sounds {
         let mut sounds = Sounds {
             clips: Clips::Off,
             muted,
+            volume: 1.0,
             thread,
         };
         match (files, playback_device_hint()) {
@@ -153,13 +156,24 @@ impl Sounds {
             && let Some(index) = Sfx::ALL.iter().position(|&s| s == sfx)
             && let Some(clip) = clips.get(index)
         {
-            play_sound_once(clip);
+            play_sound(
+                clip,
+                PlaySoundParams {
+                    looped: false,
+                    volume: self.volume,
+                },
+            );
         }
     }
 
     /// Mute or unmute.
     pub fn set_muted(&mut self, muted: bool) {
         self.muted = muted;
+    }
+
+    /// Set the volume, 0.0 (silent) to 1.0 (as recorded).
+    pub fn set_volume(&mut self, volume: f32) {
+        self.volume = volume.clamp(0.0, 1.0);
     }
 
     /// Flip mute.

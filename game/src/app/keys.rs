@@ -5,6 +5,7 @@
 use macroquad::prelude::{KeyCode, is_key_down, is_key_pressed};
 
 use crate::debug::views::View;
+use crate::menu::MenuInput;
 use crate::sim::Input;
 
 /// Movement and attack held this frame (WASD or arrows; Space, J or Enter to swing).
@@ -14,9 +15,53 @@ pub fn read_input() -> Input {
     Input {
         move_x: axis(&[KeyCode::A, KeyCode::Left], &[KeyCode::D, KeyCode::Right]),
         move_y: axis(&[KeyCode::W, KeyCode::Up], &[KeyCode::S, KeyCode::Down]),
-        attack: down(&[KeyCode::Space, KeyCode::J, KeyCode::Enter]),
+        // Alt+Enter is the fullscreen key, not a swing.
+        attack: down(&[KeyCode::Space, KeyCode::J]) || (down(&[KeyCode::Enter]) && !alt_down()),
     }
 }
+
+fn alt_down() -> bool {
+    is_key_down(KeyCode::LeftAlt) || is_key_down(KeyCode::RightAlt)
+}
+
+/// F11 or Alt+Enter was pressed this frame: fullscreen on/off, on every screen.
+pub fn fullscreen_pressed() -> bool {
+    is_key_pressed(KeyCode::F11)
+        || (alt_down() && (is_key_pressed(KeyCode::Enter) || is_key_pressed(KeyCode::KpEnter)))
+}
+
+/// Menu moves from the keyboard this frame: arrows or WASD, Enter / Space to confirm, Esc /
+/// Backspace to go back.
+pub fn read_menu() -> Vec<MenuInput> {
+    let pressed = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_pressed(k));
+    let mut out = Vec::new();
+    for (keys, input) in [
+        (&[KeyCode::Up, KeyCode::W][..], MenuInput::Up),
+        (&[KeyCode::Down, KeyCode::S], MenuInput::Down),
+        (&[KeyCode::Left, KeyCode::A], MenuInput::Left),
+        (&[KeyCode::Right, KeyCode::D], MenuInput::Right),
+        (&[KeyCode::Escape, KeyCode::Backspace], MenuInput::Back),
+    ] {
+        if pressed(keys) {
+            out.push(input);
+        }
+    }
+    if pressed(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) && !alt_down() {
+        out.push(MenuInput::Confirm);
+    }
+    out
+}
+
+/// The settings screen's key (also on the title and pause screens).
+pub const SETTINGS_KEY: KeyCode = KeyCode::O;
+
+/// The gamepad's buttons, for the help screen.
+pub const PAD_HELP: [&str; 4] = [
+    "Gamepad: stick / d-pad  move     A / X / RB  smash",
+    "         Start  pause     Select  settings",
+    "         menus: d-pad / stick choose, A confirm, B back",
+    "F11 / Alt+Enter  fullscreen on/off",
+];
 
 /// A key press that is a command rather than play input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,16 +88,19 @@ pub enum Command {
     SaveReplay,
     /// E: the level editor on the running level (E again plays the edited level).
     ToggleEdit,
+    /// O: the settings screen.
+    Settings,
 }
 
 /// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
-pub const KEYS: [(Command, KeyCode, &str); 10] = [
+pub const KEYS: [(Command, KeyCode, &str); 11] = [
     (
         Command::ToggleEdit,
         KeyCode::E,
         "E        edit this level (E again plays it)",
     ),
     (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
+    (Command::Settings, SETTINGS_KEY, "O        settings"),
     (Command::Restart, KeyCode::R, "R        restart level"),
     (
         Command::NextLevel,

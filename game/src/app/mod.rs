@@ -8,6 +8,7 @@ pub mod edit_form;
 pub mod edit_view;
 pub mod editor;
 pub mod frame_times;
+pub mod gamepad;
 pub mod keys;
 pub mod playback;
 pub mod recording;
@@ -15,6 +16,7 @@ pub mod render;
 pub mod screens;
 pub mod screenshot;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use ecs::EventReader;
@@ -22,15 +24,21 @@ use macroquad::prelude::*;
 use serde::Serialize;
 
 use crate::atlas::{AtlasData, AtlasError};
+use crate::campaign::Campaign;
 use crate::debug::overlay::{FrameCost, Overlay};
 use crate::debug::views::{View, Views};
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
 use crate::level::Level;
 use crate::level::watch::{BackgroundLoader, LevelWatcher};
+use crate::medals::Par;
+use crate::menu::{MenuInput, MenuOutcome, SettingsMenu, SettingsRow};
+use crate::pad::PadFrame;
 use crate::paths::{DataDirs, DataDirsError};
+use crate::progress::Progress;
 use crate::records::{self, BestTimes};
 use crate::replay;
+use crate::settings::{Overrides, Settings, SettingsFile};
 use crate::sim::components::{Player, Position};
 use crate::sim::events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
@@ -39,6 +47,7 @@ use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;
 use editor::{EditEvent, EditorReport, EventFeed, Outcome, Session};
 use frame_times::{CpuTimes, FrameTimes};
+use gamepad::Gamepads;
 use keys::Command;
 use playback::{Playback, PlaybackCommand};
 use recording::Recording;
@@ -64,10 +73,8 @@ pub struct PlayOptions {
     pub debug: Views,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
-    /// Screen shake and hit-stop.
-    pub feel: FeelSettings,
-    /// Start with the sound muted.
-    pub mute: bool,
+    /// Settings the command line changes for this run (the settings file keeps the rest).
+    pub overrides: Overrides,
     /// Start with the dirty-component optimization on (F7 toggles it).
     pub dirty: bool,
     /// Write the current run's replay here (`--record`): every checkpoint, when the room is
@@ -78,8 +85,18 @@ pub struct PlayOptions {
 /// What a scripted run prints when it ends (one JSON object).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ScriptReport {
-    /// The screen at the end: `title`, `playing` or `editing`.
+    /// The screen at the end: `title`, `settings`, `playing` or `editing`.
     pub showing: &'static str,
+    /// The gamepads: connected, none, or why the backend is off.
+    pub gamepad: String,
+    /// Whether the window was asked to be fullscreen.
+    pub fullscreen: bool,
+    /// The settings the run ended with (the command line's overrides included).
+    pub settings: Settings,
+    /// On the title screen: each level as listed.
+    pub title: Option<Vec<TitleRow>>,
+    /// On the room-cleared screen: the time, medal and what the clear opened.
+    pub cleared: Option<ClearedRow>,
     /// Frames drawn.
     pub frames: u64,
     /// Simulation steps run (fewer than frames while hit-stop held the game).
@@ -115,6 +132,30 @@ pub struct ScriptReport {
     pub cpu: CpuTimes,
 }
 
+/// A level as the title screen lists it, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TitleRow {
+    /// The level file's name.
+    pub file: String,
+    /// Whether it can be played.
+    pub open: bool,
+    /// Its best time in steps.
+    pub best: Option<u64>,
+    /// The medal of its best time.
+    pub medal: Option<&'static str>,
+}
+
+/// The room-cleared screen, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClearedRow {
+    /// The run's time in steps.
+    pub time: u64,
+    /// The medal it won.
+    pub medal: Option<&'static str>,
+    /// The level the clear opened.
+    pub unlocked: Option<String>,
+}
+
 /// What stops the window before or during a run.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -134,13 +175,11 @@ pub enum AppError {
     #[error("{0}")]
     Level(String),
     /// The screenshot could not be written.
-    #[error("cannot write the screenshot {path}: {error}")]
-    Screenshot {
-        /// The file.
-        path: String,
-        /// Why (in the message, so not also a `source`).
-        error: std::io::Error,
-    },
+    #[error("screenshot not saved: {0}")]
+    Screenshot(crate::fsutil::WriteError),
+    /// A scripted run's `--record` file could not be written.
+    #[error("{0}")]
+    Record(String),
 }
 
 /// Which screen the game is on.
@@ -150,6 +189,11 @@ enum Screen {
     Title { selected: usize },
     /// Playing (or paused, or cleared) the loaded level.
     Playing,
+    /// The settings, over the title (`title: Some(selected)`) or the paused game (`None`).
+    Settings {
+        menu: SettingsMenu,
+        title: Option<usize>,
+    },
 }
 
 /// A line of news shown under the HUD bar for a while.
@@ -176,6 +220,16 @@ struct App {
     level_path: PathBuf,
     sim: Option<Sim>,
     level_name: String,
+    /// The running level's par times.
+    par: Option<Par>,
+    /// The order of the levels and which are open.
+    campaign: Campaign,
+    /// The levels cleared at least once.
+    progress: Progress,
+    /// The title screen's rows, read when it opens.
+    title_entries: Vec<TitleEntry>,
+    /// The player's settings, and the file that keeps them.
+    settings: SettingsFile,
     /// The last load error, shown until a good version of the level loads.
     error: Option<String>,
     watcher: Option<LevelWatcher>,
@@ -225,6 +279,10 @@ struct App {
     times: FrameTimes,
     /// The title screen's "new level" form (N), while it is open.
     new_level: Option<edit_form::Form>,
+    /// Whether the window was last asked to be fullscreen.
+    fullscreen: bool,
+    /// Gamepads, when the backend started.
+    pads: Gamepads,
 }
 
 /// Counts the world pass's draw calls with macroquad's own telemetry: a capture is requested,
@@ -267,17 +325,32 @@ impl App {
         sounds: Sounds,
         opts: &PlayOptions,
     ) -> Self {
-        let levels = dirs.level_files();
+        let (campaign, campaign_problem) = Campaign::load(&dirs.levels);
+        let levels = campaign.order(&dirs.level_files());
         let scripted = opts.frames.is_some();
         renderer.top_inset = HUD_BAR;
         // A scripted run (tests, CI, benchmarks) keeps best times only where it is told to, so it
         // never writes into a player's data directory.
-        let (best, problem) = if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+        let (best, problem) = if scripted && records::env_data_dir().is_none() {
             (BestTimes::in_memory(), None)
         } else {
             BestTimes::open()
         };
-        let default_level = dirs.levels.join("crate_room.ron");
+        let (progress, progress_problem) = if scripted && records::env_data_dir().is_none() {
+            (Progress::in_memory(), None)
+        } else {
+            Progress::open()
+        };
+        let (settings, settings_problem) = if scripted && records::env_data_dir().is_none() {
+            (SettingsFile::in_memory(opts.overrides), None)
+        } else {
+            SettingsFile::open(opts.overrides)
+        };
+        // The title opens on the first level of the campaign until one is played.
+        let default_level = levels
+            .first()
+            .cloned()
+            .unwrap_or_else(|| dirs.levels.join("crate_room.ron"));
         let skins = atlas.crate_skins().into_iter().map(str::to_owned).collect();
         let (loader, loader_error) = match BackgroundLoader::new(skins) {
             Ok(loader) => (Some(loader), None),
@@ -292,9 +365,14 @@ impl App {
             scripted,
             screen: Screen::Playing,
             levels,
-            level_path: default_level.clone(),
+            level_path: default_level,
             sim: None,
             level_name: String::new(),
+            par: None,
+            campaign,
+            progress,
+            title_entries: Vec::new(),
+            settings,
             error: None,
             watcher: None,
             watch_error: None,
@@ -311,7 +389,7 @@ impl App {
             cleared: None,
             notices: Vec::new(),
             reloads: 0,
-            feel: Feel::new(opts.feel),
+            feel: Feel::new(FeelSettings::default()),
             hits: EventReader::default(),
             breaks: EventReader::default(),
             blasts: EventReader::default(),
@@ -330,9 +408,31 @@ impl App {
             discard_armed: None,
             times: FrameTimes::default(),
             new_level: None,
+            // The window opens windowed (macroquad's `Conf` default).
+            fullscreen: false,
+            pads: Gamepads::start(),
         };
         if let Some(problem) = problem {
-            app.notify(format!("best times: {problem}"), ink::ERROR);
+            app.warn(format!("best times: {problem}"));
+        }
+        // Without a data directory the best times said so already.
+        let no_data_dir = records::Store::locate().is_err();
+        if let Some(problem) = progress_problem.filter(|_| !no_data_dir) {
+            app.notify(format!("progress: {problem}"), ink::ERROR);
+        }
+        if let Some(problem) = campaign_problem {
+            app.notify(problem.to_string(), ink::ERROR);
+        }
+        if let Some(problem) = settings_problem.filter(|_| !no_data_dir) {
+            app.report_settings_problem(&problem);
+        }
+        app.apply_settings();
+        // The title opens on the level played last.
+        if let Some(last) = &app.settings.current().last_level {
+            let path = app.dirs.levels.join(last);
+            if path.is_file() {
+                app.level_path = path;
+            }
         }
         if let Some(e) = loader_error {
             app.notify(
@@ -343,16 +443,45 @@ impl App {
         match (&opts.level, &opts.edit) {
             (_, Some(start)) => app.open_editor(start),
             (Some(path), None) => app.open_level(path),
-            (None, None) => {
-                let selected = app
-                    .levels
-                    .iter()
-                    .position(|p| same_file(p, &default_level))
-                    .unwrap_or(0);
-                app.screen = Screen::Title { selected };
-            }
+            (None, None) => app.open_title(),
         }
         app
+    }
+
+    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
+    /// window, and a player who started the game from a terminal or a script reads it there.
+    fn warn(&mut self, text: String) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        self.notify(text, ink::ERROR);
+    }
+
+    /// Make the sound, the feel and the window follow the settings.
+    fn apply_settings(&mut self) {
+        let s = self.settings.current().clone();
+        self.sounds.set_muted(!s.sound);
+        self.sounds.set_volume(f32::from(s.volume) / 100.0);
+        self.feel.set_settings(FeelSettings {
+            shake: s.shake,
+            hit_stop: s.hit_stop,
+        });
+        if self.fullscreen != s.fullscreen {
+            self.fullscreen = s.fullscreen;
+            set_fullscreen(s.fullscreen);
+        }
+    }
+
+    /// The player changed a setting: apply it now and keep it in the settings file.
+    fn change_settings(&mut self, edit: impl Fn(&mut Settings)) {
+        if let Err(e) = self.settings.change(edit) {
+            self.report_settings_problem(&e.to_string());
+        }
+        self.apply_settings();
+    }
+
+    /// A settings file that cannot be read or written: said once, on stderr and on screen.
+    fn report_settings_problem(&mut self, problem: &str) {
+        self.warn(format!("settings: {problem}"));
     }
 
     fn notify(&mut self, text: String, color: Color) {
@@ -527,6 +656,11 @@ impl App {
         self.level_path = path.to_path_buf();
         self.watch(path);
         self.reload();
+        // Levels of the levels folder are remembered for the title screen.
+        if same_file(path.parent().unwrap_or(path), &self.dirs.levels) {
+            let file = level_key(path);
+            self.change_settings(|s| s.last_level = Some(file.clone()));
+        }
     }
 
     /// (Re)load the current level file from disk now, on this thread. Returns whether it
@@ -619,6 +753,7 @@ impl App {
         sim.set_bot(self.input.is_bot());
         self.renderer.fit_camera(&mut sim);
         self.level_name = level.name;
+        self.par = level.par;
         self.sim = Some(sim);
         self.error = None;
         self.fixed = FixedStep::default();
@@ -637,7 +772,7 @@ impl App {
         let level = (self.playback.is_none() && !self.playtest_unsaved)
             .then_some((&*self.level_path, self.seed));
         if let Err(e) = self.recording.start(level) {
-            self.notify(format!("this run is not recorded: {e}"), ink::ERROR);
+            self.warn(format!("this run is not recorded: {e}"));
         }
     }
 
@@ -645,7 +780,7 @@ impl App {
     fn save_record(&mut self) {
         let Some(sim) = &self.sim else { return };
         if let Err(e) = self.recording.write(sim) {
-            self.notify(e, ink::ERROR);
+            self.warn(e);
         }
     }
 
@@ -662,12 +797,43 @@ impl App {
                 }
                 self.notify(format!("replay saved: {shown}"), ink::GOOD);
             }
-            Err(e) => self.notify(format!("replay not saved: {e}"), ink::ERROR),
+            Err(e) => self.warn(format!("replay not saved: {e}")),
         }
     }
 
+    /// The levels folder's levels in play order: the campaign's, then the others by name.
+    fn refresh_levels(&mut self) {
+        self.levels = self.campaign.order(&self.dirs.level_files());
+    }
+
+    /// Whether the level file at `path` has been cleared (a best time counts: it was).
+    fn is_cleared(&self, file: &str) -> bool {
+        self.progress.is_cleared(file) || self.best.best(file).is_some()
+    }
+
+    /// Whether the title screen and N / B may open `path`; if not, say why.
+    fn may_open(&mut self, path: &Path) -> bool {
+        let file = level_key(path);
+        if self.campaign.is_open(&file, |f| self.is_cleared(f)) {
+            return true;
+        }
+        let before = self
+            .campaign
+            .position(&file)
+            .and_then(|i| self.campaign.levels().get(i.wrapping_sub(1)))
+            .map_or_else(String::new, |f| f.trim_end_matches(".ron").to_owned());
+        self.notify(
+            format!(
+                "{} is locked: clear {before} first",
+                file.trim_end_matches(".ron")
+            ),
+            ink::GOLD,
+        );
+        false
+    }
+
     fn cycle_level(&mut self, delta: isize) {
-        self.levels = self.dirs.level_files();
+        self.refresh_levels();
         if self.levels.is_empty() {
             return;
         }
@@ -678,7 +844,9 @@ impl App {
             .map_or(0, |i| i as isize);
         let next = (current + delta).rem_euclid(self.levels.len() as isize) as usize;
         let path = self.levels[next].clone();
-        self.open_level(&path);
+        if self.may_open(&path) {
+            self.open_level(&path);
+        }
     }
 
     fn handle(&mut self, command: Command) {
@@ -698,6 +866,7 @@ impl App {
             Command::PreviousLevel if !self.may_discard_edits(command, "B") => {}
             Command::Title if !self.may_discard_edits(command, "T") => {}
             Command::ToggleEdit => self.enter_editor(),
+            Command::Settings => self.open_settings_in_game(),
             Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => self.paused = !self.paused,
             Command::Restart => {
@@ -709,16 +878,17 @@ impl App {
             Command::ToggleShake => {
                 let s = self.feel.settings();
                 let on = !(s.shake || s.hit_stop);
-                self.feel.set_settings(FeelSettings {
-                    shake: on,
-                    hit_stop: on,
+                self.change_settings(|s| {
+                    s.shake = on;
+                    s.hit_stop = on;
                 });
                 let state = if on { "on" } else { "off" };
                 self.notify(format!("screen shake and hit-stop {state} (K)"), ink::TEXT);
             }
             Command::ToggleView(view) => self.overlay.toggle(view),
             Command::ToggleSound => {
-                self.sounds.toggle_muted();
+                let on = self.sounds.is_muted();
+                self.change_settings(|s| s.sound = on);
                 let state = if self.sounds.is_muted() { "off" } else { "on" };
                 self.notify(format!("sound {state} (M)"), ink::TEXT);
             }
@@ -731,8 +901,26 @@ impl App {
         }
     }
 
+    /// The title screen, on the level last played (or the first of the campaign).
     fn open_title(&mut self) {
-        self.levels = self.dirs.level_files();
+        self.refresh_levels();
+        self.title_entries = self
+            .levels
+            .iter()
+            .map(|path| {
+                let file = level_key(path);
+                // A level that does not load is listed by its file name, without par times.
+                let level = crate::level::load(path, &self.atlas.crate_skins()).ok();
+                TitleEntry {
+                    name: level.as_ref().map(|l| l.name.clone()),
+                    par: level.and_then(|l| l.par),
+                    best: self.best.best(&file),
+                    open: self.campaign.is_open(&file, |f| self.is_cleared(f)),
+                    campaign: self.campaign.position(&file).is_some(),
+                    file,
+                }
+            })
+            .collect();
         let selected = self
             .levels
             .iter()
@@ -827,36 +1015,115 @@ impl App {
         Ok(())
     }
 
-    /// Keys of the title screen: choose a level, start it, or quit. Returns false to quit.
-    fn title_keys(&mut self) -> bool {
+    /// Keys and pad of the title screen: choose a level, start it, open the settings, or quit
+    /// (Esc on the keyboard). Returns false to quit.
+    fn title_input(&mut self, menu: &[MenuInput], pad: &PadFrame) -> bool {
         let Screen::Title { selected } = self.screen else {
             return true;
         };
-        let n = self.levels.len();
-        let pressed = |keys: &[KeyCode]| keys.iter().any(|&k| is_key_pressed(k));
-        if pressed(&[KeyCode::Escape]) {
+        if is_key_pressed(KeyCode::Escape) {
             return false;
         }
-        if pressed(&[KeyCode::N]) {
+        if is_key_pressed(KeyCode::N) {
             self.open_new_level_form();
             return true;
         }
+        if let Some(help) = View::ALL.iter().find(|e| e.view == View::Help)
+            && is_key_pressed(help.key)
+        {
+            self.overlay.toggle(View::Help);
+        }
+        if is_key_pressed(keys::SETTINGS_KEY) || pad.select {
+            self.screen = Screen::Settings {
+                menu: SettingsMenu::default(),
+                title: Some(selected),
+            };
+            return true;
+        }
+        let n = self.levels.len();
         if n == 0 {
             return true;
         }
-        let selected = if pressed(&[KeyCode::Up, KeyCode::W]) {
-            (selected + n - 1) % n
-        } else if pressed(&[KeyCode::Down, KeyCode::S]) {
-            (selected + 1) % n
-        } else {
-            selected.min(n - 1)
-        };
+        let mut selected = selected.min(n - 1);
+        let mut confirm = pad.start;
+        for &input in menu {
+            match input {
+                MenuInput::Up => selected = (selected + n - 1) % n,
+                MenuInput::Down => selected = (selected + 1) % n,
+                MenuInput::Confirm => confirm = true,
+                MenuInput::Left | MenuInput::Right | MenuInput::Back => {}
+            }
+        }
         self.screen = Screen::Title { selected };
-        if pressed(&[KeyCode::Enter, KeyCode::Space, KeyCode::KpEnter]) {
+        if confirm {
             let path = self.levels[selected].clone();
-            self.open_level(&path);
+            if self.may_open(&path) {
+                self.open_level(&path);
+            }
         }
         true
+    }
+
+    /// The pad's Start (pause or resume) and Select (settings) while a level is on.
+    fn pad_commands(&mut self, pad: &PadFrame) {
+        if self.screen != Screen::Playing {
+            return;
+        }
+        if pad.start {
+            self.handle(Command::TogglePause);
+        }
+        if pad.select {
+            self.open_settings_in_game();
+        }
+    }
+
+    /// Keys and pad of the settings screen.
+    fn settings_input(&mut self, menu: &[MenuInput]) {
+        let Screen::Settings {
+            menu: mut state,
+            title,
+        } = self.screen
+        else {
+            return;
+        };
+        for &input in menu {
+            match state.handle(input, self.settings.current()) {
+                MenuOutcome::Stay => {}
+                // Only the row's own setting changes: the rest of `new` may hold this run's
+                // command-line overrides, which the file must not take.
+                MenuOutcome::Change(new) => {
+                    let row = state.row();
+                    self.change_settings(|s| match row {
+                        SettingsRow::Sound => s.sound = new.sound,
+                        SettingsRow::Volume => s.volume = new.volume,
+                        SettingsRow::Shake => s.shake = new.shake,
+                        SettingsRow::HitStop => s.hit_stop = new.hit_stop,
+                        SettingsRow::Fullscreen => s.fullscreen = new.fullscreen,
+                        SettingsRow::Done => {}
+                    });
+                }
+                MenuOutcome::Close => {
+                    self.screen = match title {
+                        Some(selected) => Screen::Title { selected },
+                        None => Screen::Playing,
+                    };
+                    return;
+                }
+            }
+        }
+        self.screen = Screen::Settings { menu: state, title };
+    }
+
+    /// The settings screen over the game, which pauses.
+    fn open_settings_in_game(&mut self) {
+        if self.playback.is_some() {
+            return;
+        }
+        self.paused = true;
+        self.screen = Screen::Settings {
+            menu: SettingsMenu::default(),
+            title: None,
+        };
     }
 
     /// Keys of a replay being watched: pause, speed, one step. Returns false to quit.
@@ -906,7 +1173,8 @@ impl App {
             sim.world_mut().update_debug_only();
             return 0;
         }
-        let keyboard = matches!(self.input, InputSource::Keyboard).then(keys::read_input);
+        let keyboard = matches!(self.input, InputSource::Keyboard)
+            .then(|| crate::pad::combine(keys::read_input(), self.pads.input()));
         let mut steps = 0;
         for _ in 0..ticks {
             let frozen = self.feel.freeze_steps_now();
@@ -969,40 +1237,74 @@ impl App {
             coins: state.score,
             can_save_replay,
             saved_replay: None,
+            par: self.par,
+            unlocked: None,
         });
         self.save_record();
         if self.playtest_unsaved {
             // Best times belong to the level file, not to edits of it not saved yet.
             return;
         }
+        self.note_progress(&file);
         let saved = match self.best.record(&file, time) {
             Ok(outcome) if outcome.new_best => self.best.save(),
             Ok(_) => Ok(()),
             Err(e) => Err(e),
         };
         if let Err(e) = saved {
-            self.notify(format!("best time not saved: {e}"), ink::ERROR);
+            self.warn(format!("best time not saved: {e}"));
+        }
+    }
+
+    /// A clear of `file`: keep it in the progress, and say which level it opened.
+    fn note_progress(&mut self, file: &str) {
+        let next = self
+            .campaign
+            .position(file)
+            .and_then(|i| self.campaign.levels().get(i + 1))
+            .cloned();
+        let was_open = next
+            .as_deref()
+            .is_some_and(|n| self.campaign.is_open(n, |f| self.is_cleared(f)));
+        if !self.progress.mark_cleared(file) {
+            return;
+        }
+        if let Err(e) = self.progress.save() {
+            self.notify(format!("progress not saved: {e}"), ink::ERROR);
+        }
+        let next_exists = next
+            .as_deref()
+            .is_some_and(|n| self.dirs.levels.join(n).is_file());
+        if let (Some(next), false, true) = (next, was_open, next_exists)
+            && let Some(c) = &mut self.cleared
+        {
+            let path = self.dirs.levels.join(&next);
+            let name = crate::level::load(&path, &self.atlas.crate_skins())
+                .map_or_else(|_| next.trim_end_matches(".ron").to_owned(), |l| l.name);
+            c.unlocked = Some(name);
         }
     }
 
     fn draw(&mut self) {
         puffin::profile_scope!("render");
         clear_background(Color::from_rgba(20, 17, 26, 255));
-        if let Screen::Title { selected } = self.screen {
-            let entries: Vec<TitleEntry> = self
-                .levels
-                .iter()
-                .map(|p| {
-                    let file = level_key(p);
-                    TitleEntry {
-                        best: self.best.best(&file),
-                        file,
-                    }
-                })
-                .collect();
-            screens::title(&mut self.hud, &entries, selected);
+        let over_title = match self.screen {
+            Screen::Title { selected } => Some(selected),
+            Screen::Settings { title, .. } => title,
+            Screen::Playing => None,
+        };
+        if let Some(selected) = over_title {
+            match self.screen {
+                Screen::Settings { menu, .. } => {
+                    screens::settings(&mut self.hud, self.settings.current(), menu.selected);
+                }
+                _ => screens::title(&mut self.hud, &self.title_entries, selected),
+            }
             if let Some(form) = &self.new_level {
                 form.draw(&mut self.hud, 40.0);
+            }
+            if self.overlay.views.is_on(View::Help) {
+                self.draw_help();
             }
             self.draw_notices();
             self.hud.draw();
@@ -1018,6 +1320,10 @@ impl App {
             }
             self.hud.draw();
             return;
+        }
+        if let Some(sim) = &mut self.sim {
+            // The window may have been resized while the game stood still (paused, cleared).
+            self.renderer.fit_camera(sim);
         }
         if let Some(sim) = &self.sim {
             let view = self.renderer.view(sim);
@@ -1071,7 +1377,9 @@ impl App {
             None => muted.to_string(),
         };
         screens::hud_bar(&self.renderer, &self.level_name, &state, &hint);
-        if let Some(c) = &self.cleared {
+        if let Screen::Settings { menu, .. } = self.screen {
+            screens::settings(&mut self.hud, self.settings.current(), menu.selected);
+        } else if let Some(c) = &self.cleared {
             screens::cleared(&mut self.hud, c);
         } else if self.paused && self.playback.is_none() {
             screens::paused(&mut self.hud);
@@ -1119,6 +1427,8 @@ impl App {
             lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
         }
         lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
+        lines.extend(keys::PAD_HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        lines.push((self.pads.status(), ink::DIM));
         lines.push((
             format!(
                 "dirty tracking {}   shake {}",
@@ -1174,7 +1484,7 @@ async fn game_loop(
     drop(image);
     let overlay =
         Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
-    let sounds = Sounds::load(&dirs.assets, opts.mute, audio_thread);
+    let sounds = Sounds::load(&dirs.assets, opts.overrides.mute, audio_thread);
     let mut app = App::new(dirs, atlas, renderer, overlay, sounds, &opts);
     if opts.edit.is_some() && app.session.is_none() {
         // `--edit` on a file that is not a valid level: nothing to edit.
@@ -1228,13 +1538,24 @@ async fn game_loop(
             }
         } else if app.new_level.is_some() {
             app.new_level_events(&events);
-        } else if !app.scripted || app.session.is_some() {
-            if !app.title_keys() || !app.playback_keys() {
-                quit = true;
+        } else {
+            let pad = app.pads.poll();
+            if keys::fullscreen_pressed() {
+                app.change_settings(|s| s.fullscreen = !s.fullscreen);
             }
-            if app.screen == Screen::Playing && !quit {
-                for command in keys::read_commands() {
-                    app.handle(command);
+            let mut menu = keys::read_menu();
+            menu.extend(pad.menu.iter().copied());
+            match app.screen {
+                Screen::Title { .. } => quit = !app.title_input(&menu, &pad),
+                Screen::Settings { .. } => app.settings_input(&menu),
+                Screen::Playing => {
+                    quit = !app.playback_keys();
+                    if !quit {
+                        for command in keys::read_commands() {
+                            app.handle(command);
+                        }
+                        app.pad_commands(&pad);
+                    }
                 }
             }
         }
@@ -1271,6 +1592,16 @@ async fn game_loop(
         app.times.record(frame_started.elapsed(), update, render);
 
         if last_frame {
+            // A scripted run's report must not depend on how fast this machine parses: a
+            // reload in flight is waited for and swapped in first.
+            while app
+                .loader
+                .as_ref()
+                .is_some_and(BackgroundLoader::is_loading)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                app.finish_reload();
+            }
             app.save_record();
             return finish_script(&mut app, opts.screenshot.as_deref()).map(Some);
         }
@@ -1285,13 +1616,38 @@ fn finish_script(app: &mut App, screenshot: Option<&Path>) -> Result<ScriptRepor
         app.draw();
     }
     if let Some(path) = screenshot {
-        screenshot::save(path).map_err(|error| AppError::Screenshot {
-            path: path.display().to_string(),
-            error,
-        })?;
+        screenshot::save(path).map_err(AppError::Screenshot)?;
+    }
+    if let Some(failure) = app.recording.failure() {
+        return Err(AppError::Record(failure.to_owned()));
     }
     let mut report = ScriptReport {
-        showing: "title",
+        showing: match app.screen {
+            Screen::Settings { .. } => "settings",
+            _ => "title",
+        },
+        gamepad: app.pads.status(),
+        fullscreen: app.fullscreen,
+        settings: app.settings.current().clone(),
+        title: matches!(app.screen, Screen::Title { .. }).then(|| {
+            app.title_entries
+                .iter()
+                .map(|e| TitleRow {
+                    file: e.file.clone(),
+                    open: e.open,
+                    best: e.best,
+                    medal: e.medal().map(crate::medals::Medal::name),
+                })
+                .collect()
+        }),
+        cleared: app.cleared.as_ref().map(|c| ClearedRow {
+            time: c.time,
+            medal: c
+                .par
+                .and_then(|p| p.medal(c.time))
+                .map(crate::medals::Medal::name),
+            unlocked: c.unlocked.clone(),
+        }),
         frames: app.frame,
         screen: [screen_width(), screen_height()],
         editor: app.session.as_ref().map(Session::report),

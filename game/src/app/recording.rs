@@ -16,6 +16,8 @@ pub struct Recording {
     record_to: Option<PathBuf>,
     /// The run up to the step the room was cleared.
     cleared: Option<Replay>,
+    /// Why the last write to `record_to` failed, until one succeeds.
+    failure: Option<String>,
 }
 
 impl Recording {
@@ -58,14 +60,21 @@ impl Recording {
     ///
     /// # Errors
     /// The file cannot be written.
-    pub fn write(&self, sim: &Sim) -> Result<(), String> {
+    pub fn write(&mut self, sim: &Sim) -> Result<(), String> {
         let (Some(path), Some(recorder)) = (&self.record_to, &self.recorder) else {
             return Ok(());
         };
-        recorder
+        let written = recorder
             .finish(sim)
             .save(path)
-            .map_err(|e| format!("replay not written to {}: {e}", path.display()))
+            .map_err(|e| format!("--record: replay not saved: {e}"));
+        self.failure = written.as_ref().err().cloned();
+        written
+    }
+
+    /// Why the last `--record` write failed, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
     }
 
     /// Save the cleared run in the data directory's `replays/` folder (see
@@ -76,11 +85,16 @@ impl Recording {
     /// No cleared run, no data directory, or the file cannot be written.
     pub fn save_cleared(&self, level_path: &Path, scripted: bool) -> Result<PathBuf, String> {
         let replay = self.cleared.as_ref().ok_or("no cleared run to save")?;
-        if scripted && std::env::var_os(records::ENV_VAR).is_none() {
+        if scripted && records::env_data_dir().is_none() {
             return Err("a scripted run saves replays only under $CRATE_ROOM_DATA_DIR".into());
         }
         let store = records::Store::locate().map_err(|e| e.to_string())?;
         let path = replay::saved_path(store.dir(), level_path, replay.steps());
+        if let Some(dir) = path.parent() {
+            // The data directory's own folder for replays: made on first use.
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
         replay.save(&path).map_err(|e| e.to_string())?;
         Ok(path)
     }

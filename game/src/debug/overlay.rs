@@ -67,7 +67,7 @@ impl Overlay {
         let server = puffin_addr
             .map(|addr| {
                 puffin_http::Server::new(addr)
-                    .map_err(|e| format!("cannot start the puffin server on {addr}: {e}"))
+                    .map_err(|e| format!("cannot start the puffin server on {addr}: {e:#}"))
             })
             .transpose()?;
         let overlay = Self {

@@ -111,24 +111,23 @@ impl Base {
                 .list(&[Step::Field("crates")])
                 .filter(|list| list.items.len() == raw.crates.0.len())
                 .ok_or_else(|| unreadable("the crate overrides"))?;
-            for (i, (over, item)) in raw.crates.0.iter().zip(list.items).enumerate() {
+            // Each lookup starts at its own item, and lines are counted on from the item
+            // before: opening costs what the file holds, not its size once per override.
+            let (mut counted_to, mut line) = (0, 1);
+            for (over, item) in raw.crates.0.iter().zip(list.items) {
                 let number = |n| {
-                    let path = [
-                        Step::Field("crates"),
-                        Step::Item(i),
-                        Step::Field("at"),
-                        Step::Item(n),
-                    ];
-                    let start = spans.find(&path)?;
+                    let start = spans.find_from(item.start, &[Step::Field("at"), Step::Item(n)])?;
                     Some(start..spans.value_end(start)?)
                 };
                 let (Some(x), Some(y)) = (number(0), number(1)) else {
                     return Err(unreadable("a crate override's `at`"));
                 };
+                line += spans.lines_ending_in(counted_to..item.start);
+                counted_to = item.start;
                 overrides.push(BaseOverride {
                     // Validation put every `at` inside the map.
                     at: (over.at.0 as u32, over.at.1 as u32),
-                    line: spans.pos(item.start).line,
+                    line,
                     item,
                     x,
                     y,

@@ -427,6 +427,7 @@ impl Reporter<'_> {
                 | E::ExpectedNamedStructLike(_)
                 | E::ExpectedIdentifier
                 | E::ExpectedInteger
+                | E::ExpectedFloat
                 | E::ExpectedBoolean
                 | E::ExpectedChar
         );
@@ -463,6 +464,9 @@ impl Reporter<'_> {
                     "name" => "every level needs `name: \"...\"` and `map: [...]`".to_owned(),
                     "map" => "every level needs `map: [...]`, one string per row".to_owned(),
                     "at" => "a crate override needs `at: (column, row)`".to_owned(),
+                    "gold" | "silver" | "bronze" => "par times give all three medals, e.g. \
+                         `par: (gold: 30, silver: 45, bronze: 70)`"
+                        .to_owned(),
                     other => format!("add `{other}: ...`"),
                 }),
             ),
@@ -524,6 +528,11 @@ impl Reporter<'_> {
             ),
             E::ExpectedString => (start, "expected a string in double quotes".to_owned(), None),
             E::ExpectedInteger => (start, "expected a whole number".to_owned(), None),
+            E::ExpectedFloat => (
+                start,
+                "expected a number of seconds, like `30` or `42.5`".to_owned(),
+                None,
+            ),
             E::IntegerOutOfBounds => (start, "number is out of range".to_owned(), None),
             E::ExpectedBoolean => (start, "expected `true` or `false`".to_owned(), None),
             E::ExpectedArray => (start, "expected a list `[ ... ]`".to_owned(), None),
@@ -579,6 +588,7 @@ fn in_what(outer: Option<&str>) -> String {
     match outer {
         Some("Level") | None => String::new(),
         Some("CrateOverride") => " in crate override".to_owned(),
+        Some("Par") => " in par times".to_owned(),
         Some(other) => format!(" in `{other}`"),
     }
 }

@@ -19,7 +19,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{MAX_OVERRIDES, MAX_SIDE};
 
-/// The whole file: `(name: ..., map: [...], legend: {...}, crates: [...])`.
+/// The whole file: `(name: ..., map: [...], legend: {...}, crates: [...], par: (...))`.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Level", deny_unknown_fields)]
 pub(crate) struct RawLevel {
@@ -29,6 +29,17 @@ pub(crate) struct RawLevel {
     pub legend: Entries<LegendKey, LegendEntry>,
     #[serde(default)]
     pub crates: Overrides,
+    #[serde(default)]
+    pub par: Option<RawPar>,
+}
+
+/// `par: (gold: 30, silver: 45, bronze: 70)`: seconds to clear the room for each medal.
+#[derive(Debug, Deserialize)]
+#[serde(rename = "Par", deny_unknown_fields)]
+pub(crate) struct RawPar {
+    pub gold: f64,
+    pub silver: f64,
+    pub bronze: f64,
 }
 
 /// What a legend character stands for.

@@ -66,6 +66,8 @@ pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_SKIN_CHARS: usize = 64;
 /// Largest level file `load` reads; 16 MiB is several times a full 1024 x 1024 map.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Slowest par time, in seconds: a day, the longest run a replay holds.
+pub const MAX_PAR_SECONDS: f64 = 86_400.0;
 /// Smallest and largest crate health.
 pub const HEALTH_RANGE: std::ops::RangeInclusive<i64> = 1..=1000;
 /// Skins of the built-in crate characters `c`, `C` and `k`, which every atlas should provide:
@@ -115,6 +117,8 @@ pub struct Level {
     pub crates: Vec<CrateSpawn>,
     /// Loose coins lying on floor cells, row-major.
     pub coins: Vec<Cell>,
+    /// Par times for the medals, if the level sets them.
+    pub par: Option<crate::medals::Par>,
 }
 
 impl Level {

@@ -171,12 +171,38 @@ impl<'a> Spans<'a> {
         self.walk(path).1
     }
 
+    /// Byte offset where the value at `path` starts, `path` taken from the value that starts
+    /// at `start` (an item [`list`](Self::list) gave, say) rather than from the top: the cost
+    /// is that of the value, not of the file before it.
+    pub fn find_from(&self, start: usize, path: &[Step<'_>]) -> Option<usize> {
+        let mut cursor = Cursor::new(self.text);
+        cursor.at = start;
+        cursor.through_some();
+        let (steps, at) = self.walk_from(cursor, path);
+        (steps == path.len()).then_some(at)
+    }
+
+    /// How many lines end in `text[range]`: the line of `range.end` is that of `range.start`
+    /// plus this (for walking through a file's offsets in order, without [`pos`](Self::pos)'s
+    /// count from the top each time).
+    pub fn lines_ending_in(&self, range: std::ops::Range<usize>) -> usize {
+        let end = range.end.min(self.text.len());
+        (range.start.min(end)..end)
+            .filter(|&i| self.ends_line(i))
+            .count()
+    }
+
     /// How many steps of `path` resolve, and the offset of the last value reached.
     fn walk(&self, path: &[Step<'_>]) -> (usize, usize) {
         let mut cursor = Cursor::new(self.text);
         if cursor.document_start().is_none() {
             return (0, 0);
         }
+        self.walk_from(cursor, path)
+    }
+
+    /// [`walk`](Self::walk) from where `cursor` is.
+    fn walk_from(&self, mut cursor: Cursor<'a>, path: &[Step<'_>]) -> (usize, usize) {
         let mut reached = (0, cursor.at);
         for (i, &step) in path.iter().enumerate() {
             if cursor.step(step).is_none() {

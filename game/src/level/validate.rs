@@ -3,12 +3,14 @@
 use std::collections::HashMap;
 
 use super::error::{LevelError, Reporter, excerpt, quoted_char, suggest};
-use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, Rows};
+use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, RawPar, Rows};
 use super::spans::Step::{self, Field, Item, Key, Value};
 use super::{
     Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_NAME_CHARS,
-    MAX_OVERRIDES, MAX_SIDE, MAX_SKIN_CHARS, Tile,
+    MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS, Tile,
 };
+use crate::medals::{Medal, Par};
+use crate::sim::STEPS_PER_SECOND;
 
 /// What one map character places on its cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +100,7 @@ pub(crate) fn build(
     let legend = v.legend(raw.legend.0)?;
     let mut level = v.map(raw.name, &raw.map, &legend)?;
     v.overrides(&raw.crates, &raw.map.rows, &mut level)?;
+    level.par = raw.par.map(|par| v.par(&par)).transpose()?;
     Ok(level)
 }
 
@@ -207,6 +210,57 @@ impl Validator<'_> {
             .into_iter()
             .map(|(c, (glyph, _))| (c, glyph))
             .collect())
+    }
+
+    /// Check the par times: each a number of seconds in `(0, MAX_PAR_SECONDS]`, gold faster
+    /// than silver faster than bronze. Kept in steps, rounded to the nearest.
+    fn par(&self, par: &RawPar) -> Result<Par, LevelError> {
+        let hint = "par times are the seconds to clear the room for each medal, gold the \
+                    fastest, e.g. `par: (gold: 30, silver: 45, bronze: 70)`";
+        let mut steps = [0u64; 3];
+        let mut previous: Option<(Medal, f64)> = None;
+        for (i, (medal, seconds)) in Medal::ALL
+            .into_iter()
+            .zip([par.gold, par.silver, par.bronze])
+            .enumerate()
+        {
+            let at = || self.at(&[Field("par"), Field(medal.name())]);
+            if !(seconds > 0.0 && seconds <= MAX_PAR_SECONDS) {
+                return Err(self
+                    .rep
+                    .at(
+                        at(),
+                        format!(
+                            "the {medal} par time must be more than 0 and at most \
+                             {MAX_PAR_SECONDS} seconds, found {seconds}"
+                        ),
+                    )
+                    .with_hint(hint));
+            }
+            if let Some((better, faster)) = previous
+                && seconds <= faster
+            {
+                return Err(self
+                    .rep
+                    .at(
+                        at(),
+                        format!(
+                            "the {medal} par time ({seconds} s) must be slower than {better} \
+                             ({faster} s)"
+                        ),
+                    )
+                    .with_hint(hint));
+            }
+            previous = Some((medal, seconds));
+            // In range, so the product is a small whole number of steps.
+            steps[i] = (seconds * f64::from(STEPS_PER_SECOND)).round().max(1.0) as u64;
+        }
+        let [gold, silver, bronze] = steps;
+        Ok(Par {
+            gold,
+            silver,
+            bronze,
+        })
     }
 
     /// Check the health at `path`.
@@ -393,6 +447,7 @@ impl Validator<'_> {
             player_start,
             crates,
             coins,
+            par: None,
         })
     }
 

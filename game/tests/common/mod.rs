@@ -3,7 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod display;
 pub mod mutate;
+pub mod process;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -116,31 +118,35 @@ pub fn have(program: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Run `crate-room ARGS` (no window) in the repository and wait for it.
+/// Run `crate-room ARGS` (no window) in the repository and wait for it, for at most
+/// [`process::TOOL_LIMIT`].
 pub fn crate_room(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crate-room"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("run crate-room")
+    process::output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(args),
+        process::TOOL_LIMIT,
+    )
 }
 
-/// A command that runs `crate-room` in a window (under `xvfb-run` at 1280x720 when it is
-/// installed), or `None` with the reason printed if this machine cannot open one. With
-/// `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure instead.
-pub fn windowed() -> Option<Command> {
+/// A command that runs `crate-room` in a window (on a virtual display of its own, 1280x720,
+/// when `Xvfb` is installed), or `None` with the reason printed if this machine cannot open
+/// one. With `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure
+/// instead. Keep the result alive until the game has ended: dropping it ends the display.
+pub fn windowed() -> Option<display::Windowed> {
+    windowed_at(1280, 720)
+}
+
+/// [`windowed`] on a virtual screen of `width` x `height` pixels.
+pub fn windowed_at(width: u32, height: u32) -> Option<display::Windowed> {
     let exe = env!("CARGO_BIN_EXE_crate-room");
-    if have("xvfb-run") {
-        let mut cmd = Command::new("xvfb-run");
-        cmd.args(["-a", "-s", "-screen 0 1280x720x24", exe]);
-        return Some(cmd);
+    if have("Xvfb") {
+        return Some(display::Windowed::on_xvfb(exe, width, height));
     }
     if std::env::var_os("DISPLAY").is_some() {
-        return Some(Command::new(exe));
+        return Some(display::Windowed::on_own_display(exe));
     }
-    skip_window_test(
-        "no DISPLAY and no xvfb-run: install xvfb and libgl1-mesa-dri to run this test",
-    );
+    skip_window_test("no DISPLAY and no Xvfb: install xvfb and libgl1-mesa-dri to run this test");
     None
 }
 

@@ -1,5 +1,6 @@
-//! Opening the files the game reads (levels, the atlas, sounds, input scripts) without ever
-//! blocking on them.
+//! The game's two gates to the file system: [`open_regular`] for every file it reads (levels,
+//! the atlas, sounds, input scripts, replays), which never blocks, and [`write_atomic`] for every
+//! file it writes, which never loses one (see [`write`]).
 //!
 //! `open()` on a FIFO waits for a writer, and a read from one waits for data: a level path that
 //! names a FIFO would hang `check` and freeze the window's frame thread. So [`open_regular`]
@@ -12,6 +13,9 @@ use std::fmt;
 use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
+
+pub mod write;
+pub use write::{WriteError, check_not_input, check_output, write_atomic};
 
 /// A path names something other than a regular file; the kind of thing it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -1,0 +1,214 @@
+//! Writing the files the game makes (levels, replays, screenshots, best times, the editor's
+//! saves) so that none is ever lost: the one gate every output goes through.
+//!
+//! - Atomic: the bytes go to a temporary file in the same folder, synced, then renamed over
+//!   the target. A crash or a full disk at any moment leaves the old file or the new one,
+//!   never part of one; a failure leaves the old file and no temporary file.
+//! - Only onto a regular file or a new path: a FIFO, a device or a directory is refused by its
+//!   type before anything is opened, so nothing blocks and nothing is replaced.
+//! - Never onto an input of the same run, however the path spells it ([`check_not_input`]).
+//! - A missing directory is an error, not created.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::NotRegularFile;
+
+/// Why a file could not be written; its message names the path as the user gave it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write {}: {message}", .path.display())]
+pub struct WriteError {
+    /// The path that failed, as given.
+    pub path: PathBuf,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+impl WriteError {
+    fn new(path: &Path, message: impl Into<String>) -> Self {
+        WriteError {
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// An I/O error in the words a person reads.
+fn reason(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "the directory does not exist".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        io::ErrorKind::StorageFull => "the disk is full".to_owned(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
+        _ => error.to_string(),
+    }
+}
+
+/// Where a checked output goes: the file the rename will replace (a symbolic link followed),
+/// its folder, and the permissions to carry over.
+#[derive(Debug)]
+pub struct Target {
+    file: PathBuf,
+    dir: PathBuf,
+    permissions: Option<fs::Permissions>,
+}
+
+/// Check that `path` can be written by [`write_atomic`], without writing anything: it is a
+/// regular file that is not read-only, or a new name in a folder that exists.
+///
+/// # Errors
+/// A [`WriteError`] saying what is wrong with `path`.
+pub fn check_output(path: &Path) -> Result<Target, WriteError> {
+    let fail = |e: &io::Error| WriteError::new(path, reason(e));
+    let file = match fs::canonicalize(path) {
+        Ok(real) => real,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => path.to_owned(),
+        Err(e) => return Err(fail(&e)),
+    };
+    let permissions = match fs::metadata(&file) {
+        Ok(meta) => {
+            if let Some(kind) = super::FileKind::of(meta.file_type()) {
+                return Err(WriteError::new(path, NotRegularFile(kind).to_string()));
+            }
+            if meta.permissions().readonly() {
+                return Err(WriteError::new(path, "the file is read-only"));
+            }
+            Some(meta.permissions())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(fail(&e)),
+    };
+    if file.file_name().is_none() {
+        return Err(WriteError::new(path, "the path names no file"));
+    }
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    match fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(WriteError::new(
+                path,
+                format!("{} is not a directory", dir.display()),
+            ));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(WriteError::new(path, "the directory does not exist"));
+        }
+        Err(e) => return Err(fail(&e)),
+    }
+    Ok(Target {
+        file,
+        dir,
+        permissions,
+    })
+}
+
+/// Refuse to write `output` if it is the same file as one of `inputs` (by device and inode,
+/// so any spelling of the path, a hard link or a symbolic link is caught). Inputs that do not
+/// exist are skipped.
+///
+/// # Errors
+/// A [`WriteError`] naming the input it would overwrite.
+pub fn check_not_input<'a>(
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), WriteError> {
+    let Ok(out) = fs::metadata(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if fs::metadata(input).is_ok_and(|meta| same_file(&meta, &out)) {
+            return Err(WriteError::new(
+                output,
+                format!(
+                    "it is {}, an input of this run; choose another file",
+                    input.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
+/// Write `bytes` to `path` atomically (see the module docs).
+///
+/// A symbolic link is followed (the file it names is replaced, the link stays). The target must
+/// be a regular file or not exist; a read-only target is refused (a rename would replace it
+/// regardless of its permissions), and an existing file's permissions carry over.
+///
+/// # Errors
+/// A [`WriteError`] naming `path`, the file the user knows; the old file is then unchanged.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    let target = check_output(path)?;
+    let fail = |e: &io::Error| WriteError::new(path, reason(e));
+    let name = target.file.file_name().unwrap_or_default();
+    // Hidden, and named by the process, so two games writing at once never share one.
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = target.dir.join(tmp_name);
+    let written = match write_new(&tmp, bytes, target.permissions) {
+        Err(Stage::Create(e)) => Err(WriteError::new(
+            path,
+            format!(
+                "cannot create a file in {}: {}",
+                target.dir.display(),
+                reason(&e)
+            ),
+        )),
+        Err(Stage::Fill(e)) => Err(fail(&e)),
+        Ok(()) => fs::rename(&tmp, &target.file).map_err(|e| fail(&e)),
+    };
+    match written {
+        Ok(()) => {
+            // The rename is durable once the folder is synced; where a folder cannot be opened
+            // for that, the data is still safe in the renamed file.
+            if let Ok(dir) = File::open(&target.dir) {
+                let _ = dir.sync_all();
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Where writing the temporary file failed.
+enum Stage {
+    Create(io::Error),
+    Fill(io::Error),
+}
+
+/// Create `tmp` (replacing a leftover of an earlier crash of this process id) and fill it.
+fn write_new(tmp: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<(), Stage> {
+    let open = || OpenOptions::new().write(true).create_new(true).open(tmp);
+    let mut file = match open() {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(tmp).map_err(Stage::Create)?;
+            open()
+        }
+        other => other,
+    }
+    .map_err(Stage::Create)?;
+    file.write_all(bytes).map_err(Stage::Fill)?;
+    if let Some(permissions) = permissions {
+        file.set_permissions(permissions).map_err(Stage::Fill)?;
+    }
+    file.sync_all().map_err(Stage::Fill)
+}

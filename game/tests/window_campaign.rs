@@ -1,0 +1,302 @@
+//! The campaign, medals, settings, fullscreen and gamepads in a real window (Xvfb + Mesa):
+//! scripted runs with a data directory of their own, menus driven with `xdotool` like a
+//! person would, and the JSON report and files the game keeps checked afterwards. Skipped with
+//! a message without `xvfb-run` or `xdotool`, unless `CRATE_ROOM_REQUIRE_WINDOW=1`.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::process::{Running, WINDOW_LIMIT, output_within};
+use common::{TempDir, have, repo, skip_window_test};
+
+fn can_run() -> bool {
+    for tool in ["xvfb-run", "xdotool"] {
+        if !have(tool) {
+            skip_window_test(&format!(
+                "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the campaign window tests"
+            ));
+            return false;
+        }
+    }
+    true
+}
+
+/// The last JSON line of a run's output.
+fn report(stdout: &[u8], stderr: &[u8]) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| {
+            panic!(
+                "a JSON report\nstdout: {stdout}\nstderr: {}",
+                String::from_utf8_lossy(stderr)
+            )
+        });
+    serde_json::from_str(line).expect("valid JSON report")
+}
+
+/// A scripted run of `frames` frames with `data` as the data directory, to its end.
+fn run(data: &Path, frames: u32, args: &[&str], shot: &str) -> (serde_json::Value, String) {
+    let out = output_within(
+        Command::new("xvfb-run")
+            .args(["-a", "-s", "-screen 0 1280x720x24"])
+            .arg(env!("CARGO_BIN_EXE_crate-room"))
+            .args(["--width", "1280", "--height", "720", "--mute"])
+            .args(["--frames", &frames.to_string(), "--screenshot", shot])
+            .args(args)
+            .current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", data),
+        WINDOW_LIMIT,
+    );
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        report(&out.stdout, &out.stderr),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A game on the title screen, in its own Xvfb, that runs until it is quit.
+struct Game {
+    child: Running,
+    display: String,
+    xauthority: String,
+    window: String,
+}
+
+impl Game {
+    fn start(data: &Path, args: &[&str]) -> Game {
+        let shot = data.join("last.png");
+        let mut child = Running::start(
+            Command::new("xvfb-run")
+                .args(["-a", "-s", "-screen 0 1280x720x24", "sh", "-c"])
+                .arg(r#"echo "$$ $DISPLAY $XAUTHORITY"; exec "$0" "$@""#)
+                .arg(env!("CARGO_BIN_EXE_crate-room"))
+                .args(["--width", "1280", "--height", "720", "--mute"])
+                // Far more frames than the test needs: it ends the run with Esc.
+                .args(["--frames", "10000000", "--screenshot"])
+                .arg(&shot)
+                .args(args)
+                .current_dir(repo())
+                .env("CRATE_ROOM_DATA_DIR", data)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+            WINDOW_LIMIT,
+        );
+        let line = child.read_line();
+        let mut parts = line.split_whitespace().skip(1).map(str::to_owned);
+        let display = parts.next().expect("the display");
+        let xauthority = parts.next().unwrap_or_default();
+        let mut game = Game {
+            child,
+            display,
+            xauthority,
+            window: String::new(),
+        };
+        let id = game.xdotool(&["search", "--sync", "--name", "^Crate Room$"]);
+        game.window = id.lines().next().expect("a window id").trim().to_owned();
+        // Under Xvfb there is no window manager: the pointer over the window gives it the keys.
+        let window = game.window.clone();
+        game.xdotool(&["mousemove", "--window", &window, "640", "360"]);
+        std::thread::sleep(Duration::from_millis(1500));
+        game
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("timeout")
+            .arg("30")
+            .arg("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .env("XAUTHORITY", &self.xauthority)
+            .output()
+            .expect("run xdotool");
+        assert!(out.status.success(), "xdotool {args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Press `key` (an xdotool name), and give the game a moment to take it.
+    fn key(&self, key: &str) {
+        self.xdotool(&["key", key]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    /// Wait until `file` holds `text` (the game wrote it), for at most a minute.
+    fn wait_for(&self, file: &Path, text: &str) {
+        let started = Instant::now();
+        while !std::fs::read_to_string(file).is_ok_and(|t| t.contains(text)) {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{} never held {text:?}",
+                file.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Quit with Esc presses (each backs out one screen) and return the report.
+    fn quit(self, escapes: usize) -> serde_json::Value {
+        for _ in 0..escapes {
+            self.key("Escape");
+        }
+        let out = self.child.wait_with_output();
+        assert!(out.status.success(), "{:?}", out.status);
+        report(&out.stdout, &out.stderr)
+    }
+}
+
+#[test]
+fn a_setting_changed_on_the_settings_screen_is_kept_after_a_restart() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("settings-kept");
+    let game = Game::start(&dir.0, &[]);
+    // O opens the settings; the second row is the volume; Left turns it down a step.
+    game.key("o");
+    game.key("Down");
+    game.key("Left");
+    let file = dir.0.join("settings.txt");
+    game.wait_for(&file, "volume = 70");
+    let during = game.quit(2);
+    assert_eq!(during["settings"]["volume"], 70);
+
+    // A new run reads it back, and a flag changes a run without touching the file.
+    let shot = dir.path("muted.png");
+    let (again, _) = run(&dir.0, 3, &[], &shot);
+    assert_eq!(again["settings"]["volume"], 70, "{again}");
+    assert_eq!(again["settings"]["sound"], false, "--mute for this run");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        kept.contains("sound = on") && kept.contains("volume = 70"),
+        "{kept}"
+    );
+}
+
+#[test]
+fn f11_toggles_fullscreen_and_the_choice_is_kept() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("fullscreen");
+    let game = Game::start(&dir.0, &[]);
+    game.key("F11");
+    let file = dir.0.join("settings.txt");
+    game.wait_for(&file, "fullscreen = on");
+    let report = game.quit(1);
+    assert_eq!(report["fullscreen"], true);
+    let shot = dir.path("windowed.png");
+    let (next, _) = run(&dir.0, 3, &[], &shot);
+    assert_eq!(next["fullscreen"], true, "the next run starts fullscreen");
+    let (flag, _) = run(&dir.0, 3, &["--windowed"], &shot);
+    assert_eq!(
+        flag["fullscreen"], false,
+        "--windowed overrides it for one run"
+    );
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("fullscreen = on")
+    );
+}
+
+#[test]
+fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("campaign");
+    // The first two levels are cleared; the third is open from the start.
+    std::fs::write(
+        dir.0.join("progress.txt"),
+        "\"first_swing.ron\"\n\"iron_bands.ron\"\n",
+    )
+    .unwrap();
+    let shot = dir.path("title_before.png");
+    let (before, _) = run(&dir.0, 3, &[], &shot);
+    let rows = before["title"].as_array().expect("title rows");
+    let row = |rows: &[serde_json::Value], file: &str| {
+        rows.iter()
+            .find(|r| r["file"] == file)
+            .unwrap_or_else(|| panic!("{file} is listed"))
+            .clone()
+    };
+    assert_eq!(rows[0]["file"], "first_swing.ron", "the campaign's order");
+    assert_eq!(row(rows, "crate_room.ron")["open"], false);
+    assert_eq!(row(rows, "corridors.ron")["open"], false);
+
+    // The bot clears the third level in its gold time (levels/gold/pocket_change.replay).
+    let shot = dir.path("cleared.png");
+    let args = [
+        "--level",
+        "levels/pocket_change.ron",
+        "--input",
+        "bot",
+        "--no-hit-stop",
+    ];
+    let (cleared, _) = run(&dir.0, 1450, &args, &shot);
+    assert_eq!(cleared["crates_left"], 0, "{cleared}");
+    assert_eq!(cleared["cleared"]["medal"], "gold", "{cleared}");
+    assert_eq!(
+        cleared["cleared"]["unlocked"], "The Crate Room",
+        "{cleared}"
+    );
+    let progress = std::fs::read_to_string(dir.0.join("progress.txt")).unwrap();
+    assert!(progress.contains("\"pocket_change.ron\""), "{progress}");
+
+    let shot = dir.path("title_after.png");
+    let (after, _) = run(&dir.0, 3, &[], &shot);
+    let rows = after["title"].as_array().expect("title rows");
+    assert_eq!(row(rows, "crate_room.ron")["open"], true);
+    assert_eq!(row(rows, "corridors.ron")["open"], false);
+    assert_eq!(row(rows, "pocket_change.ron")["medal"], "gold");
+    // The title opens on the level played last.
+    assert_eq!(after["settings"]["last_level"], "pocket_change.ron");
+}
+
+#[test]
+fn a_locked_level_cannot_be_started_from_the_title() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("locked");
+    let game = Game::start(&dir.0, &[]);
+    // Down three times: the fourth level, locked on a first run.
+    for _ in 0..3 {
+        game.key("Down");
+    }
+    game.key("Return");
+    let report = game.quit(1);
+    assert_eq!(report["showing"], "title", "{report}");
+    assert!(!dir.0.join("progress.txt").exists());
+}
+
+#[test]
+fn the_game_plays_on_the_keyboard_whatever_the_gamepad_backend_says() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("gamepad");
+    let shot = dir.path("pad.png");
+    let args = ["--level", "levels/crate_room.ron", "--input", "bot"];
+    let (report, stderr) = run(&dir.0, 600, &args, &shot);
+    assert!(report["crates_left"].as_u64().unwrap() < 48, "{report}");
+    let pad = report["gamepad"].as_str().expect("a gamepad status");
+    assert!(pad.starts_with("gamepad"), "{pad}");
+    for alarming in ["gilrs", "gamepad", "panic", "udev"] {
+        assert!(
+            !stderr.to_lowercase().contains(alarming),
+            "stderr mentions {alarming}: {stderr}"
+        );
+    }
+}
