@@ -1,7 +1,9 @@
 //! Criterion benches of the level editor's model on levels from one screen to the largest map:
 //! a paint followed by the validator's verdict (a render of the text a save would write and a
-//! parse of it), a paint alone, and opening a level with many crate overrides beside what
-//! `check` does with the same file (opening must cost about what checking costs).
+//! parse of it), a paint alone, opening a level with many crate overrides beside what `check`
+//! does with the same file (opening must cost about what checking costs), and on the largest
+//! map (1024 x 1024) a flood fill and a paste of clipboard text, each with the undo that puts
+//! the map back for the next iteration.
 //!
 //! `cargo bench -p game --bench editor`
 
@@ -9,7 +11,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use game::editor::Editor;
+use game::editor::{CellRect, Editor, rows_to_text, text_to_rows};
 use game::level;
 
 fn editor_for(crates: usize, dir: &Path) -> Editor {
@@ -59,6 +61,89 @@ fn paint(c: &mut Criterion) {
     group.finish();
 }
 
+/// Flood fill and paste on the largest map, each followed by its undo (so every iteration starts
+/// from the same map). Two maps: a new 1024 x 1024 level (walls round one room: the flood covers
+/// 1022 x 1022 cells), and the largest generated level (crates in clusters, the flood follows its
+/// lanes from the player's start).
+fn flood_and_paste(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("crate-room-editor-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut open_room =
+        Editor::new_level(&dir.join("room.ron"), 1024, 1024, &level::DEFAULT_SKINS).unwrap();
+    let mut generated = editor_for(level::MAX_GENERATED_CRATES, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut group = c.benchmark_group("editor_flood_then_undo");
+    group.sample_size(10);
+    for (label, editor) in [
+        ("room/1024x1024", &mut open_room),
+        ("generated/1024x1024", &mut generated),
+    ] {
+        // A floor cell next to the player's start.
+        let start = (0..editor.height())
+            .flat_map(|y| (0..editor.width()).map(move |x| (x, y)))
+            .find(|&(x, y)| editor.cell(x, y) == Some('@'))
+            .unwrap();
+        let from = [
+            (start.0 + 1, start.1),
+            (start.0 - 1, start.1),
+            (start.0, start.1 + 1),
+        ]
+        .into_iter()
+        .find(|&(x, y)| editor.cell(x, y) == Some('.'))
+        .unwrap();
+        editor.flood(from.0, from.1, 'o').unwrap();
+        eprintln!(
+            "{label}: the flood from {from:?} covers {} cells",
+            (0..editor.height())
+                .flat_map(|y| (0..editor.width()).map(move |x| (x, y)))
+                .filter(|&(x, y)| editor.cell(x, y) == Some('o'))
+                .count()
+        );
+        editor.undo();
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                black_box(editor.flood(from.0, from.1, 'o').unwrap());
+                editor.undo();
+            });
+        });
+    }
+    group.finish();
+    // The whole generated map as clipboard text (about 1.1 MB), read back and pasted over the
+    // room; and a 256 x 256 piece of it.
+    let whole = CellRect {
+        x: 0,
+        y: 0,
+        width: generated.width(),
+        height: generated.height(),
+    };
+    let text = rows_to_text(&generated.rows(whole).unwrap());
+    let piece = rows_to_text(
+        &generated
+            .rows(CellRect {
+                x: 384,
+                y: 384,
+                width: 256,
+                height: 256,
+            })
+            .unwrap(),
+    );
+    let mut group = c.benchmark_group("editor_paste_then_undo");
+    group.sample_size(10);
+    for (label, text) in [
+        ("1024x1024/on_1024x1024", &text),
+        ("256x256/on_1024x1024", &piece),
+    ] {
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                let rows = text_to_rows(text).unwrap();
+                black_box(open_room.place(0, 0, &rows).unwrap());
+                open_room.undo();
+            });
+        });
+    }
+    group.finish();
+}
+
 /// A dense level of `crates` crates with an override entry on each of the first `overrides`.
 fn level_with_overrides(crates: usize, overrides: usize) -> String {
     let text = level::generate_level(level::Layout::Dense, crates, 0, 1).unwrap();
@@ -92,5 +177,5 @@ fn open(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, paint, open);
+criterion_group!(benches, paint, open, flood_and_paste);
 criterion_main!(benches);

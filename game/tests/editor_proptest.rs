@@ -9,7 +9,7 @@ use std::path::Path;
 use proptest::prelude::*;
 
 use common::{TempDir, atlas, editor_map, shipped_levels};
-use game::editor::{CellRect, Editor, SaveError, Side};
+use game::editor::{CellRect, Editor, SaveError, Side, rows_to_text, text_to_rows};
 use game::level;
 
 /// Levels that exercise the writer beyond the shipped ones: escapes and raw strings in map rows,
@@ -56,6 +56,39 @@ enum Op {
         side: u8,
         delta: i8,
     },
+    Flood {
+        x: u16,
+        y: u16,
+        brush: u8,
+    },
+    /// Copy a rectangle to clipboard text and paste it back at another cell.
+    CopyPaste {
+        a: (u16, u16),
+        b: (u16, u16),
+        to: (i16, i16),
+    },
+    Move {
+        a: (u16, u16),
+        b: (u16, u16),
+        by: (i8, i8),
+    },
+    Scatter {
+        a: (u16, u16),
+        b: (u16, u16),
+        brush: u8,
+        tenths: u8,
+        seed: u64,
+    },
+    Rename {
+        name: String,
+    },
+    /// Set the override of the cell (a crate or not; the validator decides).
+    Override {
+        x: u16,
+        y: u16,
+        health: Option<i16>,
+        skin: u8,
+    },
     Undo,
     Redo,
 }
@@ -68,6 +101,16 @@ fn op() -> impl Strategy<Value = Op> {
         2 => ((any::<u16>(), any::<u16>()), (any::<u16>(), any::<u16>()), any::<u8>())
             .prop_map(|(a, b, brush)| Op::Fill { a, b, brush }),
         3 => (0u8..4, -3i8..=3).prop_map(|(side, delta)| Op::Resize { side, delta }),
+        2 => (any::<u16>(), any::<u16>(), any::<u8>()).prop_map(|(x, y, brush)| Op::Flood { x, y, brush }),
+        2 => ((any::<u16>(), any::<u16>()), (any::<u16>(), any::<u16>()), (-8i16..40, -8i16..40))
+            .prop_map(|(a, b, to)| Op::CopyPaste { a, b, to }),
+        2 => ((any::<u16>(), any::<u16>()), (any::<u16>(), any::<u16>()), (-4i8..=4, -4i8..=4))
+            .prop_map(|(a, b, by)| Op::Move { a, b, by }),
+        1 => ((any::<u16>(), any::<u16>()), (any::<u16>(), any::<u16>()), any::<u8>(), 1u8..=10, any::<u64>())
+            .prop_map(|(a, b, brush, tenths, seed)| Op::Scatter { a, b, brush, tenths, seed }),
+        1 => "[a-zA-Z \"\\\\]{0,70}".prop_map(|name| Op::Rename { name }),
+        2 => (any::<u16>(), any::<u16>(), proptest::option::of(-2i16..1100), 0u8..5)
+            .prop_map(|(x, y, health, skin)| Op::Override { x, y, health, skin }),
         2 => Just(Op::Undo),
         1 => Just(Op::Redo),
     ]
@@ -155,6 +198,108 @@ fn apply(editor: &mut Editor, op: &Op) {
                 Side::Left | Side::Right => w + i64::from(delta) >= 1,
             };
             assert_eq!(editor.resize(side, delta).is_ok(), fits, "{op:?}");
+        }
+        Op::Flood { x, y, brush: b } => {
+            let cell = at(*x, *y);
+            let ch = brush(*b);
+            let before = editor.cell(cell.0, cell.1);
+            let result = editor.flood(cell.0, cell.1, ch);
+            assert_eq!(
+                result.is_ok(),
+                inside(cell) && ch != '@',
+                "{op:?}: {result:?}"
+            );
+            if result.is_ok() && before != Some(ch) {
+                assert_eq!(editor.cell(cell.0, cell.1), Some(ch));
+                // One undo step takes the whole flood back.
+                let after = editor_map(editor);
+                assert!(editor.undo());
+                assert_eq!(editor.cell(cell.0, cell.1), before);
+                assert!(editor.redo());
+                assert_eq!(editor_map(editor), after);
+            }
+        }
+        Op::CopyPaste { a, b, to } => {
+            let (a, b) = (at(a.0, a.1), at(b.0, b.1));
+            let rect = CellRect::spanning(a, b);
+            match editor.rows(rect) {
+                Ok(rows) => {
+                    assert!(inside(a) && inside(b), "{op:?}");
+                    let text = rows_to_text(&rows);
+                    let back = text_to_rows(&text).expect("clipboard text reads back");
+                    let back: Vec<String> = back.iter().map(|r| r.iter().collect()).collect();
+                    assert_eq!(back, rows, "{text:?}");
+                    let players = rows.iter().map(|r| r.matches('@').count()).sum::<usize>();
+                    let chars: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+                    let result = editor.place(i64::from(to.0), i64::from(to.1), &chars);
+                    assert_eq!(result.is_ok(), players <= 1, "{op:?}: {result:?}");
+                }
+                Err(_) => assert!(!(inside(a) && inside(b)), "{op:?}"),
+            }
+        }
+        Op::Move { a, b, by } => {
+            let (a, b) = (at(a.0, a.1), at(b.0, b.1));
+            let result =
+                editor.move_rect(CellRect::spanning(a, b), i64::from(by.0), i64::from(by.1));
+            assert_eq!(result.is_ok(), inside(a) && inside(b), "{op:?}: {result:?}");
+        }
+        Op::Scatter {
+            a,
+            b,
+            brush: c,
+            tenths,
+            seed,
+        } => {
+            let (a, b) = (at(a.0, a.1), at(b.0, b.1));
+            let ch = brush(*c);
+            let rect = CellRect::spanning(a, b);
+            let result = editor.scatter(rect, ch, *tenths, *seed);
+            assert_eq!(result.is_ok(), ch != '@', "{op:?}: {result:?}");
+            if result.is_ok() {
+                // Every cell the seed picks (on the map) holds the brush now.
+                for y in rect.y..(rect.y + rect.height).min(h) {
+                    for x in rect.x..(rect.x + rect.width).min(w) {
+                        if game::editor::scatter_hits(*seed, x, y, *tenths) {
+                            assert_eq!(editor.cell(x, y), Some(ch), "{op:?} at ({x}, {y})");
+                        }
+                    }
+                }
+            }
+        }
+        Op::Rename { name } => {
+            let before = editor.text().to_owned();
+            match editor.set_name(name) {
+                Ok(_) => assert_eq!(editor.name(), name),
+                Err(e) => {
+                    assert!(e.message.starts_with("the level name is"), "{op:?}: {e}");
+                    assert_eq!(editor.text(), before, "a refused name changes nothing");
+                }
+            }
+        }
+        Op::Override { x, y, health, skin } => {
+            let cell = at(*x, *y);
+            if !inside(cell) {
+                return;
+            }
+            let skin = ["crate", "crate_strong", "keg", "no_such_skin", ""][usize::from(*skin)];
+            let fields = game::editor::CrateOverride {
+                health: health.map(i64::from),
+                skin: Some(skin.to_owned()).filter(|s| !s.is_empty()),
+                coin: editor.crate_override(cell.0, cell.1).coin,
+            };
+            let before = editor.text().to_owned();
+            match editor.set_crate_override(cell.0, cell.1, fields.clone()) {
+                Ok(_) => assert_eq!(editor.crate_override(cell.0, cell.1), fields),
+                Err(e) => {
+                    assert!(
+                        e.message.starts_with("crate health must be")
+                            || e.message.contains("skin")
+                            || e.message.contains("no crate to override"),
+                        "{op:?}: {e}"
+                    );
+                    assert_eq!(editor.text(), before, "a refused override changes nothing");
+                }
+            }
         }
         Op::Undo => {
             editor.undo();

@@ -3,17 +3,17 @@
 //! copy of a shipped level in a scratch folder. Cells are mapped to screen pixels with the view
 //! the game reports (`--frames N --screenshot` prints it), so a flipped or shifted
 //! mouse-to-cell mapping paints other cells than the ones asked for, and the byte comparison
-//! of the saved file fails. Skipped with a message when there is no `Xvfb` or `xdotool`
+//! of the saved file fails. Skipped with a message when there is no `xvfb-run` or `xdotool`
 //! (or `python3`, for the test that closes the window), unless `CRATE_ROOM_REQUIRE_WINDOW=1`
 //! (set by `.ci/run`) demands the window.
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::io::{BufRead, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use common::display::Xvfb;
-use common::process::{Running, TOOL_LIMIT, WINDOW_LIMIT, output_within};
 use common::{TempDir, have, repo, skip_window_test};
 
 const TILE: f64 = 16.0;
@@ -21,7 +21,7 @@ const TILE: f64 = 16.0;
 /// backstop, minutes away.
 const BACKSTOP_FRAMES: &str = "200000";
 
-/// Whether this machine can run these tests (Xvfb and xdotool).
+/// Whether this machine can run these tests (xvfb-run and xdotool).
 fn can_run() -> bool {
     for tool in ["Xvfb", "xdotool"] {
         if !have(tool) {
@@ -34,36 +34,283 @@ fn can_run() -> bool {
     true
 }
 
-/// `crate-room ARGS` in its own Xvfb, whose display `xdotool` is pointed at.
+/// How long a test waits for anything the game should do (a window, a line it says, a file
+/// it writes) before it fails: far more than any of it takes, even on a loaded machine.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// `crate-room ARGS` in its own Xvfb, with the display's name and authority for `xdotool`.
 struct Game {
-    /// Declared before `xvfb`, so a dropped game ends before its display.
-    child: Running,
-    xvfb: Xvfb,
+    child: Child,
+    pid: String,
+    /// The Xvfb this game runs in, if it started one (killed after the game).
+    xvfb: Option<Child>,
+    /// What the Xvfb said on stderr (shown when a wait fails).
+    xvfb_said: Arc<Mutex<Vec<String>>>,
+    display: String,
     window: Option<String>,
+    /// Every line the game wrote on stderr so far (read by a thread as it comes).
+    stderr: Arc<Mutex<Vec<String>>>,
+    /// How many of those lines a `wait_said` already looked at.
+    seen: usize,
+}
+
+/// Read `stream` line by line into a shared list, in a thread, so a test can wait for a line.
+fn collect_lines(stream: impl Read + Send + 'static) -> Arc<Mutex<Vec<String>>> {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&lines);
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            sink.lock().expect("stderr lines").push(line);
+        }
+    });
+    lines
 }
 
 impl Game {
     /// Start `crate-room --width 1280 --height 720 ARGS` (with `--mute`) in a fresh Xvfb.
+    ///
+    /// Each Xvfb gets a display number no other in this test run had (from this process's id
+    /// and a counter), so one test's server shutting down never takes a socket from the next
+    /// one; a number some other program holds is skipped (the Xvfb exits at once, and the next
+    /// number is tried). `-displayfd` says when the server is ready.
     fn start(args: &[&str], data: &std::path::Path) -> Game {
-        let xvfb = Xvfb::start(1280, 720);
-        let child = Running::start(
-            Command::new(env!("CARGO_BIN_EXE_crate-room"))
-                .args(["--width", "1280", "--height", "720", "--mute"])
-                .args(args)
-                .current_dir(repo())
-                .env("CRATE_ROOM_DATA_DIR", data)
-                .env("DISPLAY", &xvfb.display)
-                .env_remove("XAUTHORITY")
-                .stdin(Stdio::null())
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let base = 1000 + (std::process::id() % 500) * 64;
+        let started = Instant::now();
+        let (xvfb, number, xvfb_said) = loop {
+            let number = base + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 64;
+            let mut xvfb = Command::new("Xvfb")
+                .arg(format!(":{number}"))
+                .args([
+                    "-displayfd",
+                    "1",
+                    // A server resets when its last client leaves (the readiness probe
+                    // below), and refuses connections meanwhile: never, here.
+                    "-noreset",
+                    "-screen",
+                    "0",
+                    "1280x720x24",
+                    "-nolisten",
+                    "tcp",
+                ])
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped()),
-            WINDOW_LIMIT,
-        );
-        Game {
-            child,
-            xvfb,
-            window: None,
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start Xvfb");
+            let said = collect_lines(xvfb.stderr.take().expect("Xvfb's stderr"));
+            let stdout = xvfb.stdout.take().expect("Xvfb's stdout");
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+                let _ = tx.send(line);
+            });
+            match rx.recv_timeout(DEADLINE) {
+                Ok(line) if line.trim() == number.to_string() => break (xvfb, number, said),
+                _ => {
+                    let _ = xvfb.kill();
+                    let _ = xvfb.wait();
+                    let said = said.lock().expect("Xvfb lines").join("\n");
+                    assert!(
+                        started.elapsed() < DEADLINE,
+                        "no Xvfb started within {DEADLINE:?}; the last said:\n{said}"
+                    );
+                }
+            }
+        };
+        // `-displayfd` can say the number a moment before the server takes connections (a
+        // game connecting then fails at once): wait until a client gets in.
+        loop {
+            let probe = Command::new("timeout")
+                .args(["5", "xdotool", "getmouselocation"])
+                .env("DISPLAY", format!(":{number}"))
+                .env_remove("XAUTHORITY")
+                .output()
+                .expect("run xdotool");
+            if probe.status.success() {
+                break;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "display :{number} took no connection within {DEADLINE:?}: {}",
+                String::from_utf8_lossy(&probe.stderr)
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
+        let mut game = Game::spawn_on(&format!(":{number}"), args, data);
+        game.xvfb = Some(xvfb);
+        game.xvfb_said = xvfb_said;
+        game
+    }
+
+    /// Start a second game on `other`'s display (no Xvfb of its own): two windows, one X
+    /// clipboard.
+    fn start_beside(other: &Game, args: &[&str], data: &std::path::Path) -> Game {
+        Game::spawn_on(&other.display, args, data)
+    }
+
+    /// `crate-room --width 1280 --height 720 --mute ARGS` on X display `display`.
+    fn spawn_on(display: &str, args: &[&str], data: &std::path::Path) -> Game {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .args(["--width", "1280", "--height", "720", "--mute"])
+            .args(args)
+            .current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", data)
+            .env("DISPLAY", display)
+            .env_remove("XAUTHORITY")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start crate-room");
+        let stderr = collect_lines(child.stderr.take().expect("stderr"));
+        Game {
+            pid: child.id().to_string(),
+            child,
+            xvfb: None,
+            xvfb_said: Arc::default(),
+            display: display.to_owned(),
+            window: None,
+            stderr,
+            seen: 0,
+        }
+    }
+
+    /// Wait for `what` to hold, polling; past the deadline the game is killed (on drop) and
+    /// the test fails saying what it waited for and what the game said.
+    fn wait_until(&mut self, what: &str, mut done: impl FnMut(&mut Game) -> bool) {
+        let started = Instant::now();
+        while !done(self) {
+            if started.elapsed() > DEADLINE {
+                let said = self.stderr.lock().expect("stderr lines").join("\n");
+                panic!("waited {DEADLINE:?} for {what}; the game said:\n{said}");
+            }
+            if self.child.try_wait().ok().flatten().is_some() {
+                let said = self.stderr.lock().expect("stderr lines").join("\n");
+                let xvfb = self.xvfb_said.lock().expect("Xvfb lines").join("\n");
+                let alive = self.xvfb.as_mut().map(|x| x.try_wait().ok().flatten());
+                panic!(
+                    "the game ended while waiting for {what}; it said:\n{said}\n\
+                     its display {} (ended: {alive:?}) said:\n{xvfb}",
+                    self.display
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Wait until the editor says something containing `text` (on stderr, `editor: ...`)
+    /// after whatever an earlier wait saw; returns the line.
+    fn wait_said(&mut self, text: &str) -> String {
+        let needle = format!("editor: {text}");
+        let mut found = String::new();
+        self.wait_until(&format!("the editor to say {text:?}"), |game| {
+            let lines = game.stderr.lock().expect("stderr lines");
+            match lines[game.seen..].iter().position(|l| l.contains(&needle)) {
+                Some(i) => {
+                    found = lines[game.seen + i].clone();
+                    drop(lines);
+                    game.seen += i + 1;
+                    true
+                }
+                None => false,
+            }
+        });
+        found
+    }
+
+    /// Wait for the window (a new one, if `other` already has one on this display) and for the
+    /// editor to take input (`editor: ready`).
+    fn wait_for_editor(&mut self, other: Option<&Game>) -> String {
+        let mut id = String::new();
+        self.wait_until("the game's window", |game| {
+            let out = Command::new("timeout")
+                .args([
+                    "5",
+                    "xdotool",
+                    "search",
+                    "--onlyvisible",
+                    "--name",
+                    "^Crate Room$",
+                ])
+                .env("DISPLAY", &game.display)
+                .env_remove("XAUTHORITY")
+                .output()
+                .expect("run xdotool");
+            let other = other.and_then(|o| o.window.as_deref());
+            let found = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| l.trim().to_owned())
+                .find(|w| !w.is_empty() && Some(w.as_str()) != other);
+            match found {
+                Some(w) => {
+                    id = w;
+                    true
+                }
+                None => false,
+            }
+        });
+        self.window = Some(id.clone());
+        self.wait_said("ready");
+        id
+    }
+
+    /// Move the mouse to `at` and wait until the window under it is this game's (with two
+    /// windows on one display, the keys go where the pointer is).
+    fn hover(&mut self, at: (u32, u32)) {
+        self.point_at(at);
+        let window = self.window.clone().expect("wait_for_editor first");
+        self.wait_until("the pointer over the game's window", |game| {
+            game.xdotool(&["getmouselocation"])
+                .split_whitespace()
+                .any(|part| part == format!("window:{window}"))
+        });
+    }
+
+    /// `xdotool ARGS` at once (no pause after it): what it does is waited for by a condition.
+    fn send(&self, args: &[&str]) {
+        self.xdotool(args);
+    }
+
+    /// Press `button` at window pixel `from`, move to `to`, let go (with `keys` held).
+    fn drag(&self, from: (u32, u32), to: (u32, u32), button: &str, keys: &[&str]) {
+        for key in keys {
+            self.send(&["keydown", key]);
+        }
+        self.point_at(from);
+        self.send(&["mousedown", button]);
+        let mid = ((from.0 + to.0) / 2, (from.1 + to.1) / 2);
+        self.point_at(mid);
+        self.point_at(to);
+        self.send(&["mouseup", button]);
+        for key in keys {
+            self.send(&["keyup", key]);
+        }
+    }
+
+    /// Click `button` at `at` with `keys` held (`shift`, `alt`), waiting for nothing.
+    fn click_with(&self, at: (u32, u32), button: &str, keys: &[&str]) {
+        self.point_at(at);
+        for key in keys {
+            self.send(&["keydown", key]);
+        }
+        self.send(&["click", button]);
+        for key in keys {
+            self.send(&["keyup", key]);
+        }
+    }
+
+    /// Wait for the game to end by itself (after Esc), within the deadline.
+    fn wait_exit(mut self) -> serde_json::Value {
+        let started = Instant::now();
+        while self.child.try_wait().expect("wait").is_none() {
+            if started.elapsed() > DEADLINE {
+                let said = self.stderr.lock().expect("stderr lines").join("\n");
+                panic!("the game did not end within {DEADLINE:?}; it said:\n{said}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.finish()
     }
 
     /// Run `xdotool ARGS` on this game's display.
@@ -72,7 +319,7 @@ impl Game {
             .arg("30")
             .arg("xdotool")
             .args(args)
-            .env("DISPLAY", &self.xvfb.display)
+            .env("DISPLAY", &self.display)
             .env_remove("XAUTHORITY")
             .output()
             .expect("run xdotool");
@@ -84,14 +331,9 @@ impl Game {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// Wait for the window, then for the game to run a while (its input is read from the
-    /// first frame on).
+    /// Wait for the window and for the editor to take input.
     fn wait_for_window(&mut self) -> String {
-        let id = self.xdotool(&["search", "--sync", "--name", "^Crate Room$"]);
-        let id = id.lines().next().expect("a window id").trim().to_owned();
-        std::thread::sleep(Duration::from_millis(2500));
-        self.window = Some(id.clone());
-        id
+        self.wait_for_editor(None)
     }
 
     /// Move the mouse to window pixel `(x, y)`. Under Xvfb there is no window manager, so this
@@ -128,15 +370,29 @@ impl Game {
         self.finish()
     }
 
-    /// Wait for the game to end by itself (until the run's deadline), and return its JSON
-    /// report.
-    fn finish(self) -> serde_json::Value {
-        let out = self.child.wait_with_output();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let status = out.status;
+    /// Wait for the game to end by itself, and return its JSON report.
+    fn finish(mut self) -> serde_json::Value {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if self.child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let status = self.child.try_wait().expect("wait");
+        let mut stdout = String::new();
+        let mut stderr = String::new();
+        if let Some(out) = self.child.stdout.as_mut() {
+            let _ = out.read_to_string(&mut stdout);
+        }
+        if let Some(err) = self.child.stderr.as_mut() {
+            let _ = err.read_to_string(&mut stderr);
+        }
+        // The reader thread has the rest of it by the time the game has ended.
+        std::thread::sleep(Duration::from_millis(50));
+        stderr.push_str(&self.stderr.lock().expect("stderr lines").join("\n"));
         assert!(
-            status.success(),
+            status.is_some_and(|s| s.success()),
             "the game did not end well: {status:?}\nstdout: {stdout}\nstderr: {stderr}"
         );
         let line = stdout
@@ -145,6 +401,32 @@ impl Game {
             .find(|l| l.starts_with('{'))
             .unwrap_or_else(|| panic!("a JSON report\nstdout: {stdout}\nstderr: {stderr}"));
         serde_json::from_str(line).expect("valid JSON report")
+    }
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        // A failed test must not leave the game (and its Xvfb) running.
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = Command::new("kill").args(["-KILL", &self.pid]).status();
+            let _ = self.child.wait();
+        }
+        if let Some(xvfb) = &mut self.xvfb {
+            // SIGTERM: the server removes its lock file and socket, so the next test's Xvfb
+            // never finds a stale one; SIGKILL only if it does not end in time.
+            let _ = Command::new("kill")
+                .args(["-TERM", &xvfb.id().to_string()])
+                .status();
+            let started = Instant::now();
+            while xvfb.try_wait().ok().flatten().is_none() {
+                if started.elapsed() > Duration::from_secs(10) {
+                    let _ = xvfb.kill();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = xvfb.wait();
+        }
     }
 }
 
@@ -687,13 +969,12 @@ x.XFlush(d)
 impl Game {
     fn close_window(&self) {
         let window = self.window.as_deref().expect("wait_for_window first");
-        let out = output_within(
-            Command::new("python3")
-                .args(["-c", CLOSE_WINDOW_PY, window])
-                .env("DISPLAY", &self.xvfb.display)
-                .env_remove("XAUTHORITY"),
-            TOOL_LIMIT,
-        );
+        let out = Command::new("python3")
+            .args(["-c", CLOSE_WINDOW_PY, window])
+            .env("DISPLAY", &self.display)
+            .env_remove("XAUTHORITY")
+            .output()
+            .expect("run python3");
         assert!(
             out.status.success(),
             "close the window: {}",
@@ -703,7 +984,7 @@ impl Game {
     }
 
     fn running(&mut self) -> bool {
-        self.child.try_wait().is_none()
+        self.child.try_wait().expect("wait").is_none()
     }
 }
 
@@ -738,4 +1019,302 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     let report = game.finish();
     assert_eq!(report["editor"]["modified"], true, "{report}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+}
+
+/// The level of the tool tests: two rooms, a crate of each built-in kind, no legend.
+const TOOLS_LEVEL: &str = "// The tool tests' room.
+(
+    name: \"Tools\",
+    map: [
+        \"############\",
+        \"#....#.....#\",
+        \"#....#..c..#\",
+        \"#....#..$..#\",
+        \"######.....#\",
+        \"#.@.C...o..#\",
+        \"############\",
+    ],
+)
+";
+
+/// `TOOLS_LEVEL` in `dir` as `name`; its path.
+fn tools_level(dir: &TempDir, name: &str) -> String {
+    let path = dir.path(name);
+    std::fs::write(&path, TOOLS_LEVEL).expect("write the level");
+    path
+}
+
+/// The editor on `path` with its window up and taking input, and the view it starts with
+/// (from a three-frame scripted run: cell to pixel).
+fn editor_on(path: &str, dir: &TempDir, shot_name: &str) -> (Game, serde_json::Value) {
+    let start = view_at_start(path, dir);
+    let mut game = Game::start(
+        &[
+            "--edit",
+            path,
+            "--frames",
+            BACKSTOP_FRAMES,
+            "--screenshot",
+            &shot(dir, shot_name),
+        ],
+        &dir.0,
+    );
+    game.wait_for_editor(None);
+    (game, start["editor"].clone())
+}
+
+/// Ctrl+S, and wait for the editor to say it saved; then Esc, and wait for the game to end.
+fn save_and_quit(mut game: Game) -> serde_json::Value {
+    game.send(&["key", "ctrl+s"]);
+    game.wait_said("saved ");
+    game.send(&["key", "Escape"]);
+    game.wait_exit()
+}
+
+#[test]
+fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_with_floor() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-flood");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-flood.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    game.send(&["key", "9"]);
+    game.wait_said("brush: powder keg 'k'");
+    // The left room (12 cells of floor) becomes kegs; the walls stop it.
+    game.click_with(at((2, 2)), "1", &["shift"]);
+    game.wait_said("flooded from (2, 2) with 'k'");
+    // Shift + right click on a keg: the whole room of kegs goes back to floor.
+    game.click_with(at((1, 1)), "3", &["shift"]);
+    game.wait_said("flooded from (1, 1) with '.'");
+    // One Ctrl+Z takes back all twelve cells of that flood.
+    game.send(&["key", "ctrl+z"]);
+    game.wait_said("undone");
+    // A flood of a single crate with floor.
+    game.click_with(at((8, 2)), "3", &["shift"]);
+    game.wait_said("flooded from (8, 2) with '.'");
+    let report = save_and_quit(game);
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    let expected = TOOLS_LEVEL.replace(
+        "\"#....#.....#\",\n        \"#....#..c..#\",\n        \"#....#..$..#\"",
+        "\"#kkkk#.....#\",\n        \"#kkkk#.....#\",\n        \"#kkkk#..$..#\"",
+    );
+    assert_eq!(saved, expected, "{report}");
+}
+
+#[test]
+fn alt_click_and_a_middle_click_pick_the_brush_from_the_map() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-eyedropper");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-eyedropper.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    game.click_with(at((4, 5)), "1", &["alt"]);
+    game.wait_said("brush: strong crate 'C'");
+    game.click_with(at((6, 4)), "1", &[]);
+    // The middle button without a drag picks too (a drag pans).
+    game.click_with(at((8, 5)), "2", &[]);
+    game.wait_said("brush: loose coin 'o'");
+    game.click_with(at((10, 4)), "1", &[]);
+    let report = save_and_quit(game);
+    assert_eq!(report["editor"]["brush"], "o", "{report}");
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert_eq!(
+        saved,
+        TOOLS_LEVEL.replace("\"######.....#\"", "\"######C...o#\""),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_the_clipboard() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-select");
+    let path = tools_level(&dir, "tools.ron");
+    let (other_text, other) = copy_level(&dir, "crate_room.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-select.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    // Ctrl + drag selects the 3 x 2 cells round the crate at (8, 2).
+    game.drag(at((7, 1)), at((9, 2)), "1", &["ctrl"]);
+    game.wait_said("selected 3 x 2 at (7, 1)");
+    // Dragged a cell right by its middle, then a cell down with the arrow key.
+    game.drag(at((8, 2)), at((9, 2)), "1", &[]);
+    game.wait_said("moved 3 x 2 to (8, 1)");
+    game.send(&["key", "Down"]);
+    game.wait_said("moved 3 x 2 to (8, 2)");
+    game.send(&["key", "ctrl+c"]);
+    game.wait_said("copied 3 x 2 at (8, 2)");
+    game.send(&["key", "ctrl+s"]);
+    game.wait_said("saved ");
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    // The crate moved from (8, 2) to (9, 3), over the coin crate that was at (8, 3)'s row.
+    assert_eq!(
+        saved,
+        TOOLS_LEVEL
+            .replace("\"#....#..c..#\"", "\"#....#.....#\"")
+            .replace("\"#....#..$..#\"", "\"#....#...c.#\"")
+    );
+
+    // A second level in a second game on the same display pastes what the first copied.
+    let other_view = view_at_start(&other, &dir)["editor"].clone();
+    let mut second = Game::start_beside(
+        &game,
+        &["--edit", &other, "--frames", BACKSTOP_FRAMES],
+        &dir.0,
+    );
+    second.wait_for_editor(Some(&game));
+    let at2 = |cell| pixel(&other_view, cell, (0.5, 0.5));
+    second.hover(at2((1, 1)));
+    second.send(&["key", "ctrl+v"]);
+    second.wait_said("pasted 3 x 2 at (1, 1)");
+    // A selection erased with Delete.
+    second.drag(at2((2, 12)), at2((3, 13)), "1", &["ctrl"]);
+    second.wait_said("selected 2 x 2 at (2, 12)");
+    second.send(&["key", "Delete"]);
+    second.wait_said("erased 2 x 2 at (2, 12)");
+    // Esc lets go of the selection (the Esc after the save then quits).
+    second.send(&["key", "Escape"]);
+    second.wait_said("selection cleared");
+    let report = save_and_quit(second);
+    let pasted = std::fs::read_to_string(&other).expect("saved");
+    assert_eq!(
+        pasted,
+        with_cells(&other_text, &[((2, 2), 'c'), ((3, 2), '.'), ((3, 13), '.')]),
+        "{report}"
+    );
+    game.hover(at((1, 1)));
+    game.send(&["key", "Escape"]);
+    game.wait_said("selection cleared");
+    game.send(&["key", "Escape"]);
+    game.wait_exit();
+}
+
+#[test]
+fn the_scatter_brush_paints_a_seeded_share_of_its_square_and_undoes_in_one_step() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-scatter");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-scatter.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    game.send(&["key", "4"]);
+    game.wait_said("brush: crate 'c'");
+    game.send(&["key", "r"]);
+    game.wait_said("scatter brush: 30%");
+    game.send(&["key", "equal"]);
+    game.send(&["key", "equal"]);
+    game.wait_said("scatter density 50%");
+    game.click_with(at((8, 3)), "1", &[]);
+    game.wait_said("scattered at 50% with seed 1");
+    game.send(&["key", "ctrl+z"]);
+    game.wait_said("undone");
+    game.send(&["key", "ctrl+y"]);
+    game.wait_said("redone");
+    let report = save_and_quit(game);
+    // The 5 x 5 square round (8, 3): columns 6 to 10, rows 1 to 5.
+    let hits: Vec<(u32, u32)> = (1..=5)
+        .flat_map(|y| (6..=10).map(move |x| (x, y)))
+        .filter(|&(x, y)| game::editor::scatter_hits(1, x, y, 5))
+        .collect();
+    assert!(
+        (5..=20).contains(&hits.len()),
+        "about half of 25 cells: {hits:?}"
+    );
+    let cells: Vec<((u32, u32), char)> = hits.iter().map(|&c| (c, 'c')).collect();
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert_eq!(saved, with_cells(TOOLS_LEVEL, &cells), "{report}");
+}
+
+#[test]
+fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-stamp");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-stamp.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    game.drag(at((7, 2)), at((9, 3)), "1", &["ctrl"]);
+    game.wait_said("selected 3 x 2 at (7, 2)");
+    game.send(&["key", "ctrl+b"]);
+    game.wait_said("saved \"stamp 1\" (3 x 2)");
+    let stamps = std::fs::read_to_string(dir.0.join("stamps.txt")).expect("the stamp file");
+    assert_eq!(
+        stamps,
+        "// Stamps for the levels in this folder: pieces of map saved in the level editor\n\
+         // (Ctrl+B saves the selection), placed from its stamp palette. Rename them here.\n\
+         (\n    stamps: [\n        (\n            name: \"stamp 1\",\n            rows: [\n                \
+         \".c.\",\n                \".$.\",\n            ],\n        ),\n    ],\n)\n"
+    );
+    // The stamp is the palette's tenth entry, after the nine built-in brushes.
+    let row = view["palette_row"].as_f64().expect("palette_row");
+    let top = view["palette_y"].as_f64().expect("palette_y");
+    let y = top + row * 9.0 + row / 2.0;
+    game.click_with((38, y as u32), "1", &[]);
+    game.wait_said("stamp \"stamp 1\" (3 x 2)");
+    game.click_with(at((1, 1)), "1", &[]);
+    game.wait_said("placed \"stamp 1\" at (1, 1)");
+    let report = save_and_quit(game);
+    assert_eq!(report["editor"]["stamps"], serde_json::json!(["stamp 1"]));
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert_eq!(
+        saved,
+        with_cells(TOOLS_LEVEL, &[((2, 1), 'c'), ((2, 2), '$')]),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_crates_skin_and_health_and_the_level_name_are_edited_in_place_and_checked_like_check() {
+    if !can_run() {
+        return;
+    }
+    let dir = TempDir::new("editor-override-form");
+    let path = tools_level(&dir, "tools.ron");
+    let (mut game, view) = editor_on(&path, &dir, "editor-override-form.png");
+    let at = |cell| pixel(&view, cell, (0.5, 0.5));
+    // O over the strong crate at (4, 5): its skin, then its health.
+    game.hover(at((4, 5)));
+    game.send(&["key", "o"]);
+    game.wait_said("crate at (4, 5): skin and health");
+    game.send(&["type", "keg"]);
+    game.send(&["key", "Tab"]);
+    game.send(&["type", "0"]);
+    game.send(&["key", "Return"]);
+    // Refused with `check`'s own words; the form stays open.
+    game.wait_said("not applied: crate health must be between 1 and 1000, found 0");
+    game.send(&["key", "BackSpace"]);
+    game.send(&["type", "7"]);
+    game.send(&["key", "Return"]);
+    game.wait_said("crate at (4, 5): skin keg, health 7");
+    // P: the level's name (an empty one is refused as `check` refuses it).
+    game.send(&["key", "p"]);
+    game.wait_said("level properties");
+    for _ in 0.."Tools".len() {
+        game.send(&["key", "BackSpace"]);
+    }
+    game.send(&["key", "Return"]);
+    game.wait_said("not applied: the level name is empty");
+    game.send(&["type", "Tool Shed"]);
+    game.send(&["key", "Return"]);
+    game.wait_said("level \"Tool Shed\", 12 x 7");
+    let report = save_and_quit(game);
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    let expected = TOOLS_LEVEL.replace("\"Tools\"", "\"Tool Shed\"").replace(
+        "    ],\n)\n",
+        "    ],\n    crates: [\n        (at: (4, 5), health: 7, skin: \"keg\"),\n    ],\n)\n",
+    );
+    assert_eq!(saved, expected, "{report}");
+    let check = common::crate_room(&["check", &path]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
 }

@@ -13,13 +13,15 @@ use std::path::{Path, PathBuf};
 use macroquad::miniquad::{self, KeyMods};
 use macroquad::prelude::*;
 
+use super::edit_form::{Form, FormKey, FormKind};
 use super::edit_view::{CellPos, EditView, line_cells};
 use super::render::Renderer;
 use super::screens::{HUD_BAR, shorten};
 use crate::atlas::clip_names::{self, CrateState, Facing};
 use crate::atlas::{AtlasData, FrameRect};
 use crate::editor::{
-    Brush, BrushKind, CellRect, DroppedOverride, EditError, Editor, SaveError, Side,
+    Brush, BrushKind, CellRect, CrateOverride, DroppedOverride, EditError, Editor, SCATTER_STEPS,
+    SaveError, Side, Stamp, add_stamp, load_stamps, rows_to_text, stamp_path, text_to_rows,
 };
 use crate::level::{Level, LevelError, Tile};
 use crate::sim::TILE;
@@ -54,11 +56,27 @@ const PAN_KEYS: [KeyCode; 8] = [
 const ERASE: char = '.';
 
 /// The editor's keys and what they do (F1 shows them; the README's table says the same).
-pub const HELP: [(&str, &str); 12] = [
+pub const HELP: [(&str, &str); 19] = [
     ("E", "play the edited level / back to the editor"),
     ("left / right drag", "paint with the brush / erase to floor"),
-    ("Shift + left drag", "fill a rectangle"),
-    ("1-9, 0, click", "pick a brush from the palette ([ ] step)"),
+    ("Shift + click", "flood fill (right button: with floor)"),
+    (
+        "Shift + drag",
+        "fill a rectangle (right button: with floor)",
+    ),
+    ("Alt + click, middle click", "pick the brush from the map"),
+    ("Ctrl + drag", "select; drag inside it or arrows move it"),
+    (
+        "Ctrl+C / X / V, Delete",
+        "copy / cut / paste at the mouse, erase",
+    ),
+    ("R, - / =", "scatter brush on/off, its density"),
+    ("Ctrl+B", "save the selection as a stamp"),
+    ("P / O", "level properties / the crate under the mouse"),
+    (
+        "1-9, 0, click",
+        "pick a brush or stamp ([ ] step, wheel scrolls)",
+    ),
     ("WASD / arrows", "pan (or drag with the middle button)"),
     ("wheel / Home", "zoom about the mouse / the whole level"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
@@ -121,10 +139,13 @@ pub enum EditEvent {
         key: KeyCode,
         ctrl: bool,
         shift: bool,
+        alt: bool,
         repeat: bool,
     },
     /// A key went up.
     KeyUp(KeyCode),
+    /// A character typed (for the editor's text fields).
+    Char(char),
 }
 
 /// Collects the window's input events for the editor, in order.
@@ -172,11 +193,15 @@ impl miniquad::EventHandler for EventFeed {
             key,
             ctrl: mods.ctrl,
             shift: mods.shift,
+            alt: mods.alt,
             repeat,
         });
     }
     fn key_up_event(&mut self, key: KeyCode, _mods: KeyMods) {
         self.events.push(EditEvent::KeyUp(key));
+    }
+    fn char_event(&mut self, character: char, _mods: KeyMods, _repeat: bool) {
+        self.events.push(EditEvent::Char(character));
     }
 }
 
@@ -191,9 +216,34 @@ enum Drag {
         from: CellPos,
         to: CellPos,
     },
-    /// Moving the view with the middle button, last at screen point `last`.
-    Pan { last: (f32, f32) },
+    /// Moving the view with the middle button, last at screen point `last`; pressed at
+    /// `from`. A press that never moves is the eyedropper.
+    Pan { last: (f32, f32), from: (f32, f32) },
+    /// Selecting the rectangle from `from` to `to` (Ctrl + left drag).
+    Select { from: CellPos, to: CellPos },
+    /// Moving the selection: grabbed at cell `grab`, now over `to`.
+    Move { grab: CellPos, to: CellPos },
+    /// The scatter brush, last centred on `last` (a stroke: one undo step).
+    Scatter { ch: char, last: CellPos },
 }
+
+/// What a left click on the map does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    /// Paint the brush.
+    Pen,
+    /// Paint the brush into a share of the cells under a square (see [`SCATTER_SIDE`]).
+    Scatter,
+    /// Place stamp `i` (top-left at the click).
+    Stamp(usize),
+}
+
+/// The selection's outline.
+const SELECTION: Color = Color::new(0.4, 0.8, 1.0, 1.0);
+/// Side of the scatter brush's square, in cells.
+const SCATTER_SIDE: u32 = 5;
+/// A middle press that moves less than this (screen pixels) is a click: the eyedropper.
+const CLICK_SLOP: f32 = 4.0;
 
 /// A question the editor asked: the same key again answers yes; anything else, no.
 #[derive(Clone, Debug, PartialEq)]
@@ -340,6 +390,29 @@ pub struct Session {
     /// shows it until the drag ends: asking the model after every painted cell would parse the
     /// whole level once per frame, which on a 1024 x 1024 map is tens of milliseconds.
     problem_before_drag: Option<String>,
+    alt: bool,
+    tool: Tool,
+    /// The selected rectangle of cells, if any.
+    selection: Option<CellRect>,
+    /// What this editor last copied, for when the system clipboard has nothing.
+    clipboard: Option<String>,
+    /// Set the system clipboard to `clipboard` again once C and X are up: macroquad's own UI
+    /// sets it to its (empty) selection on every frame that sees Ctrl and C or X held.
+    clipboard_again: bool,
+    /// The scatter brush's density in tenths, and the seed of its next stroke.
+    density: u8,
+    scatter_seed: u64,
+    /// The stamps of the level's folder, and why they could not be read, if they could not.
+    stamps: Vec<Stamp>,
+    stamps_problem: Option<String>,
+    /// The first palette row shown (the palette scrolls when it is longer than the window).
+    palette_top: usize,
+    /// Say every message on stderr too (`editor: ...`), for scripted runs: tests wait for them.
+    echo: bool,
+    /// Whether the first frame's input was handled yet (said on stderr as `editor: ready`).
+    ready: bool,
+    /// The form being filled in (P, O), if one is open: it takes the keys.
+    form: Option<Form>,
 }
 
 impl std::fmt::Debug for Session {
@@ -396,6 +469,17 @@ pub struct EditorReport {
     pub scale: f32,
     /// The file changed on disk while there were unsaved edits.
     pub disk_changed: bool,
+    /// The selected cells, `[x, y, width, height]`, if any.
+    pub selection: Option<[u32; 4]>,
+    /// What a left click does: `pen`, `scatter` or `stamp`.
+    pub tool: String,
+    /// The stamps of the level's folder, by name.
+    pub stamps: Vec<String>,
+    /// The palette's rows on screen: the top of the first one shown, their height, and which
+    /// entry is first (brushes, then stamps; the palette scrolls when it is long).
+    pub palette_y: f32,
+    pub palette_row: f32,
+    pub palette_top: usize,
     /// What the editor last said (a save, a refusal, a question), if it still shows.
     pub message: Option<String>,
     /// What it said last, oldest first (at most eight).
@@ -416,7 +500,23 @@ impl Session {
         } else {
             Editor::new_level(path, new_size.0, new_size.1, &skins)?
         };
-        Ok(Self::with_model(model, atlas))
+        let mut session = Self::with_model(model, atlas);
+        session.load_stamps();
+        Ok(session)
+    }
+
+    /// Name the level (a new level from the title screen is named by its author).
+    ///
+    /// # Errors
+    /// `check`'s message for the name (empty, over 64 characters).
+    pub fn set_name(&mut self, name: &str) -> Result<(), String> {
+        self.model.set_name(name).map(|_| ()).map_err(|e| e.message)
+    }
+
+    /// Say every message on stderr too, as `editor: MESSAGE` (and `editor: ready` once the
+    /// editor takes input): scripted runs do, so tests wait for what the editor says.
+    pub fn set_echo(&mut self, on: bool) {
+        self.echo = on;
     }
 
     fn with_model(model: Editor, atlas: &AtlasData) -> Self {
@@ -443,6 +543,19 @@ impl Session {
             said: Vec::new(),
             message: None,
             problem_before_drag: None,
+            alt: false,
+            tool: Tool::Pen,
+            selection: None,
+            clipboard: None,
+            clipboard_again: false,
+            density: 3,
+            scatter_seed: 1,
+            stamps: Vec::new(),
+            stamps_problem: None,
+            palette_top: 0,
+            echo: false,
+            ready: false,
+            form: None,
             confirm: None,
             disk_changed: false,
             placed: false,
@@ -498,6 +611,9 @@ impl Session {
             self.said.remove(0);
         }
         self.said.push(text.clone());
+        if self.echo {
+            eprintln!("editor: {text}");
+        }
         self.message = Some((text, color));
     }
 
@@ -557,12 +673,25 @@ impl Session {
     pub fn handle(&mut self, events: &[EditEvent], dt: f32, game_scale: f32) -> Outcome {
         let (w, h) = (screen_width(), screen_height());
         self.place(w, h, game_scale);
+        if !self.ready {
+            // From here on every input event reaches the editor: a test may start clicking.
+            self.ready = true;
+            if self.echo {
+                eprintln!("editor: ready");
+            }
+        }
         let mut outcome = Outcome::Stay;
         for &event in events {
             match self.event(event, w, h, game_scale) {
                 Outcome::Stay => {}
                 other => outcome = other,
             }
+        }
+        if self.clipboard_again && !is_key_down(KeyCode::C) && !is_key_down(KeyCode::X) {
+            if let Some(text) = &self.clipboard {
+                miniquad::window::clipboard_set(text);
+            }
+            self.clipboard_again = false;
         }
         // A button let go outside the window never sends its release: end the drag.
         let buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
@@ -589,6 +718,10 @@ impl Session {
     }
 
     fn event(&mut self, event: EditEvent, w: f32, h: f32, game_scale: f32) -> Outcome {
+        if self.form.is_some() {
+            self.form_event(event);
+            return Outcome::Stay;
+        }
         match event {
             EditEvent::Move(x, y) => {
                 self.mouse = (x, y);
@@ -605,9 +738,13 @@ impl Session {
             }
             EditEvent::Wheel(dy) if dy != 0.0 => {
                 let (x, y) = self.mouse;
-                self.view.zoom_at(if dy > 0.0 { 1 } else { -1 }, x, y);
+                if x < PALETTE_W && y >= HUD_BAR {
+                    self.scroll_palette(if dy > 0.0 { -1 } else { 1 });
+                } else {
+                    self.view.zoom_at(if dy > 0.0 { 1 } else { -1 }, x, y);
+                }
             }
-            EditEvent::Wheel(_) => {}
+            EditEvent::Wheel(_) | EditEvent::Char(_) => {}
             EditEvent::KeyUp(key) => {
                 self.modifier(key, false);
                 self.panning.retain(|&k| k != key);
@@ -616,11 +753,18 @@ impl Session {
                 key,
                 ctrl,
                 shift,
+                alt: _,
                 repeat,
             } => {
                 self.modifier(key, true);
                 let ctrl = ctrl || self.ctrl;
-                if !ctrl && PAN_KEYS.contains(&key) && !self.panning.contains(&key) {
+                // With a selection the arrows move it; WASD still pan.
+                let moves_selection = self.selection.is_some() && is_arrow(key);
+                if !ctrl
+                    && !moves_selection
+                    && PAN_KEYS.contains(&key)
+                    && !self.panning.contains(&key)
+                {
                     self.panning.push(key);
                 }
                 let shift = shift || self.shift;
@@ -630,26 +774,180 @@ impl Session {
         Outcome::Stay
     }
 
-    /// Track Ctrl and Shift from the event stream itself: a click right after Shift went down
-    /// is a Shift-click even if both arrived in one frame.
+    /// An event while a form is open: keys and characters go to it, the mouse only moves.
+    fn form_event(&mut self, event: EditEvent) {
+        match event {
+            EditEvent::Char(c) => {
+                if let Some(form) = &mut self.form {
+                    form.char(c);
+                }
+            }
+            EditEvent::Key { key, shift, .. } => {
+                self.modifier(key, true);
+                let shift = shift || self.shift;
+                let Some(form) = &mut self.form else { return };
+                match form.key(key, shift) {
+                    FormKey::Stay => {}
+                    FormKey::Cancel => {
+                        self.form = None;
+                        self.say("closed without changes", ink::DIM);
+                    }
+                    FormKey::Apply => self.apply_form(),
+                }
+            }
+            EditEvent::KeyUp(key) => self.modifier(key, false),
+            EditEvent::Move(x, y) | EditEvent::Down(_, x, y) | EditEvent::Up(_, x, y) => {
+                self.mouse = (x, y);
+            }
+            EditEvent::Wheel(_) => {}
+        }
+    }
+
+    /// P: the level's name and size.
+    fn open_level_form(&mut self) {
+        self.form = Some(Form::new(
+            FormKind::Level,
+            vec![
+                ("name", self.model.name().to_owned()),
+                ("width", self.model.width().to_string()),
+                ("height", self.model.height().to_string()),
+            ],
+        ));
+        if let Some(form) = &mut self.form {
+            form.skip = Some('p');
+        }
+        self.say(
+            "level properties: Tab next field, Enter apply, Esc cancel",
+            ink::TEXT,
+        );
+    }
+
+    /// O: the skin and health of the crate under the mouse.
+    fn open_crate_form(&mut self) {
+        let Some((x, y)) = self.map_cell(self.mouse) else {
+            self.say("O edits the crate under the mouse: point at one", ink::DIM);
+            return;
+        };
+        let ch = self.model.cell(x, y).unwrap_or(' ');
+        let is_crate = self
+            .palette
+            .iter()
+            .any(|b| b.ch == ch && matches!(b.kind, BrushKind::Crate { .. }));
+        if !is_crate {
+            self.say(
+                format!("O edits the crate under the mouse: ({x}, {y}) holds '{ch}'"),
+                ink::DIM,
+            );
+            return;
+        }
+        let now = self.model.crate_override(x, y);
+        self.form = Some(Form::new(
+            FormKind::Crate { x, y },
+            vec![
+                ("skin", now.skin.unwrap_or_default()),
+                (
+                    "health",
+                    now.health.map(|h| h.to_string()).unwrap_or_default(),
+                ),
+            ],
+        ));
+        if let Some(form) = &mut self.form {
+            form.skip = Some('o');
+        }
+        self.say(
+            format!("crate at ({x}, {y}): skin and health (empty: as its map character says)"),
+            ink::TEXT,
+        );
+    }
+
+    /// Enter in a form: hand its fields to the model, which checks them as `check` does; a
+    /// refusal keeps the form open with the message.
+    fn apply_form(&mut self) {
+        let Some(form) = self.form.clone() else {
+            return;
+        };
+        self.edited();
+        let result = match form.kind {
+            FormKind::Level => self.apply_level_form(&form),
+            FormKind::Crate { x, y } => self.apply_crate_form(&form, x, y),
+            FormKind::NewLevel => Ok(String::new()),
+        };
+        match result {
+            Ok(said) => {
+                self.form = None;
+                self.say(said, ink::GOOD);
+            }
+            Err(message) => {
+                self.say(format!("not applied: {message}"), ink::ERROR);
+                if let Some(open) = &mut self.form {
+                    open.error = Some(message);
+                }
+            }
+        }
+    }
+
+    fn apply_level_form(&mut self, form: &Form) -> Result<String, String> {
+        let number = |label: &str| {
+            let text = form.value(label).trim();
+            text.parse::<u32>()
+                .map_err(|_| format!("{label}: `{text}` is not a whole number"))
+        };
+        let (width, height) = (number("width")?, number("height")?);
+        let name = form.value("name");
+        // The name first: a refused size then leaves the name changed, which undo takes back.
+        self.model.set_name(name).map_err(|e| e.message)?;
+        self.model.set_size(width, height)?;
+        Ok(format!(
+            "level \"{}\", {} x {}",
+            self.model.name(),
+            self.model.width(),
+            self.model.height()
+        ))
+    }
+
+    fn apply_crate_form(&mut self, form: &Form, x: u32, y: u32) -> Result<String, String> {
+        let health = match form.value("health").trim() {
+            "" => None,
+            text => Some(
+                text.parse::<i64>()
+                    .map_err(|_| format!("health: `{text}` is not a whole number"))?,
+            ),
+        };
+        let skin = Some(form.value("skin").trim().to_owned()).filter(|s| !s.is_empty());
+        let coin = self.model.crate_override(x, y).coin;
+        let fields = CrateOverride { health, skin, coin };
+        self.model
+            .set_crate_override(x, y, fields.clone())
+            .map_err(|e| e.message)?;
+        let shown = |v: Option<String>| v.unwrap_or_else(|| "-".to_owned());
+        Ok(format!(
+            "crate at ({x}, {y}): skin {}, health {}",
+            shown(fields.skin),
+            shown(fields.health.map(|h| h.to_string()))
+        ))
+    }
+
+    /// Track Ctrl, Shift and Alt from the event stream itself: a click right after Shift went
+    /// down is a Shift-click even if both arrived in one frame.
     fn modifier(&mut self, key: KeyCode, down: bool) {
         match key {
             KeyCode::LeftShift | KeyCode::RightShift => self.shift = down,
             KeyCode::LeftControl | KeyCode::RightControl => self.ctrl = down,
+            KeyCode::LeftAlt | KeyCode::RightAlt => self.alt = down,
             _ => {}
         }
     }
 
     fn press(&mut self, button: MouseButton, p: (f32, f32)) {
         if button == MouseButton::Middle {
-            self.drag = Some(Drag::Pan { last: p });
+            self.drag = Some(Drag::Pan { last: p, from: p });
             return;
         }
         if p.0 < PALETTE_W && p.1 >= HUD_BAR {
             if button == MouseButton::Left
                 && let Some(i) = self.palette_entry_at(p)
             {
-                self.pick(i);
+                self.pick_entry(i);
             }
             return;
         }
@@ -660,23 +958,70 @@ impl Session {
             return;
         }
         let Some(cell) = self.map_cell(p) else { return };
+        if button == MouseButton::Left && (self.alt || is_key_down(KeyCode::LeftAlt)) {
+            self.eyedropper(cell);
+            return;
+        }
         let cell = (i64::from(cell.0), i64::from(cell.1));
         let shift =
             self.shift || is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
+        let ctrl = self.ctrl || is_key_down(KeyCode::LeftControl);
         let Some(brush) = self.palette.get(self.brush) else {
             return;
         };
+        let brush = brush.ch;
+        if button == MouseButton::Left && ctrl {
+            self.selection = None;
+            self.drag = Some(Drag::Select {
+                from: cell,
+                to: cell,
+            });
+            return;
+        }
+        if button == MouseButton::Left
+            && !shift
+            && self.selection.is_some_and(|r| rect_contains(r, cell))
+        {
+            self.drag = Some(Drag::Move {
+                grab: cell,
+                to: cell,
+            });
+            return;
+        }
+        if button == MouseButton::Left || button == MouseButton::Right {
+            self.selection = None;
+        }
         match button {
-            MouseButton::Left if shift => {
+            MouseButton::Left | MouseButton::Right if shift => {
+                let ch = if button == MouseButton::Left {
+                    brush
+                } else {
+                    ERASE
+                };
                 self.drag = Some(Drag::Fill {
-                    ch: brush.ch,
+                    ch,
                     from: cell,
                     to: cell,
                 });
             }
+            MouseButton::Left if matches!(self.tool, Tool::Stamp(_)) => {
+                if let Tool::Stamp(i) = self.tool {
+                    self.place_stamp(i, cell);
+                }
+            }
+            MouseButton::Left if self.tool == Tool::Scatter => {
+                self.edited();
+                self.problem_before_drag = self.model.problem().map(ToString::to_string);
+                self.model.begin_stroke();
+                self.scatter_at(cell, brush);
+                self.drag = Some(Drag::Scatter {
+                    ch: brush,
+                    last: cell,
+                });
+            }
             MouseButton::Left | MouseButton::Right => {
                 let ch = if button == MouseButton::Left {
-                    brush.ch
+                    brush
                 } else {
                     ERASE
                 };
@@ -692,9 +1037,9 @@ impl Session {
 
     fn drag_to(&mut self, p: (f32, f32)) {
         match self.drag {
-            Some(Drag::Pan { last }) => {
+            Some(Drag::Pan { last, from }) => {
                 self.view.pan(last.0 - p.0, last.1 - p.1);
-                self.drag = Some(Drag::Pan { last: p });
+                self.drag = Some(Drag::Pan { last: p, from });
             }
             Some(Drag::Paint { ch, last }) => {
                 let cell = self.view.cell_at(p.0, p.1);
@@ -705,9 +1050,26 @@ impl Session {
                     self.drag = Some(Drag::Paint { ch, last: cell });
                 }
             }
+            Some(Drag::Scatter { ch, last }) => {
+                let cell = self.view.cell_at(p.0, p.1);
+                if cell != last {
+                    for c in line_cells(last, cell).into_iter().skip(1) {
+                        self.scatter_at(c, ch);
+                    }
+                    self.drag = Some(Drag::Scatter { ch, last: cell });
+                }
+            }
             Some(Drag::Fill { ch, from, .. }) => {
                 let to = self.clamp_cell(self.view.cell_at(p.0, p.1));
                 self.drag = Some(Drag::Fill { ch, from, to });
+            }
+            Some(Drag::Select { from, .. }) => {
+                let to = self.clamp_cell(self.view.cell_at(p.0, p.1));
+                self.drag = Some(Drag::Select { from, to });
+            }
+            Some(Drag::Move { grab, .. }) => {
+                let to = self.view.cell_at(p.0, p.1);
+                self.drag = Some(Drag::Move { grab, to });
             }
             None => {}
         }
@@ -716,6 +1078,29 @@ impl Session {
     fn end_drag(&mut self) {
         match self.drag.take() {
             Some(Drag::Paint { .. }) => self.model.end_stroke(),
+            Some(Drag::Scatter { .. }) => {
+                self.model.end_stroke();
+                self.say(
+                    format!(
+                        "scattered at {}% with seed {}",
+                        u32::from(self.density) * 10,
+                        self.scatter_seed
+                    ),
+                    ink::TEXT,
+                );
+                // The next stroke paints other cells; the same seed always paints the same.
+                self.scatter_seed += 1;
+            }
+            Some(Drag::Fill { ch, from, to }) if from == to => {
+                self.edited();
+                match self.model.flood(from.0 as u32, from.1 as u32, ch) {
+                    Ok(_) => self.say(
+                        format!("flooded from ({}, {}) with '{ch}'", from.0, from.1),
+                        ink::TEXT,
+                    ),
+                    Err(e) => self.say(format!("not filled: {e}"), ink::ERROR),
+                }
+            }
             Some(Drag::Fill { ch, from, to }) => {
                 self.edited();
                 let rect =
@@ -724,7 +1109,41 @@ impl Session {
                     self.say(format!("not filled: {e}"), ink::ERROR);
                 }
             }
-            Some(Drag::Pan { .. }) | None => {}
+            Some(Drag::Select { from, to }) => {
+                let rect =
+                    CellRect::spanning((from.0 as u32, from.1 as u32), (to.0 as u32, to.1 as u32));
+                self.selection = Some(rect);
+                self.say(
+                    format!(
+                        "selected {} x {} at ({}, {})",
+                        rect.width, rect.height, rect.x, rect.y
+                    ),
+                    ink::TEXT,
+                );
+            }
+            Some(Drag::Move { grab, to }) => {
+                self.move_selection(to.0 - grab.0, to.1 - grab.1);
+            }
+            Some(Drag::Pan { last, from }) => {
+                let moved = (last.0 - from.0).abs().max((last.1 - from.1).abs());
+                if moved < CLICK_SLOP
+                    && let Some(cell) = self.map_cell(from)
+                {
+                    self.eyedropper(cell);
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Alt+click or a middle click: the brush becomes the cell's character.
+    fn eyedropper(&mut self, (x, y): (u32, u32)) {
+        let Some(ch) = self.model.cell(x, y) else {
+            return;
+        };
+        match self.palette.iter().position(|b| b.ch == ch) {
+            Some(i) => self.pick(i),
+            None => self.say(format!("'{ch}' is not in the palette"), ink::ERROR),
         }
     }
 
@@ -736,6 +1155,33 @@ impl Session {
             && let Err(e) = self.model.paint(x, y, ch)
         {
             self.say(format!("not painted: {e}"), ink::ERROR);
+        }
+    }
+
+    /// The scatter brush's square centred on `cell`, clipped to the map.
+    fn scatter_rect(&self, (x, y): CellPos) -> Option<CellRect> {
+        let half = i64::from(SCATTER_SIDE / 2);
+        let (w, h) = (
+            i64::from(self.model.width()),
+            i64::from(self.model.height()),
+        );
+        let (x0, y0) = ((x - half).max(0), (y - half).max(0));
+        let (x1, y1) = ((x + half).min(w - 1), (y + half).min(h - 1));
+        (x0 <= x1 && y0 <= y1).then(|| CellRect {
+            x: x0 as u32,
+            y: y0 as u32,
+            width: (x1 - x0 + 1) as u32,
+            height: (y1 - y0 + 1) as u32,
+        })
+    }
+
+    fn scatter_at(&mut self, cell: CellPos, ch: char) {
+        if let Some(rect) = self.scatter_rect(cell)
+            && let Err(e) = self
+                .model
+                .scatter(rect, ch, self.density, self.scatter_seed)
+        {
+            self.say(format!("not scattered: {e}"), ink::ERROR);
         }
     }
 
@@ -752,11 +1198,31 @@ impl Session {
         self.message = None;
     }
 
+    /// Palette entry `i`: a brush, or (past the brushes) a stamp.
+    fn pick_entry(&mut self, i: usize) {
+        if i < self.palette.len() {
+            self.pick(i);
+        } else if let Some(stamp) = self.stamps.get(i - self.palette.len()) {
+            let text = format!(
+                "stamp \"{}\" ({} x {}): click to place it",
+                stamp.name,
+                stamp.rows.first().map_or(0, |r| r.chars().count()),
+                stamp.rows.len()
+            );
+            self.tool = Tool::Stamp(i - self.palette.len());
+            self.say(text, ink::TEXT);
+        }
+    }
+
     fn pick(&mut self, i: usize) {
         if let Some(b) = self.palette.get(i) {
             self.brush = i;
+            if matches!(self.tool, Tool::Stamp(_)) {
+                self.tool = Tool::Pen;
+            }
             let text = format!("brush: {} '{}'", b.label, b.ch);
             self.say(text, ink::TEXT);
+            self.show_entry(i);
         }
     }
 
@@ -769,7 +1235,9 @@ impl Session {
         (w, h, game_scale): (f32, f32, f32),
     ) -> Outcome {
         let asked = self.confirm.take();
-        if repeat && !(ctrl && matches!(key, KeyCode::Z | KeyCode::Y)) {
+        let repeats = (ctrl && matches!(key, KeyCode::Z | KeyCode::Y))
+            || (!ctrl && self.selection.is_some() && is_arrow(key));
+        if repeat && !repeats {
             self.confirm = asked;
             return Outcome::Stay;
         }
@@ -779,6 +1247,10 @@ impl Session {
                 KeyCode::Z if shift => self.redo(),
                 KeyCode::Z => self.undo(),
                 KeyCode::Y => self.redo(),
+                KeyCode::C => self.copy(false),
+                KeyCode::X => self.copy(true),
+                KeyCode::V => self.paste(),
+                KeyCode::B => self.save_stamp(),
                 KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right => {
                     self.resize_key(key, if shift { -1 } else { 1 });
                 }
@@ -790,6 +1262,10 @@ impl Session {
         }
         match key {
             KeyCode::E => return Outcome::Play,
+            KeyCode::Escape if self.selection.is_some() => {
+                self.selection = None;
+                self.say("selection cleared", ink::DIM);
+            }
             KeyCode::Escape => {
                 if !self.model.is_modified() || asked == Some(Confirm::Quit) {
                     return Outcome::Quit;
@@ -798,6 +1274,49 @@ impl Session {
                 self.say(
                     "unsaved edits: Esc again quits without saving them (Ctrl+S saves)",
                     ink::GOLD,
+                );
+            }
+            KeyCode::Delete | KeyCode::Backspace => self.erase_selection(),
+            KeyCode::P => self.open_level_form(),
+            KeyCode::O => self.open_crate_form(),
+            KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+                if self.selection.is_some() =>
+            {
+                let (dx, dy) = match key {
+                    KeyCode::Up => (0, -1),
+                    KeyCode::Down => (0, 1),
+                    KeyCode::Left => (-1, 0),
+                    _ => (1, 0),
+                };
+                self.move_selection(dx, dy);
+            }
+            KeyCode::R => {
+                self.tool = if self.tool == Tool::Scatter {
+                    Tool::Pen
+                } else {
+                    Tool::Scatter
+                };
+                let text = match self.tool {
+                    Tool::Scatter => format!(
+                        "scatter brush: {}% of a {SCATTER_SIDE} x {SCATTER_SIDE} square \
+                         (- / = change it)",
+                        u32::from(self.density) * 10
+                    ),
+                    _ => "pen".to_owned(),
+                };
+                self.say(text, ink::TEXT);
+            }
+            KeyCode::Minus | KeyCode::Equal | KeyCode::KpSubtract | KeyCode::KpAdd => {
+                let up = matches!(key, KeyCode::Equal | KeyCode::KpAdd);
+                let steps = SCATTER_STEPS;
+                self.density = if up {
+                    (self.density + 1).min(*steps.end())
+                } else {
+                    self.density.saturating_sub(1).max(*steps.start())
+                };
+                self.say(
+                    format!("scatter density {}%", u32::from(self.density) * 10),
+                    ink::TEXT,
                 );
             }
             KeyCode::Home => self.fit(w, h, game_scale),
@@ -809,7 +1328,9 @@ impl Session {
             KeyCode::LeftShift
             | KeyCode::RightShift
             | KeyCode::LeftControl
-            | KeyCode::RightControl => self.confirm = asked,
+            | KeyCode::RightControl
+            | KeyCode::LeftAlt
+            | KeyCode::RightAlt => self.confirm = asked,
             _ => {
                 if let Some(i) = number_key(key) {
                     self.pick(i);
@@ -819,16 +1340,239 @@ impl Session {
         Outcome::Stay
     }
 
+    /// Ctrl+C (Ctrl+X with `cut`): the selection's rows to the clipboard, as map rows.
+    fn copy(&mut self, cut: bool) {
+        let Some(rect) = self.selection else {
+            self.say("nothing selected: Ctrl + drag selects", ink::DIM);
+            return;
+        };
+        let rows = match self.model.rows(rect) {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.say(format!("not copied: {e}"), ink::ERROR);
+                return;
+            }
+        };
+        let text = rows_to_text(&rows);
+        miniquad::window::clipboard_set(&text);
+        self.clipboard = Some(text);
+        self.clipboard_again = true;
+        if cut {
+            self.edited();
+            if let Err(e) = self.model.fill(rect, ERASE) {
+                self.say(format!("not cut: {e}"), ink::ERROR);
+                return;
+            }
+        }
+        let did = if cut { "cut" } else { "copied" };
+        self.say(
+            format!(
+                "{did} {} x {} at ({}, {})",
+                rect.width, rect.height, rect.x, rect.y
+            ),
+            ink::TEXT,
+        );
+    }
+
+    /// Ctrl+V: the clipboard's rows with their top-left at the cell under the mouse (or the
+    /// selection's corner), selected afterwards.
+    fn paste(&mut self) {
+        let system = miniquad::window::clipboard_get().filter(|text| !text.trim().is_empty());
+        let text = system.or_else(|| self.clipboard.clone());
+        let Some(text) = text else {
+            self.say("the clipboard is empty", ink::DIM);
+            return;
+        };
+        let rows = match text_to_rows(&text) {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.say(format!("not pasted: {e}"), ink::ERROR);
+                return;
+            }
+        };
+        let at = self
+            .map_cell(self.mouse)
+            .or(self.selection.map(|r| (r.x, r.y)))
+            .unwrap_or((0, 0));
+        self.edited();
+        match self.model.place(i64::from(at.0), i64::from(at.1), &rows) {
+            Ok(_) => {
+                let (w, h) = (rows[0].len() as u32, rows.len() as u32);
+                self.selection = self.clip_rect(at, w, h);
+                self.say(
+                    format!("pasted {w} x {h} at ({}, {})", at.0, at.1),
+                    ink::TEXT,
+                );
+            }
+            Err(e) => self.say(format!("not pasted: {e}"), ink::ERROR),
+        }
+    }
+
+    /// Delete: the selection becomes floor.
+    fn erase_selection(&mut self) {
+        let Some(rect) = self.selection else {
+            return;
+        };
+        self.edited();
+        match self.model.fill(rect, ERASE) {
+            Ok(_) => self.say(
+                format!(
+                    "erased {} x {} at ({}, {})",
+                    rect.width, rect.height, rect.x, rect.y
+                ),
+                ink::TEXT,
+            ),
+            Err(e) => self.say(format!("not erased: {e}"), ink::ERROR),
+        }
+    }
+
+    /// Move the selection's cells by (`dx`, `dy`); the selection follows (clipped to the map).
+    fn move_selection(&mut self, dx: i64, dy: i64) {
+        let Some(rect) = self.selection else { return };
+        if (dx, dy) == (0, 0) {
+            return;
+        }
+        self.edited();
+        match self.model.move_rect(rect, dx, dy) {
+            Ok(_) => {
+                let (x, y) = (i64::from(rect.x) + dx, i64::from(rect.y) + dy);
+                self.selection = self.clip_rect_signed((x, y), rect.width, rect.height);
+                self.say(
+                    format!("moved {} x {} to ({x}, {y})", rect.width, rect.height),
+                    ink::TEXT,
+                );
+            }
+            Err(e) => self.say(format!("not moved: {e}"), ink::ERROR),
+        }
+    }
+
+    /// The part of the `w` x `h` rectangle at `at` that is on the map.
+    fn clip_rect(&self, at: (u32, u32), w: u32, h: u32) -> Option<CellRect> {
+        self.clip_rect_signed((i64::from(at.0), i64::from(at.1)), w, h)
+    }
+
+    fn clip_rect_signed(&self, (x, y): (i64, i64), w: u32, h: u32) -> Option<CellRect> {
+        let (mw, mh) = (
+            i64::from(self.model.width()),
+            i64::from(self.model.height()),
+        );
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + i64::from(w)).min(mw), (y + i64::from(h)).min(mh));
+        (x0 < x1 && y0 < y1).then(|| CellRect {
+            x: x0 as u32,
+            y: y0 as u32,
+            width: (x1 - x0) as u32,
+            height: (y1 - y0) as u32,
+        })
+    }
+
+    /// Ctrl+B: the selection becomes a stamp in the folder's stamp file.
+    fn save_stamp(&mut self) {
+        let Some(rect) = self.selection else {
+            self.say("nothing selected: Ctrl + drag selects", ink::DIM);
+            return;
+        };
+        let rows = match self.model.rows(rect) {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.say(format!("no stamp saved: {e}"), ink::ERROR);
+                return;
+            }
+        };
+        let path = stamp_path(self.model.path());
+        let name = format!("stamp {}", self.stamps.len() + 1);
+        match add_stamp(
+            &path,
+            &Stamp {
+                name: name.clone(),
+                rows,
+            },
+        ) {
+            Ok(stamps) => {
+                self.stamps = stamps;
+                self.stamps_problem = None;
+                self.say(
+                    format!(
+                        "saved \"{name}\" ({} x {}) in {}",
+                        rect.width,
+                        rect.height,
+                        path.display()
+                    ),
+                    ink::GOOD,
+                );
+            }
+            Err(e) => self.say(format!("no stamp saved: {}", headline(&e)), ink::ERROR),
+        }
+    }
+
+    /// Place stamp `i` with its top-left at `cell`, as one undo step.
+    fn place_stamp(&mut self, i: usize, cell: CellPos) {
+        let Some(stamp) = self.stamps.get(i) else {
+            return;
+        };
+        let rows: Vec<Vec<char>> = stamp.rows.iter().map(|r| r.chars().collect()).collect();
+        let name = stamp.name.clone();
+        self.edited();
+        match self.model.place(cell.0, cell.1, &rows) {
+            Ok(_) => self.say(
+                format!("placed \"{name}\" at ({}, {})", cell.0, cell.1),
+                ink::TEXT,
+            ),
+            Err(e) => self.say(format!("stamp \"{name}\" not placed: {e}"), ink::ERROR),
+        }
+    }
+
+    /// Read the stamps of the level's folder (again).
+    pub fn load_stamps(&mut self) {
+        match load_stamps(&stamp_path(self.model.path())) {
+            Ok(stamps) => {
+                self.stamps = stamps;
+                self.stamps_problem = None;
+            }
+            Err(e) => {
+                self.stamps = Vec::new();
+                self.stamps_problem = Some(headline(&e));
+                self.say(format!("stamps: {}", headline(&e)), ink::ERROR);
+            }
+        }
+    }
+
+    /// Palette rows: the brushes, then the stamps.
+    fn entries(&self) -> usize {
+        self.palette.len() + self.stamps.len()
+    }
+
+    /// Scroll the palette by `rows` (clamped so it never scrolls past its end).
+    fn scroll_palette(&mut self, rows: i64) {
+        let visible = palette_fits(screen_height());
+        let max = self.entries().saturating_sub(visible);
+        self.palette_top = (self.palette_top as i64 + rows).clamp(0, max as i64) as usize;
+    }
+
+    /// Scroll the palette so that entry `i` shows.
+    fn show_entry(&mut self, i: usize) {
+        let visible = palette_fits(screen_height()).max(1);
+        if i < self.palette_top {
+            self.palette_top = i;
+        } else if i >= self.palette_top + visible {
+            self.palette_top = i + 1 - visible;
+        }
+    }
+
     fn undo(&mut self) {
         self.edited();
-        if !self.model.undo() {
+        if self.model.undo() {
+            self.say("undone", ink::DIM);
+        } else {
             self.say("nothing to undo", ink::DIM);
         }
     }
 
     fn redo(&mut self) {
         self.edited();
-        if !self.model.redo() {
+        if self.model.redo() {
+            self.say("redone", ink::DIM);
+        } else {
             self.say("nothing to redo", ink::DIM);
         }
     }
@@ -960,12 +1704,13 @@ impl Session {
 
     /// Which palette entry is at screen point `p`, if any.
     fn palette_entry_at(&self, (x, y): (f32, f32)) -> Option<usize> {
-        let row = palette_row(self.palette.len(), screen_height());
+        let (row, visible) = palette_layout(self.entries(), screen_height());
         if !(0.0..PALETTE_W).contains(&x) || y < HUD_BAR + 4.0 {
             return None;
         }
-        let i = ((y - HUD_BAR - 4.0) / row).floor() as usize;
-        (i < self.palette.len()).then_some(i)
+        let shown = ((y - HUD_BAR - 4.0) / row).floor() as usize;
+        let i = self.palette_top + shown;
+        (shown < visible && i < self.entries()).then_some(i)
     }
 
     /// Facts for a scripted run's report.
@@ -987,6 +1732,17 @@ impl Session {
             view: [view.min_x, view.min_y, view.max_x, view.max_y],
             scale: self.view.scale(),
             disk_changed: self.disk_changed,
+            selection: self.selection.map(|r| [r.x, r.y, r.width, r.height]),
+            tool: match self.tool {
+                Tool::Pen => "pen",
+                Tool::Scatter => "scatter",
+                Tool::Stamp(_) => "stamp",
+            }
+            .to_owned(),
+            stamps: self.stamps.iter().map(|s| s.name.clone()).collect(),
+            palette_y: HUD_BAR + 4.0,
+            palette_row: palette_layout(self.entries(), h).0,
+            palette_top: self.palette_top,
             message: self.message.as_ref().map(|(text, _)| text.clone()),
             said: self.said.clone(),
         }
@@ -1003,6 +1759,9 @@ impl Session {
         self.draw_grid(w, h);
         self.draw_palette(renderer, hud, h);
         self.draw_bars(hud, w, h);
+        if let Some(form) = &self.form {
+            form.draw(hud, PALETTE_W + 12.0);
+        }
     }
 
     fn visible_cells(&self, aabb: &crate::sim::Aabb) -> (u32, u32, u32, u32) {
@@ -1078,28 +1837,90 @@ impl Session {
                 draw_line(cx, cy - 6.0, cx, cy + 6.0, 2.0, ink::GOLD);
             }
         }
-        if let Some(Drag::Fill { from, to, .. }) = self.drag {
-            let a = self.view.cell_rect((from.0.min(to.0), from.1.min(to.1)));
-            let b = self.view.cell_rect((from.0.max(to.0), from.1.max(to.1)));
-            let (rw, rh) = (b[0] + b[2] - a[0], b[1] + b[3] - a[1]);
-            draw_rectangle(a[0], a[1], rw, rh, Color::new(1.0, 0.82, 0.3, 0.25));
-            draw_rectangle_lines(a[0], a[1], rw, rh, 2.0, ink::GOLD);
-        } else if let Some((x, y)) = self.map_cell(self.mouse) {
-            let [cx, cy, cw, ch] = self.view.cell_rect((i64::from(x), i64::from(y)));
-            draw_rectangle_lines(cx, cy, cw, ch, 2.0, WHITE);
+        let selection = match self.drag {
+            Some(Drag::Select { from, to }) => Some((from, to)),
+            Some(Drag::Move { grab, to }) => self.selection.map(|r| {
+                let (dx, dy) = (to.0 - grab.0, to.1 - grab.1);
+                let (x, y) = (i64::from(r.x) + dx, i64::from(r.y) + dy);
+                (
+                    (x, y),
+                    (x + i64::from(r.width) - 1, y + i64::from(r.height) - 1),
+                )
+            }),
+            _ => self.selection.map(|r| {
+                let (x, y) = (i64::from(r.x), i64::from(r.y));
+                (
+                    (x, y),
+                    (x + i64::from(r.width) - 1, y + i64::from(r.height) - 1),
+                )
+            }),
+        };
+        if let Some((from, to)) = selection {
+            self.outline_cells(from, to, Color::new(0.4, 0.8, 1.0, 0.18), SELECTION);
         }
+        if let Some(Drag::Fill { from, to, .. }) = self.drag {
+            self.outline_cells(from, to, Color::new(1.0, 0.82, 0.3, 0.25), ink::GOLD);
+        } else if let Some((x, y)) = self.map_cell(self.mouse) {
+            let cell = (i64::from(x), i64::from(y));
+            match self.tool {
+                Tool::Scatter => {
+                    if let Some(r) = self.scatter_rect(cell) {
+                        let (x, y) = (i64::from(r.x), i64::from(r.y));
+                        let to = (x + i64::from(r.width) - 1, y + i64::from(r.height) - 1);
+                        self.outline_cells((x, y), to, Color::new(1.0, 1.0, 1.0, 0.08), WHITE);
+                    }
+                }
+                Tool::Stamp(i) => {
+                    if let Some(stamp) = self.stamps.get(i) {
+                        let w = stamp.rows.first().map_or(1, |r| r.chars().count()) as i64;
+                        let h = stamp.rows.len() as i64;
+                        let to = (cell.0 + w - 1, cell.1 + h - 1);
+                        self.outline_cells(cell, to, Color::new(1.0, 1.0, 1.0, 0.08), WHITE);
+                    }
+                }
+                Tool::Pen => {
+                    let [cx, cy, cw, ch] = self.view.cell_rect(cell);
+                    draw_rectangle_lines(cx, cy, cw, ch, 2.0, WHITE);
+                }
+            }
+        }
+    }
+
+    /// Shade and outline the cells from `from` to `to` (corners, either order).
+    fn outline_cells(&self, from: CellPos, to: CellPos, fill: Color, line: Color) {
+        let a = self.view.cell_rect((from.0.min(to.0), from.1.min(to.1)));
+        let b = self.view.cell_rect((from.0.max(to.0), from.1.max(to.1)));
+        let (rw, rh) = (b[0] + b[2] - a[0], b[1] + b[3] - a[1]);
+        draw_rectangle(a[0], a[1], rw, rh, fill);
+        draw_rectangle_lines(a[0], a[1], rw, rh, 2.0, line);
     }
 
     fn draw_palette(&self, renderer: &Renderer, hud: &mut Hud, h: f32) {
         draw_rectangle(0.0, HUD_BAR, PALETTE_W, h - HUD_BAR, ink::OPAQUE);
-        let row = palette_row(self.palette.len(), h);
+        let (row, visible) = palette_layout(self.entries(), h);
         let icon = (row - 8.0).clamp(8.0, 36.0);
-        for (i, brush) in self.palette.iter().enumerate() {
-            let y = HUD_BAR + 4.0 + row * i as f32;
-            if i == self.brush {
+        let size = (row * 0.42).clamp(10.0, 18.0);
+        for shown in 0..visible {
+            let i = self.palette_top + shown;
+            let y = HUD_BAR + 4.0 + row * shown as f32;
+            let chosen = match self.tool {
+                Tool::Stamp(s) => i == self.palette.len() + s,
+                _ => i == self.brush,
+            };
+            if chosen {
                 draw_rectangle(2.0, y, PALETTE_W - 4.0, row - 2.0, ink::HIGHLIGHT);
                 draw_rectangle_lines(2.0, y, PALETTE_W - 4.0, row - 2.0, 2.0, ink::GOLD);
             }
+            let color = if chosen { ink::GOLD } else { ink::TEXT };
+            let Some(brush) = self.palette.get(i) else {
+                // A stamp: its number and a miniature of its rows.
+                let s = i - self.palette.len();
+                if let Some(stamp) = self.stamps.get(s) {
+                    hud.text(format!("S{}", s + 1), 6.0, y + row * 0.45, size, color);
+                    self.draw_miniature(stamp, PALETTE_W - icon - 6.0, y + 2.0, icon);
+                }
+                continue;
+            };
             let looks = self.art.looks.get(&brush.ch).copied().unwrap_or_default();
             let (ix, iy) = (PALETTE_W - icon - 6.0, y + (row - 2.0 - icon) / 2.0);
             if let Some(ground) = self.art.ground(looks.ground, 0, 0) {
@@ -1118,12 +1939,6 @@ impl Session {
                 9 => "0".into(),
                 _ => String::new(),
             };
-            let size = (row * 0.42).clamp(10.0, 18.0);
-            let color = if i == self.brush {
-                ink::GOLD
-            } else {
-                ink::TEXT
-            };
             hud.text(key, 6.0, y + row * 0.45, size, color);
             hud.text(
                 format!("'{}'", brush.ch),
@@ -1132,6 +1947,43 @@ impl Session {
                 size,
                 ink::DIM,
             );
+        }
+        // More entries above or below: a gold bar at that end (the wheel scrolls).
+        if self.palette_top > 0 {
+            draw_rectangle(4.0, HUD_BAR + 1.0, PALETTE_W - 8.0, 3.0, ink::GOLD);
+        }
+        if self.palette_top + visible < self.entries() {
+            let y = HUD_BAR + 4.0 + row * visible as f32;
+            draw_rectangle(4.0, y, PALETTE_W - 8.0, 3.0, ink::GOLD);
+        }
+    }
+
+    /// A stamp drawn as coloured squares (wall, floor, crate, ...) in an `side`-pixel square.
+    fn draw_miniature(&self, stamp: &Stamp, x: f32, y: f32, side: f32) {
+        let (w, h) = (
+            stamp.rows.first().map_or(1, |r| r.chars().count()).max(1),
+            stamp.rows.len().max(1),
+        );
+        let cell = side / w.max(h) as f32;
+        for (ry, row) in stamp.rows.iter().enumerate().take(64) {
+            for (rx, c) in row.chars().enumerate().take(64) {
+                let color = match self.palette.iter().find(|b| b.ch == c).map(|b| &b.kind) {
+                    Some(BrushKind::Tile(Tile::Wall)) => Color::new(0.55, 0.5, 0.45, 1.0),
+                    Some(BrushKind::Tile(Tile::Floor)) => Color::new(0.3, 0.27, 0.24, 1.0),
+                    Some(BrushKind::Crate { .. }) => Color::new(0.8, 0.55, 0.25, 1.0),
+                    Some(BrushKind::Coin) => ink::GOLD,
+                    Some(BrushKind::Player) => ink::GOOD,
+                    Some(BrushKind::Tile(Tile::Void)) => continue,
+                    None => ink::ERROR,
+                };
+                draw_rectangle(
+                    x + rx as f32 * cell,
+                    y + ry as f32 * cell,
+                    cell.max(1.0),
+                    cell.max(1.0),
+                    color,
+                );
+            }
         }
     }
 
@@ -1171,8 +2023,25 @@ impl Session {
             .palette
             .get(self.brush)
             .map_or(String::new(), |b| format!("{} '{}'", b.label, b.ch));
+        let tool = match self.tool {
+            Tool::Pen => String::new(),
+            Tool::Scatter => format!(
+                "     scatter {}% (seed {})",
+                u32::from(self.density) * 10,
+                self.scatter_seed
+            ),
+            Tool::Stamp(i) => self.stamps.get(i).map_or(String::new(), |s| {
+                format!("     stamp \"{}\"", shorten(&s.name, 24))
+            }),
+        };
+        let selection = self.selection.map_or(String::new(), |r| {
+            format!(
+                "     selection {} x {} at ({}, {})",
+                r.width, r.height, r.x, r.y
+            )
+        });
         let status = format!(
-            "cell {cursor}     brush {brush}     map {} x {}     zoom {}x",
+            "cell {cursor}     brush {brush}{tool}{selection}     map {} x {}     zoom {}x",
             self.model.width(),
             self.model.height(),
             self.view.scale()
@@ -1219,10 +2088,34 @@ pub fn headline(error: &impl std::fmt::Display) -> String {
         .to_owned()
 }
 
-/// Height of one palette row for `entries` entries in a window `h` pixels tall.
-fn palette_row(entries: usize, h: f32) -> f32 {
-    let room = h - HUD_BAR - STATUS_H - 8.0;
-    (room / entries.max(1) as f32).clamp(12.0, 52.0)
+/// Shortest palette row, in screen pixels: shorter would make the sprites too small to tell
+/// apart, so a longer palette scrolls instead.
+const PALETTE_MIN_ROW: f32 = 36.0;
+
+/// The height of one palette row for `entries` entries in a window `h` pixels tall, and how
+/// many rows show at once.
+fn palette_layout(entries: usize, h: f32) -> (f32, usize) {
+    let room = (h - HUD_BAR - STATUS_H - 8.0).max(PALETTE_MIN_ROW);
+    let row = (room / entries.max(1) as f32).clamp(PALETTE_MIN_ROW, 52.0);
+    (row, ((room / row).floor() as usize).min(entries))
+}
+
+/// How many palette rows a window `h` pixels tall shows when the palette scrolls.
+fn palette_fits(h: f32) -> usize {
+    palette_layout(usize::MAX, h).1
+}
+
+fn is_arrow(key: KeyCode) -> bool {
+    matches!(
+        key,
+        KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+    )
+}
+
+/// Whether `rect` holds cell `(x, y)`.
+fn rect_contains(rect: CellRect, (x, y): CellPos) -> bool {
+    (i64::from(rect.x)..i64::from(rect.x) + i64::from(rect.width)).contains(&x)
+        && (i64::from(rect.y)..i64::from(rect.y) + i64::from(rect.height)).contains(&y)
 }
 
 /// The palette entry a number key picks: 1-9 the first nine, 0 the tenth.

@@ -4,6 +4,7 @@
 //! [`crate::egui_bridge`]; the simulation never sees macroquad.
 
 pub mod audio;
+pub mod edit_form;
 pub mod edit_view;
 pub mod editor;
 pub mod frame_times;
@@ -44,7 +45,7 @@ use crate::sim::{FixedStep, Sim};
 use crate::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;
-use editor::{EditorReport, EventFeed, Outcome, Session};
+use editor::{EditEvent, EditorReport, EventFeed, Outcome, Session};
 use frame_times::{CpuTimes, FrameTimes};
 use gamepad::Gamepads;
 use keys::Command;
@@ -277,6 +278,8 @@ struct App {
     discard_armed: Option<Command>,
     /// CPU time per frame, for the scripted report.
     times: FrameTimes,
+    /// The title screen's "new level" form (N), while it is open.
+    new_level: Option<edit_form::Form>,
     /// Whether the window was last asked to be fullscreen.
     fullscreen: bool,
     /// Gamepads, when the backend started.
@@ -405,6 +408,7 @@ impl App {
             playtest_unsaved: false,
             discard_armed: None,
             times: FrameTimes::default(),
+            new_level: None,
             // The window opens windowed (macroquad's `Conf` default).
             fullscreen: false,
             pads: Gamepads::start(),
@@ -493,7 +497,8 @@ impl App {
     /// mode, with the level playable behind it when it is valid.
     fn open_editor(&mut self, start: &EditStart) {
         match Session::open(&start.path, start.new_size, &self.atlas) {
-            Ok(session) => {
+            Ok(mut session) => {
+                session.set_echo(self.scripted);
                 self.watch(&start.path);
                 self.level_path = start.path.clone();
                 self.screen = Screen::Playing;
@@ -518,7 +523,10 @@ impl App {
             .is_none_or(|s| !same_file(s.path(), &self.level_path))
         {
             match Session::open(&self.level_path, editor::NEW_LEVEL_SIZE, &self.atlas) {
-                Ok(session) => self.session = Some(session),
+                Ok(mut session) => {
+                    session.set_echo(self.scripted);
+                    self.session = Some(session);
+                }
                 Err(e) => {
                     self.notify(format!("cannot edit: {}", editor::headline(&e)), ink::ERROR);
                     return;
@@ -922,6 +930,92 @@ impl App {
         self.screen = Screen::Title { selected };
     }
 
+    /// The title screen's N: a form for the new level's name.
+    fn open_new_level_form(&mut self) {
+        let mut form =
+            edit_form::Form::new(edit_form::FormKind::NewLevel, vec![("name", String::new())]);
+        form.skip = Some('n');
+        self.new_level = Some(form);
+    }
+
+    /// Input while the new-level form is open: Enter makes the level (a file in `levels/`
+    /// named after it, written on the first Ctrl+S) and opens it in the editor; Esc closes it.
+    fn new_level_events(&mut self, events: &[EditEvent]) {
+        for &event in events {
+            let Some(form) = &mut self.new_level else {
+                return;
+            };
+            match event {
+                EditEvent::Char(c) => form.char(c),
+                EditEvent::Key { key, shift, .. } => match form.key(key, shift) {
+                    edit_form::FormKey::Stay => {}
+                    edit_form::FormKey::Cancel => self.new_level = None,
+                    edit_form::FormKey::Apply => {
+                        let name = form.value("name").trim().to_owned();
+                        if let Err(e) = self.make_new_level(&name)
+                            && let Some(form) = &mut self.new_level
+                        {
+                            form.error = Some(e);
+                        }
+                    }
+                },
+                _ => {}
+            }
+        }
+    }
+
+    /// A new level named `name`: `levels/NAME.ron` (lower case, letters, digits and `_`; a
+    /// number added if the file exists), opened in the editor, not written until saved.
+    fn make_new_level(&mut self, name: &str) -> Result<(), String> {
+        let stem: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect::<String>()
+            .split('_')
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("_");
+        let stem = if stem.is_empty() {
+            "level".to_owned()
+        } else {
+            stem
+        };
+        let path = (1..)
+            .map(|n| {
+                let file = if n == 1 {
+                    format!("{stem}.ron")
+                } else {
+                    format!("{stem}_{n}.ron")
+                };
+                self.dirs.levels.join(file)
+            })
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| self.dirs.levels.join(format!("{stem}.ron")));
+        let mut session = Session::open(&path, editor::NEW_LEVEL_SIZE, &self.atlas)
+            .map_err(|e| editor::headline(&e))?;
+        session.set_name(name)?;
+        session.set_echo(self.scripted);
+        session.say(
+            format!("new level \"{name}\": Ctrl+S writes {}", path.display()),
+            ink::GOOD,
+        );
+        self.new_level = None;
+        self.watch(&path);
+        self.level_path = path;
+        self.screen = Screen::Playing;
+        self.session = Some(session);
+        self.editing = true;
+        self.sim = None;
+        self.error = None;
+        Ok(())
+    }
+
     /// Keys and pad of the title screen: choose a level, start it, open the settings, or quit
     /// (Esc on the keyboard). Returns false to quit.
     fn title_input(&mut self, menu: &[MenuInput], pad: &PadFrame) -> bool {
@@ -930,6 +1024,10 @@ impl App {
         };
         if is_key_pressed(KeyCode::Escape) {
             return false;
+        }
+        if is_key_pressed(KeyCode::N) {
+            self.open_new_level_form();
+            return true;
         }
         if let Some(help) = View::ALL.iter().find(|e| e.view == View::Help)
             && is_key_pressed(help.key)
@@ -1203,6 +1301,9 @@ impl App {
                 }
                 _ => screens::title(&mut self.hud, &self.title_entries, selected),
             }
+            if let Some(form) = &self.new_level {
+                form.draw(&mut self.hud, 40.0);
+            }
             if self.overlay.views.is_on(View::Help) {
                 self.draw_help();
             }
@@ -1460,6 +1561,8 @@ async fn game_loop(
                     app.overlay.toggle(view);
                 }
             }
+        } else if app.new_level.is_some() {
+            app.new_level_events(&events);
         } else {
             let pad = app.pads.poll();
             if keys::fullscreen_pressed() {

@@ -3,6 +3,7 @@
 
 use super::Side;
 use super::grid::Grid;
+use super::meta::Meta;
 
 /// One changed cell: where, what it held, what it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub(crate) enum Step {
         delta: i32,
         removed: Vec<char>,
     },
+    /// The name or crate overrides changed: the overlay before and after.
+    Meta { before: Meta, after: Meta },
 }
 
 impl Step {
@@ -32,13 +35,15 @@ impl Step {
         match self {
             Step::Cells(changes) => changes.len(),
             Step::Resize { removed, .. } => removed.len(),
+            Step::Meta { .. } => 1,
         }
         .max(1)
     }
 
-    /// Apply the step to `grid` again.
-    pub fn redo(&self, grid: &mut Grid) {
+    /// Apply the step to `grid` and `meta` again.
+    pub fn redo(&self, grid: &mut Grid, meta: &mut Meta) {
         match self {
+            Step::Meta { after, .. } => *meta = after.clone(),
             Step::Cells(changes) => {
                 for c in changes {
                     grid.set(u32::from(c.x), u32::from(c.y), c.new);
@@ -51,9 +56,10 @@ impl Step {
         }
     }
 
-    /// Take the step back from `grid`.
-    pub fn undo(&self, grid: &mut Grid) {
+    /// Take the step back from `grid` and `meta`.
+    pub fn undo(&self, grid: &mut Grid, meta: &mut Meta) {
         match self {
+            Step::Meta { before, .. } => *meta = before.clone(),
             Step::Cells(changes) => {
                 for c in changes.iter().rev() {
                     grid.set(u32::from(c.x), u32::from(c.y), c.old);

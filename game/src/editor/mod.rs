@@ -13,8 +13,14 @@
 //! - Editing (each is one undo step, refused with an [`EditError`] rather than panicking):
 //!   [`paint`](Editor::paint) (`'@'` moves the one player start) between
 //!   [`begin_stroke`](Editor::begin_stroke) and [`end_stroke`](Editor::end_stroke) for a
-//!   drag, [`fill`](Editor::fill) a [`CellRect`], [`resize`](Editor::resize) on a [`Side`];
-//!   [`undo`](Editor::undo), [`redo`](Editor::redo).
+//!   drag, [`fill`](Editor::fill) a [`CellRect`], [`flood`](Editor::flood) a connected
+//!   region, [`place`](Editor::place) a piece (a paste, a stamp), [`move_rect`](Editor::move_rect),
+//!   [`scatter`](Editor::scatter), [`resize`](Editor::resize) on a [`Side`] or
+//!   [`set_size`](Editor::set_size), [`set_name`](Editor::set_name),
+//!   [`set_crate_override`](Editor::set_crate_override) (both checked by the validator);
+//!   [`undo`](Editor::undo), [`redo`](Editor::redo). [`rows`](Editor::rows) reads a
+//!   rectangle; [`rows_to_text`] and [`text_to_rows`] are the clipboard's text; stamps are
+//!   [`load_stamps`] and [`add_stamp`].
 //!   [`can_undo`](Editor::can_undo) and [`can_redo`](Editor::can_redo) say whether they would
 //!   do anything.
 //! - Verdict: [`problem`](Editor::problem) is what `check` would say of the file a save writes
@@ -63,10 +69,15 @@
 //! assert_eq!(editor.problem().unwrap().message, "the map has no player start `@`");
 //! ```
 
+mod clip;
+mod flood;
 mod grid;
 mod history;
+mod meta;
 mod palette;
 mod save;
+mod scatter;
+mod stamps;
 mod writer;
 
 use std::cell::OnceCell;
@@ -74,13 +85,20 @@ use std::path::{Path, PathBuf};
 
 use crate::level::{self, Level, LevelError, MAX_SIDE};
 
+pub use clip::{ClipError, rows_to_text, text_to_rows};
 pub use grid::NEW_CELL;
 pub use history::HISTORY_CELLS;
+pub use meta::CrateOverride;
 pub use palette::{Brush, BrushKind};
 pub use save::WriteError;
+pub use scatter::{SCATTER_STEPS, scatter_hits};
+pub use stamps::{
+    MAX_STAMPS, STAMP_FILE, Stamp, StampError, add_stamp, load_stamps, parse_stamps, stamp_path,
+};
 
 use grid::Grid;
 use history::{CellChange, History, Step};
+use meta::Meta;
 use writer::{Base, Rendered};
 
 /// A side of the map, for [`Editor::resize`].
@@ -128,6 +146,8 @@ pub enum EditError {
     NotInPalette(char),
     #[error("a level has one player start: place it with a click, not a fill")]
     FillWithPlayer,
+    #[error("the piece has {0} player starts; a level has one")]
+    PieceWithPlayers(usize),
     #[error("the map would be {width} x {height}; each side must be 1 to {MAX_SIDE} cells")]
     Size { width: i64, height: i64 },
 }
@@ -183,6 +203,8 @@ pub struct Editor {
     skins: Vec<String>,
     base: Base,
     grid: Grid,
+    /// The name and crate overrides edited in the editor.
+    meta: Meta,
     history: History,
     /// The cells changed by the stroke in progress, if one is.
     stroke: Option<Vec<CellChange>>,
@@ -253,6 +275,7 @@ impl Editor {
             skins: skins.iter().map(|s| (*s).to_owned()).collect(),
             base,
             grid,
+            meta: Meta::default(),
             history: History::default(),
             stroke: None,
             rendered: OnceCell::new(),
@@ -360,6 +383,269 @@ impl Editor {
         Ok(self.record(changes))
     }
 
+    /// Flood fill: the cells connected to (`x`, `y`) through their four neighbours that hold
+    /// its character become `ch`, as one undo step; whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`], [`EditError::NotInPalette`], or
+    /// [`EditError::FillWithPlayer`] for `'@'`.
+    pub fn flood(&mut self, x: u32, y: u32, ch: char) -> Result<bool, EditError> {
+        self.check_char(ch)?;
+        if ch == '@' {
+            return Err(EditError::FillWithPlayer);
+        }
+        self.check_cell(u64::from(x), u64::from(y))?;
+        self.end_stroke();
+        let cells = flood::region(&self.grid, x, y);
+        let mut changes = Vec::with_capacity(cells.len());
+        for (x, y) in cells {
+            self.set(x, y, ch, &mut changes);
+        }
+        Ok(self.record(changes))
+    }
+
+    /// The map rows inside `rect` (what a copy takes).
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`] if any of it is outside the map.
+    pub fn rows(&self, rect: CellRect) -> Result<Vec<String>, EditError> {
+        self.check_rect(rect)?;
+        Ok((rect.y..rect.y + rect.height)
+            .map(|y| {
+                (rect.x..rect.x + rect.width)
+                    .filter_map(|x| self.grid.get(x, y))
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Place a piece (`rows`, each as wide as the first) with its top-left cell at column `x`,
+    /// row `y`, as one undo step (a paste, a stamp); cells that fall off the map are left out.
+    /// A player start in the piece moves the level's one. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::NotInPalette`] for a character this level does not define,
+    /// [`EditError::PieceWithPlayers`] for a piece with more than one player start.
+    pub fn place(&mut self, x: i64, y: i64, rows: &[Vec<char>]) -> Result<bool, EditError> {
+        let mut players = 0;
+        for &c in rows.iter().flatten() {
+            self.check_char(c)?;
+            players += usize::from(c == '@');
+        }
+        if players > 1 {
+            return Err(EditError::PieceWithPlayers(players));
+        }
+        self.end_stroke();
+        let mut changes = Vec::new();
+        let on_map = |gx: i64, gy: i64| {
+            (0..i64::from(self.width())).contains(&gx)
+                && (0..i64::from(self.height())).contains(&gy)
+        };
+        let player_lands = rows.iter().enumerate().any(|(dy, row)| {
+            row.iter()
+                .enumerate()
+                .any(|(dx, &c)| c == '@' && on_map(x + dx as i64, y + dy as i64))
+        });
+        if player_lands {
+            for (px, py) in self.grid.find_all('@') {
+                self.set(px, py, '.', &mut changes);
+            }
+        }
+        self.put(x, y, rows, &mut changes);
+        Ok(self.record(changes))
+    }
+
+    /// Move the cells of `rect` by (`dx`, `dy`), as one undo step: the cells it leaves become
+    /// floor, and cells moved off the map are gone. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::OutOfBounds`] if any of `rect` is outside the map.
+    pub fn move_rect(&mut self, rect: CellRect, dx: i64, dy: i64) -> Result<bool, EditError> {
+        let rows: Vec<Vec<char>> = self
+            .rows(rect)?
+            .into_iter()
+            .map(|r| r.chars().collect())
+            .collect();
+        self.end_stroke();
+        let mut changes = Vec::new();
+        for y in rect.y..rect.y + rect.height {
+            for x in rect.x..rect.x + rect.width {
+                self.set(x, y, '.', &mut changes);
+            }
+        }
+        self.put(
+            i64::from(rect.x) + dx,
+            i64::from(rect.y) + dy,
+            &rows,
+            &mut changes,
+        );
+        Ok(self.record(changes))
+    }
+
+    /// The scatter brush over `rect` (clipped to the map): each cell for which
+    /// [`scatter_hits`]`(seed, x, y, tenths)` becomes `ch`. Inside a stroke it joins the
+    /// stroke's undo step; otherwise it is one of its own. Whether anything changed.
+    ///
+    /// # Errors
+    /// [`EditError::NotInPalette`], or [`EditError::FillWithPlayer`] for `'@'`.
+    pub fn scatter(
+        &mut self,
+        rect: CellRect,
+        ch: char,
+        tenths: u8,
+        seed: u64,
+    ) -> Result<bool, EditError> {
+        self.check_char(ch)?;
+        if ch == '@' {
+            return Err(EditError::FillWithPlayer);
+        }
+        let mut changes = Vec::new();
+        let (x1, y1) = (
+            (rect.x.saturating_add(rect.width)).min(self.width()),
+            (rect.y.saturating_add(rect.height)).min(self.height()),
+        );
+        for y in rect.y..y1 {
+            for x in rect.x..x1 {
+                if scatter_hits(seed, x, y, tenths) {
+                    self.set(x, y, ch, &mut changes);
+                }
+            }
+        }
+        Ok(self.record(changes))
+    }
+
+    /// The level's name, as it would be saved.
+    pub fn name(&self) -> &str {
+        self.meta.name.as_deref().unwrap_or(&self.base.name)
+    }
+
+    /// Rename the level, as one undo step; whether anything changed.
+    ///
+    /// # Errors
+    /// What `check` would say of the file with this name (an empty name, one over 64
+    /// characters), with the same message; the level is unchanged.
+    pub fn set_name(&mut self, name: &str) -> Result<bool, LevelError> {
+        if name == self.name() {
+            return Ok(false);
+        }
+        let mut meta = self.meta.clone();
+        meta.name = Some(name.to_owned());
+        let probe = format!("(name: {}, map: [\"@\"])", writer::quote(name));
+        self.change_meta(meta, &probe)
+    }
+
+    /// The override of the crate at (`x`, `y`) as a save would write it (`health`, `skin`,
+    /// `coin`; all `None` when it has none).
+    pub fn crate_override(&self, x: u32, y: u32) -> CrateOverride {
+        let at = self.opened_cell(x, y);
+        if let Some(fields) = self.meta.override_at(at) {
+            return fields.clone();
+        }
+        self.base
+            .overrides
+            .iter()
+            .find(|o| (i64::from(o.at.0), i64::from(o.at.1)) == at)
+            .map(|o| o.fields.clone())
+            .unwrap_or_default()
+    }
+
+    /// Set the override of the crate at (`x`, `y`), as one undo step: its entry in `crates` is
+    /// written (added, rewritten as one line, or removed when every field is `None`). Whether
+    /// anything changed.
+    ///
+    /// # Errors
+    /// What `check` would say of the file with this override (a health out of 1 to 1000, a
+    /// skin the atlas does not have, a cell that holds no crate), with the same message; the
+    /// level is unchanged.
+    pub fn set_crate_override(
+        &mut self,
+        x: u32,
+        y: u32,
+        fields: CrateOverride,
+    ) -> Result<bool, LevelError> {
+        if fields == self.crate_override(x, y) {
+            return Ok(false);
+        }
+        let holds_crate = self
+            .cell(x, y)
+            .and_then(|c| self.base.glyph(c))
+            .is_some_and(|g| matches!(g, level::validate::Glyph::Crate { .. }));
+        if !holds_crate {
+            return Err(LevelError::whole_file(
+                &self.path,
+                format!("({x}, {y}) holds no crate to override"),
+            ));
+        }
+        let probe = format!(
+            "(name: \"x\", map: [\"@c\"], crates: [{}])",
+            meta::override_entry((1, 0), &fields)
+        );
+        let mut meta = self.meta.clone();
+        meta.set_override(self.opened_cell(x, y), fields);
+        self.change_meta(meta, &probe)
+    }
+
+    /// Resize the map to `width` x `height` by adding or removing columns on the right and rows
+    /// at the bottom (two undo steps at most).
+    ///
+    /// # Errors
+    /// For a side over the limit, what `check` says of such a map (`the map is 2000 cells
+    /// wide; the limit is 1024`); for a side of 0, [`EditError::Size`]'s message.
+    pub fn set_size(&mut self, width: u32, height: u32) -> Result<bool, String> {
+        if let Some(message) = level::validate::map_width_message(width as usize)
+            .or_else(|| level::validate::map_rows_message(height as usize))
+        {
+            return Err(message);
+        }
+        let (dw, dh) = (
+            i64::from(width) - i64::from(self.width()),
+            i64::from(height) - i64::from(self.height()),
+        );
+        // Check both before changing either.
+        if width == 0 || height == 0 {
+            return Err(EditError::Size {
+                width: i64::from(width),
+                height: i64::from(height),
+            }
+            .to_string());
+        }
+        // Both sides are at most MAX_SIDE here, so the deltas fit an i32.
+        self.resize(Side::Right, dw as i32)
+            .map_err(|e| e.to_string())?;
+        self.resize(Side::Bottom, dh as i32)
+            .map_err(|e| e.to_string())?;
+        Ok(dw != 0 || dh != 0)
+    }
+
+    /// Cell (`x`, `y`) of the map being edited, in the coordinates of the map as opened.
+    fn opened_cell(&self, x: u32, y: u32) -> (i64, i64) {
+        let (ox, oy) = self.grid.origin();
+        (i64::from(x) + ox, i64::from(y) + oy)
+    }
+
+    /// Make `meta` the overlay as one undo step, unless the validator refuses the text it
+    /// gives (then its error is returned and nothing changes). While the level has a problem
+    /// of its own (say, no player start), the validator would report that first: then the
+    /// change is checked alone, as `probe`, a one-line level holding only it (the message is
+    /// `check`'s; its position is the probe's).
+    fn change_meta(&mut self, meta: Meta, probe: &str) -> Result<bool, LevelError> {
+        self.end_stroke();
+        let text = self.base.render(&self.grid, &meta).text;
+        if let Err(e) = level::parse(&self.path, &text, &self.skin_refs()) {
+            if self.problem().is_none() {
+                return Err(e);
+            }
+            level::parse(&self.path, probe, &self.skin_refs())?;
+        }
+        let before = std::mem::replace(&mut self.meta, meta.clone());
+        self.history.push(Step::Meta {
+            before,
+            after: meta,
+        });
+        self.forget_verdict();
+        Ok(true)
+    }
+
     /// Add (`delta > 0`) or remove (`delta < 0`) rows or columns on `side`, as one undo step.
     /// Added cells are void ([`NEW_CELL`]). Crate overrides move with their crates.
     ///
@@ -387,7 +673,7 @@ impl Editor {
         let Some(step) = self.history.undo() else {
             return false;
         };
-        step.undo(&mut self.grid);
+        step.undo(&mut self.grid, &mut self.meta);
         self.forget_verdict();
         true
     }
@@ -398,7 +684,7 @@ impl Editor {
         let Some(step) = self.history.redo() else {
             return false;
         };
-        step.redo(&mut self.grid);
+        step.redo(&mut self.grid, &mut self.meta);
         self.forget_verdict();
         true
     }
@@ -522,6 +808,29 @@ impl Editor {
         }
     }
 
+    fn check_rect(&self, rect: CellRect) -> Result<(), EditError> {
+        self.check_cell(u64::from(rect.x), u64::from(rect.y))?;
+        self.check_cell(
+            u64::from(rect.x) + u64::from(rect.width.max(1)) - 1,
+            u64::from(rect.y) + u64::from(rect.height.max(1)) - 1,
+        )
+    }
+
+    /// Set the cells of `rows` with their top-left at (`x`, `y`), leaving out those off the map.
+    fn put(&mut self, x: i64, y: i64, rows: &[Vec<char>], changes: &mut Vec<CellChange>) {
+        for (dy, row) in rows.iter().enumerate() {
+            for (dx, &c) in row.iter().enumerate() {
+                let (gx, gy) = (x + dx as i64, y + dy as i64);
+                if let (Ok(gx), Ok(gy)) = (u32::try_from(gx), u32::try_from(gy))
+                    && gx < self.width()
+                    && gy < self.height()
+                {
+                    self.set(gx, gy, c, changes);
+                }
+            }
+        }
+    }
+
     fn check_cell(&self, x: u64, y: u64) -> Result<(), EditError> {
         if x < u64::from(self.width()) && y < u64::from(self.height()) {
             return Ok(());
@@ -564,7 +873,8 @@ impl Editor {
 
     /// The text a save would write, rendered when first asked for after an edit.
     fn rendered(&self) -> &Rendered {
-        self.rendered.get_or_init(|| self.base.render(&self.grid))
+        self.rendered
+            .get_or_init(|| self.base.render(&self.grid, &self.meta))
     }
 
     /// Forget the text and verdict of the map before an edit.

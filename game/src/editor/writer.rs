@@ -31,6 +31,7 @@ use crate::level::{self, Level, LevelError};
 
 use super::DroppedOverride;
 use super::grid::Grid;
+use super::meta::{CrateOverride, Meta, override_entry};
 
 /// One crate override of the file as opened.
 #[derive(Clone, Debug)]
@@ -44,6 +45,8 @@ pub(crate) struct BaseOverride {
     /// The two numbers of its `at`.
     x: Range<usize>,
     y: Range<usize>,
+    /// Its `health`, `skin` and `coin` as written.
+    pub fields: CrateOverride,
 }
 
 /// The file as opened: its text, and where its map rows and overrides are in it.
@@ -64,6 +67,22 @@ pub(crate) struct Base {
     /// What goes between two rows added to the map: `,` then a line end and the rows'
     /// indentation, or `, ` for a map written on one line.
     row_separator: String,
+    /// The level's name, and its string literal.
+    pub name: String,
+    name_span: Range<usize>,
+    /// Where a new crate override goes: see [`NewOverrides`].
+    new_overrides: NewOverrides,
+}
+
+/// Where the editor inserts crate overrides the file does not have yet, and how.
+#[derive(Clone, Debug)]
+struct NewOverrides {
+    /// Offset to insert at.
+    at: usize,
+    /// Text before the first new entry, between two, and after the last.
+    before: String,
+    between: String,
+    after: String,
 }
 
 impl Base {
@@ -112,6 +131,11 @@ impl Base {
                     item,
                     x,
                     y,
+                    fields: CrateOverride {
+                        health: over.health,
+                        skin: over.skin.clone(),
+                        coin: over.coin,
+                    },
                 });
             }
         }
@@ -122,7 +146,16 @@ impl Base {
             .filter_map(|(key, entry)| Some((key.0.chars().next()?, legend_glyph(entry))))
             .collect();
         let row_separator = row_separator(text, &map.items);
+        let name_span = spans
+            .find(&[Step::Field("name")])
+            .and_then(|start| Some(start..spans.value_end(start)?))
+            .ok_or_else(|| unreadable("the name"))?;
+        let new_overrides =
+            new_overrides(text, &spans, &map.items).ok_or_else(|| unreadable("the level's end"))?;
         let base = Base {
+            name: raw.name.clone(),
+            name_span,
+            new_overrides,
             bom,
             text: text.to_owned(),
             width: level.width,
@@ -143,8 +176,8 @@ impl Base {
         }
     }
 
-    /// The file's text with `grid` as its map.
-    pub fn render(&self, grid: &Grid) -> Rendered {
+    /// The file's text with `grid` as its map and `meta`'s name and overrides.
+    pub fn render(&self, grid: &Grid, meta: &Meta) -> Rendered {
         let mut edits: Vec<(Range<usize>, String)> = Vec::new();
         let literal = |y: u32| quote(&grid.row(y));
         let (_, oy) = grid.origin();
@@ -190,7 +223,36 @@ impl Base {
             edits.push((at..at, appended));
         }
 
+        if let Some(name) = &meta.name
+            && *name != self.name
+        {
+            edits.push((self.name_span.clone(), quote(name)));
+        }
         let (ox, oy) = grid.origin();
+        let holds_crate_now = |x: i64, y: i64| {
+            u32::try_from(x)
+                .ok()
+                .zip(u32::try_from(y).ok())
+                .and_then(|(x, y)| grid.get(x, y))
+                .and_then(|c| self.glyph(c))
+                .is_some_and(|g| matches!(g, Glyph::Crate { .. }))
+        };
+        let mut added = Vec::new();
+        for edit in &meta.overrides {
+            let in_base = self
+                .overrides
+                .iter()
+                .any(|o| (i64::from(o.at.0), i64::from(o.at.1)) == edit.at);
+            let (x, y) = (edit.at.0 - ox, edit.at.1 - oy);
+            if !in_base && !edit.fields.is_empty() && holds_crate_now(x, y) {
+                added.push(override_entry((x, y), &edit.fields));
+            }
+        }
+        if !added.is_empty() {
+            let n = &self.new_overrides;
+            let text = format!("{}{}{}", n.before, added.join(&n.between), n.after);
+            edits.push((n.at..n.at, text));
+        }
         let mut dropped = Vec::new();
         let mut moved = 0;
         for over in &self.overrides {
@@ -207,6 +269,17 @@ impl Base {
                     now: now.filter(|&(x, y)| x < grid.width() && y < grid.height()),
                 });
                 edits.push((removal(&self.text, over.item.clone()), String::new()));
+                continue;
+            }
+            if let Some(fields) = meta.override_at((i64::from(over.at.0), i64::from(over.at.1)))
+                && *fields != over.fields
+            {
+                // Edited in the editor: the entry is written anew (or goes, if it is empty).
+                if fields.is_empty() {
+                    edits.push((removal(&self.text, over.item.clone()), String::new()));
+                } else {
+                    edits.push((over.item.clone(), override_entry((x, y), fields)));
+                }
                 continue;
             }
             if (x, y) != (i64::from(over.at.0), i64::from(over.at.1)) {
@@ -322,6 +395,75 @@ fn row_separator(text: &str, rows: &[Range<usize>]) -> String {
     } else {
         ", ".to_owned()
     }
+}
+
+/// Where new crate overrides go: first in `crates: [...]`, or, for a file without `crates`, a
+/// new field after the last one.
+fn new_overrides(text: &str, spans: &Spans<'_>, rows: &[Range<usize>]) -> Option<NewOverrides> {
+    let end = line_end(text);
+    let indent_of = |start: usize| {
+        let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let before = &text[line_start..start];
+        before
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+            .then(|| before.to_owned())
+    };
+    if let Some(list) = spans.list(&[Step::Field("crates")]) {
+        // Right after the `[`: before every entry of the file, so never inside the removal of
+        // one (the last entry's comma may be removed with it).
+        let own_lines = list.items.first().and_then(|first| indent_of(first.start));
+        return Some(match own_lines {
+            Some(indent) => NewOverrides {
+                at: list.open + 1,
+                before: format!("{end}{indent}"),
+                between: format!(",{end}{indent}"),
+                after: ",".to_owned(),
+            },
+            None => NewOverrides {
+                at: list.open + 1,
+                before: String::new(),
+                between: ", ".to_owned(),
+                after: if list.items.is_empty() { "" } else { ", " }.to_owned(),
+            },
+        });
+    }
+    // No `crates` yet: a new field after the last field's value.
+    let last_value_end = ["name", "map", "legend"]
+        .iter()
+        .filter_map(|f| {
+            let start = spans.find(&[Step::Field(f)])?;
+            spans.value_end(start)
+        })
+        .max()?;
+    let field_indent = spans
+        .find(&[Step::Field("map")])
+        .map(|start| {
+            // The indentation of the line `map:` is on.
+            let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+            let line = &text[line_start..start];
+            let blanks = line.len() - line.trim_start().len();
+            line[..blanks].to_owned()
+        })
+        .unwrap_or_default();
+    let item_indent = rows
+        .first()
+        .and_then(|r| indent_of(r.start))
+        .unwrap_or_else(|| format!("{field_indent}    "));
+    let after_value = text[last_value_end..].trim_start_matches([' ', '\t']);
+    let comma = after_value.starts_with(',');
+    let at = if comma {
+        text.len() - after_value.len() + 1
+    } else {
+        last_value_end
+    };
+    let lead = if comma { "" } else { "," };
+    Some(NewOverrides {
+        at,
+        before: format!("{lead}{end}{field_indent}crates: [{end}{item_indent}"),
+        between: format!(",{end}{item_indent}"),
+        after: format!(",{end}{field_indent}]{}", if comma { "," } else { "" }),
+    })
 }
 
 /// The file's line end: that of its first line.

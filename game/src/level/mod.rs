@@ -48,8 +48,9 @@ pub use generate::{
 };
 pub use watch::LevelWatcher;
 
+pub(crate) use error::Reporter;
 pub(crate) use error::needs_escape;
-use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT, Reporter};
+use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT};
 use format::RawLevel;
 use spans::Spans;
 

@@ -25,6 +25,18 @@ pub(crate) enum Glyph {
     },
 }
 
+/// What `check` says of a map `rows` rows tall, if that is too many.
+pub(crate) fn map_rows_message(rows: usize) -> Option<String> {
+    let max = MAX_SIDE as usize;
+    (rows > max).then(|| format!("the map has {rows} rows; the limit is {max}"))
+}
+
+/// What `check` says of a map `width` cells wide, if that is too wide.
+pub(crate) fn map_width_message(width: usize) -> Option<String> {
+    let max = MAX_SIDE as usize;
+    (width > max).then(|| format!("the map is {width} cells wide; the limit is {max}"))
+}
+
 /// What a built-in map character places; `None` for any other character.
 pub(crate) fn built_in(c: char) -> Option<Glyph> {
     let default_crate = |health, skin: &str, coin| Glyph::Crate {
@@ -327,7 +339,7 @@ impl Validator<'_> {
         if map.total > max {
             return Err(rep.at(
                 self.map_char(max, 0),
-                format!("the map has {} rows; the limit is {max}", map.total),
+                map_rows_message(map.total).unwrap_or_default(),
             ));
         }
         let width = first.chars().count();
@@ -339,7 +351,7 @@ impl Validator<'_> {
         if width > max {
             return Err(rep.at(
                 self.map_char(0, max),
-                format!("the map is {width} cells wide; the limit is {max}"),
+                map_width_message(width).unwrap_or_default(),
             ));
         }
         for (y, row) in rows.iter().enumerate() {
