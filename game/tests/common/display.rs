@@ -4,8 +4,10 @@
 //! tried). Neither `xvfb-run -a` nor `Xvfb -displayfd` is used to pick the number: both let
 //! two servers starting at once settle on the same one, and then a game finds no display, or
 //! the other's. Xvfb still writes the number to standard output (`-displayfd 1`) once it
-//! accepts connections, which is what the start waits for. No X authority is set up: Xvfb
-//! accepts local clients when started without one.
+//! accepts connections, which is what the start waits for. `-noreset` keeps the server up
+//! when its last client leaves (an `xdotool` call before the game connects, say): a server
+//! that resets then refuses a window opened meanwhile. No X authority is set up: Xvfb accepts
+//! local clients when started without one.
 
 use std::ops::{Deref, DerefMut};
 use std::process::{Command, Stdio};
@@ -34,7 +36,7 @@ impl Xvfb {
             let mut server = Running::start(
                 Command::new("Xvfb")
                     .arg(format!(":{number}"))
-                    .args(["-displayfd", "1", "-nolisten", "tcp", "-screen", "0"])
+                    .args(["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0"])
                     .arg(format!("{width}x{height}x24"))
                     .stdin(Stdio::null())
                     .stdout(Stdio::piped())
