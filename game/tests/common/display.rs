@@ -36,7 +36,15 @@ impl Xvfb {
             let mut server = Running::start(
                 Command::new("Xvfb")
                     .arg(format!(":{number}"))
-                    .args(["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0"])
+                    .args([
+                        "-displayfd",
+                        "1",
+                        "-noreset",
+                        "-nolisten",
+                        "tcp",
+                        "-screen",
+                        "0",
+                    ])
                     .arg(format!("{width}x{height}x24"))
                     .stdin(Stdio::null())
                     .stdout(Stdio::piped())
