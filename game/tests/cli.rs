@@ -312,6 +312,7 @@ fn full_disk_is_an_error_message_and_exit_1_not_a_panic() {
             "3",
             "--json",
         ],
+        &["check", "levels/crate_room.ron"],
     ] {
         let full = std::fs::OpenOptions::new()
             .write(true)
