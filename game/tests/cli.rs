@@ -5,7 +5,7 @@
 mod common;
 
 use common::process::{Running, TOOL_LIMIT, output_within};
-use common::{TempDir, crate_room, repo};
+use common::{TempDir, crate_room, crate_room_without_display, repo};
 use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -636,14 +636,7 @@ fn options_that_would_do_nothing_or_crash_the_window_are_usage_errors() {
         ),
     ];
     for (args, wanted) in cases {
-        let out = output_within(
-            Command::new(env!("CARGO_BIN_EXE_crate-room"))
-                .current_dir(repo())
-                .args(args)
-                .env_remove("DISPLAY")
-                .env_remove("WAYLAND_DISPLAY"),
-            TOOL_LIMIT,
-        );
+        let out = crate_room_without_display(args);
         assert!(
             matches!(out.status.code(), Some(1 | 2)),
             "{args:?}: {:?}",
@@ -678,14 +671,7 @@ fn without_a_display_play_replay_and_edit_say_so_in_one_line() {
         &["replay", &replay],
         &["--edit", &new_level],
     ] {
-        let out = output_within(
-            Command::new(env!("CARGO_BIN_EXE_crate-room"))
-                .current_dir(repo())
-                .args(args)
-                .env_remove("DISPLAY")
-                .env_remove("WAYLAND_DISPLAY"),
-            TOOL_LIMIT,
-        );
+        let out = crate_room_without_display(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert_eq!(
             stderr(&out),

@@ -11,23 +11,10 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use common::process::{TOOL_LIMIT, output_within};
-use common::{TempDir, crate_room, repo};
+use common::{TempDir, crate_room, crate_room_without_display, repo};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// `crate-room ARGS` with no display at all: a run that tried to open a window would fail
-/// differently from a refusal before one.
-fn without_display(args: &[&str]) -> Output {
-    output_within(
-        Command::new(env!("CARGO_BIN_EXE_crate-room"))
-            .current_dir(repo())
-            .args(args)
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY"),
-        TOOL_LIMIT,
-    )
 }
 
 fn mkfifo(path: &Path) -> bool {
@@ -131,7 +118,7 @@ fn a_fifo_as_an_output_is_refused_at_once() {
         stderr(&gen_level),
         format!("error: cannot write {fifo}: it is a named pipe (FIFO), not a regular file\n")
     );
-    let screenshot = without_display(&["--frames", "3", "--screenshot", shot]);
+    let screenshot = crate_room_without_display(&["--frames", "3", "--screenshot", shot]);
     assert_eq!(screenshot.status.code(), Some(1));
     assert!(
         stderr(&screenshot).contains("named pipe (FIFO)"),
@@ -158,7 +145,7 @@ fn a_windowed_record_that_cannot_be_written_is_refused_before_the_window() {
         cases.push((fifo.to_str().unwrap().to_owned(), "named pipe"));
     }
     for (record, why) in cases {
-        let out = without_display(&[
+        let out = crate_room_without_display(&[
             "--level",
             "levels/crate_room.ron",
             "--frames",

@@ -129,6 +129,20 @@ pub fn crate_room(args: &[&str]) -> Output {
     )
 }
 
+/// Run `crate-room ARGS` in the repository with no display at all (for at most
+/// [`process::TOOL_LIMIT`]): a run that tried to open a window would fail differently from a
+/// refusal before one.
+pub fn crate_room_without_display(args: &[&str]) -> Output {
+    process::output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY"),
+        process::TOOL_LIMIT,
+    )
+}
+
 /// A command that runs `crate-room` in a window (on a virtual display of its own, 1280x720,
 /// when `Xvfb` is installed), or `None` with the reason printed if this machine cannot open
 /// one. With `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) a missing window is a failure
