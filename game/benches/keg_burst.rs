@@ -23,7 +23,7 @@ use ecs::EventReader;
 use game::atlas::AtlasData;
 use game::level;
 use game::sim::components::{Exploding, Fuse, Lifetime, Velocity};
-use game::sim::events::KegExploded;
+use game::sim::game_events::KegExploded;
 use game::sim::resources::TileMap;
 use game::sim::state_hash::entity_hashes;
 use game::sim::{Input, Sim};

@@ -8,7 +8,7 @@
 //! With `--screenshot` the demo saves the screen after `--frames` frames (default 30) and exits.
 
 use anyhow::Context as _;
-use game::egui_bridge::EguiBridge;
+use game::window::egui_bridge::EguiBridge;
 use macroquad::prelude::*;
 
 const DEFAULT_SCREENSHOT_FRAMES: u32 = 30;

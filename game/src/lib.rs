@@ -1,32 +1,21 @@
 //! Crate Room: a top-down crate-smashing game on the `ecs` crate.
 //!
-//! The simulation ([`sim`]), the level format ([`level`]), the level editor's model
-//! ([`editor`]), the atlas's frame table ([`atlas`]), the sound effects ([`sfx`]), best times
-//! ([`records`]), replays ([`replay`]) hit-stop and shake ([`feel`]) and line rasterising ([`raster`]) never touch macroquad; only the window side ([`app`], [`debug`], [`ui`], [`egui_bridge`]) does.
+//! The source tree is in three layers:
+//!
+//! - [`headless`]: everything that runs without a window: the simulation, levels, the level
+//!   editor's model, replays, input, the player's records, the campaign and the run-time asset
+//!   tables. It never touches macroquad or egui. Its modules are re-exported here, so a path is
+//!   `crate::sim`, not `crate::headless::sim`.
+//! - [`window`]: the only code that opens a window, draws, plays sound or reads the keyboard:
+//!   the game's screens, the editor's view, the debug overlay.
+//! - [`art`]: the generator behind `gen-assets` that draws the sprite sheet and synthesises the
+//!   sound effects into `assets/`. The game itself only reads those files.
 
-pub mod app;
-pub mod atlas;
-pub mod campaign;
-pub mod datafile;
-pub mod debug;
-pub mod display;
-pub mod editor;
-pub mod egui_bridge;
-pub mod feel;
-pub mod fsutil;
+pub mod art;
 pub mod headless;
-pub mod input;
-mod input_line;
-pub mod level;
-pub mod medals;
-pub mod menu;
-pub mod pad;
-pub mod paths;
-pub mod progress;
-pub mod raster;
-pub mod records;
-pub mod replay;
-pub mod settings;
-pub mod sfx;
-pub mod sim;
-pub mod ui;
+pub mod window;
+
+pub use headless::{
+    atlas, campaign, editor, feel, fsutil, input, level, paths, raster, records, replay, sfx, sim,
+    sim_run,
+};

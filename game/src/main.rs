@@ -14,15 +14,15 @@ use std::sync::Arc;
 use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
 
-use game::app::{self, PlayOptions};
 use game::atlas::AtlasData;
-use game::debug::views::Views;
-use game::headless::{self, SimOptions};
 use game::input::{InputSource, InputSpec};
 use game::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, MAX_SIDE};
 use game::paths::DataDirs;
+use game::records::settings::Overrides;
 use game::replay::{self, Replay, VerifyOutcome};
-use game::settings::Overrides;
+use game::sim_run::{self, SimOptions};
+use game::window::app::{self, PlayOptions};
+use game::window::debug::views::Views;
 
 /// Exit code of a tool whose standard output was closed by its reader: 128 + 13 (`SIGPIPE`),
 /// what a shell reports for a tool the closed pipe killed, so `set -o pipefail` scripts see the
@@ -410,8 +410,8 @@ fn check_edit_path(path: &Path, size: Option<(u32, u32)>) -> anyhow::Result<()> 
 /// Refuse a window where no display is named, in one line, instead of the windowing
 /// library's panic.
 fn check_display() -> anyhow::Result<()> {
-    if cfg!(target_os = "linux") && !game::display::named() {
-        anyhow::bail!(game::display::unavailable_message());
+    if cfg!(target_os = "linux") && !game::window::display::named() {
+        anyhow::bail!(game::window::display::unavailable_message());
     }
     Ok(())
 }
@@ -427,7 +427,7 @@ fn run_window(
     let hook_quiet = std::sync::Arc::clone(&quiet);
     std::panic::set_hook(Box::new(move |info| {
         let message = panic_message(info.payload());
-        if game::display::is_open_failure(&message) {
+        if game::window::display::is_open_failure(&message) {
             hook_quiet.store(true, std::sync::atomic::Ordering::Relaxed);
         } else {
             default_hook(info);
@@ -439,7 +439,7 @@ fn run_window(
     match opened {
         Ok(()) => Ok(()),
         Err(_) if quiet.load(std::sync::atomic::Ordering::Relaxed) => {
-            Err(anyhow!(game::display::unavailable_message()))
+            Err(anyhow!(game::window::display::unavailable_message()))
         }
         Err(payload) => std::panic::resume_unwind(payload),
     }
@@ -590,7 +590,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dirs = DataDirs::locate()?;
             let (atlas, _image) =
                 AtlasData::load_with_image(&dirs.assets).context("loading the sprite atlas")?;
-            let report = headless::run(
+            let report = sim_run::run(
                 &SimOptions {
                     level,
                     frames,

@@ -4,8 +4,8 @@
 mod common;
 
 use common::TempDir;
-use game::progress::Progress;
 use game::records::Store;
+use game::records::progress::Progress;
 
 #[test]
 fn a_damaged_line_costs_only_itself_and_is_moved_aside_at_the_next_save() {

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use common::mutate::{apply, mutation};
 use common::{TempDir, atlas, repo};
-use game::headless::{self, SimOptions};
 use game::input::InputSource;
 use game::replay::{self, MAX_FILE_BYTES, MAX_STEPS, Replay, ReplayError, VerifyOutcome};
 use game::sim::Input;
+use game::sim_run::{self, SimOptions};
 use proptest::prelude::*;
 
 /// Bytes that matter to the replay format.
@@ -19,7 +19,7 @@ const REPLAY_BYTES: &[u8] = b" \n0123456789abcdefupdownleftrightattackend";
 
 /// Record `frames` steps of the bot on `level`, as `crate-room sim --record` does.
 fn record_bot(level: &Path, frames: u64) -> Replay {
-    let report = headless::run(
+    let report = sim_run::run(
         &SimOptions {
             level: level.to_path_buf(),
             frames,

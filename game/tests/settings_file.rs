@@ -5,7 +5,7 @@ mod common;
 
 use common::TempDir;
 use game::records::Store;
-use game::settings::{Overrides, SettingsFile};
+use game::records::settings::{Overrides, SettingsFile};
 
 #[test]
 fn a_damaged_line_keeps_its_default_and_the_rest_is_read() {

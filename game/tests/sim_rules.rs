@@ -8,7 +8,7 @@ use ecs::Entity;
 use game::sim::components::{
     Coin, Collider, Crate, Debris, Exploding, Fuse, Keg, Player, Position, Stunned, Velocity,
 };
-use game::sim::events::{CoinCollected, CrateBroken, KegExploded, SwingStarted};
+use game::sim::game_events::{CoinCollected, CrateBroken, KegExploded, SwingStarted};
 use game::sim::tuning::{
     KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_FUSE_STEPS, KNOCKBACK_SPEED, STUN_STEPS,
 };

@@ -7,7 +7,8 @@ mod common;
 use common::process::{WINDOW_LIMIT, output_within};
 use common::{repo, windowed, windowed_at};
 
-use game::atlas::{RgbaImage, palette};
+use game::art::colors as palette;
+use game::atlas::RgbaImage;
 
 struct Run {
     /// The JSON report without its CPU times: the same for the same arguments.
@@ -677,7 +678,7 @@ fn stats_panel_is_opaque_on_screen_and_below_the_hud_bar() {
         return;
     };
     // The panel's fill, as macroquad turns a colour into vertex bytes.
-    let o = game::ui::ink::OPAQUE;
+    let o = game::window::ui::ink::OPAQUE;
     let fill = [o.r, o.g, o.b].map(|c| (c * 255.0) as u8);
     // Its extent: the fill's pixels below the HUD bar (which shares the colour) on the right.
     let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);

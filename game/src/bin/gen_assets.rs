@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use game::atlas::canvas::Canvas;
-use game::atlas::generate;
+use game::art;
+use game::art::canvas::Canvas;
 
 /// Integer scale of the preview image.
 const PREVIEW_SCALE: usize = 4;
@@ -31,22 +31,22 @@ fn main() -> anyhow::Result<()> {
     }
     let dir = dir.unwrap_or_else(default_assets_dir);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let atlas = generate::write_to(&dir)?;
+    let atlas = art::write_to(&dir)?;
     println!(
         "wrote {} frames, {} clips to {}",
         atlas.data.frames.len(),
         atlas.data.clips.len(),
         dir.display()
     );
-    let sounds = game::sfx::write_to(&dir)?;
+    let sounds = art::synth::write_to(&dir)?;
     println!(
         "wrote {} sounds to {}",
         sounds.len(),
         dir.join(game::sfx::SFX_DIR).display()
     );
     if let Some(path) = preview {
-        let image = generate::draw_atlas();
-        let bytes = generate::encode_png(&upscaled_on_checkerboard(&image))?;
+        let image = art::draw_atlas();
+        let bytes = art::encode_png(&upscaled_on_checkerboard(&image))?;
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote preview {}", path.display());
     }

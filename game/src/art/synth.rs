@@ -1,0 +1,427 @@
+//! The deterministic synthesiser behind `gen-assets`: it writes the game's sound effects
+//! ([`Sfx`]) to `assets/sfx/` as 16-bit mono WAV files.
+//!
+//! Same code, same bytes: the noise is a fixed-seed xorshift and the synthesis uses only
+//! `+ - * /`, `floor` and `round` (no `sin` or `exp` from the platform's maths library), so the
+//! committed files can be checked against a fresh run on any machine.
+
+use std::path::{Path, PathBuf};
+
+use crate::sfx::{SAMPLE_RATE, SFX_DIR, Sfx};
+
+/// Failure to write a generated sound.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {path}: {source}")]
+pub struct WriteError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Synthesise `sfx` as a complete 16-bit mono WAV file. Pure: the bytes depend on nothing but
+/// this code.
+pub fn generate(sfx: Sfx) -> Vec<u8> {
+    let (samples, peak) = match sfx {
+        Sfx::Swing => (swing(), 0.30),
+        Sfx::Hit => (hit(), 0.55),
+        Sfx::Break => (smash(), 0.50),
+        Sfx::Coin => (coin(), 0.28),
+    };
+    encode_wav(&finish(samples, peak))
+}
+
+/// Generate every effect and write it to `assets_dir/sfx/`; returns the paths written.
+pub fn write_to(assets_dir: &Path) -> Result<Vec<PathBuf>, WriteError> {
+    let dir = assets_dir.join(SFX_DIR);
+    std::fs::create_dir_all(&dir).map_err(|source| WriteError {
+        path: dir.clone(),
+        source,
+    })?;
+    Sfx::ALL
+        .iter()
+        .map(|&sfx| {
+            let path = dir.join(sfx.file_name());
+            std::fs::write(&path, generate(sfx)).map_err(|source| WriteError {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// Number of samples in `seconds`.
+fn samples(seconds: f64) -> usize {
+    (seconds * f64::from(SAMPLE_RATE)).round() as usize
+}
+
+/// Fixed-seed xorshift32 white noise in [-1, 1).
+struct Noise(u32);
+
+impl Noise {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        // The top 24 bits, scaled to [0, 2) and shifted down.
+        f64::from(self.0 >> 8) / f64::from(1u32 << 23) - 1.0
+    }
+}
+
+/// Sine of a phase in turns (1.0 = a whole cycle): a parabola with one refinement step, within
+/// 0.1% of `sin` and made of plain arithmetic.
+fn sine(turns: f64) -> f64 {
+    // x in [-1, 1): half-turns from the cycle's midpoint, where sin(pi * (x + 1)) = -sin(pi * x).
+    let x = 2.0 * (turns - turns.floor()) - 1.0;
+    let y = 4.0 * x * (1.0 - x.abs());
+    -(0.225 * (y * y.abs() - y) + y)
+}
+
+/// One-pole low-pass filter; `cutoff` in Hz.
+#[derive(Default)]
+struct LowPass(f64);
+
+impl LowPass {
+    fn run(&mut self, input: f64, cutoff: f64) -> f64 {
+        // The small-angle coefficient 2 pi fc / rate, capped at 1 (no filtering).
+        let k = (std::f64::consts::TAU * cutoff / f64::from(SAMPLE_RATE)).min(1.0);
+        self.0 += k * (input - self.0);
+        self.0
+    }
+}
+
+/// Exponential decay: multiplies by the same factor every sample, falling to 1/e after `tau`
+/// seconds (1 - 1/n approximates e^(-1/n) for the large n here).
+struct Decay {
+    level: f64,
+    factor: f64,
+}
+
+impl Decay {
+    fn new(tau: f64) -> Self {
+        Self {
+            level: 1.0,
+            factor: 1.0 - 1.0 / (tau * f64::from(SAMPLE_RATE)),
+        }
+    }
+
+    fn next(&mut self) -> f64 {
+        let level = self.level;
+        self.level *= self.factor;
+        level
+    }
+}
+
+/// Sine oscillator with a changing frequency: keeps its phase so sweeps stay smooth.
+#[derive(Default)]
+struct Osc(f64);
+
+impl Osc {
+    fn run(&mut self, hz: f64) -> f64 {
+        let out = sine(self.0);
+        self.0 += hz / f64::from(SAMPLE_RATE);
+        self.0 -= self.0.floor();
+        out
+    }
+}
+
+/// Linear fade-in over the first `seconds`.
+fn attack(i: usize, seconds: f64) -> f64 {
+    (i as f64 / (seconds * f64::from(SAMPLE_RATE))).min(1.0)
+}
+
+/// Swing, 0.18 s: noise through two low-pass stages whose cutoff rises and falls with the
+/// swell, minus its rumble (a slower low-pass), so it moves like air rather than a hiss.
+fn swing() -> Vec<f64> {
+    let n = samples(0.18);
+    let mut noise = Noise(0x5157_1e6d);
+    let (mut first, mut second, mut rumble) =
+        (LowPass::default(), LowPass::default(), LowPass::default());
+    (0..n)
+        .map(|i| {
+            let t = i as f64 / n as f64;
+            // 0 at both ends, 1 at the middle.
+            let swell = 4.0 * t * (1.0 - t);
+            let cutoff = 250.0 + 1550.0 * swell;
+            let x = noise.next();
+            let air = second.run(first.run(x, cutoff), cutoff) - rumble.run(x, 120.0);
+            air * swell * swell
+        })
+        .collect()
+}
+
+/// Hit, 0.14 s: a wooden thunk. A low tone gliding from 220 to 140 Hz, an inharmonic partial
+/// (x2.7, as a struck plank has) that dies fast, and a filtered click for the impact.
+fn hit() -> Vec<f64> {
+    let n = samples(0.14);
+    let mut noise = Noise(0x0d0c_cafe);
+    let (mut tone, mut partial) = (Osc::default(), Osc::default());
+    let (mut glide, mut body, mut ring, mut click) = (
+        Decay::new(0.025),
+        Decay::new(0.035),
+        Decay::new(0.012),
+        Decay::new(0.004),
+    );
+    let mut click_filter = LowPass::default();
+    (0..n)
+        .map(|i| {
+            let hz = 140.0 + 80.0 * glide.next();
+            let low = tone.run(hz) * body.next();
+            let knock = partial.run(hz * 2.7) * ring.next();
+            let tap = click_filter.run(noise.next(), 2500.0) * click.next();
+            (0.8 * low + 0.3 * knock + 1.2 * tap) * attack(i, 0.001)
+        })
+        .collect()
+}
+
+/// Break, 0.40 s: crunch. Noise held for random short stretches (grit), chopped into random
+/// loud and quiet grains every ~8 ms (splintering), darkening as it decays, over a low thump.
+fn smash() -> Vec<f64> {
+    let n = samples(0.40);
+    let mut noise = Noise(0xb4ea_c0de);
+    let (mut held, mut hold_left) = (0.0, 0usize);
+    let (mut grain, mut grain_left) = (1.0, 0usize);
+    let grain_len = samples(0.008);
+    let mut filter = LowPass::default();
+    let (mut crunch, mut darken) = (Decay::new(0.09), Decay::new(0.12));
+    let mut thump = Osc::default();
+    let (mut thump_level, mut thump_glide) = (Decay::new(0.06), Decay::new(0.05));
+    (0..n)
+        .map(|i| {
+            if hold_left == 0 {
+                held = noise.next();
+                // 1..=8 samples.
+                hold_left = 1 + ((noise.next() + 1.0) * 4.0) as usize;
+            }
+            hold_left -= 1;
+            if grain_left == 0 {
+                grain = 0.35 + 0.65 * (noise.next() + 1.0) / 2.0;
+                grain_left = grain_len;
+            }
+            grain_left -= 1;
+            let cutoff = 700.0 + 4300.0 * darken.next();
+            let grit = filter.run(held, cutoff) * grain * crunch.next();
+            let low = thump.run(55.0 + 35.0 * thump_glide.next()) * thump_level.next();
+            (1.4 * grit + 0.7 * low) * attack(i, 0.002)
+        })
+        .collect()
+}
+
+/// Coin, 0.42 s: B5 then E6 (a rising fourth), each a sine with a little octave shimmer; the
+/// first note rings on quietly under the second.
+fn coin() -> Vec<f64> {
+    const B5: f64 = 987.77;
+    const E6: f64 = 1318.51;
+    let n = samples(0.42);
+    let second_at = samples(0.075);
+    let (mut first, mut first_octave) = (Osc::default(), Osc::default());
+    let (mut second, mut second_octave) = (Osc::default(), Osc::default());
+    let (mut first_ring, mut first_fade) = (Decay::new(0.09), Decay::new(0.03));
+    let mut second_ring = Decay::new(0.12);
+    (0..n)
+        .map(|i| {
+            let fade = if i < second_at {
+                1.0
+            } else {
+                first_fade.next()
+            };
+            let a = (first.run(B5) + 0.2 * first_octave.run(2.0 * B5))
+                * first_ring.next()
+                * fade
+                * attack(i, 0.002);
+            let b = if i < second_at {
+                0.0
+            } else {
+                let j = i - second_at;
+                (second.run(E6) + 0.2 * second_octave.run(2.0 * E6))
+                    * second_ring.next()
+                    * attack(j, 0.002)
+            };
+            a + b
+        })
+        .collect()
+}
+
+/// Scale to a `peak` level, fade the last 5 ms out (no click at the end), quantise to 16 bits.
+fn finish(mut samples: Vec<f64>, peak: f64) -> Vec<i16> {
+    let loudest = samples.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+    let gain = if loudest > 0.0 { peak / loudest } else { 0.0 };
+    let tail = self::samples(0.005).min(samples.len());
+    let len = samples.len();
+    for (i, s) in samples.iter_mut().enumerate() {
+        let left = len - i;
+        let fade = if left < tail {
+            left as f64 / tail as f64
+        } else {
+            1.0
+        };
+        *s *= gain * fade;
+    }
+    samples
+        .iter()
+        .map(|s| (s * f64::from(i16::MAX)).round().clamp(-32768.0, 32767.0) as i16)
+        .collect()
+}
+
+/// Size of the header [`encode_wav`] writes: RIFF (12) + `fmt ` (8 + 16) + `data` (8).
+pub const WAV_HEADER_LEN: usize = 12 + 8 + 16 + 8;
+
+/// Encode 16-bit mono samples at [`SAMPLE_RATE`] as a canonical PCM WAV file.
+pub fn encode_wav(samples: &[i16]) -> Vec<u8> {
+    const CHANNELS: u16 = 1;
+    const BYTES_PER_SAMPLE: u16 = 2;
+    let data_len = (samples.len() * usize::from(BYTES_PER_SAMPLE)) as u32;
+    let mut out = Vec::with_capacity(WAV_HEADER_LEN + data_len as usize);
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(WAV_HEADER_LEN as u32 - 8 + data_len).to_le_bytes());
+    out.extend_from_slice(b"WAVE");
+    out.extend_from_slice(b"fmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    out.extend_from_slice(&CHANNELS.to_le_bytes());
+    out.extend_from_slice(&SAMPLE_RATE.to_le_bytes());
+    let block_align = CHANNELS * BYTES_PER_SAMPLE;
+    out.extend_from_slice(&(SAMPLE_RATE * u32::from(block_align)).to_le_bytes());
+    out.extend_from_slice(&block_align.to_le_bytes());
+    out.extend_from_slice(&(8 * BYTES_PER_SAMPLE).to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sfx::{WavError, parse_wav};
+
+    #[test]
+    fn generated_sounds_are_byte_identical_across_runs() {
+        for sfx in Sfx::ALL {
+            assert_eq!(generate(sfx), generate(sfx), "{sfx:?}");
+        }
+    }
+
+    #[test]
+    fn committed_sounds_match_the_generator() {
+        // Fails when the synthesis changed without `cargo run -p game --bin gen-assets`.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../assets")
+            .join(SFX_DIR);
+        for sfx in Sfx::ALL {
+            let committed = std::fs::read(dir.join(sfx.file_name())).unwrap();
+            assert!(
+                committed == generate(sfx),
+                "assets/sfx/{} is stale; run gen-assets",
+                sfx.file_name()
+            );
+        }
+    }
+
+    #[test]
+    fn generated_sounds_have_valid_headers_and_stay_short_and_below_full_scale() {
+        for sfx in Sfx::ALL {
+            let wav = generate(sfx);
+            let info = parse_wav(&wav).unwrap_or_else(|e| panic!("{sfx:?}: {e}"));
+            assert_eq!(
+                (info.channels, info.sample_rate),
+                (1, SAMPLE_RATE),
+                "{sfx:?}"
+            );
+            assert_eq!(
+                wav.len(),
+                WAV_HEADER_LEN + 2 * info.frames as usize,
+                "{sfx:?}"
+            );
+            assert!(info.seconds() > 0.05 && info.seconds() < 0.5, "{sfx:?}");
+            let samples: Vec<i16> = wav[WAV_HEADER_LEN..]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            let peak = samples.iter().map(|s| s.unsigned_abs()).max().unwrap();
+            assert!(peak > 5_000 && peak < 20_000, "{sfx:?} peaks at {peak}");
+            assert!(
+                samples.last().unwrap().unsigned_abs() < 64,
+                "{sfx:?} ends in a click"
+            );
+        }
+    }
+
+    #[test]
+    fn polynomial_sine_follows_sin() {
+        for i in 0..1000 {
+            let turns = f64::from(i) / 997.0 - 0.3;
+            let want = (turns * std::f64::consts::TAU).sin();
+            assert!(
+                (sine(turns) - want).abs() < 0.002,
+                "{turns}: {} vs {want}",
+                sine(turns)
+            );
+        }
+    }
+
+    #[test]
+    fn reader_rejects_what_quad_snd_cannot_decode() {
+        let good = generate(Sfx::Hit);
+        let mut float = good.clone();
+        float[20] = 3; // format tag: IEEE float
+        let mut wide = good.clone();
+        wide[34] = 24;
+        let mut long_data = good.clone();
+        long_data[40..44].copy_from_slice(&u32::MAX.to_le_bytes());
+        let cases: [(&[u8], WavError); 6] = [
+            (b"", WavError::NotWave),
+            (b"RIFF\0\0\0\0WAVE", WavError::NoData),
+            (&good[..100], WavError::Truncated("data".to_owned())),
+            (&float, WavError::Unsupported("format tag 3".to_owned())),
+            (&wide, WavError::Unsupported("24-bit samples".to_owned())),
+            (&long_data, WavError::Truncated("data".to_owned())),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(parse_wav(bytes), Err(want));
+        }
+    }
+
+    /// What quad-snd does with a file (`mixer.rs`, `load_samples_from_file`), minus its
+    /// `unwrap`s: true if it would decode without panicking.
+    fn audrey_decodes(bytes: &[u8]) -> bool {
+        let Ok(mut reader) = audrey::Reader::new(std::io::Cursor::new(bytes)) else {
+            return false;
+        };
+        let channels = reader.description().channel_count();
+        (channels == 1 || channels == 2) && reader.samples::<f32>().all(|s| s.is_ok())
+    }
+
+    #[test]
+    fn audrey_decodes_every_generated_sound() {
+        for sfx in Sfx::ALL {
+            assert!(audrey_decodes(&generate(sfx)), "{sfx:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Damage a valid file anywhere in its first 64 bytes, or cut it short: whatever the
+        /// reader lets through, quad-snd's decoder must read.
+        #[test]
+        fn whatever_the_reader_accepts_quad_snd_decodes(
+            edits in proptest::collection::vec((0usize..64, proptest::num::u8::ANY), 0..6),
+            cut_to in proptest::option::of(0usize..60),
+        ) {
+            let mut bytes = encode_wav(&[0, 1000, -1000, 32767, -32768, 7, 8, 9]);
+            let last = bytes.len() - 1;
+            for (at, value) in edits {
+                bytes[at.min(last)] = value;
+            }
+            if let Some(len) = cut_to {
+                bytes.truncate(len);
+            }
+            if parse_wav(&bytes).is_ok() {
+                proptest::prop_assert!(audrey_decodes(&bytes));
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The headless core: the game as data and rules, with no window. The `sim` subcommand, the
+//! level checker and every test run this layer alone; [`crate::window`] draws it.
+
+pub mod atlas;
+pub mod campaign;
+pub mod editor;
+pub mod feel;
+pub mod fsutil;
+pub mod input;
+pub mod level;
+pub mod paths;
+pub mod raster;
+pub mod records;
+pub mod replay;
+pub mod sfx;
+pub mod sim;
+pub mod sim_run;

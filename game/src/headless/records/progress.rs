@@ -1,0 +1,143 @@
+//! Campaign progress: which levels have been cleared, kept beside the best times (in the same
+//! data directory, [`records::Store`]) in `progress.txt`, one quoted level file name per line:
+//!
+//! ```text
+//! # Crate Room progress: the level files cleared at least once
+//! "first_swing.ron"
+//! ```
+//!
+//! Like the best times, loading never writes and never fails (a damaged line costs only
+//! itself, and is reported once), and saving is atomic, moving a damaged file aside to
+//! `progress.damaged.txt` first. Which levels a clear opens is [`crate::campaign`]'s rule.
+//!
+//! ```
+//! use game::records::progress::Progress;
+//! use game::records::Store;
+//!
+//! let dir = std::env::temp_dir().join(format!("crate-room-progress-doc-{}", std::process::id()));
+//! let store = Store::at(&dir);
+//! let (mut progress, problem) = Progress::load(&store);
+//! assert!(problem.is_none() && !progress.is_cleared("first_swing.ron"));
+//! assert!(progress.mark_cleared("first_swing.ron"));
+//! assert!(!progress.mark_cleared("first_swing.ron"), "already cleared");
+//! progress.save().unwrap();
+//! let (again, _) = Progress::load(&store);
+//! assert!(again.is_cleared("first_swing.ron"));
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use std::collections::BTreeSet;
+
+use crate::records::datafile::{self, DataFile, DataFileError};
+use crate::records::{self, Store};
+
+/// The file's name without `.txt`, in the data directory.
+pub const FILE_STEM: &str = "progress";
+
+/// Most levels the file holds; lines past it are reported as damaged.
+pub const MAX_LEVELS: usize = 1024;
+
+const HEADER: &str = "# Crate Room progress: the level files cleared at least once\n\
+     # Written by the game; a line it cannot read is skipped and reported, not fatal.\n";
+
+/// The levels cleared at least once, and where to save them.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// `None` for progress that is never saved ([`in_memory`](Self::in_memory)).
+    file: Option<DataFile>,
+    cleared: BTreeSet<String>,
+    /// The file had a problem when loaded: move it aside before replacing it.
+    keep_damaged: bool,
+}
+
+impl Progress {
+    /// Progress that [`save`](Self::save) never writes (scripted runs without a data folder).
+    pub fn in_memory() -> Self {
+        Self::default()
+    }
+
+    /// Find the data directory (as the best times do) and load from it: what the game calls at
+    /// start-up. Without a data directory progress lives in memory, with the error.
+    pub fn open() -> (Self, Option<String>) {
+        match Store::locate() {
+            Ok(store) => {
+                let (progress, problem) = Self::load(&store);
+                (progress, problem.map(|e| e.to_string()))
+            }
+            Err(e) => (Self::in_memory(), Some(e.to_string())),
+        }
+    }
+
+    /// Load the progress kept in `store`. Never writes and never fails: a problem gives what
+    /// could be read together with the error to show once.
+    pub fn load(store: &Store) -> (Self, Option<DataFileError>) {
+        let file = DataFile::new(store.dir(), FILE_STEM);
+        let mut count = 0;
+        let (names, problem) = file.load(|line| {
+            let (name, rest) = datafile::unquote(line)?;
+            let rest = rest.trim();
+            if !(rest.is_empty() || rest.starts_with('#')) {
+                return Err(format!("unexpected `{rest}` after the level name"));
+            }
+            if name.len() > records::MAX_NAME_BYTES {
+                return Err("the level name is longer than 255 bytes".to_owned());
+            }
+            count += 1;
+            if count > MAX_LEVELS {
+                return Err(format!("more than {MAX_LEVELS} levels"));
+            }
+            Ok(Some(name))
+        });
+        let progress = Self {
+            file: Some(file),
+            cleared: names.into_iter().collect(),
+            keep_damaged: problem.is_some(),
+        };
+        (progress, problem)
+    }
+
+    /// Whether `level` (a level file name) has been cleared.
+    pub fn is_cleared(&self, level: &str) -> bool {
+        self.cleared.contains(level)
+    }
+
+    /// Every cleared level, in name order.
+    pub fn cleared(&self) -> impl Iterator<Item = &str> {
+        self.cleared.iter().map(String::as_str)
+    }
+
+    /// Note that `level` was cleared; true if it had not been (then [`save`](Self::save)).
+    /// A name that cannot be kept (empty, control characters, too long) or a full table is
+    /// ignored: progress is a convenience, never a reason to stop.
+    pub fn mark_cleared(&mut self, level: &str) -> bool {
+        let keepable = !level.is_empty()
+            && level.len() <= records::MAX_NAME_BYTES
+            && !level.chars().any(char::is_control)
+            && self.cleared.len() < MAX_LEVELS;
+        keepable && self.cleared.insert(level.to_owned())
+    }
+
+    /// Write the progress atomically (a damaged file is moved aside first). Does nothing for
+    /// [`in_memory`](Self::in_memory) progress.
+    ///
+    /// # Errors
+    /// [`DataFileError::Write`]; the progress in memory keeps working.
+    pub fn save(&mut self) -> Result<(), DataFileError> {
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        file.save(&self.to_text(), self.keep_damaged)?;
+        self.keep_damaged = false;
+        Ok(())
+    }
+
+    /// The file's text: the header, then one quoted name per line in name order.
+    pub fn to_text(&self) -> String {
+        let mut text = String::from(HEADER);
+        for name in &self.cleared {
+            text.push_str(&datafile::quote(name));
+            text.push('\n');
+        }
+        text
+    }
+}

@@ -1,0 +1,313 @@
+//! The player's settings, kept between runs in `settings.txt` in the data directory (beside the
+//! best times): sound on or off, volume, screen shake, hit-stop, fullscreen and the level last
+//! played. One `key = value` per line:
+//!
+//! ```text
+//! # Crate Room settings
+//! sound = on
+//! volume = 80
+//! shake = on
+//! hit_stop = on
+//! fullscreen = off
+//! last_level = "first_swing.ron"
+//! ```
+//!
+//! A missing file is the defaults; a line that cannot be read keeps that setting's default and
+//! is reported once, and the next save moves the damaged file aside to `settings.damaged.txt`.
+//! Saves are atomic. Command-line flags ([`Overrides`]) change a run's settings without
+//! touching the file: [`SettingsFile`] keeps what the file says apart from what the run uses.
+//!
+//! ```
+//! use game::records::settings::{Overrides, SettingsFile};
+//! use game::records::Store;
+//!
+//! let dir = std::env::temp_dir().join(format!("crate-room-settings-doc-{}", std::process::id()));
+//! let (mut file, problem) = SettingsFile::load(&Store::at(&dir), Overrides::default());
+//! assert!(problem.is_none() && file.current().sound);
+//! file.change(|s| s.volume = 30).unwrap();
+//!
+//! // `--mute` for one run: the run is silent, the file keeps the sound on.
+//! let mute = Overrides { mute: true, ..Overrides::default() };
+//! let (again, _) = SettingsFile::load(&Store::at(&dir), mute);
+//! assert!(!again.current().sound && again.current().volume == 30);
+//! assert!(again.saved().sound);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use crate::records::Store;
+use crate::records::datafile::{self, DataFile, DataFileError};
+
+/// The file's name without `.txt`, in the data directory.
+pub const FILE_STEM: &str = "settings";
+
+/// Loudest volume, in percent.
+pub const MAX_VOLUME: u8 = 100;
+
+/// What the player chose.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Settings {
+    /// Sound effects on.
+    pub sound: bool,
+    /// Volume of the sound effects, 0 to [`MAX_VOLUME`] percent.
+    pub volume: u8,
+    /// Screen shake (and a blast's flash).
+    pub shake: bool,
+    /// The short pause on a hit or a break.
+    pub hit_stop: bool,
+    /// Fullscreen rather than a window.
+    pub fullscreen: bool,
+    /// The level file played last (the title screen opens on it).
+    pub last_level: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            sound: true,
+            volume: 80,
+            shake: true,
+            hit_stop: true,
+            fullscreen: false,
+            last_level: None,
+        }
+    }
+}
+
+/// Command-line flags that change the settings for one run, never the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `--mute`.
+    pub mute: bool,
+    /// `--no-shake`.
+    pub no_shake: bool,
+    /// `--no-hit-stop`.
+    pub no_hit_stop: bool,
+    /// `--fullscreen` (`Some(true)`) or `--windowed` (`Some(false)`).
+    pub fullscreen: Option<bool>,
+}
+
+impl Overrides {
+    /// `settings` as this run uses them.
+    pub fn apply(&self, mut settings: Settings) -> Settings {
+        settings.sound &= !self.mute;
+        settings.shake &= !self.no_shake;
+        settings.hit_stop &= !self.no_hit_stop;
+        if let Some(on) = self.fullscreen {
+            settings.fullscreen = on;
+        }
+        settings
+    }
+}
+
+/// The settings file and the run's settings.
+#[derive(Clone, Debug)]
+pub struct SettingsFile {
+    /// `None`: never saved (scripted runs without a data folder).
+    file: Option<DataFile>,
+    /// What the file says (and what a save writes).
+    saved: Settings,
+    /// What this run uses: `saved` with the command line's overrides.
+    current: Settings,
+    /// The file had a problem when loaded: move it aside before replacing it.
+    keep_damaged: bool,
+    /// A save failed once: later failures are not reported again.
+    write_failed: bool,
+}
+
+impl SettingsFile {
+    /// Settings that are never saved, with `overrides` applied.
+    pub fn in_memory(overrides: Overrides) -> Self {
+        Self {
+            file: None,
+            saved: Settings::default(),
+            current: overrides.apply(Settings::default()),
+            keep_damaged: false,
+            write_failed: false,
+        }
+    }
+
+    /// Find the data directory (as the best times do) and load from it.
+    pub fn open(overrides: Overrides) -> (Self, Option<String>) {
+        match Store::locate() {
+            Ok(store) => {
+                let (file, problem) = Self::load(&store, overrides);
+                (file, problem.map(|e| e.to_string()))
+            }
+            Err(e) => (Self::in_memory(overrides), Some(e.to_string())),
+        }
+    }
+
+    /// Load the settings kept in `store`. Never writes and never fails: what cannot be read is
+    /// the default, with the error to show once.
+    pub fn load(store: &Store, overrides: Overrides) -> (Self, Option<DataFileError>) {
+        let file = DataFile::new(store.dir(), FILE_STEM);
+        let mut saved = Settings::default();
+        let (_, problem) = file.load(|line| parse_line(line, &mut saved).map(|()| Some(())));
+        let current = overrides.apply(saved.clone());
+        let settings = Self {
+            file: Some(file),
+            saved,
+            current,
+            keep_damaged: problem.is_some(),
+            write_failed: false,
+        };
+        (settings, problem)
+    }
+
+    /// The settings this run uses.
+    pub fn current(&self) -> &Settings {
+        &self.current
+    }
+
+    /// The settings as the file keeps them.
+    pub fn saved(&self) -> &Settings {
+        &self.saved
+    }
+
+    /// The player changed a setting: `edit` it in this run and in the file, and save the file
+    /// if that changed it. Settings the command line overrode and `edit` leaves alone stay
+    /// overridden for this run.
+    ///
+    /// # Errors
+    /// The first failed save's [`DataFileError`] (later ones return `Ok`: a problem is shown
+    /// once). The settings in memory keep working.
+    pub fn change(&mut self, edit: impl Fn(&mut Settings)) -> Result<(), DataFileError> {
+        edit(&mut self.current);
+        let before = self.saved.clone();
+        edit(&mut self.saved);
+        if self.saved == before {
+            return Ok(());
+        }
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        match file.save(&to_text(&self.saved), self.keep_damaged) {
+            Ok(()) => {
+                self.keep_damaged = false;
+                Ok(())
+            }
+            Err(_) if self.write_failed => Ok(()),
+            Err(e) => {
+                self.write_failed = true;
+                Err(e)
+            }
+        }
+    }
+}
+
+const HEADER: &str = "# Crate Room settings (written by the game; a line it cannot read is \
+                      skipped and reported, not fatal)\n";
+
+/// The file's text for `s`.
+pub fn to_text(s: &Settings) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    let mut text = format!(
+        "{HEADER}sound = {}\nvolume = {}\nshake = {}\nhit_stop = {}\nfullscreen = {}\n",
+        on(s.sound),
+        s.volume,
+        on(s.shake),
+        on(s.hit_stop),
+        on(s.fullscreen)
+    );
+    if let Some(level) = &s.last_level {
+        text.push_str(&format!("last_level = {}\n", datafile::quote(level)));
+    }
+    text
+}
+
+/// Read one `key = value` line into `s`, or say why it cannot be.
+fn parse_line(line: &str, s: &mut Settings) -> Result<(), String> {
+    let Some((key, value)) = line.split_once('=') else {
+        return Err("expected `setting = value`".to_owned());
+    };
+    let (key, value) = (key.trim(), value.trim());
+    let switch = |value: &str| match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!(
+            "`{key}` is `on` or `off`, not `{}`",
+            other.escape_debug()
+        )),
+    };
+    match key {
+        "sound" => s.sound = switch(value)?,
+        "shake" => s.shake = switch(value)?,
+        "hit_stop" => s.hit_stop = switch(value)?,
+        "fullscreen" => s.fullscreen = switch(value)?,
+        "volume" => {
+            s.volume = value
+                .parse::<u8>()
+                .ok()
+                .filter(|v| *v <= MAX_VOLUME)
+                .ok_or_else(|| {
+                    format!(
+                        "`volume` is a whole number from 0 to {MAX_VOLUME}, not `{}`",
+                        value.escape_debug()
+                    )
+                })?;
+        }
+        "last_level" => {
+            let (name, rest) = datafile::unquote(value)?;
+            if !rest.trim().is_empty() {
+                return Err(format!("unexpected `{}` after the level name", rest.trim()));
+            }
+            s.last_level = Some(name);
+        }
+        other => return Err(format!("unknown setting `{}`", other.escape_debug())),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_survives_the_file() {
+        let s = Settings {
+            sound: false,
+            volume: 35,
+            shake: false,
+            hit_stop: true,
+            fullscreen: true,
+            last_level: Some("q\"uo te.ron".to_owned()),
+        };
+        let mut back = Settings::default();
+        for line in to_text(&s).lines().filter(|l| !l.starts_with('#')) {
+            parse_line(line, &mut back).unwrap();
+        }
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        for (line, why) in [
+            ("sound on", "expected"),
+            ("sound = loud", "`on` or `off`"),
+            ("volume = 101", "0 to 100"),
+            ("volume = -1", "0 to 100"),
+            ("colour = red", "unknown setting"),
+            ("last_level = a.ron", "double quotes"),
+        ] {
+            let err = parse_line(line, &mut Settings::default()).unwrap_err();
+            assert!(err.contains(why), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn flags_override_the_run_and_never_the_file() {
+        let all = Overrides {
+            mute: true,
+            no_shake: true,
+            no_hit_stop: true,
+            fullscreen: Some(true),
+        };
+        let run = all.apply(Settings::default());
+        assert!(!run.sound && !run.shake && !run.hit_stop && run.fullscreen);
+        let mut file = SettingsFile::in_memory(all);
+        file.change(|s| s.volume = 10).unwrap();
+        assert!(file.saved().sound && !file.saved().fullscreen);
+        assert_eq!(file.saved().volume, 10);
+        assert!(!file.current().sound, "still muted for this run");
+    }
+}

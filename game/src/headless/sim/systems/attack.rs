@@ -1,0 +1,108 @@
+//! `attack`: the swing. At its start, sends [`SwingStarted`]; while it is live, shows its arc and
+//! sends a [`CrateHit`] for each crate the arc covers.
+//!
+//! The rule, which the player sees on screen:
+//!
+//! - A swing's **arc** is a disc [`SWING_RADIUS`] (7 px) in radius, 14 px across, whose
+//!   centre is [`SWING_REACH`] (12 px) in front of the player (rounded to a whole pixel). It is
+//!   placed where the player stands and faces on the swing's first live step and stays there.
+//! - The arc is **live** during [`SWING_ACTIVE`]: the 4th to 7th steps of the swing, counting the
+//!   step the key is pressed as the 1st (50 to 117 ms in). The slash sprite fills exactly the
+//!   disc and is on screen exactly after those 4 steps.
+//! - A crate is **hit** iff its collision box overlaps the disc (shares area with it; touching
+//!   is not enough) on a live step. Each crate takes at most one hit per swing, however many
+//!   steps it stays under the arc; every crate under the arc is hit, so one swing can hit
+//!   two or more.
+//!
+//! ```text
+//!              .-------.
+//!    (@) -->  (    +    )    @ the player's centre, + the arc's centre 12 px ahead;
+//!              '-------'     radius 7, so the arc covers 5 to 19 px ahead
+//! ```
+
+use ecs::{Entity, SystemEntities, World};
+
+use crate::sim::components::{
+    Animation, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, layer,
+};
+use crate::sim::game_events::{CrateHit, SwingStarted};
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::{CollisionGrid, RoleClips};
+use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS};
+
+/// State kept between runs: the current swing's arc, the crates it has hit, and a scratch
+/// buffer.
+#[derive(Debug, Default)]
+pub struct Attack {
+    arc: Option<Entity>,
+    already_hit: Vec<Entity>,
+    hits: Vec<Hit>,
+}
+
+impl ecs::System for Attack {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("attack");
+        for &e in entities.tracked() {
+            let (Some(&player), Some(&pos)) = (world.get::<Player>(e), world.get::<Position>(e))
+            else {
+                continue;
+            };
+            if player.swing == SWING_STEPS {
+                world.send(SwingStarted { player: e });
+                self.already_hit.clear();
+            }
+            let since_start = SWING_STEPS.saturating_sub(player.swing);
+            if player.swing == 0 || !SWING_ACTIVE.contains(&since_start) {
+                continue;
+            }
+            if since_start == *SWING_ACTIVE.start() {
+                let (fx, fy) = player.facing.vector();
+                // Whole pixels, so the sprite (drawn at whole pixels) covers exactly the disc.
+                let centre = Position {
+                    x: (pos.x + fx * SWING_REACH).round(),
+                    y: (pos.y + fy * SWING_REACH).round(),
+                };
+                self.arc = Some(spawn_arc(world, centre, player.facing));
+            }
+            // The disc is read back from the arc entity: what hits is what is drawn.
+            let Some(&centre) = self.arc.and_then(|arc| world.get::<Position>(arc)) else {
+                continue;
+            };
+            let bounds = Aabb::centered(centre.x, centre.y, SWING_RADIUS, SWING_RADIUS);
+            world
+                .resource::<CollisionGrid>()
+                .0
+                .query(&bounds, &mut self.hits);
+            for hit in &self.hits {
+                let covered = hit.aabb.overlaps_disc(centre.x, centre.y, SWING_RADIUS);
+                if covered
+                    && world.has::<Crate>(hit.entity)
+                    && !self.already_hit.contains(&hit.entity)
+                {
+                    self.already_hit.push(hit.entity);
+                    world.send(CrateHit { target: hit.entity });
+                }
+            }
+        }
+    }
+}
+
+/// Spawn the arc of a swing facing `facing`, centred on `at`.
+fn spawn_arc(world: &mut World, at: Position, facing: Facing) -> Entity {
+    let clip = world.resource::<RoleClips>().slash[facing as usize];
+    // `lifetime` counts down in the spawning step too and despawns at the end of the step it
+    // reaches zero: one step more than the live steps keeps the arc on screen after each of
+    // them, and after no other.
+    let live_steps = SWING_ACTIVE.end() - SWING_ACTIVE.start() + 1;
+    world.spawn((
+        at,
+        Lifetime {
+            steps: live_steps + 1,
+        },
+        Sprite {
+            looks: Looks::Fixed(clip),
+            layer: layer::EFFECTS,
+        },
+        Animation::default(),
+    ))
+}

@@ -1,0 +1,56 @@
+//! `collision`: finds what each mover that moved (or changed shape) now overlaps, testing it
+//! only against its neighbourhood in the [`CollisionGrid`], and sends [`Contact`]s. Static
+//! boxes never move, so static-static pairs are never tested.
+
+use ecs::{SystemEntities, World};
+
+use crate::sim::components::{Collider, Position};
+use crate::sim::game_events::Contact;
+use crate::sim::grid::{Aabb, Hit};
+use crate::sim::resources::CollisionGrid;
+
+/// Scratch buffers kept between runs.
+#[derive(Debug, Default)]
+pub struct Collision {
+    hits: Vec<Hit>,
+    contacts: Vec<Contact>,
+}
+
+impl ecs::System for Collision {
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        puffin::profile_scope!("collision");
+        self.contacts.clear();
+        let grid = &world.resource::<CollisionGrid>().0;
+        for &e in entities.dirty() {
+            let (Some(p), Some(c)) = (world.get::<Position>(e), world.get::<Collider>(e)) else {
+                continue;
+            };
+            if !c.enabled {
+                continue;
+            }
+            grid.query(
+                &Aabb::centered(p.x, p.y, c.half_w, c.half_h),
+                &mut self.hits,
+            );
+            for hit in &self.hits {
+                if hit.entity != e {
+                    // One contact per pair, whichever of the two moved.
+                    let (mover, other) = if e.index() < hit.entity.index() {
+                        (e, hit.entity)
+                    } else {
+                        (hit.entity, e)
+                    };
+                    self.contacts.push(Contact { mover, other });
+                }
+            }
+        }
+        // Dirty order depends on history; sort so the events are the same with or without the
+        // dirty optimization.
+        self.contacts
+            .sort_unstable_by_key(|c| (c.mover.index(), c.other.index()));
+        self.contacts.dedup();
+        for &contact in &self.contacts {
+            world.send(contact);
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Sound: the effects in `assets/sfx/`, played for what the simulation did, and mute.
+//!
+//! Sound is optional. With no audio device, or a missing or unreadable file, the game plays on
+//! silently after one `sound: off (...)` line on stderr, and it never waits on the device.
+//!
+//! Why a panic hook and a grace period: with its `audio` feature, macroquad starts quad-snd's
+//! mixer thread when the window opens, and on Linux that thread panics when ALSA cannot open a
+//! playback device (`Can't open PCM device.`, quad-snd's `alsa_snd.rs`). The panic stays in
+//! that thread, so the game would run on, but the default hook prints it (with a backtrace
+//! under `RUST_BACKTRACE`), and every later message to the dead thread (load, play, even
+//! dropping a sound) prints `Audio thread died` on *stdout*, where scripted runs print their
+//! JSON. So [`AudioThread::watch`] records the panic instead, and [`Sounds`] sends the thread
+//! nothing when the machine shows no playback device at all (no ALSA PCM node, no sound
+//! server socket, no ALSA configuration), nothing until [`DEVICE_GRACE`] has passed, and
+//! nothing after it died. (ALSA's own C library
+//! may still print its diagnostics to stderr; safe Rust cannot silence it.)
+
+use std::future::Future;
+use std::io::Read;
+use std::panic::PanicHookInfo;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use ecs::EventReader;
+use macroquad::audio::{PlaySoundParams, Sound, load_sound_from_bytes, play_sound};
+
+pub use crate::sfx::Sfx;
+use crate::sfx::{SFX_DIR, WavError, parse_wav};
+use crate::sim::Sim;
+use crate::sim::game_events::{CoinCollected, CrateBroken, CrateHit, KegExploded, SwingStarted};
+
+/// How long after the audio thread starts the game waits for its verdict before sending it
+/// anything. Without a device ALSA gives up fast (55-90 ms measured under Xvfb); with one the
+/// thread never reports success, so this is a wait, not a handshake: the first 1.5 s of a
+/// run are silent.
+pub const DEVICE_GRACE: Duration = Duration::from_millis(1500);
+
+/// What became of macroquad's audio thread, as told by its panic.
+#[derive(Clone, Debug)]
+pub struct AudioThread {
+    /// About when the thread started (the watch is set up just before).
+    started: Instant,
+    /// The panic message, once the thread has died.
+    failure: Arc<OnceLock<String>>,
+}
+
+impl AudioThread {
+    /// Install a panic hook that records a panic of the audio thread here instead of printing
+    /// it; every other panic still goes to the previous hook.
+    ///
+    /// # Warning
+    /// Call it just before the window opens: macroquad starts the thread with the window, and
+    /// the thread can fail before the game's first frame.
+    pub fn watch() -> Self {
+        let watch = Self {
+            started: Instant::now(),
+            failure: Arc::default(),
+        };
+        let failure = Arc::clone(&watch.failure);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if is_audio_thread_panic(info) {
+                let why = info.payload_as_str().unwrap_or("the audio thread panicked");
+                let _ = failure.set(why.to_owned());
+            } else {
+                previous(info);
+            }
+        }));
+        watch
+    }
+
+    /// Why the audio thread died, if it has.
+    fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+}
+
+/// A panic in quad-snd's code on an unnamed thread: its mixer thread (the game's own threads
+/// are named, the main one "main").
+fn is_audio_thread_panic(info: &PanicHookInfo<'_>) -> bool {
+    std::thread::current().name().is_none()
+        && info
+            .location()
+            .is_some_and(|at| at.file().contains("quad-snd"))
+}
+
+/// Why a sound file was not loaded.
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Format { path: PathBuf, source: WavError },
+}
+
+/// Where the effects are in their life.
+#[derive(Debug)]
+enum Clips {
+    /// Checked file contents, in [`Sfx::ALL`] order, waiting out [`DEVICE_GRACE`].
+    Pending(Vec<Vec<u8>>),
+    /// Loaded into macroquad, in [`Sfx::ALL`] order.
+    Loaded(Vec<Sound>),
+    /// Off for the rest of the run (and said so).
+    Off,
+}
+
+/// The game's sound effects, and whether they are heard.
+///
+/// Off for good when the device or a file failed; muted is the player's choice and can be
+/// undone.
+#[derive(Debug)]
+pub struct Sounds {
+    clips: Clips,
+    muted: bool,
+    /// 0.0 to 1.0.
+    volume: f32,
+    thread: AudioThread,
+}
+
+impl Sounds {
+    /// Read and check every effect in `assets_dir/sfx/`; they reach macroquad once
+    /// [`DEVICE_GRACE`] has passed. Never fails: if a file is missing or unreadable (or, later,
+    /// the audio thread dies), sound is off for the rest of the run, said in one line on
+    /// stderr.
+    pub fn load(assets_dir: &Path, muted: bool, thread: AudioThread) -> Sounds {
+        let files: Result<Vec<_>, _> = Sfx::ALL
+            .iter()
+            .map(|sfx| read_checked(assets_dir.join(SFX_DIR).join(sfx.file_name())))
+            .collect();
+        let mut sounds = Sounds {
+            clips: Clips::Off,
+            muted,
+            volume: 1.0,
+            thread,
+        };
+        match (files, playback_device_hint()) {
+            (Ok(files), Ok(())) => sounds.clips = Clips::Pending(files),
+            (Err(e), _) => sound_off(&e.to_string()),
+            (_, Err(why)) => sound_off(&why),
+        }
+        sounds
+    }
+
+    /// Play `sfx` once, unless muted or off.
+    pub fn play(&mut self, sfx: Sfx) {
+        // Settle first, so a dead device is reported even while muted.
+        if !self.settle() || self.muted {
+            return;
+        }
+        if let Clips::Loaded(clips) = &self.clips
+            && let Some(index) = Sfx::ALL.iter().position(|&s| s == sfx)
+            && let Some(clip) = clips.get(index)
+        {
+            play_sound(
+                clip,
+                PlaySoundParams {
+                    looped: false,
+                    volume: self.volume,
+                },
+            );
+        }
+    }
+
+    /// Mute or unmute.
+    pub fn set_muted(&mut self, muted: bool) {
+        self.muted = muted;
+    }
+
+    /// Set the volume, 0.0 (silent) to 1.0 (as recorded).
+    pub fn set_volume(&mut self, volume: f32) {
+        self.volume = volume.clamp(0.0, 1.0);
+    }
+
+    /// Flip mute.
+    pub fn toggle_muted(&mut self) {
+        self.muted = !self.muted;
+    }
+
+    /// Whether the player muted the sound.
+    pub fn is_muted(&self) -> bool {
+        self.muted
+    }
+
+    /// Whether sound can be heard when not muted: everything loaded and the device alive.
+    /// False during the first [`DEVICE_GRACE`].
+    pub fn is_available(&self) -> bool {
+        matches!(self.clips, Clips::Loaded(_)) && self.thread.failure().is_none()
+    }
+
+    /// Bring the state up to date (off if the audio thread died, loaded once the grace is
+    /// over); true if sounds can play now.
+    fn settle(&mut self) -> bool {
+        if let Some(why) = self.thread.failure() {
+            let why = format!("no usable audio device: {why}");
+            self.switch_off(&why);
+            return false;
+        }
+        match &mut self.clips {
+            Clips::Loaded(_) => true,
+            Clips::Off => false,
+            Clips::Pending(_) if self.thread.started.elapsed() < DEVICE_GRACE => false,
+            Clips::Pending(files) => {
+                let files = std::mem::take(files);
+                let mut loaded = Vec::with_capacity(files.len());
+                for (bytes, sfx) in files.iter().zip(Sfx::ALL) {
+                    match load_now(bytes) {
+                        Some(clip) => loaded.push(clip),
+                        None => {
+                            self.clips = Clips::Loaded(loaded);
+                            let why = format!("the audio library did not load {}", sfx.file_name());
+                            self.switch_off(&why);
+                            return false;
+                        }
+                    }
+                }
+                self.clips = Clips::Loaded(loaded);
+                true
+            }
+        }
+    }
+
+    /// Say why sound is off (once) and let go of what was loaded.
+    fn switch_off(&mut self, why: &str) {
+        if !matches!(self.clips, Clips::Off) {
+            sound_off(why);
+            self.release();
+        }
+    }
+
+    /// Switch off silently. Loaded sounds are dropped, or forgotten if the audio thread is
+    /// dead: a dropped sound messages the thread, and a dead thread answers on stdout.
+    fn release(&mut self) {
+        if let Clips::Loaded(clips) = std::mem::replace(&mut self.clips, Clips::Off)
+            && self.thread.failure().is_some()
+        {
+            std::mem::forget(clips);
+        }
+    }
+}
+
+impl Drop for Sounds {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// Whether this machine may have somewhere to play sound, judged without opening anything:
+/// an ALSA PCM device node, a PulseAudio or PipeWire socket, or an ALSA configuration that may
+/// name another output. When there is none the game never sends the audio thread anything, so
+/// a machine without sound (CI, Xvfb) is silent however slowly the thread gets to failing.
+fn playback_device_hint() -> Result<(), String> {
+    let has_pcm = std::fs::read_dir("/dev/snd").is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("pcm"))
+    });
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+    let has_server = runtime
+        .is_some_and(|dir| dir.join("pulse/native").exists() || dir.join("pipewire-0").exists());
+    let home_config = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .is_some_and(|home| home.join(".asoundrc").exists());
+    let has_config = home_config || Path::new("/etc/asound.conf").exists();
+    if cfg!(not(target_os = "linux")) || has_pcm || has_server || has_config {
+        Ok(())
+    } else {
+        Err("no audio device: no /dev/snd/pcm*, no PulseAudio or PipeWire socket".into())
+    }
+}
+
+fn sound_off(why: &str) {
+    eprintln!("sound: off ({why})");
+}
+
+/// Read one WAV file and check it: macroquad's decoder panics on what it cannot read.
+fn read_checked(path: PathBuf) -> Result<Vec<u8>, LoadError> {
+    let mut bytes = Vec::new();
+    // A FIFO or device in `assets/sfx/` is refused without blocking on it.
+    if let Err(source) =
+        crate::fsutil::open_regular(&path).and_then(|mut file| file.read_to_end(&mut bytes))
+    {
+        return Err(LoadError::Read { path, source });
+    }
+    match parse_wav(&bytes) {
+        Ok(_) => Ok(bytes),
+        Err(source) => Err(LoadError::Format { path, source }),
+    }
+}
+
+/// Hand checked WAV bytes to macroquad. Its loader is `async` only for the web; natively it
+/// finishes on the first poll, so one poll does; anything else counts as a failure.
+fn load_now(bytes: &[u8]) -> Option<Sound> {
+    let mut load = std::pin::pin!(load_sound_from_bytes(bytes));
+    match load.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(sound)) => Some(sound),
+        Poll::Ready(Err(_)) | Poll::Pending => None,
+    }
+}
+
+/// Turns each simulation step's news into effects: swings, hits, breaks (keg blasts sound as
+/// breaks) and pickups.
+#[derive(Debug, Default)]
+pub struct Cues {
+    swings: EventReader<SwingStarted>,
+    hits: EventReader<CrateHit>,
+    breaks: EventReader<CrateBroken>,
+    blasts: EventReader<KegExploded>,
+    coins: EventReader<CoinCollected>,
+    /// The step last read: a lower or equal one means a new simulation (level loaded or
+    /// restarted), whose event numbering starts again.
+    last_step: u64,
+}
+
+impl Cues {
+    /// Play the effects of the step `sim` just ran. Call after every step (events live for two
+    /// steps). Each effect plays at most once a step; a crate's last hit plays the break
+    /// rather than the hit.
+    pub fn play_step(&mut self, sim: &Sim, sounds: &mut Sounds) {
+        // Every step, so the device's fate is acted on even in a quiet stretch.
+        sounds.settle();
+        let step = sim.state().step;
+        if step <= self.last_step {
+            *self = Self::default();
+        }
+        self.last_step = step;
+        let world = sim.world();
+        let swung = self.swings.read(world).count() > 0;
+        let hit = self.hits.read(world).count() > 0;
+        let blasted = self.blasts.read(world).count() > 0;
+        let broke = self.breaks.read(world).count() > 0 || blasted;
+        let collected = self.coins.read(world).count() > 0;
+        if swung {
+            sounds.play(Sfx::Swing);
+        }
+        if broke {
+            sounds.play(Sfx::Break);
+        } else if hit {
+            sounds.play(Sfx::Hit);
+        }
+        if collected {
+            sounds.play(Sfx::Coin);
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! What a player reads: the HUD bar (level, crates left, coins, time), the title screen, the
+//! pause and room-cleared screens, notices and the level-error banner.
+
+use macroquad::prelude::*;
+
+use super::render::Renderer;
+use crate::campaign::medals::{Medal, Par};
+use crate::input::menu::SettingsRow;
+use crate::records::clock;
+use crate::records::settings::Settings;
+use crate::sim::GameState;
+use crate::window::ui::{Hud, ink};
+
+/// Height of the HUD bar along the top of the screen, in screen pixels. The camera keeps the
+/// level below it, so the bar never covers the playfield.
+pub const HUD_BAR: f32 = 40.0;
+
+/// Draw the HUD bar now (screen camera set): level name, a crate icon with the crates left, a
+/// coin icon with the coins, and the time since the level started (frozen once cleared).
+pub fn hud_bar(renderer: &Renderer, level_name: &str, state: &GameState, muted_hint: &str) {
+    let w = screen_width();
+    draw_rectangle(0.0, 0.0, w, HUD_BAR, ink::OPAQUE);
+    draw_rectangle(0.0, HUD_BAR - 2.0, w, 2.0, ink::EDGE);
+    let (size, base) = (24.0, HUD_BAR / 2.0 + 8.0);
+    let mut x = 14.0;
+    let text = |t: &str, x: &mut f32, color: Color| {
+        draw_text(t, x.round(), base, size, color);
+        *x += measure_text(t, None, size as u16, 1.0).width;
+    };
+    text(&shorten(level_name, 40), &mut x, ink::GOLD);
+    x += 36.0;
+    let icons = renderer.icons();
+    let icon_size = 30.0;
+    let icon_y = (HUD_BAR - icon_size) / 2.0 - 1.0;
+    if let Some(icon) = icons.crate_icon {
+        renderer.draw_icon(icon, x, icon_y, icon_size);
+        x += icon_size + 8.0;
+    } else {
+        text("Crates ", &mut x, ink::DIM);
+    }
+    text(
+        &format!("{} / {}", state.crates_left, state.crates_total),
+        &mut x,
+        ink::TEXT,
+    );
+    x += 36.0;
+    if let Some(icon) = icons.coin {
+        renderer.draw_icon(icon, x, icon_y, icon_size);
+        x += icon_size + 8.0;
+    } else {
+        text("Coins ", &mut x, ink::DIM);
+    }
+    text(&state.score.to_string(), &mut x, ink::TEXT);
+    x += 36.0;
+    let time = state.cleared_at.unwrap_or(state.step);
+    text(&clock(time), &mut x, ink::TEXT);
+    let hint = format!("{muted_hint}F1 keys");
+    let hw = measure_text(&hint, None, 20, 1.0).width;
+    draw_text(&hint, (w - hw - 14.0).round(), base, 20.0, ink::DIM);
+}
+
+/// One level on the title screen.
+#[derive(Clone, Debug)]
+pub struct TitleEntry {
+    /// The level's file name (what best times are kept under).
+    pub file: String,
+    /// The level's own name, if it loads.
+    pub name: Option<String>,
+    /// Its best time in steps, if it has been cleared.
+    pub best: Option<u64>,
+    /// Its par times, if it sets them.
+    pub par: Option<Par>,
+    /// Whether it may be played (campaign levels open one by one).
+    pub open: bool,
+    /// Whether it is one of the campaign's levels (numbered) or another level file.
+    pub campaign: bool,
+}
+
+impl TitleEntry {
+    /// The medal its best time earned.
+    pub fn medal(&self) -> Option<Medal> {
+        self.par
+            .zip(self.best)
+            .and_then(|(par, best)| par.medal(best))
+    }
+}
+
+/// The colour a medal is drawn in.
+pub fn medal_ink(medal: Medal) -> Color {
+    match medal {
+        Medal::Gold => Color::new(1.0, 0.8, 0.2, 1.0),
+        Medal::Silver => Color::new(0.78, 0.82, 0.88, 1.0),
+        Medal::Bronze => Color::new(0.85, 0.55, 0.3, 1.0),
+    }
+}
+
+/// The title screen's summary line: medals won and the campaign's total best time.
+pub fn title_total(entries: &[TitleEntry]) -> String {
+    let campaign: Vec<&TitleEntry> = entries.iter().filter(|e| e.campaign).collect();
+    let count = |m: Medal| campaign.iter().filter(|e| e.medal() == Some(m)).count();
+    let cleared: Vec<u64> = campaign.iter().filter_map(|e| e.best).collect();
+    format!(
+        "{} gold  {} silver  {} bronze      cleared {} of {}, total {}",
+        count(Medal::Gold),
+        count(Medal::Silver),
+        count(Medal::Bronze),
+        cleared.len(),
+        campaign.len(),
+        clock(cleared.iter().sum())
+    )
+}
+
+/// Queue the title screen: the game's name, the level list with best times and medals (a
+/// locked level says so), the medal count and total time, the keys.
+pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
+    let (w, h) = (screen_width(), screen_height());
+    // Small windows get a smaller heading, so the list keeps room for a few rows.
+    let big = h >= 600.0;
+    let heading = if big { 72.0 } else { 44.0 };
+    let head_y = if big { h * 0.16 } else { 48.0 };
+    hud.centered("CRATE ROOM", head_y, heading, ink::GOLD);
+    hud.centered(
+        "Smash every crate. The clock is running.",
+        head_y + heading * 0.55,
+        if big { 24.0 } else { 18.0 },
+        ink::DIM,
+    );
+    let size = if big { 26.0 } else { 20.0 };
+    let line = size * 1.35;
+    let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
+    let width = 720.0_f32.min(w - 24.0);
+    let x = (w - width) / 2.0;
+    let bottom_space = if big { 110.0 } else { 70.0 };
+    // Only as many rows as fit; the list scrolls to keep the selection in view.
+    let rows = (((h - top - bottom_space) / line).floor() as usize).max(1);
+    let first = selected.saturating_sub(rows - 1);
+    let shown = rows.min(entries.len()).max(1);
+    hud.panel(
+        Rect::new(x, top, width, line * shown as f32 + 16.0),
+        ink::PANEL,
+    );
+    if entries.is_empty() {
+        hud.text(
+            "No levels in levels/",
+            x + 16.0,
+            top + 8.0 + size,
+            size,
+            ink::ERROR,
+        );
+    }
+    let number_w = measure_text("00 ", None, size as u16, 1.0).width;
+    for (row, (i, entry)) in entries
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .enumerate()
+    {
+        let y = top + 8.0 + line * row as f32;
+        let chosen = i == selected;
+        if chosen {
+            hud.panel(
+                Rect::new(x + 4.0, y + 2.0, width - 8.0, line),
+                ink::HIGHLIGHT,
+            );
+        }
+        let marker = if chosen { ">" } else { " " };
+        let number = if entry.campaign {
+            format!("{}", i + 1)
+        } else {
+            String::new()
+        };
+        let color = match (entry.open, chosen) {
+            (false, _) => ink::DIM,
+            (true, true) => ink::GOLD,
+            (true, false) => ink::TEXT,
+        };
+        hud.text(marker, x + 10.0, y + size, size, color);
+        hud.text(number, x + 28.0, y + size, size, ink::DIM);
+        let title = entry
+            .name
+            .clone()
+            .unwrap_or_else(|| entry.file.trim_end_matches(".ron").to_owned());
+        let chars = ((width - 330.0) / (size * 0.5)).max(8.0) as usize;
+        hud.text(
+            shorten(&title, chars),
+            x + 28.0 + number_w,
+            y + size,
+            size,
+            color,
+        );
+        let right = if !entry.open {
+            ("locked".to_string(), ink::DIM)
+        } else {
+            match entry.best {
+                Some(steps) => (clock(steps), ink::TEXT),
+                None => ("--:--.--".to_string(), ink::DIM),
+            }
+        };
+        let bw = measure_text(&right.0, None, size as u16, 1.0).width;
+        hud.text(right.0, x + width - bw - 16.0, y + size, size, right.1);
+        if let Some(medal) = entry.medal() {
+            let label = medal.name().to_uppercase();
+            let mw = measure_text(&label, None, size as u16, 1.0).width;
+            let mx = x + width
+                - 16.0
+                - measure_text("0:00.00", None, size as u16, 1.0).width
+                - 20.0
+                - mw;
+            hud.text(label, mx, y + size, size, medal_ink(medal));
+        }
+    }
+    let below = top + line * shown as f32 + 16.0;
+    hud.centered(
+        title_total(entries),
+        below + size * 1.2,
+        if big { 22.0 } else { 18.0 },
+        ink::TEXT,
+    );
+    hud.centered(
+        "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
+        h - if big { 30.0 } else { 12.0 },
+        if big { 22.0 } else { 16.0 },
+        ink::DIM,
+    );
+}
+
+/// What the room-cleared screen shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cleared {
+    /// Time to clear, in steps.
+    pub time: u64,
+    /// The best time before this run, if any.
+    pub previous_best: Option<u64>,
+    /// Crates smashed.
+    pub crates: u32,
+    /// Coins collected.
+    pub coins: u32,
+    /// Whether the run's replay can be saved (V).
+    pub can_save_replay: bool,
+    /// Where the replay was saved, once it was.
+    pub saved_replay: Option<String>,
+    /// The level's par times.
+    pub par: Option<Par>,
+    /// The campaign level this clear opened, if it opened one.
+    pub unlocked: Option<String>,
+}
+
+/// The medal line of the cleared screen: the medal this run won and how much faster the next
+/// one needs, or the time bronze needs.
+pub fn medal_line(par: Par, time: u64) -> (String, Color) {
+    let medal = par.medal(time);
+    let won = medal.map_or_else(
+        || "No medal".to_string(),
+        |m| format!("{} medal!", capitalised(m.name())),
+    );
+    let next = par
+        .next(time)
+        .map(|(m, steps)| format!("   {} faster for {}", seconds(steps), m.name()));
+    let color = medal.map_or(ink::DIM, medal_ink);
+    (format!("{won}{}", next.unwrap_or_default()), color)
+}
+
+/// Steps as seconds with hundredths, rounded up (`1.25 s`): how much faster a run must be.
+pub fn seconds(steps: u64) -> String {
+    let hundredths = (steps * 100).div_ceil(u64::from(crate::sim::STEPS_PER_SECOND));
+    match hundredths / 100 {
+        s if s < 60 => format!("{s}.{:02} s", hundredths % 100),
+        s => format!("{}:{:02}.{:02}", s / 60, s % 60, hundredths % 100),
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+/// Queue the room-cleared screen.
+pub fn cleared(hud: &mut Hud, c: &Cleared) {
+    let (w, h) = (screen_width(), screen_height());
+    let big = h >= 600.0;
+    let k = if big { 1.0 } else { 0.7 };
+    hud.panel(Rect::new(0.0, h * 0.22, w, h * 0.56), ink::PANEL);
+    hud.centered("Room cleared!", h * 0.32, 64.0 * k, ink::GOLD);
+    hud.centered(
+        format!("Time {}", clock(c.time)),
+        h * 0.40,
+        36.0 * k,
+        ink::TEXT,
+    );
+    let (best, color) = match c.previous_best {
+        Some(prev) if prev <= c.time => (format!("Best {}", clock(prev)), ink::DIM),
+        Some(prev) => (format!("New best! (was {})", clock(prev)), ink::GOOD),
+        None => ("New best!".to_string(), ink::GOOD),
+    };
+    hud.centered(best, h * 0.45, 28.0 * k, color);
+    if let Some(par) = c.par {
+        let (line, color) = medal_line(par, c.time);
+        hud.centered(line, h * 0.51, 32.0 * k, color);
+        hud.centered(
+            format!(
+                "gold {}   silver {}   bronze {}",
+                clock(par.gold),
+                clock(par.silver),
+                clock(par.bronze)
+            ),
+            h * 0.555,
+            22.0 * k,
+            ink::DIM,
+        );
+    }
+    hud.centered(
+        format!("Crates smashed {}      Coins {}", c.crates, c.coins),
+        h * 0.61,
+        26.0 * k,
+        ink::TEXT,
+    );
+    if let Some(next) = &c.unlocked {
+        hud.centered(format!("Unlocked: {next}"), h * 0.66, 26.0 * k, ink::GOOD);
+    }
+    let keys = if c.can_save_replay && c.saved_replay.is_none() {
+        "R  play again      N  next level      T  title      V  save replay"
+    } else {
+        "R  play again      N  next level      T  title"
+    };
+    hud.centered(keys, h * 0.71, 22.0 * k, ink::DIM);
+    if let Some(path) = &c.saved_replay {
+        hud.centered(
+            format!("Replay saved: {}", shorten(path, 90)),
+            h * 0.75,
+            20.0 * k,
+            ink::GOOD,
+        );
+    }
+}
+
+/// Queue the settings screen: one row per setting with its value, the chosen row marked.
+pub fn settings(hud: &mut Hud, current: &Settings, selected: usize) {
+    let (w, h) = (screen_width(), screen_height());
+    let big = h >= 600.0;
+    let size = if big { 28.0 } else { 20.0 };
+    let line = size * 1.4;
+    let rows = SettingsRow::ALL.len() as f32;
+    let width = 560.0_f32.min(w - 24.0);
+    let height = line * rows + size * 5.0;
+    let (x, y) = ((w - width) / 2.0, ((h - height) / 2.0).max(HUD_BAR + 4.0));
+    hud.panel(Rect::new(x, y, width, height), ink::OPAQUE);
+    hud.centered("Settings", y + size * 1.6, size * 1.6, ink::GOLD);
+    let top = y + size * 2.4;
+    for (i, row) in SettingsRow::ALL.iter().enumerate() {
+        let ry = top + line * i as f32;
+        let chosen = i == selected;
+        if chosen {
+            hud.panel(
+                Rect::new(x + 8.0, ry + 2.0, width - 16.0, line),
+                ink::HIGHLIGHT,
+            );
+        }
+        let color = if chosen { ink::GOLD } else { ink::TEXT };
+        hud.text(
+            format!("{} {}", if chosen { ">" } else { " " }, row.label()),
+            x + 20.0,
+            ry + size,
+            size,
+            color,
+        );
+        let value = row.value(current);
+        let vw = measure_text(&value, None, size as u16, 1.0).width;
+        hud.text(value, x + width - vw - 24.0, ry + size, size, color);
+    }
+    hud.centered(
+        "Up / Down choose    Left / Right / Enter change    Esc back",
+        top + line * rows + size * 1.3,
+        size * 0.7,
+        ink::DIM,
+    );
+    hud.centered(
+        "gamepad: d-pad / stick, A change, B back",
+        top + line * rows + size * 2.2,
+        size * 0.7,
+        ink::DIM,
+    );
+}
+
+/// Queue the pause screen.
+pub fn paused(hud: &mut Hud) {
+    let h = screen_height();
+    hud.panel(
+        Rect::new(0.0, h * 0.4, screen_width(), h * 0.16),
+        ink::PANEL,
+    );
+    hud.centered("Paused", h * 0.48, 56.0, ink::TEXT);
+    hud.centered(
+        "P / Esc / Start  resume      O / Select  settings      T  title",
+        h * 0.53,
+        22.0,
+        ink::DIM,
+    );
+}
+
+/// Queue short notices (a level reloaded, a problem with the best-times file) under the bar.
+pub fn notices<'a>(hud: &mut Hud, notices: impl Iterator<Item = (&'a str, Color)>) {
+    const SIZE: f32 = 20.0;
+    let mut y = HUD_BAR + 10.0;
+    for (text, color) in notices {
+        // Wrapped to the window, so a long message (a path, an OS error) is read whole.
+        let lines: Vec<(String, Color)> = wrap(&shorten(text, 600), screen_width() - 40.0, SIZE)
+            .into_iter()
+            .map(|line| (line, color))
+            .collect();
+        let (w, h) = Hud::box_size(&lines, SIZE);
+        hud.text_box(&lines, ((screen_width() - w) / 2.0).max(0.0), y, SIZE);
+        y += h + 6.0;
+    }
+}
+
+/// `text` in lines at most `width` pixels wide at font size `size`, broken between words (a
+/// word wider than that on its own is cut).
+fn wrap(text: &str, width: f32, size: f32) -> Vec<String> {
+    let fits = |line: &str| Hud::box_size(&[(line.to_owned(), ink::ERROR)], size).0 <= width;
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{line} {word}")
+        };
+        if line.is_empty() || fits(&candidate) {
+            line = candidate;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_owned()));
+        }
+    }
+    lines.push(line);
+    for line in &mut lines {
+        let whole = line.clone();
+        let mut chars = whole.chars().count();
+        while chars > 1 && !fits(line) {
+            chars -= chars / 8 + 1;
+            *line = shorten(&whole, chars);
+        }
+    }
+    lines
+}
+
+/// Queue the level-error banner along the bottom of the screen.
+pub fn error_box(hud: &mut Hud, error: &str) {
+    let mut lines: Vec<_> = vec![(
+        "Level error (the last good level keeps running; fix and save):".to_string(),
+        ink::GOLD,
+    )];
+    lines.extend(
+        error
+            .lines()
+            .take(12)
+            .map(|l| (shorten(l, 160), ink::ERROR)),
+    );
+    let size = 20.0;
+    let height = (lines.len() as f32 * 1.15 + 0.5) * size;
+    hud.text_box(&lines, 12.0, screen_height() - height - 12.0, size);
+}
+
+/// At most `max` characters of `text`, with an ellipsis if cut (names and messages come from
+/// files and can be any length).
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn time_to_the_next_medal_rounds_up_to_a_hundredth() {
+        assert_eq!(super::seconds(1), "0.02 s");
+        assert_eq!(super::seconds(60), "1.00 s");
+        assert_eq!(super::seconds(61 * 60 + 3), "1:01.05");
+    }
+
+    #[test]
+    fn long_text_is_cut_on_a_character_boundary() {
+        assert_eq!(shorten("abc", 3), "abc");
+        assert_eq!(shorten("abcd", 3), "abc...");
+        assert_eq!(shorten("ééééé", 2), "éé...");
+    }
+}
