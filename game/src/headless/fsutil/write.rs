@@ -13,7 +13,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::NotRegularFile;
+use super::read::NotRegularFile;
 
 /// Why a file could not be written; its message names the path as the user gave it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -68,7 +68,7 @@ pub fn check_output(path: &Path) -> Result<Target, WriteError> {
     };
     let permissions = match fs::metadata(&file) {
         Ok(meta) => {
-            if let Some(kind) = super::FileKind::of(meta.file_type()) {
+            if let Some(kind) = super::read::FileKind::of(meta.file_type()) {
                 return Err(WriteError::new(path, NotRegularFile(kind).to_string()));
             }
             if meta.permissions().readonly() {
