@@ -2,13 +2,7 @@
 # Headless figures for BENCHMARKS.md: generates levels of 1,000 / 10,000 / 100,000 crates
 # (never committed), then runs `crate-room sim --json` on them and on the shipped levels, and
 # prints one markdown row per run. Usage: bash game/benches/sim_figures.sh [FRAMES]
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-frames=${1:-600}
-cargo build --release -q -p game --bin crate-room
-bin=${CARGO_TARGET_DIR:-target}/release/crate-room
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/figures_setup.sh" "$@"
 for n in 1000 10000 100000; do
   "$bin" gen-level --crates "$n" --seed 1 --out "$dir/gen_$n.ron"
 done

@@ -5,13 +5,7 @@
 # scripted mode (`--frames N --screenshot`), and prints one markdown row per run from its JSON
 # report, then the render ratio of the largest level to the smallest.
 # Usage: bash game/benches/window_figures.sh [FRAMES]
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-frames=${1:-600}
-cargo build --release -q -p game --bin crate-room
-bin=${CARGO_TARGET_DIR:-target}/release/crate-room
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/figures_setup.sh" "$@"
 for n in 2000 100000 1000000; do
   "$bin" gen-level --dense --crates "$n" --seed 1 --out "$dir/dense_$n.ron"
 done
