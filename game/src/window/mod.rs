@@ -6,4 +6,6 @@ pub mod app;
 pub mod debug;
 pub mod display;
 pub mod egui_bridge;
+pub mod launch;
+pub mod play_args;
 pub mod ui;

@@ -34,6 +34,8 @@
 //! A replay file is untrusted input, like a level: [`Replay::parse`] checks sizes before
 //! allocating, never panics, and reports the line and column of the first problem.
 
+pub mod verify_command;
+
 use std::fmt::{self, Write as _};
 use std::io::Read;
 use std::path::{Path, PathBuf};
