@@ -164,19 +164,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
             }
         }
     }
-    let frames = opts.frames.saturating_sub(1).max(1) as f64;
-    let systems = sim
-        .world()
-        .systems()
-        .enumerate()
-        .filter(|(_, info)| info.enabled)
-        .map(|(i, info)| SystemReport {
-            name: info.name,
-            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
-            tracked: info.tracked,
-            dirty_mean: system_dirty[i] as f64 / frames,
-        })
-        .collect();
+    let systems = system_reports(&sim, opts.frames, &system_time, &system_dirty);
     let state = sim.state();
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     Ok(SimReport {
@@ -206,6 +194,28 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         systems,
         replay: recorder.map(|r| r.finish(&sim)),
     })
+}
+
+/// Each enabled system's figures, from its summed time and dirty count over the `frames` - 1
+/// steps after the first.
+fn system_reports(
+    sim: &Sim,
+    frames: u64,
+    system_time: &[Duration],
+    system_dirty: &[u64],
+) -> Vec<SystemReport> {
+    let frames = frames.saturating_sub(1).max(1) as f64;
+    sim.world()
+        .systems()
+        .enumerate()
+        .filter(|(_, info)| info.enabled)
+        .map(|(i, info)| SystemReport {
+            name: info.name,
+            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
+            tracked: info.tracked,
+            dirty_mean: system_dirty[i] as f64 / frames,
+        })
+        .collect()
 }
 
 /// The `sim` subcommand's options.

@@ -869,14 +869,7 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn held(move_x: i8, move_y: i8, attack: bool) -> Input {
-        Input {
-            move_x,
-            move_y,
-            attack,
-        }
-    }
+    use crate::input::held;
 
     fn sample() -> Replay {
         let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);
