@@ -21,21 +21,19 @@ pub fn repo() -> PathBuf {
 
 /// Every level file shipped in `levels/` (`*.ron`), sorted by name.
 pub fn shipped_levels() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
-        .expect("levels/")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    paths.sort();
-    paths
+    ron_files(&repo().join("levels"))
 }
 
 /// Every broken level in `tests/bad_levels/` (`*.ron`, each beside its `.expected`), sorted
 /// by name.
 pub fn bad_levels() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels");
+    ron_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels"))
+}
+
+/// The `*.ron` files in `dir`, sorted by name.
+fn ron_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("tests/bad_levels exists")
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("readable directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
         .collect();
