@@ -16,6 +16,6 @@ pub mod headless;
 pub mod window;
 
 pub use headless::{
-    atlas, campaign, editor, feel, fsutil, input, level, paths, raster, records, replay, sfx, sim,
-    sim_run,
+    atlas, campaign, editor, input, level, records, replay, sfx, sim, sim_run, tool_io,
 };
+pub(crate) use headless::{feel, fsutil, game_data, paths, raster};

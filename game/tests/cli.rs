@@ -5,7 +5,7 @@
 mod common;
 
 use common::process::{Running, TOOL_LIMIT, output_within};
-use common::{TempDir, crate_room, crate_room_without_display, repo};
+use common::{TempDir, crate_room, crate_room_without_display, repo, stderr};
 use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -179,10 +179,6 @@ fn crate_room_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
             .args(args),
         limit,
     )
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

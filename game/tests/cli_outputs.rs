@@ -7,15 +7,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
 use common::process::{TOOL_LIMIT, output_within};
-use common::{TempDir, crate_room, crate_room_without_display, repo};
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{TempDir, crate_room, crate_room_without_display, repo, stderr};
 
 fn mkfifo(path: &Path) -> bool {
     let made = Command::new("mkfifo").arg(path).status();

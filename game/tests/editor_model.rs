@@ -2,18 +2,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{TempDir, atlas, editor_map, repo};
+use common::{TempDir, atlas, copy_level, editor_map, repo};
 use game::editor::{CellRect, DroppedOverride, EditError, Editor, SaveError, Side};
 use game::level::{self, DEFAULT_SKINS, MAX_SIDE};
-
-/// A copy of shipped level `name` in `dir`.
-fn copy_level(dir: &TempDir, name: &str) -> PathBuf {
-    let to = dir.0.join(name);
-    std::fs::copy(repo().join("levels").join(name), &to).expect("copy level");
-    to
-}
 
 fn open(path: &Path) -> Editor {
     let atlas = atlas();

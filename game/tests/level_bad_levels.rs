@@ -5,20 +5,12 @@
 //! Run with `BLESS=1` to rewrite the `.expected` files after changing a message, then review the
 //! diff.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::bad_levels;
 use game::level::{self, DEFAULT_SKINS, LevelError};
-
-fn bad_levels() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/bad_levels exists")
-        .map(|entry| entry.expect("readable directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The error as `check` prints it, with the path shortened to the file name.
 fn report(path: &Path, mut err: LevelError) -> String {

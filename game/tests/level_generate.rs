@@ -1,25 +1,21 @@
 //! `level::generate` makes valid, deterministic crate-filled rooms of any requested size, with
 //! kegs among the crates when asked (`generate_with_kegs`).
 
-use std::path::Path;
+mod common;
 
-use game::level::{self, DEFAULT_SKINS, Level, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};
+use common::valid_level;
+use game::level::{self, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};
 
 /// `level::generate` for a count within its limit.
 fn generate(crates: usize, seed: u64) -> String {
     level::generate(crates, seed).unwrap_or_else(|err| panic!("{err}"))
 }
 
-fn parse(text: &str) -> Level {
-    level::parse(Path::new("generated.ron"), text, &DEFAULT_SKINS)
-        .unwrap_or_else(|err| panic!("{err}"))
-}
-
 #[test]
 fn generated_levels_have_exactly_the_requested_crates() {
     for n in [0, 1, 50, 2000] {
         for seed in [0, 1, 42, u64::MAX] {
-            let level = parse(&generate(n, seed));
+            let level = valid_level(&generate(n, seed));
             assert_eq!(level.crates.len(), n, "n = {n}, seed = {seed}");
         }
     }
@@ -46,7 +42,7 @@ const FROZEN_HASH: u64 = 3_490_875_574_625_268_535;
 
 #[test]
 fn generated_room_is_walled_with_a_clear_start() {
-    let level = parse(&generate(500, 9));
+    let level = valid_level(&generate(500, 9));
     let (w, h) = (level.width, level.height);
     assert!(w.abs_diff(h) <= 1, "roughly square: {w} x {h}");
     for x in 0..w {
@@ -76,7 +72,7 @@ fn generated_room_is_walled_with_a_clear_start() {
 fn hundred_thousand_crates_generate_and_parse_within_limits() {
     // No timing here: a debug build on a shared machine says nothing about speed.
     let text = generate(100_000, 1);
-    let level = parse(&text);
+    let level = valid_level(&text);
     assert_eq!(level.crates.len(), 100_000);
     assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
     assert!(level.crates.len() <= MAX_CRATES);
@@ -84,7 +80,7 @@ fn hundred_thousand_crates_generate_and_parse_within_limits() {
 
 #[test]
 fn the_largest_count_gives_a_level_within_every_limit_and_one_more_is_refused() {
-    let level = parse(&generate(MAX_GENERATED_CRATES, 1));
+    let level = valid_level(&generate(MAX_GENERATED_CRATES, 1));
     assert_eq!(level.crates.len(), MAX_GENERATED_CRATES);
     assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
     let err = level::generate(MAX_GENERATED_CRATES + 1, 1).expect_err("too many");
@@ -104,7 +100,7 @@ fn generated_kegs_are_exactly_k_among_exactly_n_crates_and_no_kegs_changes_nothi
     for (crates, kegs) in [(0, 1), (0, 300), (500, 120), (37, 5)] {
         let text = level::generate_with_kegs(crates, kegs, 4).unwrap();
         assert_eq!(text, level::generate_with_kegs(crates, kegs, 4).unwrap());
-        let level = parse(&text);
+        let level = valid_level(&text);
         let count = level.crates.iter().filter(|c| c.skin == "keg").count();
         assert_eq!((level.crates.len() - count, count), (crates, kegs));
     }
@@ -136,7 +132,7 @@ fn dense_levels_have_exactly_the_requested_crates_and_kegs_identically_for_the_s
         for seed in [0, 9, u64::MAX] {
             let text = level::generate_dense(crates, kegs, seed).unwrap();
             assert_eq!(text, level::generate_dense(crates, kegs, seed).unwrap());
-            let level = parse(&text);
+            let level = valid_level(&text);
             let k = level.crates.iter().filter(|c| c.skin == "keg").count();
             assert_eq!((level.crates.len() - k, k), (crates, kegs), "seed {seed}");
         }
@@ -157,7 +153,7 @@ fn dense_levels_have_exactly_the_requested_crates_and_kegs_identically_for_the_s
 
 #[test]
 fn dense_room_is_walled_full_but_for_its_lanes_and_starts_on_a_lane() {
-    let level = parse(&level::generate_dense(100_000, 0, 3).unwrap());
+    let level = valid_level(&level::generate_dense(100_000, 0, 3).unwrap());
     let (w, h) = (level.width, level.height);
     assert_eq!(w, h);
     for i in 0..w {
@@ -202,7 +198,7 @@ fn dense_rooms_leave_their_spare_cells_evenly_spread() {
     // 100,000 crates take a room of 323 x 323 inner cells with 100,464 crate cells: the 464
     // spare ones are drawn at random, so each quarter of the room has about a quarter of them
     // (a fill in reading order would leave them all at the bottom).
-    let level = parse(&level::generate_dense(100_000, 0, 1).unwrap());
+    let level = valid_level(&level::generate_dense(100_000, 0, 1).unwrap());
     assert_eq!(level.width, 323 + 2);
     let crate_at: std::collections::HashSet<(u32, u32)> =
         level.crates.iter().map(|c| (c.at.x, c.at.y)).collect();
@@ -228,7 +224,7 @@ fn dense_rooms_leave_their_spare_cells_evenly_spread() {
 #[test]
 fn a_million_dense_crates_parse_within_every_limit_and_one_more_is_refused() {
     assert_eq!(level::MAX_DENSE_CRATES, MAX_CRATES);
-    let level = parse(&level::generate_dense(MAX_CRATES, 0, 1).unwrap());
+    let level = valid_level(&level::generate_dense(MAX_CRATES, 0, 1).unwrap());
     assert_eq!(level.crates.len(), 1_000_000);
     assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
     for (crates, kegs) in [

@@ -1,11 +1,14 @@
 //! Size limits are enforced with a clear error, before anything big is allocated, and no field
 //! of any size makes an error slow or large to show.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::PathBuf;
+
+use common::parse_level;
 use game::level::{
-    self, DEFAULT_SKINS, LevelError, MAX_FILE_BYTES, MAX_NAME_CHARS, MAX_OVERRIDES,
-    MAX_QUOTED_CHARS, MAX_SKIN_CHARS, MAX_SOURCE_COLUMNS,
+    self, DEFAULT_SKINS, MAX_FILE_BYTES, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_QUOTED_CHARS,
+    MAX_SKIN_CHARS, MAX_SOURCE_COLUMNS,
 };
 
 fn temp_file(name: &str) -> PathBuf {
@@ -24,7 +27,7 @@ fn more_than_a_million_crates_is_an_error_at_the_first_one_too_many() {
         text.push_str(&crate_row);
     }
     text.push_str(" ],\n)\n");
-    let err = level::parse(Path::new("many.ron"), &text, &DEFAULT_SKINS).expect_err("too many");
+    let err = parse_level("many.ron", &text).expect_err("too many");
     // Map rows 1..=999 hold 999,999 crates, so crate 1,000,001 is the second of map row 1000,
     // which is on line 1004; its row string opens at column 5.
     assert_eq!(
@@ -63,10 +66,10 @@ fn missing_files_and_directories_are_errors_without_position() {
 #[test]
 fn a_byte_order_mark_is_accepted_and_columns_stay_true() {
     let text = "\u{feff}(name: \"BOM\", map: [\"#@x#\"])";
-    let err = level::parse(Path::new("bom.ron"), text, &DEFAULT_SKINS).expect_err("x unknown");
+    let err = parse_level("bom.ron", text).expect_err("x unknown");
     assert_eq!(err.col, 25);
     let ok = "\u{feff}(name: \"BOM\", map: [\"#@c#\"])";
-    assert!(level::parse(Path::new("bom.ron"), ok, &DEFAULT_SKINS).is_ok());
+    assert!(parse_level("bom.ron", ok).is_ok());
 }
 
 #[test]
@@ -77,8 +80,7 @@ fn overrides_and_legend_entries_reach_the_level() {
         legend: { 'x': Crate(health: 9, coin: true), 'q': Coin },
         crates: [ (at: (2, 0), health: Some(7), skin: "crate_strong"), (at: (4, 0), coin: false) ],
     )"##;
-    let level =
-        level::parse(Path::new("o.ron"), text, &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"));
+    let level = parse_level("o.ron", text).unwrap_or_else(|e| panic!("{e}"));
     let summary: Vec<(u32, u32, bool, &str)> = level
         .crates
         .iter()
@@ -99,10 +101,6 @@ fn overrides_and_legend_entries_reach_the_level() {
 /// `text` with `{}` replaced by `value`.
 fn fill(text: &str, value: &str) -> String {
     text.replacen("{}", value, 1)
-}
-
-fn parse(text: &str) -> Result<level::Level, LevelError> {
-    level::parse(Path::new("limits.ron"), text, &DEFAULT_SKINS)
 }
 
 /// Every string field that has a length limit, with that limit and the words of its error.
@@ -129,13 +127,13 @@ fn strings_longer_than_their_limit_are_errors_at_the_first_character_over() {
     for (template, limit, what) in LIMITED_STRINGS {
         // Two-byte characters, so that columns must count characters, not bytes.
         let at_limit = fill(template, &"é".repeat(limit));
-        match parse(&at_limit) {
+        match parse_level("limits.ron", &at_limit) {
             Ok(_) => {}
             // A skin of the right length is still an unknown skin; only the length matters here.
             Err(err) => assert!(!err.message.contains("the limit"), "{err}"),
         }
         let over = fill(template, &"é".repeat(limit + 1));
-        let err = parse(&over).expect_err("over the limit");
+        let err = parse_level("limits.ron", &over).expect_err("over the limit");
         assert_eq!(
             err.message,
             format!("{what} {} characters long; the limit is {limit}", limit + 1)
@@ -166,7 +164,7 @@ fn huge_strings_give_a_short_error_quickly() {
     ];
     for text in &cases {
         let started = std::time::Instant::now();
-        let err = parse(text).expect_err("invalid");
+        let err = parse_level("limits.ron", text).expect_err("invalid");
         let shown = err.to_string();
         assert!(
             shown.chars().count() < 2 * MAX_SOURCE_COLUMNS + 3 * MAX_QUOTED_CHARS + 200,
@@ -184,7 +182,7 @@ fn a_million_repeats_of_one_override_stop_at_the_second() {
     // Whatever follows the second is not read: not even this unknown field.
     text.push_str(" ],\n bogus: 1,\n)\n");
     let started = std::time::Instant::now();
-    let err = parse(&text).expect_err("repeated override");
+    let err = parse_level("limits.ron", &text).expect_err("repeated override");
     assert_eq!(
         err.headline(),
         "limits.ron:6:8: error: second crate override for (2, 0)"
@@ -203,7 +201,7 @@ fn repeats_are_found_by_cell_wherever_they_are_in_the_list() {
         (at: (3, 0), health: 4),
         (at: (3, 0)),
     ])";
-    let err = parse(text).expect_err("repeated");
+    let err = parse_level("limits.ron", text).expect_err("repeated");
     assert_eq!(
         (err.line, err.col, err.message.as_str()),
         (4, 14, "second crate override for (3, 0)")
@@ -221,7 +219,7 @@ fn more_overrides_than_the_limit_is_an_error_at_the_first_one_too_many() {
         text.push_str(&format!("(at:({},{})),", i % 1000, i / 1000));
     }
     text.push_str("])");
-    let err = parse(&text).expect_err("too many");
+    let err = parse_level("limits.ron", &text).expect_err("too many");
     assert_eq!(
         err.message,
         format!("more than {MAX_OVERRIDES} crate overrides; that is the limit")
@@ -237,7 +235,7 @@ fn millions_of_map_rows_are_counted_not_kept() {
     let mut text = String::from("(name: \"Tall\", map: [\n");
     text.push_str(&"\"#\",\n".repeat(2_000_000));
     text.push_str("])");
-    let err = parse(&text).expect_err("too tall");
+    let err = parse_level("limits.ron", &text).expect_err("too tall");
     assert_eq!(err.message, "the map has 2000000 rows; the limit is 1024");
     assert_eq!((err.line, err.col), (1026, 2));
 }

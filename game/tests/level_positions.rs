@@ -2,13 +2,10 @@
 //! lone `\r`), tabs, ideographic spaces and other characters wider or stranger than ASCII; and a
 //! string missing its closing quote is reported where it starts.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{bad_levels, level_error, parse_level};
 use game::level::{self, DEFAULT_SKINS, LevelError};
-
-fn parse(text: &str) -> LevelError {
-    level::parse(Path::new("pos.ron"), text, &DEFAULT_SKINS).expect_err("invalid level")
-}
 
 /// Line, column, and the quoted line with its caret.
 fn place(err: &LevelError) -> (usize, usize, Option<&str>, Option<String>) {
@@ -18,17 +15,6 @@ fn place(err: &LevelError) -> (usize, usize, Option<&str>, Option<String>) {
         err.source_line.as_deref(),
         err.caret_line(),
     )
-}
-
-fn bad_levels() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("tests/bad_levels exists")
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]
@@ -56,25 +42,26 @@ fn every_bad_level_reports_the_same_place_with_any_line_ends() {
 
 #[test]
 fn a_cr_only_file_has_lines_and_its_comments_end_with_them() {
-    let err = parse("(\r  name: \"x\",\r  map: [\"#@c#\"],\r  lgend: {},\r)\r");
+    let err = level_error("(\r  name: \"x\",\r  map: [\"#@c#\"],\r  lgend: {},\r)\r");
     assert_eq!(
         place(&err),
         (4, 3, Some("  lgend: {},"), Some("  ^".to_owned()))
     );
     // ron itself ends a line comment only at `\n`; a lone `\r` must end it too.
-    let err =
-        parse("(\r  // The name:\r  name: \"x\",\r  map: [\"#@c#\"], // row 0\r  lgend: {},\r)\r");
+    let err = level_error(
+        "(\r  // The name:\r  name: \"x\",\r  map: [\"#@c#\"], // row 0\r  lgend: {},\r)\r",
+    );
     assert_eq!(
         (err.line, err.col, err.message.as_str()),
         (5, 3, "unknown field `lgend`")
     );
     let ok = "(\r  // The name:\r  name: \"x\",\r  map: [\"#@c#\"], // row 0\r)\r";
-    assert!(level::parse(Path::new("ok.ron"), ok, &DEFAULT_SKINS).is_ok());
+    assert!(parse_level("ok.ron", ok).is_ok());
 }
 
 #[test]
 fn a_tab_is_one_column_and_the_caret_follows_it() {
-    let err = parse("(\n\tname: \"x\",\n\tmap: [\"#@c#\"],\n\t\tlgend: {},\n)\n");
+    let err = level_error("(\n\tname: \"x\",\n\tmap: [\"#@c#\"],\n\t\tlgend: {},\n)\n");
     assert_eq!(
         place(&err),
         (
@@ -85,7 +72,7 @@ fn a_tab_is_one_column_and_the_caret_follows_it() {
         )
     );
     // A tab inside a map row is an unknown character of its own, one column wide.
-    let err = parse("(name: \"x\", map: [\"#@\t\tx#\"])");
+    let err = level_error("(name: \"x\", map: [\"#@\t\tx#\"])");
     assert_eq!(err.message, "unknown map character '\\t' at (2, 0)");
     assert_eq!(place(&err).1, 22);
 }
@@ -93,7 +80,7 @@ fn a_tab_is_one_column_and_the_caret_follows_it() {
 #[test]
 fn an_ideographic_space_is_one_column_and_is_pointed_at_not_skipped() {
     // ron does not take U+3000 for whitespace: the error is at it, not at the next token.
-    let err = parse("(name: \"x\",\u{3000}map: [\"#@c#\"])");
+    let err = level_error("(name: \"x\",\u{3000}map: [\"#@c#\"])");
     assert_eq!((err.line, err.col), (1, 12));
     assert_eq!(
         err.message,
@@ -101,7 +88,7 @@ fn an_ideographic_space_is_one_column_and_is_pointed_at_not_skipped() {
     );
     assert_eq!(err.caret_line().as_deref(), Some("           ^"));
     // A no-break space pasted from a web page is the same mistake.
-    let err = parse("(name: \"x\",\u{a0}map: [\"#@c#\"])");
+    let err = level_error("(name: \"x\",\u{a0}map: [\"#@c#\"])");
     assert_eq!(
         (err.col, err.message.as_str()),
         (
@@ -111,7 +98,7 @@ fn an_ideographic_space_is_one_column_and_is_pointed_at_not_skipped() {
     );
     // Inside a string it is one character like any other, and the caret lines up under the
     // next token in a terminal because the caret line copies it.
-    let err = parse("(name: \"名\u{3000}前\", lgend: 1, map: [\"#@c#\"])");
+    let err = level_error("(name: \"名\u{3000}前\", lgend: 1, map: [\"#@c#\"])");
     assert_eq!(
         (err.col, err.message.as_str()),
         (15, "unknown field `lgend`")
@@ -123,7 +110,7 @@ fn an_ideographic_space_is_one_column_and_is_pointed_at_not_skipped() {
 
 #[test]
 fn wide_and_multibyte_characters_are_one_column_each() {
-    let err = parse("(name: \"漢字é\", map: [\"#@é漢x#\"])");
+    let err = level_error("(name: \"漢字é\", map: [\"#@é漢x#\"])");
     assert_eq!(err.message, "unknown map character 'é' at (2, 0)");
     assert_eq!(err.col, 24);
     // Wide characters take two columns on a terminal, so the caret moves two per character:
@@ -166,7 +153,7 @@ fn an_unterminated_string_is_reported_where_it_starts() {
         ),
     ];
     for (text, line, col) in cases {
-        let err = parse(text);
+        let err = level_error(text);
         assert_eq!(
             (err.line, err.col, err.message.as_str()),
             (line, col, "string is never closed"),
@@ -184,11 +171,11 @@ fn an_unterminated_string_is_reported_where_it_starts() {
 fn a_string_over_two_lines_is_not_taken_for_an_unterminated_one() {
     // A line break inside a string is allowed; an unrelated error later is reported as itself.
     let text = "(\n    name: \"Two\nlines\",\n    map: [\"#@c#\"],\n    lgend: {},\n)\n";
-    let err = parse(text);
+    let err = level_error(text);
     assert_eq!(
         (err.line, err.col, err.message.as_str()),
         (5, 5, "unknown field `lgend`")
     );
     let ok = "(\n    name: \"Two\nlines\",\n    map: [\"#@c#\"],\n)\n";
-    assert!(level::parse(Path::new("ok.ron"), ok, &DEFAULT_SKINS).is_ok());
+    assert!(parse_level("ok.ron", ok).is_ok());
 }

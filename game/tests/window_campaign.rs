@@ -11,19 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::display::Xvfb;
 use common::process::{Running, WINDOW_LIMIT, output_within};
-use common::{TempDir, have, repo, skip_window_test, windowed};
-
-fn can_run() -> bool {
-    for tool in ["Xvfb", "xdotool"] {
-        if !have(tool) {
-            skip_window_test(&format!(
-                "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the campaign window tests"
-            ));
-            return false;
-        }
-    }
-    true
-}
+use common::{TempDir, can_drive_window, repo, windowed};
 
 /// The last JSON line of a run's output.
 fn report(stdout: &[u8], stderr: &[u8]) -> serde_json::Value {
@@ -151,7 +139,7 @@ impl Game {
 
 #[test]
 fn a_setting_changed_on_the_settings_screen_is_kept_after_a_restart() {
-    if !can_run() {
+    if !can_drive_window("the campaign window tests") {
         return;
     }
     let dir = TempDir::new("settings-kept");
@@ -182,7 +170,7 @@ fn a_setting_changed_on_the_settings_screen_is_kept_after_a_restart() {
 
 #[test]
 fn f11_toggles_fullscreen_and_the_choice_is_kept() {
-    if !can_run() {
+    if !can_drive_window("the campaign window tests") {
         return;
     }
     let dir = TempDir::new("fullscreen");
@@ -209,7 +197,7 @@ fn f11_toggles_fullscreen_and_the_choice_is_kept() {
 
 #[test]
 fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
-    if !can_run() {
+    if !can_drive_window("the campaign window tests") {
         return;
     }
     let dir = TempDir::new("campaign");
@@ -263,7 +251,7 @@ fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
 
 #[test]
 fn a_locked_level_cannot_be_started_from_the_title() {
-    if !can_run() {
+    if !can_drive_window("the campaign window tests") {
         return;
     }
     let dir = TempDir::new("locked");
@@ -280,7 +268,7 @@ fn a_locked_level_cannot_be_started_from_the_title() {
 
 #[test]
 fn the_game_plays_on_the_keyboard_whatever_the_gamepad_backend_says() {
-    if !can_run() {
+    if !can_drive_window("the campaign window tests") {
         return;
     }
     let dir = TempDir::new("gamepad");

@@ -14,25 +14,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{TempDir, have, repo, skip_window_test};
+use common::{TempDir, can_drive_window, copy_level, have, repo, skip_window_test};
 
 const TILE: f64 = 16.0;
 /// A scripted editor run ends when the editor is quit (Esc); this many frames is only a
 /// backstop, minutes away.
 const BACKSTOP_FRAMES: &str = "200000";
-
-/// Whether this machine can run these tests (xvfb-run and xdotool).
-fn can_run() -> bool {
-    for tool in ["Xvfb", "xdotool"] {
-        if !have(tool) {
-            skip_window_test(&format!(
-                "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run the editor window test"
-            ));
-            return false;
-        }
-    }
-    true
-}
 
 /// How long a test waits for anything the game should do (a window, a line it says, a file
 /// it writes) before it fails: far more than any of it takes, even on a loaded machine.
@@ -480,14 +467,6 @@ fn char_at(text: &str, (x, y): (u32, u32)) -> char {
     map_rows(text)[y as usize].1.as_bytes()[x as usize] as char
 }
 
-/// A copy of `levels/NAME` in `dir`, its text and path.
-fn copy_level(dir: &TempDir, name: &str) -> (String, String) {
-    let text = std::fs::read_to_string(repo().join("levels").join(name)).expect("shipped level");
-    let path = dir.path(name);
-    std::fs::write(&path, &text).expect("copy the level");
-    (text, path)
-}
-
 /// The editor's view of `path` at start: a scripted run of three frames.
 fn view_at_start(path: &str, dir: &TempDir) -> serde_json::Value {
     let game = Game::start(
@@ -523,11 +502,13 @@ fn shot(dir: &TempDir, name: &str) -> String {
 
 #[test]
 fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-clicks");
-    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let original =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
     assert_eq!(editor["modified"], false);
@@ -603,12 +584,13 @@ fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
 
 #[test]
 fn saving_without_edits_leaves_the_file_byte_identical() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-noop");
     // vault.ron: comments, a legend and overrides, all kept as written.
-    let (original, path) = copy_level(&dir, "vault.ron");
+    let original = std::fs::read_to_string(copy_level(&dir, "vault.ron")).expect("copied level");
+    let path = dir.path("vault.ron");
     let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
     game.wait_for_window();
     // Point at the window so it has the keyboard (no window manager under Xvfb).
@@ -627,11 +609,13 @@ fn saving_without_edits_leaves_the_file_byte_identical() {
 
 #[test]
 fn leaving_edit_mode_plays_the_edited_map_unsaved() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-play");
-    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let original =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
     let total = start["crates_total"].as_u64().expect("crates total");
@@ -682,11 +666,13 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
 
 #[test]
 fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits_kept() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-watch");
-    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let original =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
     let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
@@ -725,7 +711,7 @@ fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits
 
 #[test]
 fn a_save_that_fails_says_why_and_keeps_the_edits() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-gone");
@@ -767,11 +753,13 @@ fn a_save_that_fails_says_why_and_keeps_the_edits() {
 
 #[test]
 fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-override");
-    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let original =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
     // crate_room.ron overrides the crate at (19, 8): erase that crate.
@@ -813,7 +801,7 @@ fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s()
 
 #[test]
 fn a_new_level_is_made_at_the_given_size_and_written_on_the_first_save() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-new");
@@ -893,11 +881,12 @@ fn edit_arguments_are_checked_before_a_window_opens() {
 
 #[test]
 fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-resize");
-    let (_, path) = copy_level(&dir, "vault.ron");
+    copy_level(&dir, "vault.ron");
+    let path = dir.path("vault.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
     let (w, h) = (
@@ -990,7 +979,7 @@ impl Game {
 
 #[test]
 fn closing_the_window_with_unsaved_edits_asks_first() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     if !have("python3") {
@@ -998,7 +987,9 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
         return;
     }
     let dir = TempDir::new("editor-close");
-    let (original, path) = copy_level(&dir, "crate_room.ron");
+    let original =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
 
@@ -1073,7 +1064,7 @@ fn save_and_quit(mut game: Game) -> serde_json::Value {
 
 #[test]
 fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_with_floor() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-flood");
@@ -1105,7 +1096,7 @@ fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_wit
 
 #[test]
 fn alt_click_and_a_middle_click_pick_the_brush_from_the_map() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-eyedropper");
@@ -1131,12 +1122,14 @@ fn alt_click_and_a_middle_click_pick_the_brush_from_the_map() {
 
 #[test]
 fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_the_clipboard() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-select");
     let path = tools_level(&dir, "tools.ron");
-    let (other_text, other) = copy_level(&dir, "crate_room.ron");
+    let other_text =
+        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
+    let other = dir.path("crate_room.ron");
     let (mut game, view) = editor_on(&path, &dir, "editor-select.png");
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
     // Ctrl + drag selects the 3 x 2 cells round the crate at (8, 2).
@@ -1196,7 +1189,7 @@ fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_t
 
 #[test]
 fn the_scatter_brush_paints_a_seeded_share_of_its_square_and_undoes_in_one_step() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-scatter");
@@ -1233,7 +1226,7 @@ fn the_scatter_brush_paints_a_seeded_share_of_its_square_and_undoes_in_one_step(
 
 #[test]
 fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-stamp");
@@ -1272,7 +1265,7 @@ fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
 
 #[test]
 fn a_crates_skin_and_health_and_the_level_name_are_edited_in_place_and_checked_like_check() {
-    if !can_run() {
+    if !can_drive_window("the editor window test") {
         return;
     }
     let dir = TempDir::new("editor-override-form");

@@ -7,28 +7,28 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
+use clap::Parser;
 use game::art;
 use game::art::canvas::Canvas;
 
 /// Integer scale of the preview image.
 const PREVIEW_SCALE: usize = 4;
 
+/// Regenerate the sprite atlas (`atlas.png`, `atlas.ron`) and the sound effects (`sfx/*.wav`).
+#[derive(Parser, Debug)]
+#[command(name = "gen-assets")]
+struct Args {
+    /// Folder to write into (default: the workspace's `assets/`).
+    #[arg(value_name = "ASSETS_DIR")]
+    dir: Option<PathBuf>,
+    /// Also write the atlas scaled 4x over a checkerboard to FILE.png, for judging the art.
+    #[arg(long, value_name = "FILE.png")]
+    preview: Option<PathBuf>,
+}
+
 fn main() -> anyhow::Result<()> {
-    let mut dir = None;
-    let mut preview = None;
-    let mut args = std::env::args_os().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--preview" {
-            preview = Some(PathBuf::from(
-                args.next().context("--preview needs a file")?,
-            ));
-        } else if dir.is_none() {
-            dir = Some(PathBuf::from(arg));
-        } else {
-            bail!("unexpected argument {}", arg.to_string_lossy());
-        }
-    }
+    let Args { dir, preview } = Args::parse();
     let dir = dir.unwrap_or_else(default_assets_dir);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let atlas = art::write_to(&dir)?;

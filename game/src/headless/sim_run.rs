@@ -6,14 +6,18 @@
 //! run of ten does.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::atlas::AtlasData;
-use crate::input::InputSource;
+use crate::game_data::GameData;
+use crate::input::{InputSource, InputSpec};
 use crate::replay::{self, Recorder, Replay, ReplayError};
 use crate::sim::{LoadError, Sim};
+use crate::tool_io::{check_output_arg, print_out};
 
 /// Why a headless run could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -160,19 +164,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
             }
         }
     }
-    let frames = opts.frames.saturating_sub(1).max(1) as f64;
-    let systems = sim
-        .world()
-        .systems()
-        .enumerate()
-        .filter(|(_, info)| info.enabled)
-        .map(|(i, info)| SystemReport {
-            name: info.name,
-            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
-            tracked: info.tracked,
-            dirty_mean: system_dirty[i] as f64 / frames,
-        })
-        .collect();
+    let systems = system_reports(&sim, opts.frames, &system_time, &system_dirty);
     let state = sim.state();
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     Ok(SimReport {
@@ -202,6 +194,95 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         systems,
         replay: recorder.map(|r| r.finish(&sim)),
     })
+}
+
+/// Each enabled system's figures, from its summed time and dirty count over the `frames` - 1
+/// steps after the first.
+fn system_reports(
+    sim: &Sim,
+    frames: u64,
+    system_time: &[Duration],
+    system_dirty: &[u64],
+) -> Vec<SystemReport> {
+    let frames = frames.saturating_sub(1).max(1) as f64;
+    sim.world()
+        .systems()
+        .enumerate()
+        .filter(|(_, info)| info.enabled)
+        .map(|(i, info)| SystemReport {
+            name: info.name,
+            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
+            tracked: info.tracked,
+            dirty_mean: system_dirty[i] as f64 / frames,
+        })
+        .collect()
+}
+
+/// The `sim` subcommand's options.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// Level file.
+    #[arg(long)]
+    level: PathBuf,
+    /// Steps to simulate (60 per second of game time). Memory does not grow with it.
+    #[arg(long, default_value_t = 600)]
+    frames: u64,
+    /// Input source: idle, bot or script:FILE.
+    #[arg(long, value_name = "SOURCE", default_value = "idle")]
+    input: InputSpec,
+    /// Seed of the simulation's randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Turn the dirty-component optimization off (same result, more work).
+    #[arg(long)]
+    no_dirty: bool,
+    /// Print one JSON object instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Write the run's replay to FILE (at most a day of steps).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+}
+
+/// `crate-room sim`: run, write the replay if asked, and print the report.
+///
+/// # Errors
+/// Keyboard input, an unusable `--record`, an invalid script, the data or the level not
+/// loading, or standard output failing.
+pub fn command(args: SimArgs) -> anyhow::Result<ExitCode> {
+    if args.input == InputSpec::Keyboard {
+        anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
+    }
+    if let Some(path) = &args.record {
+        let mut inputs = vec![args.level.as_path()];
+        if let InputSpec::Script(script) = &args.input {
+            inputs.push(script);
+        }
+        check_output_arg("--record", path, &inputs)?;
+    }
+    let input = args.input.load()?;
+    // The whole image is decoded, as the window does: a corrupt one fails here too.
+    let (data, _image) = GameData::load_with_image()?;
+    let report = run(
+        &SimOptions {
+            level: args.level,
+            frames: args.frames,
+            input,
+            seed: args.seed,
+            dirty: !args.no_dirty,
+            record: args.record.is_some(),
+        },
+        &data.atlas,
+    )?;
+    if let (Some(path), Some(replay)) = (&args.record, &report.replay) {
+        replay.save(path).context("--record")?;
+    }
+    if args.json {
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else {
+        print_out(&report.summary())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 impl SimReport {

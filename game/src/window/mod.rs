@@ -2,8 +2,10 @@
 //! reads the keyboard, mouse and gamepads into the headless core's input types, and draws what
 //! the core holds.
 
-pub mod app;
+pub(crate) mod app;
 pub mod debug;
-pub mod display;
+pub(crate) mod display;
 pub mod egui_bridge;
+pub mod launch;
+pub mod play_args;
 pub mod ui;

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use game::atlas::AtlasData;
 use game::editor::Editor;
-use game::level;
+use game::level::{self, DEFAULT_SKINS, Level, LevelError};
 use game::sim::Sim;
 
 pub fn repo() -> PathBuf {
@@ -21,13 +21,51 @@ pub fn repo() -> PathBuf {
 
 /// Every level file shipped in `levels/` (`*.ron`), sorted by name.
 pub fn shipped_levels() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("levels"))
-        .expect("levels/")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+    ron_files(&repo().join("levels"))
+}
+
+/// Every broken level in `tests/bad_levels/` (`*.ron`, each beside its `.expected`), sorted
+/// by name.
+pub fn bad_levels() -> Vec<PathBuf> {
+    ron_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_levels"))
+}
+
+/// The `*.ron` files in `dir`, sorted by name.
+fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ron"))
         .collect();
-    paths.sort();
-    paths
+    files.sort();
+    files
+}
+
+/// A copy of shipped level `name` (from `levels/`) in `dir`.
+pub fn copy_level(dir: &TempDir, name: &str) -> PathBuf {
+    let to = dir.0.join(name);
+    std::fs::copy(repo().join("levels").join(name), &to).expect("copy level");
+    to
+}
+
+/// Level `text` parsed as the file `name`, with the default crate skins.
+pub fn parse_level(name: &str, text: &str) -> Result<Level, LevelError> {
+    level::parse(Path::new(name), text, &DEFAULT_SKINS)
+}
+
+/// The level in `text`, which must be valid.
+pub fn valid_level(text: &str) -> Level {
+    parse_level("test.ron", text).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// The error of the level in `text`, which must be invalid.
+pub fn level_error(text: &str) -> LevelError {
+    parse_level("test.ron", text).expect_err("invalid level")
+}
+
+/// A process's standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The editor's map, one string per row.
@@ -162,6 +200,20 @@ pub fn windowed_at(width: u32, height: u32) -> Option<display::Windowed> {
     }
     skip_window_test("no DISPLAY and no Xvfb: install xvfb and libgl1-mesa-dri to run this test");
     None
+}
+
+/// Whether this machine can run the window tests that drive the game with `xdotool` (on Xvfb);
+/// if not, say so as [`skip_window_test`] does, naming `tests` (what is skipped).
+pub fn can_drive_window(tests: &str) -> bool {
+    for tool in ["Xvfb", "xdotool"] {
+        if !have(tool) {
+            skip_window_test(&format!(
+                "no {tool}: install xvfb, xdotool and libgl1-mesa-dri to run {tests}"
+            ));
+            return false;
+        }
+    }
+    true
 }
 
 /// Say why a window test is skipped, or fail if `CRATE_ROOM_REQUIRE_WINDOW=1`.

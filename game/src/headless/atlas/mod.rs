@@ -10,7 +10,7 @@
 //! Architecture Invariant: nothing under `atlas` depends on the graphics/window crate; it is
 //! plain data, a pixel buffer and a PNG encoder, so tests and tools run headless.
 
-pub mod clip_names;
+pub(crate) mod clip_names;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

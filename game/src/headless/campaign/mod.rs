@@ -18,7 +18,7 @@
 //! assert!(campaign.is_open("my_own_level.ron", cleared));
 //! ```
 
-pub mod medals;
+pub(crate) mod medals;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -15,8 +15,8 @@
 //! no keys holds nothing; `#` starts a comment. After the last line nothing is held.
 
 pub(crate) mod key_line;
-pub mod menu;
-pub mod pad;
+pub(crate) mod menu;
+pub(crate) mod pad;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -239,17 +239,20 @@ impl InputScript {
     }
 }
 
+/// An input holding direction (`move_x`, `move_y`) and, if `attack`, the attack key: the
+/// tests' shorthand.
+#[cfg(test)]
+pub(crate) fn held(move_x: i8, move_y: i8, attack: bool) -> Input {
+    Input {
+        move_x,
+        move_y,
+        attack,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn held(move_x: i8, move_y: i8, attack: bool) -> Input {
-        Input {
-            move_x,
-            move_y,
-            attack,
-        }
-    }
 
     #[test]
     fn stretches_follow_each_other_and_nothing_is_held_after_the_end() {

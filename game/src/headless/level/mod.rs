@@ -30,6 +30,7 @@
 //!
 //! The file format is documented for level authors in `levels/README.md`.
 
+pub mod commands;
 mod error;
 pub(crate) mod format;
 mod generate;

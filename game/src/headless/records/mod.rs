@@ -52,7 +52,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-pub mod datafile;
+pub(crate) mod datafile;
 pub mod progress;
 pub mod settings;
 

@@ -34,6 +34,8 @@
 //! A replay file is untrusted input, like a level: [`Replay::parse`] checks sizes before
 //! allocating, never panics, and reports the line and column of the first problem.
 
+pub mod verify_command;
+
 use std::fmt::{self, Write as _};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -867,14 +869,7 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn held(move_x: i8, move_y: i8, attack: bool) -> Input {
-        Input {
-            move_x,
-            move_y,
-            attack,
-        }
-    }
+    use crate::input::held;
 
     fn sample() -> Replay {
         let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);

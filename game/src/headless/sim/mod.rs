@@ -9,7 +9,7 @@ mod schedule;
 mod setup;
 mod spawn;
 pub mod state_hash;
-pub mod systems;
+pub(crate) mod systems;
 pub mod tuning;
 mod wreck;
 

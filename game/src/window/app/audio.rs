@@ -176,20 +176,9 @@ impl Sounds {
         self.volume = volume.clamp(0.0, 1.0);
     }
 
-    /// Flip mute.
-    pub fn toggle_muted(&mut self) {
-        self.muted = !self.muted;
-    }
-
     /// Whether the player muted the sound.
     pub fn is_muted(&self) -> bool {
         self.muted
-    }
-
-    /// Whether sound can be heard when not muted: everything loaded and the device alive.
-    /// False during the first [`DEVICE_GRACE`].
-    pub fn is_available(&self) -> bool {
-        matches!(self.clips, Clips::Loaded(_)) && self.thread.failure().is_none()
     }
 
     /// Bring the state up to date (off if the audio thread died, loaded once the grace is

@@ -27,6 +27,7 @@ use crate::atlas::{AtlasData, AtlasError};
 use crate::campaign::Campaign;
 use crate::campaign::medals::Par;
 use crate::feel::{Feel, FeelSettings};
+use crate::game_data::{GameData, GameDataError};
 use crate::input::InputSource;
 use crate::input::menu::{MenuInput, MenuOutcome, SettingsMenu, SettingsRow};
 use crate::input::pad::PadFrame;
@@ -181,6 +182,16 @@ pub enum AppError {
     /// A scripted run's `--record` file could not be written.
     #[error("{0}")]
     Record(String),
+}
+
+impl From<GameDataError> for AppError {
+    /// The window says the cause alone: it has no subcommand's context to add.
+    fn from(error: GameDataError) -> Self {
+        match error {
+            GameDataError::Dirs(e) => Self::DataDirs(e),
+            GameDataError::Atlas(e) => Self::Atlas(e),
+        }
+    }
 }
 
 /// Which screen the game is on.
@@ -1503,8 +1514,7 @@ async fn game_loop(
     opts: PlayOptions,
     audio_thread: AudioThread,
 ) -> Result<Option<ScriptReport>, AppError> {
-    let dirs = DataDirs::locate()?;
-    let (atlas, image) = AtlasData::load_with_image(&dirs.assets)?;
+    let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
     let overlay =
