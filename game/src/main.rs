@@ -516,7 +516,7 @@ fn play(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         level: args.level,
         edit: args.edit.map(|path| app::EditStart {
             path,
-            new_size: args.size.unwrap_or(app::editor::NEW_LEVEL_SIZE),
+            new_size: args.size.unwrap_or(game::window::editor::NEW_LEVEL_SIZE),
         }),
         seed: args.seed,
         input,

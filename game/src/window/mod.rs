@@ -5,5 +5,6 @@
 pub mod app;
 pub mod debug;
 pub mod display;
+pub mod editor;
 pub mod egui_bridge;
 pub mod ui;

@@ -51,13 +51,13 @@ impl EditView {
     }
 
     /// The world point (world pixels) at screen point `(sx, sy)`.
-    pub fn to_world(&self, sx: f32, sy: f32) -> (f32, f32) {
+    pub fn to_world(self, sx: f32, sy: f32) -> (f32, f32) {
         let s = self.scale();
         (self.origin.0 + sx / s, self.origin.1 + sy / s)
     }
 
     /// The screen point of world point `(wx, wy)`.
-    pub fn to_screen(&self, wx: f32, wy: f32) -> (f32, f32) {
+    pub fn to_screen(self, wx: f32, wy: f32) -> (f32, f32) {
         let s = self.scale();
         ((wx - self.origin.0) * s, (wy - self.origin.1) * s)
     }
