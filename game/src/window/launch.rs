@@ -127,7 +127,7 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         level: args.level,
         edit: args.edit.map(|path| app::EditStart {
             path,
-            new_size: args.size.unwrap_or(app::editor::NEW_LEVEL_SIZE),
+            new_size: args.size.unwrap_or(crate::window::editor::NEW_LEVEL_SIZE),
         }),
         seed: args.seed,
         input,

@@ -5,6 +5,7 @@
 pub(crate) mod app;
 pub mod debug;
 pub(crate) mod display;
+pub(crate) mod editor;
 pub mod egui_bridge;
 pub mod launch;
 pub mod play_args;

@@ -5,7 +5,5 @@
 pub mod read;
 pub mod write;
 
-pub use read::{
-    BoundedReadError, FileKind, NotRegularFile, open_regular, read_bounded, regular_file_metadata,
-};
+pub use read::{BoundedReadError, open_regular, read_bounded, regular_file_metadata};
 pub use write::{WriteError, check_not_input, check_output, write_atomic};

@@ -4,9 +4,6 @@
 //! [`crate::window::egui_bridge`]; the simulation never sees macroquad.
 
 pub mod audio;
-pub mod edit_form;
-pub mod edit_view;
-pub mod editor;
 pub mod frame_times;
 pub mod gamepad;
 pub mod keys;
@@ -43,6 +40,7 @@ use crate::sim::game_events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::window::debug::overlay::{FrameCost, Overlay};
 use crate::window::debug::views::{View, Views};
+use crate::window::editor::{self, edit_form};
 use crate::window::ui::{Hud, ink};
 use audio::{AudioThread, Cues, Sounds};
 pub use editor::EditStart;

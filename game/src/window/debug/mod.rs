@@ -2,5 +2,8 @@
 //! overlay that draws them. The profiler window runs in [`crate::window::egui_bridge`]. Nothing here
 //! imports the game module (`app`): the game uses the debug views, never the other way round.
 
+mod frame_cost;
 pub mod overlay;
+mod profiler_window;
+mod stats_panel;
 pub mod views;

@@ -4,7 +4,7 @@
 
 use macroquad::prelude::*;
 
-use super::screens::HUD_BAR;
+use crate::window::app::screens::{HUD_BAR, shorten};
 use crate::window::ui::{Hud, ink};
 
 /// What a form edits.
@@ -118,13 +118,7 @@ impl Form {
         }
         let mut base = y + line * (self.fields.len() + 2) as f32;
         if let Some(error) = &self.error {
-            hud.text(
-                super::screens::shorten(error, 60),
-                x + size / 2.0,
-                base,
-                size,
-                ink::ERROR,
-            );
+            hud.text(shorten(error, 60), x + size / 2.0, base, size, ink::ERROR);
             base += line;
         }
         hud.text(hint, x + size / 2.0, base, size * 0.8, ink::DIM);

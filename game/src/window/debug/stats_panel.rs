@@ -1,0 +1,216 @@
+//! The stats panel (F6): frame rate, update and render times, entity and draw counts, the
+//! dirty optimization's state and each system's figures as text, then a graph of the recent
+//! frames' update and render times with its legend.
+
+use std::collections::VecDeque;
+
+use macroquad::prelude::*;
+
+use super::frame_cost::{FrameCost, HISTORY, micros};
+use crate::sim::Sim;
+use crate::sim::resources::DebugCounts;
+use crate::window::ui::{Hud, ink};
+
+/// Text size of the panel's lines.
+const SIZE: f32 = 18.0;
+/// Text size of the graph's labels and legend.
+const LABEL: f32 = 16.0;
+/// Line height of the stats graph's legend.
+const LEGEND_LINE: f32 = 20.0;
+/// Height of the stats graph in pixels.
+const GRAPH_H: f32 = 72.0;
+/// Pixels per frame in the stats graph: a 2 px bar and a 1 px gap.
+const BAR_STEP: f32 = 3.0;
+/// Gap between a debug panel and the screen's edge.
+pub(super) const MARGIN: f32 = 12.0;
+const UPDATE_INK: Color = Color::new(1.0, 0.55, 0.2, 1.0);
+const RENDER_INK: Color = Color::new(0.3, 0.7, 1.0, 1.0);
+const GRID_INK: Color = Color::new(0.35, 0.33, 0.4, 1.0);
+
+/// Queue the stats panel into `hud`, its top at `top`, at the right edge, for the frames in
+/// `history` (newest last). The panel is opaque, so its figures read the same over any part of
+/// the level.
+pub(super) fn draw_stats(
+    hud: &mut Hud,
+    sim: &Sim,
+    fps: f32,
+    top: f32,
+    history: &VecDeque<FrameCost>,
+) {
+    let last = history.back().copied().unwrap_or_default();
+    let lines = stats_lines(sim, fps, last);
+    let pad = SIZE * 0.5;
+    let (text_w, text_h) = Hud::box_size(&lines, SIZE);
+    let graph_w = HISTORY as f32 * BAR_STEP;
+    // The widest scale label the graph is likely to need.
+    let axis_w = measure_text(micros(50_000.0), None, LABEL as u16, 1.0).width;
+    let w = text_w.max(pad + graph_w + 8.0 + axis_w + pad);
+    // Text, a gap, the graph, its legend.
+    let h = text_h + 12.0 + GRAPH_H + 28.0 + LEGEND_LINE;
+    let x = (screen_width() - w - MARGIN).max(0.0);
+    hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
+    for (i, (t, c)) in lines.iter().enumerate() {
+        let y = top + pad + SIZE * 0.8 + SIZE * 1.15 * i as f32;
+        hud.text(t.clone(), x + pad, y, SIZE, *c);
+    }
+    let (gx, base) = (x + pad, top + text_h + 12.0 + GRAPH_H);
+    draw_graph(hud, history, gx, base);
+    draw_legend(hud, gx, base + 22.0);
+}
+
+/// The panel's text: the frame's figures, then one line per system.
+fn stats_lines(sim: &Sim, fps: f32, last: FrameCost) -> Vec<(String, Color)> {
+    let world = sim.world();
+    let steps = match last.steps {
+        1 => "1 step".to_string(),
+        n => format!("{n} steps"),
+    };
+    let mut lines = vec![
+        ("Stats (F6)".to_string(), ink::GOLD),
+        (
+            format!(
+                "{fps:.0} FPS   update {} ({steps})   render {}",
+                micros(last.update_ms * 1e3),
+                micros(last.render_ms * 1e3)
+            ),
+            ink::TEXT,
+        ),
+        (
+            format!(
+                "entities {}   world quads {}   world draw calls {}",
+                world.len(),
+                last.world_quads,
+                last.world_draw_calls
+                    .map_or("-".to_string(), |n| n.to_string())
+            ),
+            ink::TEXT,
+        ),
+        (
+            world
+                .get_resource::<DebugCounts>()
+                .map_or(String::new(), |c| {
+                    format!(
+                        "crates {} ({} exploding)  movers {}  animating {}  effects {}",
+                        c.crates, c.exploding, c.movers, c.animating, c.effects
+                    )
+                }),
+            ink::TEXT,
+        ),
+        (
+            format!(
+                "dirty optimization {}",
+                if sim.dirty_optimization() {
+                    "ON"
+                } else {
+                    "OFF (F7)"
+                }
+            ),
+            if sim.dirty_optimization() {
+                ink::TEXT
+            } else {
+                ink::ERROR
+            },
+        ),
+        (
+            format!("{:<16}{:>8}{:>8}{:>9}", "system", "tracked", "dirty", "µs"),
+            ink::DIM,
+        ),
+    ];
+    for s in world.systems() {
+        lines.push((
+            format!(
+                "{:<16}{:>8}{:>8}{:>9.1}",
+                s.name,
+                s.tracked,
+                s.last_dirty,
+                s.last_duration.as_secs_f64() * 1e6
+            ),
+            ink::TEXT,
+        ));
+    }
+    lines
+}
+
+/// The graph of `history`: one bar per frame, update under render. The scale is the round
+/// figure above nine frames in ten of the history, so the update stays visible next to the
+/// render and a rare slow frame does not flatten the rest; bars cut at the top line get a red
+/// tip. `gx` is its left edge, `base` its bottom.
+fn draw_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) {
+    let graph_w = HISTORY as f32 * BAR_STEP;
+    let top_us = graph_scale(history.iter().map(|c| (c.update_ms + c.render_ms) * 1e3));
+    let per_us = GRAPH_H / top_us;
+    for us in [0.0, top_us / 2.0, top_us] {
+        let y = base - us * per_us;
+        hud.panel(Rect::new(gx, y, graph_w, 1.0), GRID_INK);
+        let label = if us == 0.0 {
+            "0".to_string()
+        } else {
+            micros(us)
+        };
+        hud.text(label, gx + graph_w + 8.0, y + 5.0, LABEL, ink::DIM);
+    }
+    for (i, c) in history.iter().enumerate() {
+        let u = (c.update_ms * 1e3 * per_us).min(GRAPH_H);
+        let r = (c.render_ms * 1e3 * per_us).min(GRAPH_H - u);
+        let bx = gx + i as f32 * BAR_STEP;
+        hud.panel(Rect::new(bx, base - u, BAR_STEP - 1.0, u), UPDATE_INK);
+        hud.panel(Rect::new(bx, base - u - r, BAR_STEP - 1.0, r), RENDER_INK);
+        if (c.update_ms + c.render_ms) * 1e3 > top_us {
+            hud.panel(
+                Rect::new(bx, base - GRAPH_H, BAR_STEP - 1.0, 3.0),
+                ink::ERROR,
+            );
+        }
+    }
+}
+
+/// The graph's legend, its first line at `legend_y`.
+fn draw_legend(hud: &mut Hud, gx: f32, legend_y: f32) {
+    let mut lx = gx;
+    for (name, colour) in [
+        ("update (simulation)", UPDATE_INK),
+        ("render (draw lists)", RENDER_INK),
+    ] {
+        hud.panel(Rect::new(lx, legend_y - 10.0, 10.0, 10.0), colour);
+        hud.text(name, lx + 14.0, legend_y, LABEL, colour);
+        lx += 14.0 + measure_text(name, None, LABEL as u16, 1.0).width + 16.0;
+    }
+    hud.text(
+        "one bar per frame, time in µs; red tip: over the scale",
+        gx,
+        legend_y + LEGEND_LINE,
+        LABEL,
+        ink::DIM,
+    );
+}
+
+/// The stats graph's full height in microseconds: the first of 100, 200, 500, 1,000, 2,000, ...
+/// at or above nine in ten of `totals`.
+fn graph_scale(totals: impl Iterator<Item = f32>) -> f32 {
+    let mut totals: Vec<f32> = totals.collect();
+    totals.sort_by(f32::total_cmp);
+    let p90 = totals.get(totals.len() * 9 / 10).copied().unwrap_or(0.0);
+    let mut scale = 100.0;
+    let mut steps = [2.0, 2.5, 2.0].into_iter().cycle();
+    // Capped at 100 s, so a nonsense figure cannot loop for ever.
+    while scale < p90 && scale < 1e8 {
+        scale *= steps.next().unwrap_or(2.0);
+    }
+    scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::graph_scale;
+
+    #[test]
+    fn graph_scale_is_a_round_figure_above_nine_frames_in_ten() {
+        assert_eq!(graph_scale(std::iter::empty()), 100.0);
+        assert_eq!(graph_scale([40.0; 10].into_iter()), 100.0);
+        assert_eq!(graph_scale([1_100.0; 10].into_iter()), 2_000.0);
+        // One slow frame in twenty does not set the scale.
+        let totals = [300.0; 19].into_iter().chain([9_000.0]);
+        assert_eq!(graph_scale(totals), 500.0);
+        assert_eq!(graph_scale([f32::INFINITY; 3].into_iter()), 1e8);
+    }
+}
