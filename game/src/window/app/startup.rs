@@ -11,6 +11,7 @@ use super::audio::{Cues, Sounds};
 use super::editor::EventFeed;
 use super::gamepad::Gamepads;
 use super::mode::Mode;
+use super::notices::Notices;
 use super::play_options::{PlayOptions, Script};
 use super::playback::Playback;
 use super::recording::Recording;
@@ -138,26 +139,12 @@ impl App {
                 loader,
                 reloads: 0,
             },
-            drawing: Drawing {
-                renderer,
-                overlay,
-                hud: Hud::default(),
-                notices: super::notices::Notices::default(),
-                // The window opens windowed (macroquad's `Conf` default).
-                fullscreen: false,
-            },
+            drawing: Drawing::new(renderer, overlay),
             frames: Frames {
                 fps: 60.0,
                 ..Frames::default()
             },
-            juice: Juice {
-                feel: Feel::new(FeelSettings::default()),
-                sounds,
-                cues: Cues::default(),
-                hits: EventReader::default(),
-                breaks: EventReader::default(),
-                blasts: EventReader::default(),
-            },
+            juice: Juice::new(sounds),
             devices: Devices {
                 feed: EventFeed::subscribe(),
                 pads: Gamepads::start(),
@@ -165,25 +152,31 @@ impl App {
         };
         app.report_problems(opened.problems);
         app.apply_settings();
+        app.open_first_screen(opts, loader_error);
+        app
+    }
+
+    /// The screen a run starts on: the editor (`--edit`), a level, or the title on the level
+    /// played last.
+    fn open_first_screen(&mut self, opts: &PlayOptions, loader_error: Option<std::io::Error>) {
         // The title opens on the level played last.
-        if let Some(last) = &app.records.settings.current().last_level {
-            let path = app.config.dirs.levels.join(last);
+        if let Some(last) = &self.records.settings.current().last_level {
+            let path = self.config.dirs.levels.join(last);
             if path.is_file() {
-                app.run.path = path;
+                self.run.path = path;
             }
         }
         if let Some(e) = loader_error {
-            app.notify(
+            self.notify(
                 format!("cannot start the level loader thread ({e}): saves load in the frame"),
                 ink::ERROR,
             );
         }
         match (&opts.level, &opts.edit) {
-            (_, Some(start)) => app.open_editor(start),
-            (Some(path), None) => app.open_level(path),
-            (None, None) => app.open_title(),
+            (_, Some(start)) => self.open_editor(start),
+            (Some(path), None) => self.open_level(path),
+            (None, None) => self.open_title(),
         }
-        app
     }
 
     /// Say what went wrong opening the records and the campaign.
@@ -201,6 +194,32 @@ impl App {
         }
         if let Some(problem) = problems.settings.filter(|_| !no_data_dir) {
             self.report_settings_problem(&problem);
+        }
+    }
+}
+
+impl Drawing {
+    fn new(renderer: Renderer, overlay: Overlay) -> Self {
+        Self {
+            renderer,
+            overlay,
+            hud: Hud::default(),
+            notices: Notices::default(),
+            // The window opens windowed (macroquad's `Conf` default).
+            fullscreen: false,
+        }
+    }
+}
+
+impl Juice {
+    fn new(sounds: Sounds) -> Self {
+        Self {
+            feel: Feel::new(FeelSettings::default()),
+            sounds,
+            cues: Cues::default(),
+            hits: EventReader::default(),
+            breaks: EventReader::default(),
+            blasts: EventReader::default(),
         }
     }
 }
