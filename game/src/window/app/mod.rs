@@ -3,7 +3,7 @@
 //! mode. The window side is this module with [`crate::window::debug`], [`crate::window::ui`] and
 //! [`crate::window::egui_bridge`]; the simulation never sees macroquad.
 //!
-//! [`App`](app_state::App) holds the game between frames; its [`Mode`](mode::Mode) says which
+//! `App` (`app_state.rs`) holds the game between frames; its `Mode` (`mode.rs`) says which
 //! screen is up. Each file adds one part of its behaviour: `frame_loop` drives the frames,
 //! `commands` takes the input, `flow` moves between levels, `stepping` runs the steps,
 //! `drawing` and `hud` draw, `results` keeps what a run leaves behind.

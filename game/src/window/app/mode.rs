@@ -1,16 +1,17 @@
 //! The game's mode: which screen is up and takes the input, with the state only that screen
-//! has.
+//! has (the title's rows and its new-level form, the settings menu and what it is over, the
+//! pause, a replay's speed). One value, so combinations no screen has (editing on the title,
+//! a pause screen over a replay) cannot be written down.
 //!
-//! One mode at a time replaces what used to be seven flags (a screen, `paused`, `editing`, a
-//! playback, a new-level form, the title's rows, a playtest flag). Two things stay outside on
-//! purpose, because they outlive every mode:
+//! Two things stay outside on purpose, because they outlive every mode:
 //! - the editor's session on the level (`App::edits`): its unsaved edits are kept through
 //!   playtests, the settings and the title, until another level file is opened;
 //! - whether the running game was built from unsaved edits (`Run::playtest_unsaved`): it
 //!   describes the simulation, which keeps running behind the title or the settings, and is
 //!   set when a game starts, not when a screen opens.
 //!
-//! A scripted run (`App::script`) goes through the same modes as a player.
+//! A scripted run (`App::script`: its length and screenshot) is orthogonal too: it goes
+//! through the same modes as a player.
 
 use super::edit_form::Form;
 use super::playback::Playback;
