@@ -16,7 +16,7 @@ use crate::atlas::AtlasData;
 use crate::paths::DataDirs;
 use crate::window::debug::overlay::{FrameCost, Overlay};
 
-/// The loop behind [`run`](super::run).
+/// The loop behind `app::run`.
 pub(super) async fn game_loop(
     opts: PlayOptions,
     audio_thread: AudioThread,
