@@ -110,119 +110,159 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
     )
 }
 
+/// Where the title screen's parts go on a screen of this size.
+struct TitleLayout {
+    h: f32,
+    /// A window at least 600 pixels high: larger text.
+    big: bool,
+    /// The list's text size and line height.
+    size: f32,
+    line: f32,
+    /// The list's top, left and width.
+    top: f32,
+    x: f32,
+    width: f32,
+    /// How many rows fit.
+    rows: usize,
+}
+
+impl TitleLayout {
+    /// Lay the title out on the current screen, with its heading queued.
+    fn heading(hud: &mut Hud) -> Self {
+        let (w, h) = (screen_width(), screen_height());
+        // Small windows get a smaller heading, so the list keeps room for a few rows.
+        let big = h >= 600.0;
+        let heading = if big { 72.0 } else { 44.0 };
+        let head_y = if big { h * 0.16 } else { 48.0 };
+        hud.centered("CRATE ROOM", head_y, heading, ink::GOLD);
+        hud.centered(
+            "Smash every crate. The clock is running.",
+            head_y + heading * 0.55,
+            if big { 24.0 } else { 18.0 },
+            ink::DIM,
+        );
+        let size = if big { 26.0 } else { 20.0 };
+        let line = size * 1.35;
+        let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
+        let width = 720.0_f32.min(w - 24.0);
+        let bottom_space = if big { 110.0 } else { 70.0 };
+        Self {
+            h,
+            big,
+            size,
+            line,
+            top,
+            x: (w - width) / 2.0,
+            width,
+            rows: (((h - top - bottom_space) / line).floor() as usize).max(1),
+        }
+    }
+}
+
 /// Queue the title screen: the game's name, the level list with best times and medals (a
 /// locked level says so), the medal count and total time, the keys.
 pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
-    let (w, h) = (screen_width(), screen_height());
-    // Small windows get a smaller heading, so the list keeps room for a few rows.
-    let big = h >= 600.0;
-    let heading = if big { 72.0 } else { 44.0 };
-    let head_y = if big { h * 0.16 } else { 48.0 };
-    hud.centered("CRATE ROOM", head_y, heading, ink::GOLD);
-    hud.centered(
-        "Smash every crate. The clock is running.",
-        head_y + heading * 0.55,
-        if big { 24.0 } else { 18.0 },
-        ink::DIM,
-    );
-    let size = if big { 26.0 } else { 20.0 };
-    let line = size * 1.35;
-    let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
-    let width = 720.0_f32.min(w - 24.0);
-    let x = (w - width) / 2.0;
-    let bottom_space = if big { 110.0 } else { 70.0 };
+    let l = TitleLayout::heading(hud);
     // Only as many rows as fit; the list scrolls to keep the selection in view.
-    let rows = (((h - top - bottom_space) / line).floor() as usize).max(1);
-    let first = selected.saturating_sub(rows - 1);
-    let shown = rows.min(entries.len()).max(1);
+    let first = selected.saturating_sub(l.rows - 1);
+    let shown = l.rows.min(entries.len()).max(1);
     hud.panel(
-        Rect::new(x, top, width, line * shown as f32 + 16.0),
+        Rect::new(l.x, l.top, l.width, l.line * shown as f32 + 16.0),
         ink::PANEL,
     );
     if entries.is_empty() {
         hud.text(
             "No levels in levels/",
-            x + 16.0,
-            top + 8.0 + size,
-            size,
+            l.x + 16.0,
+            l.top + 8.0 + l.size,
+            l.size,
             ink::ERROR,
         );
     }
-    let number_w = measure_text("00 ", None, size as u16, 1.0).width;
     for (row, (i, entry)) in entries
         .iter()
         .enumerate()
         .skip(first)
-        .take(rows)
+        .take(l.rows)
         .enumerate()
     {
-        let y = top + 8.0 + line * row as f32;
-        let chosen = i == selected;
-        if chosen {
-            hud.panel(
-                Rect::new(x + 4.0, y + 2.0, width - 8.0, line),
-                ink::HIGHLIGHT,
-            );
-        }
-        let marker = if chosen { ">" } else { " " };
-        let number = if entry.campaign {
-            format!("{}", i + 1)
-        } else {
-            String::new()
-        };
-        let color = match (entry.open, chosen) {
-            (false, _) => ink::DIM,
-            (true, true) => ink::GOLD,
-            (true, false) => ink::TEXT,
-        };
-        hud.text(marker, x + 10.0, y + size, size, color);
-        hud.text(number, x + 28.0, y + size, size, ink::DIM);
-        let title = entry
-            .name
-            .clone()
-            .unwrap_or_else(|| entry.file.trim_end_matches(".ron").to_owned());
-        let chars = ((width - 330.0) / (size * 0.5)).max(8.0) as usize;
-        hud.text(
-            shorten(&title, chars),
-            x + 28.0 + number_w,
-            y + size,
-            size,
-            color,
-        );
-        let right = if !entry.open {
-            ("locked".to_string(), ink::DIM)
-        } else {
-            match entry.best {
-                Some(steps) => (clock(steps), ink::TEXT),
-                None => ("--:--.--".to_string(), ink::DIM),
-            }
-        };
-        let bw = measure_text(&right.0, None, size as u16, 1.0).width;
-        hud.text(right.0, x + width - bw - 16.0, y + size, size, right.1);
-        if let Some(medal) = entry.medal() {
-            let label = medal.name().to_uppercase();
-            let mw = measure_text(&label, None, size as u16, 1.0).width;
-            let mx = x + width
-                - 16.0
-                - measure_text("0:00.00", None, size as u16, 1.0).width
-                - 20.0
-                - mw;
-            hud.text(label, mx, y + size, size, medal_ink(medal));
-        }
+        title_row(hud, &l, row, i, entry, i == selected);
     }
-    let below = top + line * shown as f32 + 16.0;
+    let below = l.top + l.line * shown as f32 + 16.0;
     hud.centered(
         title_total(entries),
-        below + size * 1.2,
-        if big { 22.0 } else { 18.0 },
+        below + l.size * 1.2,
+        if l.big { 22.0 } else { 18.0 },
         ink::TEXT,
     );
     hud.centered(
         "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
-        h - if big { 30.0 } else { 12.0 },
-        if big { 22.0 } else { 16.0 },
+        l.h - if l.big { 30.0 } else { 12.0 },
+        if l.big { 22.0 } else { 16.0 },
         ink::DIM,
     );
+}
+
+/// Queue the title's `row`th row: level `i` of the list, `chosen` or not.
+fn title_row(
+    hud: &mut Hud,
+    l: &TitleLayout,
+    row: usize,
+    i: usize,
+    entry: &TitleEntry,
+    chosen: bool,
+) {
+    let (x, width, size) = (l.x, l.width, l.size);
+    let y = l.top + 8.0 + l.line * row as f32;
+    if chosen {
+        hud.panel(
+            Rect::new(x + 4.0, y + 2.0, width - 8.0, l.line),
+            ink::HIGHLIGHT,
+        );
+    }
+    let marker = if chosen { ">" } else { " " };
+    let number = if entry.campaign {
+        format!("{}", i + 1)
+    } else {
+        String::new()
+    };
+    let color = match (entry.open, chosen) {
+        (false, _) => ink::DIM,
+        (true, true) => ink::GOLD,
+        (true, false) => ink::TEXT,
+    };
+    hud.text(marker, x + 10.0, y + size, size, color);
+    hud.text(number, x + 28.0, y + size, size, ink::DIM);
+    let title = entry
+        .name
+        .clone()
+        .unwrap_or_else(|| entry.file.trim_end_matches(".ron").to_owned());
+    let chars = ((width - 330.0) / (size * 0.5)).max(8.0) as usize;
+    let number_w = measure_text("00 ", None, size as u16, 1.0).width;
+    hud.text(
+        shorten(&title, chars),
+        x + 28.0 + number_w,
+        y + size,
+        size,
+        color,
+    );
+    let right = if !entry.open {
+        ("locked".to_string(), ink::DIM)
+    } else {
+        match entry.best {
+            Some(steps) => (clock(steps), ink::TEXT),
+            None => ("--:--.--".to_string(), ink::DIM),
+        }
+    };
+    let bw = measure_text(&right.0, None, size as u16, 1.0).width;
+    hud.text(right.0, x + width - bw - 16.0, y + size, size, right.1);
+    if let Some(medal) = entry.medal() {
+        let label = medal.name().to_uppercase();
+        let mw = measure_text(&label, None, size as u16, 1.0).width;
+        let mx =
+            x + width - 16.0 - measure_text("0:00.00", None, size as u16, 1.0).width - 20.0 - mw;
+        hud.text(label, mx, y + size, size, medal_ink(medal));
+    }
 }
 
 /// What the room-cleared screen shows.

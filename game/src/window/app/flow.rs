@@ -1,0 +1,195 @@
+//! Game flow between levels: opening a level, (re)starting its game, the title screen's rows,
+//! stepping through the levels (N / B) and the campaign's locks.
+
+use std::path::Path;
+
+use super::app_state::App;
+use super::mode::{Mode, TitleScreen};
+use super::screens::TitleEntry;
+use crate::input::InputSource;
+use crate::level::Level;
+use crate::replay;
+use crate::sim::{FixedStep, Sim};
+use crate::window::ui::ink;
+
+impl App {
+    /// Switch to the level at `path` (watching it for edits), keeping the current game if it
+    /// fails to load.
+    pub fn open_level(&mut self, path: &Path) {
+        // A replay's level opens in playback, which the replay never leaves.
+        if !self.mode.is_playback() {
+            self.mode = Mode::Playing { paused: false };
+        }
+        if self
+            .edits
+            .session
+            .as_ref()
+            .is_some_and(|s| !same_file(s.path(), path))
+        {
+            self.edits.session = None;
+        }
+        self.run.path = path.to_path_buf();
+        self.watch(path);
+        self.reload();
+        // Levels of the levels folder are remembered for the title screen.
+        if same_file(path.parent().unwrap_or(path), &self.config.dirs.levels) {
+            let file = level_key(path);
+            self.change_settings(|s| s.last_level = Some(file.clone()));
+        }
+    }
+
+    /// (Re)load the current level file from disk now, on this thread. Returns whether it
+    /// loaded. A background load still under way is dropped: this one is newer.
+    pub fn reload(&mut self) -> bool {
+        if let Some(loader) = &mut self.reload.loader {
+            loader.cancel();
+        }
+        let config = &self.config;
+        let loaded = match &config.input {
+            // Checked against the recorded level's hash again: it may have changed since.
+            InputSource::Replay(r) => replay::load_sim(r, &config.atlas, Some(&config.dirs.levels))
+                .map(|(_, level, sim)| (level, sim))
+                .map_err(|e| e.to_string()),
+            // While a level is being edited, it restarts as edited (saved or not).
+            _ => match &self.edits.session {
+                Some(session) => session
+                    .level()
+                    .map_err(|e| e.to_string())
+                    .and_then(|level| {
+                        let sim = Sim::new(&level, &config.atlas, config.seed)
+                            .map_err(|e| e.to_string())?;
+                        Ok((level, sim))
+                    }),
+                None => {
+                    Sim::load(&self.run.path, &config.atlas, config.seed).map_err(|e| e.to_string())
+                }
+            },
+        };
+        match loaded {
+            Ok((level, sim)) => {
+                self.start(level, sim);
+                true
+            }
+            Err(e) => {
+                self.run.error = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Play `sim`, just built from `level`, in place of the current game.
+    pub fn start(&mut self, level: Level, mut sim: Sim) {
+        let dirty = self
+            .run
+            .sim
+            .as_ref()
+            .map_or(self.config.dirty_at_start, Sim::dirty_optimization);
+        sim.set_dirty_optimization(dirty);
+        sim.set_bot(self.config.input.is_bot());
+        self.drawing.renderer.fit_camera(&mut sim);
+        self.run.name = level.name;
+        self.run.par = level.par;
+        self.run.sim = Some(sim);
+        self.run.error = None;
+        self.run.fixed = FixedStep::default();
+        self.run.cleared = None;
+        self.juice.new_run();
+        self.start_recording();
+    }
+
+    /// The levels folder's levels in play order: the campaign's, then the others by name.
+    fn refresh_levels(&mut self) {
+        let files = self.config.dirs.level_files();
+        self.records.levels = self.records.campaign.order(&files);
+    }
+
+    /// Whether the title screen and N / B may open `path`; if not, say why.
+    pub fn may_open(&mut self, path: &Path) -> bool {
+        let file = level_key(path);
+        if self.records.is_open(&file) {
+            return true;
+        }
+        let campaign = &self.records.campaign;
+        let before = campaign
+            .position(&file)
+            .and_then(|i| campaign.levels().get(i.wrapping_sub(1)))
+            .map_or_else(String::new, |f| f.trim_end_matches(".ron").to_owned());
+        self.notify(
+            format!(
+                "{} is locked: clear {before} first",
+                file.trim_end_matches(".ron")
+            ),
+            ink::GOLD,
+        );
+        false
+    }
+
+    /// N / B: the next or previous level of the levels folder, if it is open.
+    pub fn cycle_level(&mut self, delta: isize) {
+        self.refresh_levels();
+        let levels = &self.records.levels;
+        if levels.is_empty() {
+            return;
+        }
+        let current = levels
+            .iter()
+            .position(|p| same_file(p, &self.run.path))
+            .map_or(0, |i| i as isize);
+        let next = (current + delta).rem_euclid(levels.len() as isize) as usize;
+        let path = levels[next].clone();
+        if self.may_open(&path) {
+            self.open_level(&path);
+        }
+    }
+
+    /// The title screen, on the level last played (or the first of the campaign).
+    pub fn open_title(&mut self) {
+        self.refresh_levels();
+        let skins = self.config.atlas.crate_skins();
+        let entries = self
+            .records
+            .levels
+            .iter()
+            .map(|path| {
+                let file = level_key(path);
+                // A level that does not load is listed by its file name, without par times.
+                let level = crate::level::load(path, &skins).ok();
+                TitleEntry {
+                    name: level.as_ref().map(|l| l.name.clone()),
+                    par: level.and_then(|l| l.par),
+                    best: self.records.best.best(&file),
+                    open: self.records.is_open(&file),
+                    campaign: self.records.campaign.position(&file).is_some(),
+                    file,
+                }
+            })
+            .collect();
+        let selected = self
+            .records
+            .levels
+            .iter()
+            .position(|p| same_file(p, &self.run.path))
+            .unwrap_or(0);
+        self.mode = Mode::Title(TitleScreen {
+            selected,
+            entries,
+            new_level: None,
+        });
+    }
+}
+
+/// The name best times are kept under: the level's file name.
+pub(super) fn level_key(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Whether `a` and `b` name the same file (as given, if either cannot be resolved).
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}

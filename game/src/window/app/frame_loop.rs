@@ -1,0 +1,124 @@
+//! The frame loop: set the game up, then each frame take input, hot reload, run the fixed
+//! steps, draw, and time it, until the player quits or a scripted run's last frame.
+
+use std::time::Instant;
+
+use macroquad::prelude::{get_frame_time, next_frame, prevent_quit, set_default_camera};
+
+use super::app_error::AppError;
+use super::app_state::App;
+use super::audio::{AudioThread, Sounds};
+use super::play_options::PlayOptions;
+use super::render::Renderer;
+use super::screens::HUD_BAR;
+use super::script_report::ScriptReport;
+use crate::game_data::GameData;
+use crate::window::debug::overlay::{FrameCost, Overlay};
+
+/// The loop behind `app::run`.
+pub(super) async fn game_loop(
+    opts: PlayOptions,
+    audio_thread: AudioThread,
+) -> Result<Option<ScriptReport>, AppError> {
+    let mut app = open(&opts, audio_thread)?;
+    // Closing the window asks first while there are unsaved edits.
+    prevent_quit();
+    loop {
+        let frame_started = Instant::now();
+        puffin::GlobalProfiler::lock().new_frame();
+        puffin::profile_scope!("frame");
+        let last_frame = app.begin_frame();
+        if app.take_input() {
+            app.save_record();
+            if app.script.is_some() {
+                // A scripted editor run ends when the editor is quit, with its report.
+                return app.end_script().map(Some);
+            }
+            return Ok(None);
+        }
+        if app.level_file_saved() {
+            app.level_file_changed();
+        }
+        app.finish_reload();
+        app.update_and_draw(frame_started);
+        if last_frame {
+            // A scripted run's report must not depend on how fast this machine parses: a
+            // reload in flight is waited for and swapped in first.
+            app.wait_for_reload();
+            app.save_record();
+            return app.end_script().map(Some);
+        }
+        next_frame().await;
+    }
+}
+
+/// The game as `opts` start it, with its data, atlas, texture, profiler and sounds.
+fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
+    let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
+    let renderer = Renderer::new(&image, &atlas)?;
+    drop(image);
+    let overlay =
+        Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
+    let sounds = Sounds::load(&dirs.assets, opts.overrides.mute, audio_thread);
+    let app = App::new(dirs, atlas, renderer, overlay, sounds, opts);
+    let no_level = || AppError::Level(app.run.error.clone().unwrap_or_else(|| "no level".into()));
+    if opts.edit.is_some() && app.edits.session.is_none() {
+        // `--edit` on a file that is not a valid level: nothing to edit.
+        return Err(no_level());
+    }
+    let on_level = app.mode.shows_level();
+    if app.script.is_some() && on_level && app.run.sim.is_none() && app.edits.session.is_none() {
+        return Err(no_level());
+    }
+    Ok(app)
+}
+
+impl App {
+    /// Count the frame, measure draw calls when due and smooth the frame rate. Returns
+    /// whether it is a scripted run's last frame.
+    fn begin_frame(&mut self) -> bool {
+        let frames = &mut self.frames;
+        frames.frame += 1;
+        let script = self.script.as_ref().map(|s| s.frames);
+        // Scripted runs measure the world's draw calls on their last frames.
+        let want_probe = script.map_or(frames.frame.is_multiple_of(30), |n| frames.frame + 3 == n);
+        frames.probe.begin_frame(frames.frame, want_probe);
+        let dt = get_frame_time();
+        if dt > 0.0 {
+            frames.fps = frames.fps * 0.95 + (1.0 / dt) * 0.05;
+        }
+        script.is_some_and(|n| frames.frame >= n)
+    }
+
+    /// Run the frame's steps and draw it, keeping the costs for the overlay and the report.
+    fn update_and_draw(&mut self, frame_started: Instant) {
+        let started = Instant::now();
+        let steps = self.update();
+        let update = started.elapsed();
+        let render_started = Instant::now();
+        self.draw();
+        let drawing = &mut self.drawing;
+        drawing.overlay.record(FrameCost {
+            steps,
+            update_ms: update.as_secs_f32() * 1e3,
+            render_ms: render_started.elapsed().as_secs_f32() * 1e3,
+            world_draw_calls: self.frames.probe.world_draw_calls,
+            world_quads: drawing.renderer.last_quads,
+        });
+        // The profiler window goes over everything, after the stats panel's figures are taken.
+        drawing.overlay.draw_profiler(HUD_BAR + 12.0);
+        // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
+        // render time includes submitting them; `next_frame` is left with the buffer swap.
+        set_default_camera();
+        let render = render_started.elapsed();
+        self.frames
+            .times
+            .record(frame_started.elapsed(), update, render);
+    }
+
+    /// End a scripted run: its screenshot and report.
+    fn end_script(&mut self) -> Result<ScriptReport, AppError> {
+        let screenshot = self.script.as_ref().and_then(|s| s.screenshot.clone());
+        self.finish_script(screenshot.as_deref())
+    }
+}

@@ -1,0 +1,129 @@
+//! Hot reload: watching the level file, parsing its saves off the frame thread, and swapping
+//! the new level in, or leaving the editor's unsaved edits alone.
+
+use std::path::Path;
+
+use super::app_state::App;
+use crate::level::watch::{BackgroundLoader, LevelWatcher};
+use crate::sim::Sim;
+use crate::window::ui::ink;
+
+impl App {
+    /// Start watching `path` for saves (or switch the watcher to it).
+    pub fn watch(&mut self, path: &Path) {
+        let reload = &mut self.reload;
+        match &mut reload.watcher {
+            // A replay plays the recorded level, never an edit of it.
+            _ if self.mode.is_playback() => {}
+            // A directory it cannot watch is its `problem()`, shown until it can.
+            Some(w) => w.set_file(path),
+            None => match LevelWatcher::new(path) {
+                Ok(w) => {
+                    reload.watcher = Some(w);
+                    reload.watch_error = None;
+                }
+                Err(e) => reload.watch_error = Some(e.to_string()),
+            },
+        }
+    }
+
+    /// Whether the watcher saw the level file change since the last frame.
+    pub fn level_file_saved(&mut self) -> bool {
+        self.reload.watcher.as_mut().is_some_and(LevelWatcher::poll)
+    }
+
+    /// The watcher saw the level file change. Without an editor, hot reload. With one: the
+    /// editor's own save changes nothing; someone else's change is taken when there are no
+    /// unsaved edits, and otherwise noticed and shown while the edits are kept.
+    pub fn level_file_changed(&mut self) {
+        let Some(session) = &mut self.edits.session else {
+            self.reload_in_background();
+            return;
+        };
+        if session.disk_matches_last_save() {
+            return;
+        }
+        if session.is_modified() {
+            session.note_disk_change();
+            self.notify(
+                "the level file changed on disk; the editor keeps your unsaved edits".into(),
+                ink::ERROR,
+            );
+            return;
+        }
+        if !self.mode.is_editing() {
+            // Nothing unsaved: the file is the level again, hot reloaded as usual.
+            self.edits.session = None;
+            self.reload_in_background();
+            return;
+        }
+        match session.reopen(&self.config.atlas) {
+            Ok(()) => self.notify("the level file changed on disk: reloaded".into(), ink::GOOD),
+            Err(e) => {
+                session.note_disk_change();
+                let first = crate::window::editor::headline(&e);
+                self.notify(
+                    format!("the level file changed on disk: {first}"),
+                    ink::ERROR,
+                );
+            }
+        }
+    }
+
+    /// The level file was saved: read it off the frame thread; the current level runs and is
+    /// drawn until [`finish_reload`](Self::finish_reload) swaps the new one in.
+    fn reload_in_background(&mut self) {
+        match &mut self.reload.loader {
+            Some(loader) => {
+                loader.request(&self.run.path);
+            }
+            None => {
+                if self.reload() {
+                    self.notify_reloaded();
+                }
+            }
+        }
+    }
+
+    /// Start the level a background load finished, if one did, or show why it is not one
+    /// (the running game goes on).
+    pub fn finish_reload(&mut self) {
+        let Some(loaded) = self.reload.loader.as_mut().and_then(BackgroundLoader::poll) else {
+            return;
+        };
+        puffin::profile_scope!("build_level");
+        // Building the world stays on this thread: the world is not `Send`.
+        let built = loaded.level.map_err(|e| e.to_string()).and_then(|level| {
+            let sim = Sim::new(&level, &self.config.atlas, self.config.seed)
+                .map_err(|e| e.to_string())?;
+            Ok((level, sim))
+        });
+        match built {
+            Ok((level, sim)) => {
+                self.start(level, sim);
+                self.notify_reloaded();
+            }
+            Err(e) => self.run.error = Some(e),
+        }
+    }
+
+    /// Wait for a reload in flight and swap it in: a scripted run's report must not depend
+    /// on how fast this machine parses.
+    pub fn wait_for_reload(&mut self) {
+        while self
+            .reload
+            .loader
+            .as_ref()
+            .is_some_and(BackgroundLoader::is_loading)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            self.finish_reload();
+        }
+    }
+
+    fn notify_reloaded(&mut self) {
+        self.reload.reloads += 1;
+        let name = self.run.name.clone();
+        self.notify(format!("level reloaded: {name}"), ink::GOOD);
+    }
+}

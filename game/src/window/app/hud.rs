@@ -1,0 +1,153 @@
+//! What is drawn over the world: the HUD bar, the pause, cleared and settings screens over
+//! the game, notices (and saying them on stderr), the level-error banner and the key help.
+
+use std::io::Write as _;
+
+use macroquad::prelude::{Color, screen_height, screen_width};
+
+use super::app_state::App;
+use crate::window::editor::{self, Session};
+use super::mode::Mode;
+use super::screens::{self, HUD_BAR};
+use super::{keys, playback};
+use crate::sim::Sim;
+use crate::window::ui::{Hud, ink};
+
+impl App {
+    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
+    /// window, and a player who started the game from a terminal or a script reads it there.
+    pub fn warn(&mut self, text: String) {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        self.notify(text, ink::ERROR);
+    }
+
+    /// Show `text` under the HUD bar for a while.
+    pub fn notify(&mut self, text: String, color: Color) {
+        self.drawing.notices.push(text, color, self.frames.frame);
+    }
+
+    /// Queue the HUD over the game: the bar, the screen over it (settings, cleared, paused),
+    /// notices and the level error.
+    pub fn draw_hud(&mut self) {
+        let Some(sim) = &self.run.sim else {
+            self.drawing
+                .hud
+                .centered("No level loaded", screen_height() * 0.3, 40.0, ink::TEXT);
+            if let Some(e) = &self.run.error {
+                screens::error_box(&mut self.drawing.hud, e);
+            }
+            return;
+        };
+        let state = sim.state();
+        let muted = if self.juice.sounds.is_muted() {
+            "sound off (M)   "
+        } else {
+            ""
+        };
+        let hint = match &self.mode {
+            Mode::Playback { playback, paused } => playback.label(*paused, state.step) + muted,
+            // A playtest of edits not saved yet says so, with the way back to them.
+            _ if self
+                .edits
+                .session
+                .as_ref()
+                .is_some_and(Session::is_modified) =>
+            {
+                format!("unsaved edits (E)   {muted}")
+            }
+            _ => muted.to_string(),
+        };
+        let hud = &mut self.drawing.hud;
+        screens::hud_bar(&self.drawing.renderer, &self.run.name, &state, &hint);
+        if let Mode::Settings { menu, .. } = &self.mode {
+            screens::settings(hud, self.records.settings.current(), menu.selected);
+        } else if let Some(c) = &self.run.cleared {
+            screens::cleared(hud, c);
+        } else if let Mode::Playing { paused: true } = self.mode {
+            screens::paused(hud);
+        }
+        self.draw_notices();
+        if let Some(e) = &self.run.error {
+            screens::error_box(&mut self.drawing.hud, e);
+        }
+    }
+
+    /// Queue the notices, and why saves are not noticed if they are not.
+    pub fn draw_notices(&mut self) {
+        // The watcher could not start, or its directory is gone.
+        let watch = match &self.reload.watcher {
+            Some(w) => w.problem().map(ToString::to_string),
+            None => self.reload.watch_error.clone(),
+        }
+        .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
+        let drawing = &mut self.drawing;
+        screens::notices(
+            &mut drawing.hud,
+            drawing
+                .notices
+                .current(self.frames.frame)
+                .chain(watch.iter().map(|(t, c)| (t.as_str(), *c))),
+        );
+    }
+
+    /// The key help (F1): every key, and the state of the switches it lists.
+    pub fn draw_help(&mut self) {
+        if self.mode.is_editing() {
+            editor::help(&mut self.drawing.hud);
+            return;
+        }
+        let dirty = self.run.sim.as_ref().is_none_or(Sim::dirty_optimization);
+        let feel = self.juice.feel.settings();
+        let mut lines = vec![
+            ("Keys".to_string(), ink::GOLD),
+            (
+                "WASD / arrows  move     Space / J / Enter  smash".to_string(),
+                ink::TEXT,
+            ),
+        ];
+        if self.mode.is_playback() {
+            lines.extend(playback::HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        }
+        lines.extend(keys::help_lines().map(|l| (l.to_string(), ink::TEXT)));
+        lines.extend(keys::PAD_HELP.iter().map(|l| (l.to_string(), ink::GOLD)));
+        lines.push((self.devices.pads.status(), ink::DIM));
+        lines.push((
+            format!(
+                "dirty tracking {}   shake {}",
+                if dirty { "ON" } else { "OFF" },
+                if feel.shake || feel.hit_stop {
+                    "on"
+                } else {
+                    "off"
+                }
+            ),
+            if dirty { ink::DIM } else { ink::ERROR },
+        ));
+        help_boxes(&mut self.drawing.hud, &lines);
+    }
+}
+
+/// Queue the help's lines under the HUD bar: at 20 px where they fit the screen, otherwise
+/// smaller, in one column if it can be at least 12 px, else in two.
+fn help_boxes(hud: &mut Hud, lines: &[(String, Color)]) {
+    const LARGEST: f32 = 20.0;
+    let top = HUD_BAR + 12.0;
+    let room_h = (screen_height() - top - 8.0).max(60.0);
+    let room_w = (screen_width() - 16.0).max(100.0);
+    // The largest size at which `part` fits `width` x `room_h` (text widths scale with size).
+    let fit = |part: &[(String, Color)], width: f32| {
+        let (w, h) = Hud::box_size(part, LARGEST);
+        (LARGEST * (width / w).min(room_h / h)).min(LARGEST).floor()
+    };
+    let size = fit(lines, room_w);
+    if size >= 12.0 {
+        hud.text_box(lines, 8.0, top, size);
+        return;
+    }
+    let (first, second) = lines.split_at(lines.len().div_ceil(2));
+    let column = (room_w - 6.0) / 2.0;
+    let size = fit(first, column).min(fit(second, column)).max(6.0);
+    let left = hud.text_box(first, 8.0, top, size);
+    hud.text_box(second, left.x + left.w + 6.0, top, size);
+}

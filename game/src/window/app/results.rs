@@ -1,0 +1,120 @@
+//! What a run leaves behind: its recording (`--record`, V on the cleared screen), the
+//! room-cleared screen, the best time and the campaign's progress.
+
+use super::app_state::App;
+use super::flow::level_key;
+use super::screens::Cleared;
+use crate::window::ui::ink;
+
+impl App {
+    /// A new run starts: record it (unless it is a replay being watched).
+    pub fn start_recording(&mut self) {
+        // A playtest of unsaved edits is not the file's level: a replay of it would name the
+        // file, and verify against a different game.
+        self.run.playtest_unsaved = self
+            .edits
+            .session
+            .as_ref()
+            .is_some_and(crate::window::editor::Session::is_modified);
+        let level = (!self.mode.is_playback() && !self.run.playtest_unsaved)
+            .then_some((&*self.run.path, self.config.seed));
+        if let Err(e) = self.run.recording.start(level) {
+            self.warn(format!("this run is not recorded: {e}"));
+        }
+    }
+
+    /// `--record FILE`: write the current run's replay there.
+    pub fn save_record(&mut self) {
+        let Some(sim) = &self.run.sim else { return };
+        if let Err(e) = self.run.recording.write(sim) {
+            self.warn(e);
+        }
+    }
+
+    /// The cleared screen's "save replay" (V).
+    pub fn save_cleared_replay(&mut self) {
+        if self.run.cleared.is_none() {
+            return;
+        }
+        let saved = self
+            .run
+            .recording
+            .save_cleared(&self.run.path, self.script.is_some());
+        match saved {
+            Ok(path) => {
+                let shown = path.display().to_string();
+                if let Some(c) = &mut self.run.cleared {
+                    c.saved_replay = Some(shown.clone());
+                }
+                self.notify(format!("replay saved: {shown}"), ink::GOOD);
+            }
+            Err(e) => self.warn(format!("replay not saved: {e}")),
+        }
+    }
+
+    /// The first frame a level is cleared: keep the time if it is a best, for the cleared screen.
+    pub fn note_clear(&mut self) {
+        let Some(sim) = &self.run.sim else { return };
+        let state = sim.state();
+        // Watching a replay sets no best time.
+        let (Some(time), None, false) =
+            (state.cleared_at, &self.run.cleared, self.mode.is_playback())
+        else {
+            return;
+        };
+        let can_save_replay = self.run.recording.on_clear(sim);
+        let file = level_key(&self.run.path);
+        let previous_best = self.records.best.best(&file);
+        self.run.cleared = Some(Cleared {
+            time,
+            previous_best,
+            crates: state.crates_total - state.crates_left,
+            coins: state.score,
+            can_save_replay,
+            saved_replay: None,
+            par: self.run.par,
+            unlocked: None,
+        });
+        self.save_record();
+        if self.run.playtest_unsaved {
+            // Best times belong to the level file, not to edits of it not saved yet.
+            return;
+        }
+        self.note_progress(&file);
+        let best = &mut self.records.best;
+        let saved = match best.record(&file, time) {
+            Ok(outcome) if outcome.new_best => best.save(),
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = saved {
+            self.warn(format!("best time not saved: {e}"));
+        }
+    }
+
+    /// A clear of `file`: keep it in the progress, and say which level it opened.
+    fn note_progress(&mut self, file: &str) {
+        let campaign = &self.records.campaign;
+        let next = campaign
+            .position(file)
+            .and_then(|i| campaign.levels().get(i + 1))
+            .cloned();
+        let was_open = next.as_deref().is_some_and(|n| self.records.is_open(n));
+        if !self.records.progress.mark_cleared(file) {
+            return;
+        }
+        if let Err(e) = self.records.progress.save() {
+            self.warn(format!("progress not saved: {e}"));
+        }
+        let levels = &self.config.dirs.levels;
+        let next_exists = next.as_deref().is_some_and(|n| levels.join(n).is_file());
+        if let (Some(next), false, true) = (next, was_open, next_exists)
+            && let Some(c) = &mut self.run.cleared
+        {
+            let path = levels.join(&next);
+            let name = crate::level::load(&path, &self.config.atlas.crate_skins())
+                .map_or_else(|_| next.trim_end_matches(".ron").to_owned(), |l| l.name);
+            c.unlocked = Some(name);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The report a scripted run prints when it ends: the screen it ended on, the game's state,
+//! the editor's, and the CPU times, with the screenshot written first.
+
+use std::path::Path;
+
+use macroquad::prelude::{screen_height, screen_width};
+use serde::Serialize;
+
+use super::app_error::AppError;
+use super::app_state::App;
+use crate::window::editor::{EditorReport, Session};
+use super::frame_times::CpuTimes;
+use super::mode::Mode;
+use super::screenshot;
+use crate::campaign::medals::Medal;
+use crate::records::settings::Settings;
+
+/// What a scripted run prints when it ends (one JSON object).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ScriptReport {
+    /// The screen at the end: `title`, `settings`, `playing` or `editing`.
+    pub showing: &'static str,
+    /// The gamepads: connected, none, or why the backend is off.
+    pub gamepad: String,
+    /// Whether the window was asked to be fullscreen.
+    pub fullscreen: bool,
+    /// The settings as the settings file keeps them when the run ends (a command-line flag
+    /// changes the run, not these).
+    pub settings: Settings,
+    /// On the title screen: each level as listed.
+    pub title: Option<Vec<TitleRow>>,
+    /// On the room-cleared screen: the time, medal and what the clear opened.
+    pub cleared: Option<ClearedRow>,
+    /// Frames drawn.
+    pub frames: u64,
+    /// Simulation steps run (fewer than frames while hit-stop held the game).
+    pub steps: u64,
+    /// The level's name.
+    pub level: String,
+    /// Crates the level started with.
+    pub crates_total: u32,
+    /// Crates left at the end.
+    pub crates_left: u32,
+    /// Coins collected.
+    pub score: u32,
+    /// Draw calls of the world pass, as measured on the last frames.
+    pub world_draw_calls: Option<usize>,
+    /// Quads of the last world pass.
+    pub world_quads: usize,
+    /// Screen size in pixels.
+    pub screen: [f32; 2],
+    /// What the screen showed, in world pixels: `[min_x, min_y, max_x, max_y]`. Tests map level
+    /// cells to screen pixels with it.
+    pub view: [f32; 4],
+    /// Screen pixels per world pixel.
+    pub scale: f32,
+    /// Saves of the level file swapped in by hot reload.
+    pub reloads: u32,
+    /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
+    /// state. While `showing` is `editing`, `view` and `scale` above are the editor's too.
+    pub editor: Option<EditorReport>,
+    /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
+    /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
+    /// of the JSON.
+    #[serde(flatten)]
+    pub cpu: CpuTimes,
+}
+
+/// A level as the title screen lists it, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TitleRow {
+    /// The level file's name.
+    pub file: String,
+    /// Whether it can be played.
+    pub open: bool,
+    /// Its best time in steps.
+    pub best: Option<u64>,
+    /// The medal of its best time.
+    pub medal: Option<&'static str>,
+}
+
+/// The room-cleared screen, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClearedRow {
+    /// The run's time in steps.
+    pub time: u64,
+    /// The medal it won.
+    pub medal: Option<&'static str>,
+    /// The level the clear opened.
+    pub unlocked: Option<String>,
+}
+
+impl App {
+    /// Save the scripted run's screenshot and say what it saw.
+    pub fn finish_script(&mut self, screenshot: Option<&Path>) -> Result<ScriptReport, AppError> {
+        if self.mode.is_editing() {
+            // The screen the run ends on: a quit may come between frames.
+            self.draw();
+        }
+        if let Some(path) = screenshot {
+            screenshot::save(path).map_err(AppError::Screenshot)?;
+        }
+        if let Some(failure) = self.run.recording.failure() {
+            return Err(AppError::Record(failure.to_owned()));
+        }
+        let report = self.menus_report();
+        if let (true, Some(e)) = (self.mode.is_editing(), &report.editor) {
+            return Ok(self.editing_report(ScriptReport {
+                showing: "editing",
+                view: e.view,
+                scale: e.scale,
+                ..report
+            }));
+        }
+        Ok(self.playing_report(report))
+    }
+
+    /// What every report says: the screen (as if on the title or settings), the devices and
+    /// settings, the title's rows or the cleared screen, the editor and the CPU times.
+    fn menus_report(&self) -> ScriptReport {
+        ScriptReport {
+            showing: match self.mode {
+                Mode::Settings { .. } => "settings",
+                _ => "title",
+            },
+            gamepad: self.devices.pads.status(),
+            fullscreen: self.drawing.fullscreen,
+            settings: self.records.settings.saved().clone(),
+            title: match &self.mode {
+                Mode::Title(title) => Some(title.entries.iter().map(TitleRow::of).collect()),
+                _ => None,
+            },
+            cleared: self.run.cleared.as_ref().map(|c| ClearedRow {
+                time: c.time,
+                medal: c.par.and_then(|p| p.medal(c.time)).map(Medal::name),
+                unlocked: c.unlocked.clone(),
+            }),
+            frames: self.frames.frame,
+            screen: [screen_width(), screen_height()],
+            editor: self.edits.session.as_ref().map(Session::report),
+            cpu: self.frames.times.report(),
+            ..ScriptReport::default()
+        }
+    }
+
+    /// In the editor: the steps, and the level's figures if it is playable.
+    fn editing_report(&self, mut report: ScriptReport) -> ScriptReport {
+        report.steps = self.frames.steps;
+        if let Some(sim) = &self.run.sim {
+            let state = sim.state();
+            report.level = self.run.name.clone();
+            report.crates_total = state.crates_total;
+            report.crates_left = state.crates_left;
+            report.score = state.score;
+        }
+        report
+    }
+
+    /// With a level on: the game's figures, the world's draw calls and the view.
+    fn playing_report(&self, report: ScriptReport) -> ScriptReport {
+        let (true, Some(sim)) = (self.mode.shows_level(), &self.run.sim) else {
+            return report;
+        };
+        let state = sim.state();
+        let renderer = &self.drawing.renderer;
+        let view = renderer.view(sim);
+        ScriptReport {
+            showing: "playing",
+            steps: self.frames.steps,
+            level: self.run.name.clone(),
+            crates_total: state.crates_total,
+            crates_left: state.crates_left,
+            score: state.score,
+            world_draw_calls: self.frames.probe.world_draw_calls,
+            world_quads: renderer.last_quads,
+            view: [view.min_x, view.min_y, view.max_x, view.max_y],
+            scale: renderer.scale,
+            reloads: self.reload.reloads,
+            ..report
+        }
+    }
+}
+
+impl TitleRow {
+    fn of(entry: &super::screens::TitleEntry) -> Self {
+        Self {
+            file: entry.file.clone(),
+            open: entry.open,
+            best: entry.best,
+            medal: entry.medal().map(Medal::name),
+        }
+    }
+}

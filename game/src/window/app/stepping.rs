@@ -1,0 +1,98 @@
+//! Advancing the game each frame: how many fixed steps to run (wall time, one per frame when
+//! scripted, a replay's speed, pause), running them, and the feel and sounds they set off.
+
+use macroquad::prelude::get_frame_time;
+
+use super::app_state::{App, Juice};
+use super::keys;
+use super::mode::Mode;
+use crate::input::InputSource;
+use crate::replay;
+use crate::sim::Sim;
+use crate::sim::components::{Player, Position};
+
+impl App {
+    /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
+    /// (hit-stop may hold a step back). Returns the number of steps run.
+    pub fn update(&mut self) -> u32 {
+        puffin::profile_scope!("update");
+        let Some(sim) = &mut self.run.sim else {
+            return 0;
+        };
+        if !matches!(self.mode, Mode::Playing { .. } | Mode::Playback { .. }) {
+            return 0;
+        }
+        sim.world_mut()
+            .set_timing(self.drawing.overlay.reads_system_timings());
+        self.drawing.renderer.fit_camera(sim);
+        let ticks = if self.script.is_some() {
+            1
+        } else {
+            self.run.fixed.advance(f64::from(get_frame_time()))
+        };
+        let ticks = match &mut self.mode {
+            Mode::Playback { playback, paused } => {
+                playback.steps_now(ticks, *paused, sim.state().step)
+            }
+            Mode::Playing { paused: true } => 0,
+            _ => ticks,
+        };
+        if ticks == 0 {
+            // Debug systems keep the overlays current while the game stands still.
+            sim.world_mut().update_debug_only();
+            return 0;
+        }
+        let keyboard = matches!(self.config.input, InputSource::Keyboard)
+            .then(|| crate::input::pad::combine(keys::read_input(), self.devices.pads.input()));
+        let mut steps = 0;
+        for _ in 0..ticks {
+            let frozen = self.juice.feel.freeze_steps_now();
+            self.juice.feel.tick();
+            if frozen {
+                continue;
+            }
+            let input =
+                keyboard.unwrap_or_else(|| self.config.input.scripted_input(sim.state().step));
+            sim.step(input);
+            steps += 1;
+            self.run.recording.record(sim);
+            self.juice.react(sim);
+        }
+        let before = self.frames.steps;
+        self.frames.steps += u64::from(steps);
+        self.drawing.renderer.shake = self.juice.feel.offset();
+        self.note_clear();
+        if before / replay::CHECKPOINT_EVERY != self.frames.steps / replay::CHECKPOINT_EVERY {
+            self.save_record();
+        }
+        steps
+    }
+}
+
+impl Juice {
+    /// After a step: its sounds, and the feel of its breaks, hits and blasts.
+    fn react(&mut self, sim: &Sim) {
+        self.cues.play_step(sim, &mut self.sounds);
+        let world = sim.world();
+        if self.breaks.read(world).count() > 0 {
+            self.feel.on_break();
+        }
+        if self.hits.read(world).count() > 0 {
+            self.feel.on_hit();
+        }
+        // The nearest blast of the step, measured from the player, sets the jolt.
+        let player = world
+            .column::<Player>()
+            .entities()
+            .first()
+            .and_then(|&p| world.get::<Position>(p).copied());
+        let nearest = self
+            .blasts
+            .read(world)
+            .filter_map(|b| player.map(|p| (b.at.x - p.x).hypot(b.at.y - p.y)))
+            .min_by(f32::total_cmp);
+        if let Some(distance) = nearest {
+            self.feel.on_blast(distance);
+        }
+    }
+}
