@@ -135,9 +135,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     sim.world_mut().set_timing(true);
     sim.set_bot(opts.input.is_bot());
 
-    let names: Vec<&'static str> = sim.world().systems().map(|s| s.name).collect();
-    let mut system_time = vec![Duration::ZERO; names.len()];
-    let mut system_dirty = vec![0u64; names.len()];
+    let mut totals = SystemTotals::new(&sim);
     let mut first = Duration::ZERO;
     let mut steady = TimeHistogram::new();
     for step in 0..opts.frames {
@@ -152,40 +150,17 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
             continue;
         }
         steady.record(took);
-        for (i, info) in sim.world().systems().enumerate() {
-            // A system that did not run this step (disabled) keeps its last figures.
-            if info.enabled {
-                system_time[i] += info.last_duration;
-                system_dirty[i] += info.last_dirty as u64;
-            }
-        }
+        totals.add(&sim);
     }
     let frames = opts.frames.saturating_sub(1).max(1) as f64;
-    let systems = sim
-        .world()
-        .systems()
-        .enumerate()
-        .filter(|(_, info)| info.enabled)
-        .map(|(i, info)| SystemReport {
-            name: info.name,
-            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
-            tracked: info.tracked,
-            dirty_mean: system_dirty[i] as f64 / frames,
-        })
-        .collect();
+    let systems = totals.reports(&sim, frames);
     let state = sim.state();
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     Ok(SimReport {
         level: opts.level.display().to_string(),
         level_name: level.name.clone(),
         frames: opts.frames,
-        input: match opts.input {
-            InputSource::Keyboard => "keyboard",
-            InputSource::Idle => "idle",
-            InputSource::Bot => "bot",
-            InputSource::Script(_) => "script",
-            InputSource::Replay(_) => "replay",
-        },
+        input: input_name(&opts.input),
         seed: opts.seed,
         dirty: opts.dirty,
         entities: sim.world().len(),
@@ -202,6 +177,59 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         systems,
         replay: recorder.map(|r| r.finish(&sim)),
     })
+}
+
+/// How the report names an input source.
+fn input_name(input: &InputSource) -> &'static str {
+    match input {
+        InputSource::Keyboard => "keyboard",
+        InputSource::Idle => "idle",
+        InputSource::Bot => "bot",
+        InputSource::Script(_) => "script",
+        InputSource::Replay(_) => "replay",
+    }
+}
+
+/// Each system's time and dirty count summed over the steady steps (all but the first).
+struct SystemTotals {
+    time: Vec<Duration>,
+    dirty: Vec<u64>,
+}
+
+impl SystemTotals {
+    fn new(sim: &Sim) -> Self {
+        let systems = sim.world().systems().count();
+        Self {
+            time: vec![Duration::ZERO; systems],
+            dirty: vec![0; systems],
+        }
+    }
+
+    /// Add the figures of the step `sim` just ran.
+    fn add(&mut self, sim: &Sim) {
+        for (i, info) in sim.world().systems().enumerate() {
+            // A system that did not run this step (disabled) keeps its last figures.
+            if info.enabled {
+                self.time[i] += info.last_duration;
+                self.dirty[i] += info.last_dirty as u64;
+            }
+        }
+    }
+
+    /// The enabled systems' means over `frames` steps.
+    fn reports(&self, sim: &Sim, frames: f64) -> Vec<SystemReport> {
+        sim.world()
+            .systems()
+            .enumerate()
+            .filter(|(_, info)| info.enabled)
+            .map(|(i, info)| SystemReport {
+                name: info.name,
+                mean_us: self.time[i].as_secs_f64() * 1e6 / frames,
+                tracked: info.tracked,
+                dirty_mean: self.dirty[i] as f64 / frames,
+            })
+            .collect()
+    }
 }
 
 impl SimReport {
