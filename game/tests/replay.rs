@@ -212,9 +212,10 @@ fn hostile_replays_are_refused_with_their_line_and_column() {
         ),
     ];
     for (text, line, wanted) in cases {
-        let (at, _, message) = Replay::parse(&text)
+        let err = Replay::parse(&text)
             .err()
             .unwrap_or_else(|| panic!("accepted:\n{text}"));
+        let (at, message) = (err.line, err.message());
         if line != 0 {
             assert_eq!(at, line, "{message}\n{text}");
         }
@@ -257,7 +258,8 @@ fn parse_and_check(text: &str) {
             assert_eq!(Replay::parse(&replay.to_text()), Ok(replay.clone()));
             assert!(replay.steps() <= MAX_STEPS);
         }
-        Err((line, column, message)) => {
+        Err(err) => {
+            let (line, column, message) = (err.line, err.column, err.message());
             assert!(line >= 1 && line <= text.lines().count() + 1, "{line}");
             assert!(column >= 1);
             assert!(!message.chars().any(char::is_control), "{message:?}");
@@ -344,9 +346,10 @@ fn a_replay_missing_a_checkpoint_is_refused() {
     assert_eq!(checkpoints.len(), 3, "600, 1200 and 1300: {checkpoints:?}");
     for line in &checkpoints[..2] {
         let without = text.replace(&format!("{line}\n"), "");
-        let (_, _, message) = Replay::parse(&without)
+        let message = Replay::parse(&without)
             .err()
-            .unwrap_or_else(|| panic!("accepted without `{line}`"));
+            .unwrap_or_else(|| panic!("accepted without `{line}`"))
+            .message();
         assert!(message.contains("a checkpoint is missing"), "{message}");
     }
 }

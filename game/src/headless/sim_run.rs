@@ -139,9 +139,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     sim.world_mut().set_timing(true);
     sim.set_bot(opts.input.is_bot());
 
-    let names: Vec<&'static str> = sim.world().systems().map(|s| s.name).collect();
-    let mut system_time = vec![Duration::ZERO; names.len()];
-    let mut system_dirty = vec![0u64; names.len()];
+    let mut totals = SystemTotals::new(&sim);
     let mut first = Duration::ZERO;
     let mut steady = TimeHistogram::new();
     for step in 0..opts.frames {
@@ -156,28 +154,17 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
             continue;
         }
         steady.record(took);
-        for (i, info) in sim.world().systems().enumerate() {
-            // A system that did not run this step (disabled) keeps its last figures.
-            if info.enabled {
-                system_time[i] += info.last_duration;
-                system_dirty[i] += info.last_dirty as u64;
-            }
-        }
+        totals.add(&sim);
     }
-    let systems = system_reports(&sim, opts.frames, &system_time, &system_dirty);
+    let frames = opts.frames.saturating_sub(1).max(1) as f64;
+    let systems = totals.reports(&sim, frames);
     let state = sim.state();
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     Ok(SimReport {
         level: opts.level.display().to_string(),
         level_name: level.name.clone(),
         frames: opts.frames,
-        input: match opts.input {
-            InputSource::Keyboard => "keyboard",
-            InputSource::Idle => "idle",
-            InputSource::Bot => "bot",
-            InputSource::Script(_) => "script",
-            InputSource::Replay(_) => "replay",
-        },
+        input: input_name(&opts.input),
         seed: opts.seed,
         dirty: opts.dirty,
         entities: sim.world().len(),
@@ -196,93 +183,57 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     })
 }
 
-/// Each enabled system's figures, from its summed time and dirty count over the `frames` - 1
-/// steps after the first.
-fn system_reports(
-    sim: &Sim,
-    frames: u64,
-    system_time: &[Duration],
-    system_dirty: &[u64],
-) -> Vec<SystemReport> {
-    let frames = frames.saturating_sub(1).max(1) as f64;
-    sim.world()
-        .systems()
-        .enumerate()
-        .filter(|(_, info)| info.enabled)
-        .map(|(i, info)| SystemReport {
-            name: info.name,
-            mean_us: system_time[i].as_secs_f64() * 1e6 / frames,
-            tracked: info.tracked,
-            dirty_mean: system_dirty[i] as f64 / frames,
-        })
-        .collect()
-}
-
-/// The `sim` subcommand's options.
-#[derive(clap::Args, Debug)]
-pub struct SimArgs {
-    /// Level file.
-    #[arg(long)]
-    level: PathBuf,
-    /// Steps to simulate (60 per second of game time). Memory does not grow with it.
-    #[arg(long, default_value_t = 600)]
-    frames: u64,
-    /// Input source: idle, bot or script:FILE.
-    #[arg(long, value_name = "SOURCE", default_value = "idle")]
-    input: InputSpec,
-    /// Seed of the simulation's randomness.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Turn the dirty-component optimization off (same result, more work).
-    #[arg(long)]
-    no_dirty: bool,
-    /// Print one JSON object instead of a summary.
-    #[arg(long)]
-    json: bool,
-    /// Write the run's replay to FILE (at most a day of steps).
-    #[arg(long, value_name = "FILE")]
-    record: Option<PathBuf>,
-}
-
-/// `crate-room sim`: run, write the replay if asked, and print the report.
-///
-/// # Errors
-/// Keyboard input, an unusable `--record`, an invalid script, the data or the level not
-/// loading, or standard output failing.
-pub fn command(args: SimArgs) -> anyhow::Result<ExitCode> {
-    if args.input == InputSpec::Keyboard {
-        anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
+/// How the report names an input source.
+fn input_name(input: &InputSource) -> &'static str {
+    match input {
+        InputSource::Keyboard => "keyboard",
+        InputSource::Idle => "idle",
+        InputSource::Bot => "bot",
+        InputSource::Script(_) => "script",
+        InputSource::Replay(_) => "replay",
     }
-    if let Some(path) = &args.record {
-        let mut inputs = vec![args.level.as_path()];
-        if let InputSpec::Script(script) = &args.input {
-            inputs.push(script);
+}
+
+/// Each system's time and dirty count summed over the steady steps (all but the first).
+struct SystemTotals {
+    time: Vec<Duration>,
+    dirty: Vec<u64>,
+}
+
+impl SystemTotals {
+    fn new(sim: &Sim) -> Self {
+        let systems = sim.world().systems().count();
+        Self {
+            time: vec![Duration::ZERO; systems],
+            dirty: vec![0; systems],
         }
-        check_output_arg("--record", path, &inputs)?;
     }
-    let input = args.input.load()?;
-    // The whole image is decoded, as the window does: a corrupt one fails here too.
-    let (data, _image) = GameData::load_with_image()?;
-    let report = run(
-        &SimOptions {
-            level: args.level,
-            frames: args.frames,
-            input,
-            seed: args.seed,
-            dirty: !args.no_dirty,
-            record: args.record.is_some(),
-        },
-        &data.atlas,
-    )?;
-    if let (Some(path), Some(replay)) = (&args.record, &report.replay) {
-        replay.save(path).context("--record")?;
+
+    /// Add the figures of the step `sim` just ran.
+    fn add(&mut self, sim: &Sim) {
+        for (i, info) in sim.world().systems().enumerate() {
+            // A system that did not run this step (disabled) keeps its last figures.
+            if info.enabled {
+                self.time[i] += info.last_duration;
+                self.dirty[i] += info.last_dirty as u64;
+            }
+        }
     }
-    if args.json {
-        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
-    } else {
-        print_out(&report.summary())?;
+
+    /// The enabled systems' means over `frames` steps.
+    fn reports(&self, sim: &Sim, frames: f64) -> Vec<SystemReport> {
+        sim.world()
+            .systems()
+            .enumerate()
+            .filter(|(_, info)| info.enabled)
+            .map(|(i, info)| SystemReport {
+                name: info.name,
+                mean_us: self.time[i].as_secs_f64() * 1e6 / frames,
+                tracked: info.tracked,
+                dirty_mean: self.dirty[i] as f64 / frames,
+            })
+            .collect()
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 impl SimReport {
@@ -426,6 +377,73 @@ fn midpoint_of(bucket: usize) -> u64 {
     let shift = k - SUB_BITS as usize;
     let low = sub << shift;
     low + ((1u64 << shift) >> 1)
+}
+
+/// The `sim` subcommand's options.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// Level file.
+    #[arg(long)]
+    level: PathBuf,
+    /// Steps to simulate (60 per second of game time). Memory does not grow with it.
+    #[arg(long, default_value_t = 600)]
+    frames: u64,
+    /// Input source: idle, bot or script:FILE.
+    #[arg(long, value_name = "SOURCE", default_value = "idle")]
+    input: InputSpec,
+    /// Seed of the simulation's randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Turn the dirty-component optimization off (same result, more work).
+    #[arg(long)]
+    no_dirty: bool,
+    /// Print one JSON object instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Write the run's replay to FILE (at most a day of steps).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+}
+
+/// `crate-room sim`: run, write the replay if asked, and print the report.
+///
+/// # Errors
+/// Keyboard input, an unusable `--record`, an invalid script, the data or the level not
+/// loading, or standard output failing.
+pub fn command(args: SimArgs) -> anyhow::Result<ExitCode> {
+    if args.input == InputSpec::Keyboard {
+        anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
+    }
+    if let Some(path) = &args.record {
+        let mut inputs = vec![args.level.as_path()];
+        if let InputSpec::Script(script) = &args.input {
+            inputs.push(script);
+        }
+        check_output_arg("--record", path, &inputs)?;
+    }
+    let input = args.input.load()?;
+    // The whole image is decoded, as the window does: a corrupt one fails here too.
+    let (data, _image) = GameData::load_with_image()?;
+    let report = run(
+        &SimOptions {
+            level: args.level,
+            frames: args.frames,
+            input,
+            seed: args.seed,
+            dirty: !args.no_dirty,
+            record: args.record.is_some(),
+        },
+        &data.atlas,
+    )?;
+    if let (Some(path), Some(replay)) = (&args.record, &report.replay) {
+        replay.save(path).context("--record")?;
+    }
+    if args.json {
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else {
+        print_out(&report.summary())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! literal (its escapes decoded, a trailing comma allowed); any other line is the row itself,
 //! as typed. Every row must be as wide as the first.
 
-use super::writer::quote;
+use super::quote::quote;
 
 /// Why clipboard text is not map rows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -57,7 +57,7 @@ pub(crate) fn override_entry(at: (i64, i64), fields: &CrateOverride) -> String {
         out.push_str(&format!(", health: {health}"));
     }
     if let Some(skin) = &fields.skin {
-        out.push_str(&format!(", skin: {}", super::writer::quote(skin)));
+        out.push_str(&format!(", skin: {}", super::quote::quote(skin)));
     }
     if let Some(coin) = fields.coin {
         out.push_str(&format!(", coin: {coin}"));

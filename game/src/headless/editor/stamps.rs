@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::quote::quote;
 use super::save::{WriteError, write_atomically};
-use super::writer::quote;
 use crate::level::Reporter;
 use crate::level::spans::{Spans, Step};
 use crate::level::{LevelError, MAX_NAME_CHARS, MAX_SIDE, escape_for_display};

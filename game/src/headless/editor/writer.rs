@@ -29,9 +29,10 @@ use crate::level::spans::{Spans, Step};
 use crate::level::validate::{Glyph, built_in, legend_glyph};
 use crate::level::{self, Level, LevelError};
 
-use super::DroppedOverride;
 use super::map::Grid;
 use super::meta::{CrateOverride, Meta, override_entry};
+use super::quote::quote;
+use super::save::DroppedOverride;
 
 /// One crate override of the file as opened.
 #[derive(Clone, Debug)]
@@ -178,7 +179,26 @@ impl Base {
 
     /// The file's text with `grid` as its map and `meta`'s name and overrides.
     pub fn render(&self, grid: &Grid, meta: &Meta) -> Rendered {
-        let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+        // The order edits are pushed in breaks ties between edits at one offset.
+        let mut edits: Vec<Edit> = Vec::new();
+        self.row_edits(grid, &mut edits);
+        if let Some(name) = &meta.name
+            && *name != self.name
+        {
+            edits.push((self.name_span.clone(), quote(name)));
+        }
+        self.new_override_edits(grid, meta, &mut edits);
+        let (dropped, moved) = self.base_override_edits(grid, meta, &mut edits);
+        Rendered {
+            text: self.apply(edits),
+            dropped,
+            moved,
+        }
+    }
+
+    /// The edits that turn the base's map rows into `grid`'s: rows added above and below the
+    /// kept run, changed rows rewritten, removed rows deleted.
+    fn row_edits(&self, grid: &Grid, edits: &mut Vec<Edit>) {
         let literal = |y: u32| quote(&grid.row(y));
         let (_, oy) = grid.origin();
         let base_h = self.rows.len() as i64;
@@ -222,21 +242,21 @@ impl Base {
             let at = self.row_spans[last].end;
             edits.push((at..at, appended));
         }
+    }
 
-        if let Some(name) = &meta.name
-            && *name != self.name
-        {
-            edits.push((self.name_span.clone(), quote(name)));
-        }
+    /// Whether grid cell (`x`, `y`) holds a crate (never for a cell off the top or left).
+    fn holds_crate(&self, grid: &Grid, x: i64, y: i64) -> bool {
+        u32::try_from(x)
+            .ok()
+            .zip(u32::try_from(y).ok())
+            .and_then(|(x, y)| grid.get(x, y))
+            .and_then(|c| self.glyph(c))
+            .is_some_and(|g| matches!(g, Glyph::Crate { .. }))
+    }
+
+    /// The edit that adds the overrides made in the editor on cells the base has none for.
+    fn new_override_edits(&self, grid: &Grid, meta: &Meta, edits: &mut Vec<Edit>) {
         let (ox, oy) = grid.origin();
-        let holds_crate_now = |x: i64, y: i64| {
-            u32::try_from(x)
-                .ok()
-                .zip(u32::try_from(y).ok())
-                .and_then(|(x, y)| grid.get(x, y))
-                .and_then(|c| self.glyph(c))
-                .is_some_and(|g| matches!(g, Glyph::Crate { .. }))
-        };
         let mut added = Vec::new();
         for edit in &meta.overrides {
             let in_base = self
@@ -244,7 +264,7 @@ impl Base {
                 .iter()
                 .any(|o| (i64::from(o.at.0), i64::from(o.at.1)) == edit.at);
             let (x, y) = (edit.at.0 - ox, edit.at.1 - oy);
-            if !in_base && !edit.fields.is_empty() && holds_crate_now(x, y) {
+            if !in_base && !edit.fields.is_empty() && self.holds_crate(grid, x, y) {
                 added.push(override_entry((x, y), &edit.fields));
             }
         }
@@ -253,16 +273,25 @@ impl Base {
             let text = format!("{}{}{}", n.before, added.join(&n.between), n.after);
             edits.push((n.at..n.at, text));
         }
+    }
+
+    /// The edits to the base's overrides: dropped where no crate stands any more, rewritten
+    /// where edited, their `at` renumbered where rows or columns moved. Gives the dropped ones
+    /// and how many moved.
+    fn base_override_edits(
+        &self,
+        grid: &Grid,
+        meta: &Meta,
+        edits: &mut Vec<Edit>,
+    ) -> (Vec<DroppedOverride>, usize) {
+        let (ox, oy) = grid.origin();
         let mut dropped = Vec::new();
         let mut moved = 0;
         for over in &self.overrides {
-            let (x, y) = (i64::from(over.at.0) - ox, i64::from(over.at.1) - oy);
-            let now = u32::try_from(x).ok().zip(u32::try_from(y).ok());
-            let holds_crate = now
-                .and_then(|(x, y)| grid.get(x, y))
-                .and_then(|c| self.glyph(c))
-                .is_some_and(|g| matches!(g, Glyph::Crate { .. }));
-            if !holds_crate {
+            let was = (i64::from(over.at.0), i64::from(over.at.1));
+            let (x, y) = (was.0 - ox, was.1 - oy);
+            if !self.holds_crate(grid, x, y) {
+                let now = u32::try_from(x).ok().zip(u32::try_from(y).ok());
                 dropped.push(DroppedOverride {
                     at: over.at,
                     line: over.line,
@@ -271,7 +300,7 @@ impl Base {
                 edits.push((removal(&self.text, over.item.clone()), String::new()));
                 continue;
             }
-            if let Some(fields) = meta.override_at((i64::from(over.at.0), i64::from(over.at.1)))
+            if let Some(fields) = meta.override_at(was)
                 && *fields != over.fields
             {
                 // Edited in the editor: the entry is written anew (or goes, if it is empty).
@@ -282,17 +311,21 @@ impl Base {
                 }
                 continue;
             }
-            if (x, y) != (i64::from(over.at.0), i64::from(over.at.1)) {
+            if (x, y) != was {
                 moved += 1;
             }
-            if x != i64::from(over.at.0) {
+            if x != was.0 {
                 edits.push((over.x.clone(), x.to_string()));
             }
-            if y != i64::from(over.at.1) {
+            if y != was.1 {
                 edits.push((over.y.clone(), y.to_string()));
             }
         }
+        (dropped, moved)
+    }
 
+    /// The base text with `edits` applied.
+    fn apply(&self, mut edits: Vec<Edit>) -> String {
         // An insertion at an offset goes before a replacement starting there.
         edits.sort_by_key(|(range, _)| (range.start, range.end));
         let mut text = String::with_capacity(self.text.len() + 3 + 64);
@@ -317,13 +350,12 @@ impl Base {
             at = range.end;
         }
         text.push_str(&self.text[at..]);
-        Rendered {
-            text,
-            dropped,
-            moved,
-        }
+        text
     }
 }
+
+/// One edit of the base text: the byte range replaced and what replaces it.
+type Edit = (Range<usize>, String);
 
 /// A rendered level file and what rendering it did to the crate overrides.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -475,28 +507,6 @@ fn line_end(text: &str) -> &'static str {
     }
 }
 
-/// `row` as a RON string literal: `"` and `\` escaped, and every character that would break the
-/// line or hide in it (see [`escape_for_display`](crate::level::escape_for_display)) written
-/// as `\u{..}`.
-pub(crate) fn quote(row: &str) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(row.len() + 2);
-    out.push('"');
-    for c in row.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if crate::level::needs_escape(c) => {
-                // Writing to a String cannot fail.
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -520,13 +530,5 @@ mod tests {
             "[\n  // the top\n  \"b\",\n]"
         );
         assert_eq!(cut("[\n  \"a\", \"b\",\n]", "\"b\""), "[\n  \"a\",\n]");
-    }
-
-    #[test]
-    fn quoting_escapes_what_must_be_escaped() {
-        assert_eq!(quote("#.c"), "\"#.c\"");
-        assert_eq!(quote("\"\\\n\u{202e}é"), "\"\\\"\\\\\\u{a}\\u{202e}é\"");
-        let back: String = ron::from_str(&quote("\"\\\n\u{202e}é")).unwrap();
-        assert_eq!(back, "\"\\\n\u{202e}é");
     }
 }

@@ -177,59 +177,19 @@ pub fn generate(crates: usize, seed: u64) -> Result<String, TooManyCrates> {
 pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<String, TooManyCrates> {
     check_count(crates, kegs, Layout::Blocks)?;
     let mut rng = SplitMix64(seed);
-    let (mut kegs_left, mut cells_left) = (kegs, crates + kegs);
     let crates_and_kegs = crates + kegs;
-    // The four blocks around the start stay empty, so the player starts in a clear plaza.
-    let blocks_needed = crates_and_kegs.div_ceil(AVERAGE_FILL) + START_BLOCKS;
-    let mut per_side = ((blocks_needed as f64).sqrt().ceil() as usize).max(MIN_BLOCKS_PER_SIDE);
-    while per_side * per_side < blocks_needed {
-        per_side += 1;
-    }
-    let centre_lane = per_side / 2;
-    let near_start = |block: usize| {
-        let (bx, by) = (block % per_side, block / per_side);
-        (centre_lane - 1..=centre_lane).contains(&bx)
-            && (centre_lane - 1..=centre_lane).contains(&by)
+    let blocks = BlockGrid::for_count(crates_and_kegs);
+    let side = map_side(blocks.per_side);
+    let mut grid = walled_grid(side);
+    let fill = block_fill(&blocks, crates_and_kegs, &mut rng);
+    let mut draw = KegDraw {
+        kegs_left: kegs,
+        cells_left: crates_and_kegs,
     };
-    let side = map_side(per_side);
-    let mut grid = vec![b'.'; side * side];
-    for i in 0..side {
-        grid[i] = b'#';
-        grid[(side - 1) * side + i] = b'#';
-        grid[i * side] = b'#';
-        grid[i * side + side - 1] = b'#';
-    }
-    let block_origin = |block: usize| {
-        let (bx, by) = (block % per_side, block / per_side);
-        (1 + 1 + bx * PERIOD, 1 + 1 + by * PERIOD)
-    };
-
-    let mut order: Vec<usize> = (0..per_side * per_side)
-        .filter(|&b| !near_start(b))
-        .collect();
-    rng.shuffle(&mut order);
     let mut cells: Vec<usize> = (0..BLOCK * BLOCK).collect();
-    let mut fill = vec![0usize; per_side * per_side];
-    let mut remaining = crates_and_kegs;
-    // First pass: clusters of varying density; second pass tops blocks up if that fell short.
-    for pass in 0..2 {
-        for &block in &order {
-            if remaining == 0 {
-                break;
-            }
-            let target = if pass == 0 {
-                AVERAGE_FILL - 4 + rng.below(9)
-            } else {
-                BLOCK * BLOCK
-            };
-            let add = target.saturating_sub(fill[block]).min(remaining);
-            fill[block] += add;
-            remaining -= add;
-        }
-    }
     for (block, &count) in fill.iter().enumerate() {
-        let (ox, oy) = block_origin(block);
-        if near_start(block) {
+        let (ox, oy) = blocks.origin(block);
+        if blocks.near_start(block) {
             continue;
         }
         if count == 0 {
@@ -243,19 +203,11 @@ pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<Strin
         }
         rng.shuffle(&mut cells);
         for &cell in &cells[..count] {
-            // No draw at all without kegs, so those levels stay what they were.
-            let keg = kegs_left > 0 && rng.below(cells_left) < kegs_left;
-            cells_left -= 1;
-            if keg {
-                kegs_left -= 1;
-                grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = b'k';
-                continue;
-            }
-            grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = crate_glyph(&mut rng);
+            grid[(oy + cell / BLOCK) * side + ox + cell % BLOCK] = draw.glyph(&mut rng);
         }
     }
     // The lane crossing nearest the centre; lanes never hold crates or pillars.
-    let centre = 1 + centre_lane * PERIOD;
+    let centre = 1 + blocks.centre_lane * PERIOD;
     grid[centre * side + centre] = b'@';
 
     Ok(match kegs {
@@ -273,6 +225,105 @@ pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<Strin
             side,
         ),
     })
+}
+
+/// The square of blocks a blocks level is laid out in, lanes between them.
+struct BlockGrid {
+    /// Blocks along a side.
+    per_side: usize,
+    /// The lane the player starts on, across and down.
+    centre_lane: usize,
+}
+
+impl BlockGrid {
+    /// The smallest square that holds `filled` cells at the average fill, with the four empty
+    /// blocks around the start.
+    fn for_count(filled: usize) -> Self {
+        // The four blocks around the start stay empty, so the player starts in a clear plaza.
+        let blocks_needed = filled.div_ceil(AVERAGE_FILL) + START_BLOCKS;
+        let mut per_side = ((blocks_needed as f64).sqrt().ceil() as usize).max(MIN_BLOCKS_PER_SIDE);
+        while per_side * per_side < blocks_needed {
+            per_side += 1;
+        }
+        Self {
+            per_side,
+            centre_lane: per_side / 2,
+        }
+    }
+
+    /// Whether `block` is one of the four around the start.
+    fn near_start(&self, block: usize) -> bool {
+        let (bx, by) = (block % self.per_side, block / self.per_side);
+        let lanes = self.centre_lane - 1..=self.centre_lane;
+        lanes.contains(&bx) && lanes.contains(&by)
+    }
+
+    /// The map cell of `block`'s top-left corner.
+    fn origin(&self, block: usize) -> (usize, usize) {
+        let (bx, by) = (block % self.per_side, block / self.per_side);
+        (1 + 1 + bx * PERIOD, 1 + 1 + by * PERIOD)
+    }
+}
+
+/// A `side` by `side` map of floor inside a wall.
+fn walled_grid(side: usize) -> Vec<u8> {
+    let mut grid = vec![b'.'; side * side];
+    for i in 0..side {
+        grid[i] = b'#';
+        grid[(side - 1) * side + i] = b'#';
+        grid[i * side] = b'#';
+        grid[i * side + side - 1] = b'#';
+    }
+    grid
+}
+
+/// How many cells of each block to fill so that `filled` cells are filled in all, in clusters
+/// of varying density (the blocks around the start stay empty).
+fn block_fill(blocks: &BlockGrid, filled: usize, rng: &mut SplitMix64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..blocks.per_side * blocks.per_side)
+        .filter(|&b| !blocks.near_start(b))
+        .collect();
+    rng.shuffle(&mut order);
+    let mut fill = vec![0usize; blocks.per_side * blocks.per_side];
+    let mut remaining = filled;
+    // First pass: clusters of varying density; second pass tops blocks up if that fell short.
+    for pass in 0..2 {
+        for &block in &order {
+            if remaining == 0 {
+                break;
+            }
+            let target = if pass == 0 {
+                AVERAGE_FILL - 4 + rng.below(9)
+            } else {
+                BLOCK * BLOCK
+            };
+            let add = target.saturating_sub(fill[block]).min(remaining);
+            fill[block] += add;
+            remaining -= add;
+        }
+    }
+    fill
+}
+
+/// Which filled cells are kegs: each one with the chance of the kegs left among the cells left,
+/// so the kegs spread evenly among the crates.
+struct KegDraw {
+    kegs_left: usize,
+    cells_left: usize,
+}
+
+impl KegDraw {
+    /// The map character of the next filled cell: a keg or a crate.
+    fn glyph(&mut self, rng: &mut SplitMix64) -> u8 {
+        // No draw at all without kegs, so those levels stay what they were.
+        let keg = self.kegs_left > 0 && rng.below(self.cells_left) < self.kegs_left;
+        self.cells_left -= 1;
+        if keg {
+            self.kegs_left -= 1;
+            return b'k';
+        }
+        crate_glyph(rng)
+    }
 }
 
 /// Generate the RON text of a valid level in `layout` with exactly `crates` crates and `kegs`

@@ -32,9 +32,15 @@
 
 pub mod commands;
 mod error;
+mod escape;
+mod excerpt;
 pub(crate) mod format;
 mod generate;
+mod reporter;
+mod ron_errors;
+mod scanner;
 pub(crate) mod spans;
+mod spelling;
 pub(crate) mod validate;
 pub mod watch;
 
@@ -42,17 +48,19 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub use error::{LevelError, MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS, escape_for_display};
+pub use error::LevelError;
+pub use escape::escape_for_display;
+pub use excerpt::{MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS};
 pub use generate::{
     DENSE_PERIOD, Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates, generate,
     generate_dense, generate_level, generate_with_kegs,
 };
 pub use watch::LevelWatcher;
 
-pub(crate) use error::Reporter;
-pub(crate) use error::needs_escape;
-use error::{LEVEL_SHAPE_HINT, RECURSION_LIMIT};
+pub(crate) use escape::needs_escape;
 use format::RawLevel;
+pub(crate) use reporter::Reporter;
+use ron_errors::{LEVEL_SHAPE_HINT, RECURSION_LIMIT};
 use spans::Spans;
 
 /// Largest map side, in cells.

@@ -2,9 +2,13 @@
 
 use std::collections::HashMap;
 
-use super::error::{LevelError, Reporter, excerpt, quoted_char, suggest};
+use super::error::LevelError;
+use super::escape::quoted_char;
+use super::excerpt::excerpt;
 use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, RawPar, Rows};
+use super::reporter::Reporter;
 use super::spans::Step::{self, Field, Item, Key, Value};
+use super::spelling::suggest;
 use super::{
     Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_NAME_CHARS,
     MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS, Tile,
@@ -81,6 +85,16 @@ const AT_HINT: &str = "`at` is (column, row), counted from 0 at the top-left";
 
 /// Default health of a legend crate that gives none.
 const LEGEND_CRATE_HEALTH: i64 = 3;
+
+/// The cells of a map as its glyphs place them, filled in row by row.
+#[derive(Default)]
+struct Placement {
+    /// Row-major, one per cell placed so far.
+    tiles: Vec<Tile>,
+    player: Option<Cell>,
+    crates: Vec<CrateSpawn>,
+    coins: Vec<Cell>,
+}
 
 /// Validation of one file: the raw level, and where to point when something is wrong with it.
 ///
@@ -327,14 +341,63 @@ impl Validator<'_> {
         map: &Rows,
         legend: &HashMap<char, Glyph>,
     ) -> Result<Level, LevelError> {
+        let width = self.map_width(map)?;
+        let rows = &map.rows;
+        // Both sides are at most MAX_SIDE, so this allocation is bounded.
+        let mut placed = Placement {
+            tiles: Vec::with_capacity(width * rows.len()),
+            ..Placement::default()
+        };
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let built;
+                let glyph = match legend.get(&c) {
+                    Some(glyph) => glyph,
+                    None => match built_in(c) {
+                        Some(glyph) => {
+                            built = glyph;
+                            &built
+                        }
+                        None => return Err(self.unknown_char(c, x, y, legend)),
+                    },
+                };
+                let cell = Cell {
+                    x: x as u32,
+                    y: y as u32,
+                };
+                let tile = self.place(glyph, cell, &mut placed)?;
+                placed.tiles.push(tile);
+            }
+        }
+        let Some(player_start) = placed.player else {
+            return Err(self
+                .rep
+                .at(self.at(&[Field("map")]), "the map has no player start `@`")
+                .with_hint("put one `@` on the floor cell where the player begins"));
+        };
+        Ok(Level {
+            name,
+            width: width as u32,
+            height: rows.len() as u32,
+            tiles: placed.tiles,
+            player_start,
+            crates: placed.crates,
+            coins: placed.coins,
+            par: None,
+        })
+    }
+
+    /// The map's width, once it is known to be a rectangle of at most [`MAX_SIDE`] a side.
+    fn map_width(&self, map: &Rows) -> Result<usize, LevelError> {
         let rep = self.rep;
         let rows = &map.rows;
-        let map_at = || self.at(&[Field("map")]);
         let max = MAX_SIDE as usize;
         let Some(first) = rows.first() else {
-            return Err(rep.at(map_at(), "the map is empty").with_hint(
-                "add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`",
-            ));
+            return Err(rep
+                .at(self.at(&[Field("map")]), "the map is empty")
+                .with_hint(
+                    "add one string per row, e.g. `map: [\"#####\", \"#@.c#\", \"#####\"]`",
+                ));
         };
         if map.total > max {
             return Err(rep.at(
@@ -367,88 +430,59 @@ impl Validator<'_> {
                     ));
             }
         }
+        Ok(width)
+    }
 
-        // Both sides are at most MAX_SIDE, so this allocation is bounded.
-        let mut tiles = Vec::with_capacity(width * rows.len());
-        let mut player: Option<Cell> = None;
-        let mut crates = Vec::new();
-        let mut coins = Vec::new();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let cell = Cell {
-                    x: x as u32,
-                    y: y as u32,
-                };
-                let built;
-                let glyph = match legend.get(&c) {
-                    Some(glyph) => glyph,
-                    None => match built_in(c) {
-                        Some(glyph) => {
-                            built = glyph;
-                            &built
-                        }
-                        None => return Err(self.unknown_char(c, x, y, legend)),
-                    },
-                };
-                let tile = match glyph {
-                    Glyph::Tile(tile) => *tile,
-                    Glyph::Player => {
-                        if let Some(first) = player {
-                            let line = rep
-                                .spans
-                                .pos(self.map_char(first.y as usize, first.x as usize))
-                                .line;
-                            return Err(rep
-                                .at(
-                                    self.map_char(y, x),
-                                    format!("second player start `@` at ({x}, {y}); a level has exactly one"),
-                                )
-                                .with_hint(format!(
-                                    "the first is at ({}, {}) on line {line}; replace one with `.`",
-                                    first.x, first.y
-                                )));
-                        }
-                        player = Some(cell);
-                        Tile::Floor
-                    }
-                    Glyph::Coin => {
-                        coins.push(cell);
-                        Tile::Floor
-                    }
-                    Glyph::Crate { health, skin, coin } => {
-                        if crates.len() == MAX_CRATES {
-                            return Err(rep.at(
-                                self.map_char(y, x),
-                                format!("more than {MAX_CRATES} crates; that is the limit"),
-                            ));
-                        }
-                        crates.push(CrateSpawn {
-                            at: cell,
-                            health: *health,
-                            coin: *coin,
-                            skin: skin.clone(),
-                        });
-                        Tile::Floor
-                    }
-                };
-                tiles.push(tile);
+    /// Place `glyph` on `cell`: note the player, a coin or a crate; the tile under it.
+    fn place(&self, glyph: &Glyph, cell: Cell, placed: &mut Placement) -> Result<Tile, LevelError> {
+        let (x, y) = (cell.x as usize, cell.y as usize);
+        Ok(match glyph {
+            Glyph::Tile(tile) => *tile,
+            Glyph::Player => {
+                if let Some(first) = placed.player {
+                    return Err(self.second_player(first, cell));
+                }
+                placed.player = Some(cell);
+                Tile::Floor
             }
-        }
-        let Some(player_start) = player else {
-            return Err(rep
-                .at(map_at(), "the map has no player start `@`")
-                .with_hint("put one `@` on the floor cell where the player begins"));
-        };
-        Ok(Level {
-            name,
-            width: width as u32,
-            height: rows.len() as u32,
-            tiles,
-            player_start,
-            crates,
-            coins,
-            par: None,
+            Glyph::Coin => {
+                placed.coins.push(cell);
+                Tile::Floor
+            }
+            Glyph::Crate { health, skin, coin } => {
+                if placed.crates.len() == MAX_CRATES {
+                    return Err(self.rep.at(
+                        self.map_char(y, x),
+                        format!("more than {MAX_CRATES} crates; that is the limit"),
+                    ));
+                }
+                placed.crates.push(CrateSpawn {
+                    at: cell,
+                    health: *health,
+                    coin: *coin,
+                    skin: skin.clone(),
+                });
+                Tile::Floor
+            }
         })
+    }
+
+    /// A second `@` at `cell`, the first being at `first`.
+    fn second_player(&self, first: Cell, cell: Cell) -> LevelError {
+        let rep = self.rep;
+        let line = rep
+            .spans
+            .pos(self.map_char(first.y as usize, first.x as usize))
+            .line;
+        let (x, y) = (cell.x, cell.y);
+        rep.at(
+            self.map_char(y as usize, x as usize),
+            format!("second player start `@` at ({x}, {y}); a level has exactly one"),
+        )
+        .with_hint(format!(
+            "the first is at ({}, {}) on line {line}; replace one with `.`",
+            first.x, first.y
+        ))
     }
 
     fn unknown_char(

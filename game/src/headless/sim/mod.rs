@@ -4,6 +4,7 @@
 pub mod components;
 pub mod game_events;
 pub mod grid;
+mod hashed;
 pub mod resources;
 mod schedule;
 mod setup;

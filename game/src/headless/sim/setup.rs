@@ -46,28 +46,31 @@ pub(super) fn insert_resources(
     world.insert_resource(DrawGrid(SpatialHash::new(w, h, tuning::DRAW_CELL)));
 }
 
-/// Spawn the level's walls, crates, coins and player.
+/// Spawn the level's walls, crates, coins and player (in that order: entity ids, and so the
+/// state hash, depend on it).
 pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
-    let clips_for_skin = |world: &World, skin: &str| {
-        let clips = world.resource::<Clips>();
-        let staged = |state| -> Option<[ClipId; CRACK_STAGES + 1]> {
-            let mut ids = [ClipId::NONE; CRACK_STAGES + 1];
-            for (stage, id) in (0..).zip(&mut ids) {
-                *id = clips.id(&clip_names::cracked_crate_clip(skin, state, stage))?;
-            }
-            Some(ids)
-        };
-        match (
-            staged(CrateState::Idle),
-            staged(CrateState::Hit),
-            clips.id(&clip_names::crate_clip(skin, CrateState::Explode)),
-        ) {
-            (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
-            // Levels are validated against the atlas, so this only guards hand-built worlds.
-            _ => Looks::Fixed(role.walls[0]),
-        }
-    };
+    spawn_walls(world, level, &role);
+    spawn_crates(world, level, &role);
+    for coin in &level.coins {
+        spawn_coin(world, cell_center(coin.x, coin.y), Velocity::default());
+    }
+    world.spawn((
+        cell_center(level.player_start.x, level.player_start.y),
+        Velocity::default(),
+        Collider::sensor(tuning::PLAYER_HALF, tuning::PLAYER_HALF),
+        Player::default(),
+        CameraTarget,
+        Sprite {
+            looks: Looks::Player,
+            layer: layer::BODIES,
+        },
+        Animation::default(),
+    ));
+}
+
+/// Spawn a wall on every wall tile, row by row.
+fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
     let half = TILE / 2.0;
     for y in 0..level.height {
         for x in 0..level.width {
@@ -88,13 +91,18 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
             }
         }
     }
+}
+
+/// Spawn the level's crates (kegs marked) and note each on the tile map.
+fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
+    let half = TILE / 2.0;
     // Levels use a handful of skins; resolve each once, not once per crate.
     let mut looks_by_skin: std::collections::HashMap<&str, Looks> =
         std::collections::HashMap::new();
     for spawn in &level.crates {
         let looks = *looks_by_skin
             .entry(spawn.skin.as_str())
-            .or_insert_with(|| clips_for_skin(world, &spawn.skin));
+            .or_insert_with(|| crate_looks(world, &spawn.skin, role));
         let crate_entity = world.spawn((
             cell_center(spawn.at.x, spawn.at.y),
             Collider::solid(half, half),
@@ -117,19 +125,26 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
             map.set_crate(i, Some(crate_entity));
         }
     }
-    for coin in &level.coins {
-        spawn_coin(world, cell_center(coin.x, coin.y), Velocity::default());
+}
+
+/// The looks of a crate of `skin`: its idle and hit clips at each crack stage, and its
+/// explosion.
+fn crate_looks(world: &World, skin: &str, role: &RoleClips) -> Looks {
+    let clips = world.resource::<Clips>();
+    let staged = |state| -> Option<[ClipId; CRACK_STAGES + 1]> {
+        let mut ids = [ClipId::NONE; CRACK_STAGES + 1];
+        for (stage, id) in (0..).zip(&mut ids) {
+            *id = clips.id(&clip_names::cracked_crate_clip(skin, state, stage))?;
+        }
+        Some(ids)
+    };
+    match (
+        staged(CrateState::Idle),
+        staged(CrateState::Hit),
+        clips.id(&clip_names::crate_clip(skin, CrateState::Explode)),
+    ) {
+        (Some(idle), Some(hit), Some(explode)) => Looks::Crate { idle, hit, explode },
+        // Levels are validated against the atlas, so this only guards hand-built worlds.
+        _ => Looks::Fixed(role.walls[0]),
     }
-    world.spawn((
-        cell_center(level.player_start.x, level.player_start.y),
-        Velocity::default(),
-        Collider::sensor(tuning::PLAYER_HALF, tuning::PLAYER_HALF),
-        Player::default(),
-        CameraTarget,
-        Sprite {
-            looks: Looks::Player,
-            layer: layer::BODIES,
-        },
-        Animation::default(),
-    ));
 }

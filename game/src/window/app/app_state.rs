@@ -7,7 +7,6 @@ use ecs::EventReader;
 
 use super::audio::{Cues, Sounds};
 use super::draw_probe::DrawCallProbe;
-use crate::window::editor::{EventFeed, Session};
 use super::frame_times::FrameTimes;
 use super::gamepad::Gamepads;
 use super::keys::Command;
@@ -30,6 +29,7 @@ use crate::records::settings::SettingsFile;
 use crate::sim::game_events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::window::debug::overlay::Overlay;
+use crate::window::editor::{EventFeed, Session};
 use crate::window::ui::Hud;
 
 /// Everything the running game holds between frames.

@@ -4,13 +4,13 @@
 use macroquad::prelude::{KeyCode, get_frame_time, is_key_pressed, is_quit_requested};
 
 use super::app_state::App;
-use crate::window::editor::Outcome;
 use super::keys::{self, Command};
 use super::mode::{Mode, Over};
 use super::playback::{self, PlaybackCommand};
 use crate::input::menu::{MenuInput, SettingsMenu};
 use crate::input::pad::PadFrame;
 use crate::window::debug::views::View;
+use crate::window::editor::Outcome;
 use crate::window::ui::ink;
 
 impl App {

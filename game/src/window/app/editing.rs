@@ -2,11 +2,11 @@
 //! guard on commands that would throw its unsaved edits away.
 
 use super::app_state::App;
-use crate::window::editor::{self, EditStart, Session};
 use super::flow::same_file;
 use super::keys::Command;
 use super::mode::Mode;
 use crate::sim::Sim;
+use crate::window::editor::{self, EditStart, Session};
 use crate::window::ui::ink;
 
 impl App {

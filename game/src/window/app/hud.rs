@@ -6,11 +6,11 @@ use std::io::Write as _;
 use macroquad::prelude::{Color, screen_height, screen_width};
 
 use super::app_state::App;
-use crate::window::editor::{self, Session};
 use super::mode::Mode;
 use super::screens::{self, HUD_BAR};
 use super::{keys, playback};
 use crate::sim::Sim;
+use crate::window::editor::{self, Session};
 use crate::window::ui::{Hud, ink};
 
 impl App {

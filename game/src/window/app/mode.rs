@@ -13,10 +13,10 @@
 //! A scripted run (`App::script`: its length and screenshot) is orthogonal too: it goes
 //! through the same modes as a player.
 
-use crate::window::editor::edit_form::Form;
 use super::playback::Playback;
 use super::screens::TitleEntry;
 use crate::input::menu::SettingsMenu;
+use crate::window::editor::edit_form::Form;
 
 /// What the game is showing and who takes the input.
 #[derive(Debug)]

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::app_state::App;
+use super::mode::Mode;
 use crate::window::editor::edit_form::{Form, FormKey, FormKind};
 use crate::window::editor::{self, EditEvent, Session};
-use super::mode::Mode;
 use crate::window::ui::ink;
 
 impl App {

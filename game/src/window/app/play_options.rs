@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::window::editor::EditStart;
 use crate::input::InputSource;
 use crate::records::settings::Overrides;
 use crate::window::debug::views::Views;
+use crate::window::editor::EditStart;
 
 /// Options of a windowed run.
 #[derive(Clone, Debug)]

@@ -8,12 +8,12 @@ use serde::Serialize;
 
 use super::app_error::AppError;
 use super::app_state::App;
-use crate::window::editor::{EditorReport, Session};
 use super::frame_times::CpuTimes;
 use super::mode::Mode;
 use super::screenshot;
 use crate::campaign::medals::Medal;
 use crate::records::settings::Settings;
+use crate::window::editor::{EditorReport, Session};
 
 /// What a scripted run prints when it ends (one JSON object).
 #[derive(Clone, Debug, Default, Serialize)]

@@ -8,7 +8,6 @@ use super::app_state::{
     App, Config, Devices, Drawing, Edits, Frames, HotReload, Juice, Records, Run,
 };
 use super::audio::{Cues, Sounds};
-use crate::window::editor::EventFeed;
 use super::gamepad::Gamepads;
 use super::mode::Mode;
 use super::notices::Notices;
@@ -28,6 +27,7 @@ use crate::records::settings::SettingsFile;
 use crate::records::{self, BestTimes};
 use crate::sim::FixedStep;
 use crate::window::debug::overlay::Overlay;
+use crate::window::editor::EventFeed;
 use crate::window::ui::{Hud, ink};
 
 /// The player's records as a run opens them, with the problems met opening them.

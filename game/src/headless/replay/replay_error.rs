@@ -1,0 +1,60 @@
+//! [`ReplayError`]: why a replay could not be read, written or verified.
+
+/// Why a replay could not be read, written or verified.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The replay file could not be read (missing, not a regular file, too large, not UTF-8).
+    #[error("{path}: cannot read the replay: {message}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The replay file is malformed.
+    #[error("{path}:{line}:{column}: error: {message}")]
+    Syntax {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The replay's level file cannot be found or read.
+    #[error("the replay's level {level}: {message}")]
+    Level {
+        /// The level as the replay names it.
+        level: String,
+        /// Why it cannot be used.
+        message: String,
+    },
+    /// The level file's bytes are not those recorded.
+    #[error(
+        "the level {path} changed since the replay was recorded (its bytes hash to {found:016x}, the replay was recorded on {recorded:016x}); replaying it would be a different game"
+    )]
+    LevelChanged {
+        /// The level file found.
+        path: String,
+        /// Hash in the replay.
+        recorded: u64,
+        /// Hash of the file now.
+        found: u64,
+    },
+    /// The level loads no more (invalid, or the atlas lacks a clip).
+    #[error(transparent)]
+    Load(#[from] crate::sim::LoadError),
+    /// The level's path cannot be written into a replay as it is, so the replay could never
+    /// find its level again.
+    #[error(
+        "cannot record a replay of {path}: {reason}, which a replay cannot store; rename the level file or give it by another path"
+    )]
+    UnstorablePath {
+        /// The path, escaped for display.
+        path: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+}
