@@ -17,7 +17,7 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{MAX_OVERRIDES, MAX_SIDE};
+use super::bounds::{MAX_OVERRIDES, MAX_SIDE};
 
 /// The whole file: `(name: ..., map: [...], legend: {...}, crates: [...], par: (...))`.
 #[derive(Debug, Deserialize)]

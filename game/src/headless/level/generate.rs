@@ -34,7 +34,7 @@
 
 use std::fmt::Write;
 
-use super::{MAX_CRATES, MAX_SIDE};
+use super::bounds::{MAX_CRATES, MAX_SIDE};
 
 /// How [`generate_level`] lays out a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

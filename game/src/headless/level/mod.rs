@@ -30,12 +30,15 @@
 //!
 //! The file format is documented for level authors in `levels/README.md`.
 
+mod bounds;
 pub mod commands;
 mod error;
 mod escape;
 mod excerpt;
 pub(crate) mod format;
 mod generate;
+mod loading;
+mod parsed;
 mod reporter;
 mod ron_errors;
 mod scanner;
@@ -44,10 +47,10 @@ mod spelling;
 pub(crate) mod validate;
 pub mod watch;
 
-use std::borrow::Cow;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
+pub use bounds::{
+    HEALTH_RANGE, MAX_CRATES, MAX_FILE_BYTES, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_PAR_SECONDS,
+    MAX_SIDE, MAX_SKIN_CHARS,
+};
 pub use error::LevelError;
 pub use escape::escape_for_display;
 pub use excerpt::{MAX_QUOTED_CHARS, MAX_SOURCE_COLUMNS};
@@ -55,274 +58,10 @@ pub use generate::{
     DENSE_PERIOD, Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates, generate,
     generate_dense, generate_level, generate_with_kegs,
 };
+pub use loading::{check, load, parse, parse_bytes};
+pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Tile};
 pub use watch::LevelWatcher;
 
 pub(crate) use escape::needs_escape;
-use format::RawLevel;
+pub(crate) use loading::{lone_cr_to_lf, parse_raw, read_level_file};
 pub(crate) use reporter::Reporter;
-use ron_errors::{LEVEL_SHAPE_HINT, RECURSION_LIMIT};
-use spans::Spans;
-
-/// Largest map side, in cells.
-pub const MAX_SIDE: u32 = 1024;
-/// Largest number of crates in one level.
-pub const MAX_CRATES: usize = 1_000_000;
-/// Largest number of crate overrides: one per crate.
-pub const MAX_OVERRIDES: usize = MAX_CRATES;
-/// Longest level name, in characters: what fits the HUD bar beside the score.
-pub const MAX_NAME_CHARS: usize = 64;
-/// Longest skin name, in characters; the atlas's sprite names are far shorter.
-pub const MAX_SKIN_CHARS: usize = 64;
-/// Largest level file `load` reads; 16 MiB is several times a full 1024 x 1024 map.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-/// Slowest par time, in seconds: a day, the longest run a replay holds.
-pub const MAX_PAR_SECONDS: f64 = 86_400.0;
-/// Smallest and largest crate health.
-pub const HEALTH_RANGE: std::ops::RangeInclusive<i64> = 1..=1000;
-/// Skins of the built-in crate characters `c`, `C` and `k`, which every atlas should provide:
-/// the skins the atlas generator draws.
-pub const DEFAULT_SKINS: [&str; 3] = crate::atlas::clip_names::CRATE_SKINS;
-
-/// Position of one map cell: column `x`, row `y`, with (0, 0) at the top-left.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    pub x: u32,
-    pub y: u32,
-}
-
-/// What the ground of a cell is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Tile {
-    /// Outside the room: not drawn, not walkable.
-    #[default]
-    Void,
-    Floor,
-    Wall,
-}
-
-/// A crate placed by the level, standing on a floor cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CrateSpawn {
-    pub at: Cell,
-    /// Hits it takes to smash, in `HEALTH_RANGE`.
-    pub health: u32,
-    /// Whether smashing it drops a coin.
-    pub coin: bool,
-    /// Name of its sprite in the art atlas; checked to exist when the level was parsed.
-    pub skin: String,
-}
-
-/// A validated level, ready for the simulation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Level {
-    pub name: String,
-    pub width: u32,
-    pub height: u32,
-    /// Row-major, `width * height` tiles.
-    pub tiles: Vec<Tile>,
-    /// A floor cell.
-    pub player_start: Cell,
-    /// In row-major order of their cells.
-    pub crates: Vec<CrateSpawn>,
-    /// Loose coins lying on floor cells, row-major.
-    pub coins: Vec<Cell>,
-    /// Par times for the medals, if the level sets them.
-    pub par: Option<crate::campaign::medals::Par>,
-}
-
-impl Level {
-    /// The tile at column `x`, row `y`; [`Tile::Void`] outside the map.
-    pub fn tile(&self, x: u32, y: u32) -> Tile {
-        if x >= self.width || y >= self.height {
-            return Tile::Void;
-        }
-        self.tiles[y as usize * self.width as usize + x as usize]
-    }
-}
-
-/// Parse and validate the text of a level file.
-///
-/// `path` is only used in error messages. `skins` lists the crate skins of the art atlas
-/// ([`AtlasData::crate_skins`](crate::atlas::AtlasData::crate_skins)); a level naming another
-/// is an error, with a suggestion from the list when one is a likely typo.
-pub fn parse(path: &Path, text: &str, skins: &[&str]) -> Result<Level, LevelError> {
-    // A byte-order mark is one char, like the space that replaces it, so columns stay true.
-    let without_bom;
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => {
-            without_bom = format!(" {rest}");
-            without_bom.as_str()
-        }
-        None => text,
-    };
-    // ron ends lines (and so line comments) at `\n` only; a lone `\r` becomes one, byte for
-    // byte, so offsets and the lines `Spans` counts stay the same.
-    let text = &*lone_cr_to_lf(text);
-    let spans = Spans::new(text);
-    let rep = Reporter {
-        path,
-        spans: &spans,
-    };
-    if text.trim().is_empty() {
-        return Err(rep.at(0, "the file is empty").with_hint(LEVEL_SHAPE_HINT));
-    }
-    match ron_options().from_str::<RawLevel>(text) {
-        Ok(raw) => validate::build(raw, &rep, skins),
-        Err(err) => Err(rep.ron(&err)),
-    }
-}
-
-/// `text` with every `\r` that is not followed by `\n` replaced by `\n`.
-pub(crate) fn lone_cr_to_lf(text: &str) -> Cow<'_, str> {
-    let bytes = text.as_bytes();
-    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-    if !(0..bytes.len()).any(lone) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(cr) = rest.find('\r') {
-        out.push_str(&rest[..cr]);
-        out.push(if rest[cr + 1..].starts_with('\n') {
-            '\r'
-        } else {
-            '\n'
-        });
-        rest = &rest[cr + 1..];
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
-}
-
-/// How level files are read: `health: 5` may stand for `Some(5)`, and the recursion limit stays
-/// on so that no input can overflow the stack.
-fn ron_options() -> ron::Options {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .with_recursion_limit(RECURSION_LIMIT)
-}
-
-/// The level as written, before validation: what the editor reads the legend and the crate
-/// overrides from. `text` is a file [`parse`] accepted, without its byte-order mark and with
-/// lone `\r` already made `\n` ([`lone_cr_to_lf`]).
-pub(crate) fn parse_raw(text: &str) -> Result<RawLevel, ron::error::SpannedError> {
-    ron_options().from_str::<RawLevel>(text)
-}
-
-/// Parse and validate the raw bytes of a level file, which must be UTF-8.
-pub fn parse_bytes(path: &Path, bytes: &[u8], skins: &[&str]) -> Result<Level, LevelError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(path, text, skins),
-        Err(err) => {
-            let valid = &bytes[..err.valid_up_to()];
-            // Everything before `valid_up_to` is UTF-8 by definition.
-            let valid = std::str::from_utf8(valid).unwrap_or_default();
-            let spans = Spans::new(valid);
-            let bad = bytes.get(err.valid_up_to()).copied().unwrap_or_default();
-            Err(Reporter {
-                path,
-                spans: &spans,
-            }
-            .at(
-                valid.len(),
-                format!("the file is not UTF-8 text (byte 0x{bad:02X})"),
-            )
-            .with_hint("save the file as UTF-8"))
-        }
-    }
-}
-
-/// Read, parse and validate the level file at `path`.
-///
-/// Refuses files over [`MAX_FILE_BYTES`] before reading them, and anything but a regular file (a
-/// FIFO, a device) without blocking on it.
-pub fn load(path: &Path, skins: &[&str]) -> Result<Level, LevelError> {
-    parse_bytes(path, &read_level_file(path)?, skins)
-}
-
-/// The bytes of the level file at `path`, read the way [`load`] reads them: at most
-/// [`MAX_FILE_BYTES`], never blocking on a FIFO or device.
-pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
-    let io_error = |err: std::io::Error| {
-        let what = match err.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_owned(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-            _ => err.to_string(),
-        };
-        LevelError::whole_file(path, format!("cannot read level file: {what}"))
-    };
-    let metadata = std::fs::metadata(path).map_err(io_error)?;
-    if metadata.is_dir() {
-        return Err(
-            LevelError::whole_file(path, "is a directory, not a level file")
-                .with_hint("pass the `.ron` files inside it, e.g. `levels/*.ron`"),
-        );
-    }
-    let too_big = |size: u64| {
-        LevelError::whole_file(
-            path,
-            format!(
-                "the file is {size} bytes; level files are limited to {MAX_FILE_BYTES} bytes (16 MiB)"
-            ),
-        )
-    };
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(too_big(metadata.len()));
-    }
-    // The file can grow between `metadata` and reading, so the read is capped too.
-    crate::fsutil::read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
-        crate::fsutil::BoundedReadError::Io(e) => io_error(e),
-        crate::fsutil::BoundedReadError::TooLarge { size, .. } => {
-            too_big(size.unwrap_or(MAX_FILE_BYTES + 1))
-        }
-    })
-}
-
-/// Check level files, printing each invalid file's error to `out` as [`LevelError`] displays
-/// it (`path:line:col: error: message`, the offending line with a caret under the column, and a
-/// hint where there is one), or `ok: N files valid` when every file is a valid level.
-///
-/// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
-pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
-    let mut all_valid = true;
-    for path in paths {
-        if let Err(err) = load(path, skins) {
-            all_valid = false;
-            // A closed pipe (`check | head`) must not turn invalid levels into a panic.
-            let _ = writeln!(out, "{err}");
-        }
-    }
-    if !all_valid {
-        return 1;
-    }
-    let files = if paths.len() == 1 { "file" } else { "files" };
-    let _ = writeln!(out, "ok: {} {files} valid", paths.len());
-    0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn deep_nesting_hits_the_recursion_limit_not_the_stack() {
-        // The level schema itself is shallow, so ron rejects deep nesting in a level long before
-        // the limit; parse an untyped value to show the limit is on and what it reports.
-        let depth = 100_000;
-        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        let err = ron_options()
-            .from_str::<ron::Value>(&text)
-            .expect_err("too deep");
-        assert_eq!(err.code, ron::Error::ExceededRecursionLimit);
-        let spans = Spans::new(&text);
-        let err = Reporter {
-            path: Path::new("deep.ron"),
-            spans: &spans,
-        }
-        .ron(&err);
-        assert_eq!(
-            err.headline(),
-            "deep.ron:1:65: error: brackets are nested too deeply"
-        );
-    }
-}

@@ -2,17 +2,18 @@
 
 use std::collections::HashMap;
 
+use super::bounds::{
+    HEALTH_RANGE, MAX_CRATES, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE,
+    MAX_SKIN_CHARS,
+};
 use super::error::LevelError;
 use super::escape::quoted_char;
 use super::excerpt::excerpt;
 use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, RawPar, Rows};
+use super::parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Tile};
 use super::reporter::Reporter;
 use super::spans::Step::{self, Field, Item, Key, Value};
 use super::spelling::suggest;
-use super::{
-    Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_NAME_CHARS,
-    MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS, Tile,
-};
 use crate::campaign::medals::{Medal, Par};
 use crate::sim::STEPS_PER_SECOND;
 

@@ -29,7 +29,9 @@ use std::time::{Duration, Instant};
 use notify::event::{AccessKind, AccessMode, ModifyKind};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
-use super::{Level, LevelError};
+use super::error::LevelError;
+use super::loading::load;
+use super::parsed::Level;
 
 /// How long the file must stay untouched before a change is reported. Long enough to cover one
 /// editor save, short enough that the game reacts well within half a second.
@@ -362,7 +364,7 @@ impl BackgroundLoader {
                     if job.generation < newest.load(Ordering::Acquire) {
                         continue;
                     }
-                    let level = super::load(&job.path, &skins);
+                    let level = load(&job.path, &skins);
                     let loaded = Loaded {
                         generation: job.generation,
                         path: job.path,
@@ -396,7 +398,7 @@ impl BackgroundLoader {
         // loading never panics on any input); then this one request is loaded here.
         if let Some(Err(mpsc::SendError(job))) = self.jobs.as_ref().map(|jobs| jobs.send(job)) {
             let skins: Vec<&str> = self.skins.iter().map(String::as_str).collect();
-            let level = super::load(&job.path, &skins);
+            let level = load(&job.path, &skins);
             self.ready = Some(Loaded {
                 generation,
                 path: job.path,

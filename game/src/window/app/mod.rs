@@ -5,13 +5,13 @@
 //!
 //! `App` (`app_state.rs`) holds the game between frames; its `Mode` (`mode.rs`) says which
 //! screen is up. Each file adds one part of its behaviour: `frame_loop` drives the frames,
-//! `commands` takes the input, `flow` moves between levels, `stepping` runs the steps,
+//! `controls` takes the input, `flow` moves between levels, `stepping` runs the steps,
 //! `drawing` and `hud` draw, `results` keeps what a run leaves behind.
 
 mod app_error;
 mod app_state;
 pub mod audio;
-mod commands;
+mod controls;
 mod draw_probe;
 mod drawing;
 mod editing;
