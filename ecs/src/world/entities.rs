@@ -193,6 +193,7 @@ impl World {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity);
                 slot.sets.removed.insert(entity);
+                self.sets_pending = true;
             }
         }
     }
@@ -230,6 +231,7 @@ impl World {
             slot.dirty.clear();
             slot.pending_membership.clear();
         }
+        self.sets_pending = true;
         self.pending_despawns.clear();
         for k in 0..self.order.len() {
             let s = self.order[k];
@@ -262,11 +264,13 @@ impl World {
                 slot.sets.removed.remove(entity);
                 if slot.watches_any {
                     slot.dirty.insert(entity);
+                    self.sets_pending = true;
                 }
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity);
             slot.sets.removed.insert(entity);
+            self.sets_pending = true;
         }
     }
 }

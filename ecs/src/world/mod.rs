@@ -114,6 +114,15 @@ pub struct World {
     resources: TypeMap<Resource>,
     events: TypeMap<Box<dyn AnyEvents>>,
     updating: bool,
+    /// Whether some system's own dirty or removed set may be non-empty: set by whatever
+    /// inserts into one, recomputed at the end of an update. While it is false and every
+    /// change log is empty, no system has anything to react to (see `World::is_quiet`).
+    sets_pending: bool,
+    /// Whether every reactive system reports zero `last_dirty` and `last_duration`, as a
+    /// skipped one does: then a quiet update need not look at them.
+    figures_zeroed: bool,
+    /// Positions in `order` of the systems that are not reactive, ascending.
+    every_update: Vec<usize>,
     pending_despawns: Vec<Entity>,
     pending_clear: bool,
     change_tracking: bool,
@@ -190,6 +199,9 @@ impl World {
             resources: TypeMap::default(),
             events: TypeMap::default(),
             updating: false,
+            sets_pending: false,
+            figures_zeroed: true,
+            every_update: Vec::new(),
             pending_despawns: Vec::new(),
             pending_clear: false,
             change_tracking: true,

@@ -49,6 +49,7 @@ impl World {
         }
         let mut slot = SystemSlot {
             watches_any: !desc.watches.is_empty(),
+            reactive: desc.is_reactive(),
             required_only: {
                 let mut ids = required.iter();
                 match (ids.next(), ids.next()) {
@@ -74,6 +75,7 @@ impl World {
                 slot.sets.tracked.insert(entity);
                 if slot.watches_any {
                     slot.dirty.insert(entity);
+                    self.sets_pending = true;
                 }
             }
         }
@@ -83,6 +85,9 @@ impl World {
             .order
             .partition_point(|&o| self.systems[o].desc.priority <= priority);
         self.order.insert(at, s);
+        self.every_update = (0..self.order.len())
+            .filter(|&k| !self.systems[self.order[k]].reactive)
+            .collect();
         SystemId(s)
     }
 

@@ -27,23 +27,7 @@ impl World {
             "World::update called from inside a system's update"
         );
         self.updating = true;
-        for k in 0..self.order.len() {
-            let s = self.order[k];
-            let slot = &self.systems[s];
-            if !slot.enabled || (debug_only && !slot.desc.debug) {
-                if slot.watches_any {
-                    self.take_over(s);
-                }
-                continue;
-            }
-            if slot.desc.reactive && self.change_tracking && self.nothing_pending(s) {
-                let slot = &mut self.systems[s];
-                slot.last_dirty = 0;
-                slot.last_duration = Duration::ZERO;
-                continue;
-            }
-            self.run_system(s);
-        }
+        self.run_systems(debug_only);
         for k in 0..self.pending_despawns.len() {
             let entity = self.pending_despawns[k];
             self.despawn_now(entity);
@@ -57,6 +41,81 @@ impl World {
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
+        if self.sets_pending {
+            self.sets_pending = self
+                .systems
+                .iter()
+                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+        }
+    }
+
+    /// Run or skip each system in priority order.
+    ///
+    /// While nothing is pending anywhere (`quiet`), reactive systems have nothing to react to:
+    /// the loop jumps from one system that runs every update to the next (`every_update`, their
+    /// positions in `order`) without looking at the others, and falls back to looking at each
+    /// system once one that ran left something pending.
+    fn run_systems(&mut self, debug_only: bool) {
+        let mut quiet = self.change_tracking && self.is_quiet();
+        if quiet && !self.figures_zeroed {
+            self.zero_skipped_figures(debug_only);
+        }
+        let mut k = 0;
+        let mut e = 0;
+        while k < self.order.len() {
+            if quiet {
+                while self.every_update.get(e).is_some_and(|&at| at < k) {
+                    e += 1;
+                }
+                let Some(&at) = self.every_update.get(e) else {
+                    break;
+                };
+                k = at;
+            }
+            let s = self.order[k];
+            k += 1;
+            let slot = &self.systems[s];
+            if !slot.enabled || (debug_only && !slot.desc.debug) {
+                if slot.watches_any && !quiet {
+                    self.take_over(s);
+                }
+                continue;
+            }
+            if slot.reactive && self.change_tracking && (quiet || self.nothing_pending(s)) {
+                let slot = &mut self.systems[s];
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+                continue;
+            }
+            self.run_system(s);
+            quiet = quiet && self.is_quiet();
+        }
+    }
+
+    /// Zero the figures of every reactive system that this update skips (what a skip reports),
+    /// ahead of a quiet update that does not look at them; note whether all are now zero.
+    fn zero_skipped_figures(&mut self, debug_only: bool) {
+        let mut all = true;
+        for slot in self.systems.iter_mut().filter(|slot| slot.reactive) {
+            if slot.enabled && (!debug_only || slot.desc.debug) {
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+            }
+            all &= slot.last_dirty == 0 && slot.last_duration == Duration::ZERO;
+        }
+        self.figures_zeroed = all;
+    }
+
+    /// Whether no system has anything dirty or removed pending: no own set may hold an
+    /// entity and every change log is empty (so every cursor is at its end). Cost: a flag and
+    /// a look at each watched component's log, whatever the number of systems.
+    #[inline]
+    fn is_quiet(&self) -> bool {
+        !self.sets_pending
+            && self.watched.iter().all(|&id| {
+                let log = change_log(&self.logs, id).borrow();
+                log.entries.is_empty() && !log.all
+            })
     }
 
     pub(super) fn run_system(&mut self, s: usize) {
@@ -89,7 +148,7 @@ impl World {
             Delivery::Tracked => tracked.as_slice(),
             Delivery::Lent(_, from) => &delivered[from..],
         };
-        let skip = self.systems[s].desc.reactive && dirty.is_empty() && removed.is_empty();
+        let skip = self.systems[s].reactive && dirty.is_empty() && removed.is_empty();
         let start = self.timing.then(Instant::now);
         if !skip {
             system.update(
@@ -120,6 +179,9 @@ impl World {
         debug_assert!(slot.dirty.is_empty() && placeholder.tracked.len() == 0);
         slot.last_dirty = last_dirty;
         slot.last_duration = elapsed;
+        if slot.reactive && (last_dirty != 0 || elapsed != Duration::ZERO) {
+            self.figures_zeroed = false;
+        }
         slot.runs += u64::from(!skip);
         self.placeholder = Some(placeholder);
         let slot = &mut self.systems[s];
