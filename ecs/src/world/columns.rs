@@ -1,6 +1,6 @@
 //! Component types and their columns: registering a type, finding its column.
 
-use std::any::{TypeId, type_name};
+use std::any::{Any, TypeId, type_name};
 
 use super::{World, change_log, downcast, downcast_mut, recent_slot};
 use crate::column::Column;
@@ -94,7 +94,8 @@ impl World {
     /// the caller): no lookup by type. `None` if `id` is not `T`'s.
     #[inline]
     pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
-        self.columns.get(id.index())?.as_any().downcast_ref()
+        let column: &dyn Any = &**self.columns.get(id.index())?;
+        column.downcast_ref()
     }
 
     /// Where the world's heap bytes go: entities, each column, each change log, each system's

@@ -211,18 +211,19 @@ impl World {
     }
 }
 
+// Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
 #[inline]
 fn downcast<T: Component>(column: &dyn AnyColumn) -> &Column<T> {
+    let column: &dyn Any = column;
     column
-        .as_any()
         .downcast_ref()
         .expect("column stored under its own TypeId")
 }
 
 #[inline]
 fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    let column: &mut dyn Any = column;
     column
-        .as_any_mut()
         .downcast_mut()
         .expect("column stored under its own TypeId")
 }
