@@ -56,27 +56,43 @@ impl World {
     /// positions in `order`) without looking at the others, and falls back to looking at each
     /// system once one that ran left something pending.
     fn run_systems(&mut self, debug_only: bool) {
-        let mut quiet = self.change_tracking && self.is_quiet();
+        // Jumping pays only when there are reactive systems to jump over.
+        let mut quiet =
+            self.change_tracking && self.every_update.len() < self.order.len() && self.is_quiet();
         if quiet && !self.figures_zeroed {
             self.zero_skipped_figures(debug_only);
         }
         let mut k = 0;
         let mut e = 0;
+        // Whether a system ran since `quiet` was last checked (it may have written).
+        let mut ran = false;
         while k < self.order.len() {
             if quiet {
                 while self.every_update.get(e).is_some_and(|&at| at < k) {
                     e += 1;
                 }
-                let Some(&at) = self.every_update.get(e) else {
-                    break;
-                };
-                k = at;
+                let at = self
+                    .every_update
+                    .get(e)
+                    .copied()
+                    .unwrap_or(self.order.len());
+                // Systems before `at` are reactive: skipped only if still nothing is pending.
+                if at > k && ran {
+                    quiet = self.is_quiet();
+                    ran = false;
+                }
+                if quiet {
+                    if at == self.order.len() {
+                        break;
+                    }
+                    k = at;
+                }
             }
             let s = self.order[k];
             k += 1;
             let slot = &self.systems[s];
             if !slot.enabled || (debug_only && !slot.desc.debug) {
-                if slot.watches_any && !quiet {
+                if slot.watches_any && (ran || !quiet) {
                     self.take_over(s);
                 }
                 continue;
@@ -88,7 +104,7 @@ impl World {
                 continue;
             }
             self.run_system(s);
-            quiet = quiet && self.is_quiet();
+            ran = true;
         }
     }
 
