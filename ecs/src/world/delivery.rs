@@ -112,47 +112,12 @@ impl World {
             self.consume(s);
             return Delivery::Tracked;
         }
-        if slot.dirty.is_empty() {
-            let required_only = slot.required_only;
-            let mut pending = slot
-                .watches
-                .iter_mut()
-                .filter(|w| change_log(&self.logs, w.id).borrow().entries.len() > w.cursor);
-            if let (Some(watch), None) = (pending.next(), pending.next()) {
-                let mut log = change_log(&self.logs, watch.id).borrow_mut();
-                let from = watch.cursor;
-                // Within one part each entity appears once; if every entry is tracked too,
-                // the system can read the shared log itself. A log already in ascending slot
-                // order is what a dense delivery would build, so it is lent at any density.
-                let lendable = if dense {
-                    log.ascending_from(from)
-                } else {
-                    log.unique_from(from)
-                };
-                // A system that requires only the watched component tracks exactly its
-                // column, so entries whose entities are all still there need no lookups.
-                let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
-                    || log.entries[from..].iter().all(|&e| tracked.contains(e));
-                if lendable && all_tracked {
-                    log.seal();
-                    watch.cursor = log.entries.len();
-                    log.lend(out);
-                    return Delivery::Lent(watch.id, from);
-                }
-                // Every tracked entity changed, each once: the tracked set, if it is in slot
-                // order, is the delivery, and costs nothing to hand out.
-                let whole = dense
-                    && all_tracked
-                    && log.unique_from(from)
-                    && log.entries.len() - from == tracked.len()
-                    && tracked.is_in_slot_order();
-                if whole {
-                    drop(log);
-                    self.consume(s);
-                    return Delivery::Tracked;
-                }
-            }
+        if slot.dirty.is_empty()
+            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out)
+        {
+            return delivery;
         }
+        let slot = &self.systems[s];
         let order = if dense {
             Order::Slot(&mut self.sorter, self.entities.slot_count())
         } else {
@@ -161,6 +126,59 @@ impl World {
         collect(&self.logs, order, slot, tracked, out);
         self.consume(s);
         Delivery::Own
+    }
+
+    /// When system `s` has changes in one watched log only and nothing of its own: the log
+    /// itself (lent) or the tracked set, if either is the delivery as it stands.
+    fn deliver_one_log(
+        &mut self,
+        s: usize,
+        tracked: &EntitySet,
+        dense: bool,
+        out: &mut Vec<Entity>,
+    ) -> Option<Delivery> {
+        let slot = &mut self.systems[s];
+        let required_only = slot.required_only;
+        let mut pending = slot
+            .watches
+            .iter_mut()
+            .filter(|w| change_log(&self.logs, w.id).borrow().entries.len() > w.cursor);
+        let (Some(watch), None) = (pending.next(), pending.next()) else {
+            return None;
+        };
+        let mut log = change_log(&self.logs, watch.id).borrow_mut();
+        let from = watch.cursor;
+        // Within one part each entity appears once; if every entry is tracked too, the system
+        // can read the shared log itself. A log already in ascending slot order is what a
+        // dense delivery would build, so it is lent at any density.
+        let lendable = if dense {
+            log.ascending_from(from)
+        } else {
+            log.unique_from(from)
+        };
+        // A system that requires only the watched component tracks exactly its column, so
+        // entries whose entities are all still there need no lookups.
+        let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
+            || log.entries[from..].iter().all(|&e| tracked.contains(e));
+        if lendable && all_tracked {
+            log.seal();
+            watch.cursor = log.entries.len();
+            log.lend(out);
+            return Some(Delivery::Lent(watch.id, from));
+        }
+        // Every tracked entity changed, each once: the tracked set, if it is in slot order, is
+        // the delivery, and costs nothing to hand out.
+        let whole = dense
+            && all_tracked
+            && log.unique_from(from)
+            && log.entries.len() - from == tracked.len()
+            && tracked.is_in_slot_order();
+        drop(log);
+        if whole {
+            self.consume(s);
+            return Some(Delivery::Tracked);
+        }
+        None
     }
 }
 
