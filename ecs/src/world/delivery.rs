@@ -23,8 +23,8 @@ pub struct DenseDelivery {
 }
 
 impl DenseDelivery {
-    /// The default: N/10, from 16,384 candidates on (chosen when slot order went through a
-    /// scan of a bit set over the slots; see the crate README, "Sparse vs dense").
+    /// The default: N/10, from 16,384 candidates on (where a scan of a bit set over the slots
+    /// pays; see the crate README, "Sparse vs dense").
     pub const DEFAULT: Self = Self {
         fraction: 1.0 / 10.0,
         min: 16_384,
