@@ -30,7 +30,7 @@ impl World {
 
     /// Index into `bundles` of `B`'s cached ids, registering them on first use and refreshing
     /// the systems to notify when systems were added since.
-    pub(super) fn bundle_index<B: Bundle>(&mut self) -> usize {
+    fn bundle_index<B: Bundle>(&mut self) -> usize {
         let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
             Some(&b) => b,
             None => {
@@ -175,7 +175,7 @@ impl World {
 
     /// Tell component `id`'s change log, if it has one, that an entity left the column.
     #[inline]
-    pub(super) fn note_removal(&self, id: ComponentId) {
+    fn note_removal(&self, id: ComponentId) {
         if let Some(log) = self.logs.get(id.index()).and_then(Option::as_deref) {
             log.borrow_mut().note_removal();
         }
@@ -242,7 +242,7 @@ impl World {
         }
     }
 
-    pub(super) fn refresh_requirers(&mut self, id: ComponentId, entity: Entity) {
+    fn refresh_requirers(&mut self, id: ComponentId, entity: Entity) {
         for i in 0..self.requirers[id.index()].len() {
             self.refresh_membership(self.requirers[id.index()][i], entity);
         }

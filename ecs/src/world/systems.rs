@@ -170,7 +170,7 @@ impl World {
             .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
     }
 
-    pub(super) fn slot_mut(&mut self, id: SystemId) -> &mut SystemSlot {
+    fn slot_mut(&mut self, id: SystemId) -> &mut SystemSlot {
         self.systems
             .get_mut(id.0)
             .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))

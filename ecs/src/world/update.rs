@@ -21,7 +21,7 @@ impl World {
         self.run(true);
     }
 
-    pub(super) fn run(&mut self, debug_only: bool) {
+    fn run(&mut self, debug_only: bool) {
         assert!(
             !self.updating,
             "World::update called from inside a system's update"
@@ -134,7 +134,7 @@ impl World {
             })
     }
 
-    pub(super) fn run_system(&mut self, s: usize) {
+    fn run_system(&mut self, s: usize) {
         let placeholder = self
             .placeholder
             .take()
@@ -213,7 +213,7 @@ impl World {
     /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
     /// one (change tracking on): a check that touches neither its sets nor any column.
     #[inline]
-    pub(super) fn nothing_pending(&self, s: usize) -> bool {
+    fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
             && slot.sets.removed.is_empty()
@@ -240,7 +240,7 @@ impl World {
 
     /// Move what system `s` (which does not run this update) has pending in the logs into its
     /// own dirty set, so the logs can be compacted however long it stays disabled.
-    pub(super) fn take_over(&mut self, s: usize) {
+    fn take_over(&mut self, s: usize) {
         self.expand_all(s);
         let slot = &mut self.systems[s];
         for w in &mut slot.watches {
@@ -259,7 +259,7 @@ impl World {
     }
 
     /// Drop log entries every watcher has read.
-    pub(super) fn compact_logs(&mut self) {
+    fn compact_logs(&mut self) {
         for &id in &self.watched {
             let mut log = change_log(&self.logs, id).borrow_mut();
             if log.entries.is_empty() {
