@@ -95,7 +95,9 @@ pub struct SystemDesc {
 }
 
 impl SystemDesc {
-    /// Describe a system called `name`, priority 0, requiring and watching nothing.
+    /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
+    /// watches a component, it is called only when it has something to react to, unless
+    /// [`every_update`](SystemDesc::every_update).
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
@@ -230,8 +232,8 @@ pub struct SystemInfo {
     pub last_dirty: usize,
     /// Wall time of its last run.
     pub last_duration: Duration,
-    /// Number of times it has run (not counting updates a [reactive](SystemDesc::reactive)
-    /// system skipped).
+    /// Number of times it has run (not counting updates that skipped it for having nothing
+    /// to react to; see [`SystemDesc::every_update`]).
     pub runs: u64,
 }
 
