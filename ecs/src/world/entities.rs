@@ -198,7 +198,7 @@ impl World {
         }
     }
 
-    /// Remove every entity and component at once. Systems' [`System::on_clear`] run afterwards
+    /// Remove every entity and component at once. Systems' [`System::on_clear`](crate::System::on_clear) run afterwards
     /// and may spawn again; old handles stay stale, so nothing new aliases anything old.
     /// Called from a system, the clear happens at the end of the update. Resources remain.
     pub fn clear(&mut self) {
