@@ -292,8 +292,14 @@ fn a_watching_system_is_called_only_when_it_has_something_to_react_to() {
     assert_eq!(world.system_info(id).runs, 1);
     world.get_mut::<Pos>(e).expect("has Pos").0 += 1;
     world.update(); // e dirty
+    assert_eq!(world.system_info(id).last_dirty, 1);
     world.update();
     assert_eq!(world.system_info(id).runs, 2);
+    assert_eq!(
+        world.system_info(id).last_dirty,
+        0,
+        "a skip reports nothing dirty"
+    );
     world.despawn(e);
     world.update(); // e removed
     world.update();
@@ -341,4 +347,26 @@ fn an_every_update_watcher_is_called_with_nothing_to_react_to() {
         world.update();
     }
     assert_eq!(world.system_info(id).runs, 3);
+}
+
+#[test]
+fn a_change_made_in_an_update_with_nothing_pending_reaches_a_later_watcher_in_that_update() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    writer(&mut world, "writer", 0, e, &[2]);
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let out = Rc::clone(&seen);
+    world.add_system(
+        SystemDesc::new("watcher")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+        move |_: &mut World, entities: &SystemEntities<'_>| {
+            out.borrow_mut().push(entities.dirty().to_vec());
+        },
+    );
+    world.update(); // e new
+    world.update(); // nothing pending: the watcher is not called
+    world.update(); // nothing pending before the writer writes e
+    assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
 }
