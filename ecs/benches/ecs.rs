@@ -9,8 +9,9 @@
 //!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
 //!   that delivers the changes, because `join_values_mut` defers that work to it.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system.
-//! - `idle_update/{8_systems,8_reactive_systems}/N`: `world.update()` with eight watching
-//!   systems (plain, or [reactive](ecs::SystemDesc::reactive)) and nothing changed.
+//! - `idle_update/{8_systems,8_every_update_systems}/N`: `world.update()` with eight watching
+//!   systems and nothing changed: as declared by default (called only when they have something
+//!   to react to), or declared [`every_update`](ecs::SystemDesc::every_update).
 //! - `reader/N/k`: the update in which one system visits the k dirty entities (of N) and reads
 //!   their `Value`; the k writes before it are untimed and made in a shuffled order, so change
 //!   order is not memory order. `reader_in_order/N/k`: the same with writes in slot order.
@@ -429,14 +430,18 @@ fn label(n: usize) -> String {
 
 fn idle_update(c: &mut Criterion) {
     let mut group = c.benchmark_group("idle_update");
-    for (n, reactive) in [1_000, 100_000, 1_000_000]
+    for (n, every_update) in [1_000, 100_000, 1_000_000]
         .into_iter()
         .flat_map(|n| [(n, false), (n, true)])
     {
         let mut world = World::new();
         for i in 0..8 {
             let desc = SystemDesc::new("idle").requires::<Value>();
-            let desc = if reactive { desc.reactive() } else { desc };
+            let desc = if every_update {
+                desc.every_update()
+            } else {
+                desc
+            };
             let desc = if i % 2 == 0 {
                 desc.watches::<Value>()
             } else {
@@ -452,8 +457,8 @@ fn idle_update(c: &mut Criterion) {
             world.spawn((Value(i), Other(i)));
         }
         world.update();
-        let name = if reactive {
-            "8_reactive_systems"
+        let name = if every_update {
+            "8_every_update_systems"
         } else {
             "8_systems"
         };

@@ -187,8 +187,6 @@ impl<T: 'static> Column<T> {
 
 /// Type-erased column operations the world needs without knowing `T`.
 pub(crate) trait AnyColumn: Any {
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
     fn despawn(&mut self, entity: Entity);
     /// Drop every component; the world clears the change log.
@@ -202,14 +200,6 @@ pub(crate) trait AnyColumn: Any {
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn despawn(&mut self, entity: Entity) {
         // Its change-log entry, if any, stays: delivery skips handles that are not tracked.
         if let Some(i) = self.entities.remove(entity) {

@@ -14,7 +14,7 @@
 //!    update, and one made by an earlier system reaches a later one in the same update.
 //!    Disabled systems keep collecting (deduplicated).
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at a
-//!    thousand entities as at a million; marking a watched component changed is a few
+//!    thousand entities as at a million, and calls no system that only reacts to changes; marking a watched component changed is a few
 //!    nanoseconds; writes to unwatched types cost nothing extra; a change is logged once however
 //!    many systems watch it; a large batch of changes is handed out in memory (slot) order.
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
@@ -51,7 +51,7 @@
 //! );
 //! let player = world.spawn((Health(10),));
 //! world.update(); // new component: dirty
-//! world.update(); // nothing changed: the system sees no dirty entity
+//! world.update(); // nothing changed: the system is not called
 //! world.get_mut::<Health>(player).unwrap().0 -= 2;
 //! world.update();
 //! assert_eq!(world.resource::<Log>().0, ["10/10", "8/10"]);

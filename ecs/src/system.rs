@@ -89,19 +89,21 @@ pub struct SystemDesc {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
     pub(crate) debug: bool,
-    pub(crate) reactive: bool,
+    pub(crate) runs_when: RunsWhen,
     pub(crate) requires: Vec<ComponentRef>,
     pub(crate) watches: Vec<ComponentRef>,
 }
 
 impl SystemDesc {
-    /// Describe a system called `name`, priority 0, requiring and watching nothing.
+    /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
+    /// watches a component, it is called only when it has something to react to, unless
+    /// [`every_update`](SystemDesc::every_update).
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
             priority: 0,
             debug: false,
-            reactive: false,
+            runs_when: RunsWhen::Default,
             requires: Vec::new(),
             watches: Vec::new(),
         }
@@ -132,11 +134,12 @@ impl SystemDesc {
     }
 
     /// Run only when there is something to react to: when [`SystemEntities::dirty`] or
-    /// [`SystemEntities::removed`] would not be empty. For systems whose whole work is their
-    /// dirty and removed entities (an index, a cache, derived data); not for ones that also
-    /// read events, resources or every tracked entity. An update where nothing changed then
-    /// skips the system without calling it; a skipped run leaves [`SystemInfo::runs`] as it is
-    /// and reports zero `last_dirty` and `last_duration`.
+    /// [`SystemEntities::removed`] would not be empty. This is already the default for a
+    /// system that watches something; `reactive` extends it to one that watches nothing (it
+    /// then runs when an entity stopped being tracked). For systems whose whole work is their
+    /// dirty and removed entities (an index, a cache, derived data). An update where nothing
+    /// changed skips the system without calling it; a skipped run leaves
+    /// [`SystemInfo::runs`] as it is and reports zero `last_dirty` and `last_duration`.
     ///
     /// ```
     /// use ecs::{SystemDesc, World};
@@ -156,9 +159,58 @@ impl SystemDesc {
     /// assert_eq!(world.system_info(id).runs, 2);
     /// ```
     pub fn reactive(mut self) -> Self {
-        self.reactive = true;
+        self.runs_when = RunsWhen::Changed;
         self
     }
+
+    /// Run on every update, even one with nothing dirty and nothing removed: for a system
+    /// that watches components but also has work of its own each update (reads input or
+    /// events, counts time, clears a per-update resource). Systems that watch nothing run on
+    /// every update anyway, unless [`reactive`](SystemDesc::reactive).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, World};
+    ///
+    /// struct Hp(u32);
+    /// let mut world = World::new();
+    /// let watcher = world.add_system(
+    ///     SystemDesc::new("hp_bar").requires::<Hp>().watches::<Hp>(),
+    ///     |_: &mut World, _: &ecs::SystemEntities| {},
+    /// );
+    /// let ticker = world.add_system(
+    ///     SystemDesc::new("hp_regen").requires::<Hp>().watches::<Hp>().every_update(),
+    ///     |_: &mut World, _: &ecs::SystemEntities| {},
+    /// );
+    /// world.spawn((Hp(3),));
+    /// world.update();
+    /// world.update(); // nothing changed
+    /// assert_eq!(world.system_info(watcher).runs, 1, "a watcher runs on changes");
+    /// assert_eq!(world.system_info(ticker).runs, 2);
+    /// ```
+    pub fn every_update(mut self) -> Self {
+        self.runs_when = RunsWhen::EveryUpdate;
+        self
+    }
+
+    /// Whether the update skips this system when it has nothing dirty and nothing removed.
+    pub(crate) fn is_reactive(&self) -> bool {
+        match self.runs_when {
+            RunsWhen::Default => !self.watches.is_empty(),
+            RunsWhen::Changed => true,
+            RunsWhen::EveryUpdate => false,
+        }
+    }
+}
+
+/// When a system runs: see [`SystemDesc::reactive`] and [`SystemDesc::every_update`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunsWhen {
+    /// On changes if it watches something, else on every update.
+    Default,
+    /// Only when it has dirty or removed entities.
+    Changed,
+    /// On every update.
+    EveryUpdate,
 }
 
 /// Snapshot of one system's scheduling state and last-run figures.
@@ -180,8 +232,8 @@ pub struct SystemInfo {
     pub last_dirty: usize,
     /// Wall time of its last run.
     pub last_duration: Duration,
-    /// Number of times it has run (not counting updates a [reactive](SystemDesc::reactive)
-    /// system skipped).
+    /// Number of times it has run (not counting updates that skipped it for having nothing
+    /// to react to; see [`SystemDesc::every_update`]).
     pub runs: u64,
 }
 
@@ -195,6 +247,8 @@ pub(crate) struct SystemSlot {
     /// exactly the entities of that component's column.
     pub(crate) required_only: Option<crate::component::ComponentId>,
     pub(crate) watches_any: bool,
+    /// Skipped by an update in which it has nothing dirty and nothing removed.
+    pub(crate) reactive: bool,
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that running it moves one pointer out
     /// (to lend the sets while the system borrows the world) and back. While it runs, an empty

@@ -414,9 +414,12 @@ impl Subject {
         let mut ids = Vec::new();
         for (s, spec) in SPECS.iter().enumerate() {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
-            if spec.reactive {
-                desc = desc.reactive();
-            }
+            // Writers act whether or not they have something to react to.
+            desc = if spec.reactive {
+                desc.reactive()
+            } else {
+                desc.every_update()
+            };
             for &c in spec.requires {
                 desc = dispatch!(c, requires(desc));
             }

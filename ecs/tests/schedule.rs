@@ -103,7 +103,8 @@ fn system_own_writes_reach_it_on_its_next_update() {
     world.add_system(
         SystemDesc::new("self_writer")
             .requires::<Pos>()
-            .watches::<Pos>(),
+            .watches::<Pos>()
+            .every_update(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             record(&log, entities);
             if run == 1 {
@@ -247,7 +248,8 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
         SystemDesc::new("spawner")
             .priority(5)
             .requires::<Pos>()
-            .watches::<Pos>(),
+            .watches::<Pos>()
+            .every_update(),
         move |world: &mut World, _: &SystemEntities<'_>| {
             if !done {
                 *out.borrow_mut() = Some(world.spawn((Pos(0),)));
@@ -273,4 +275,98 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
         "next frame for earlier systems"
     );
     assert!(last_dirty(&late).is_empty());
+}
+
+#[test]
+fn a_watching_system_is_called_only_when_it_has_something_to_react_to() {
+    let mut world = World::new();
+    let id = world.add_system(
+        SystemDesc::new("watcher")
+            .requires::<Pos>()
+            .watches::<Pos>(),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    let e = world.spawn((Pos(0),));
+    world.update(); // e is new
+    world.update(); // nothing changed: not called
+    assert_eq!(world.system_info(id).runs, 1);
+    world.get_mut::<Pos>(e).expect("has Pos").0 += 1;
+    world.update(); // e dirty
+    assert_eq!(world.system_info(id).last_dirty, 1);
+    world.update();
+    assert_eq!(world.system_info(id).runs, 2);
+    assert_eq!(
+        world.system_info(id).last_dirty,
+        0,
+        "a skip reports nothing dirty"
+    );
+    world.despawn(e);
+    world.update(); // e removed
+    world.update();
+    assert_eq!(world.system_info(id).runs, 3);
+}
+
+#[test]
+fn a_change_by_a_later_system_calls_an_earlier_watcher_next_update() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    let (_, early) = probe(&mut world, SystemDesc::new("settle").requires::<Pos>());
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let out = Rc::clone(&seen);
+    world.add_system(
+        SystemDesc::new("early").priority(0).watches::<Pos>(),
+        move |_: &mut World, entities: &SystemEntities<'_>| {
+            out.borrow_mut().push(entities.dirty().to_vec());
+        },
+    );
+    writer(&mut world, "late", 10, e, &[1]);
+    world.update(); // e new: early runs
+    world.update(); // late writes after early
+    world.update(); // early receives it
+    world.update(); // nothing: early not called
+    assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
+    assert_eq!(
+        run_count(&early),
+        4,
+        "a system that watches nothing runs every update"
+    );
+}
+
+#[test]
+fn an_every_update_watcher_is_called_with_nothing_to_react_to() {
+    let mut world = World::new();
+    let id = world.add_system(
+        SystemDesc::new("ticker")
+            .requires::<Pos>()
+            .watches::<Pos>()
+            .every_update(),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.spawn((Pos(0),));
+    for _ in 0..3 {
+        world.update();
+    }
+    assert_eq!(world.system_info(id).runs, 3);
+}
+
+#[test]
+fn a_change_made_in_an_update_with_nothing_pending_reaches_a_later_watcher_in_that_update() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    writer(&mut world, "writer", 0, e, &[2]);
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let out = Rc::clone(&seen);
+    world.add_system(
+        SystemDesc::new("watcher")
+            .priority(10)
+            .requires::<Pos>()
+            .watches::<Pos>(),
+        move |_: &mut World, entities: &SystemEntities<'_>| {
+            out.borrow_mut().push(entities.dirty().to_vec());
+        },
+    );
+    world.update(); // e new
+    world.update(); // nothing pending: the watcher is not called
+    world.update(); // nothing pending before the writer writes e
+    assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
 }

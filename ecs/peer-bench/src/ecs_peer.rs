@@ -103,6 +103,8 @@ impl Peer for EcsPeer {
     }
 
     fn read(&mut self) -> usize {
+        // The reader is called only when something changed: count zero unless it runs.
+        self.world.resource_mut::<Seen>().0 = 0;
         self.world.update();
         self.world.resource::<Seen>().0
     }

@@ -39,9 +39,13 @@ pub fn record(runs: &Runs, entities: &SystemEntities<'_>) {
 pub fn probe(world: &mut World, desc: SystemDesc) -> (SystemId, Runs) {
     let runs = Runs::default();
     let log = Rc::clone(&runs);
-    let id = world.add_system(desc, move |_: &mut World, entities: &SystemEntities<'_>| {
-        record(&log, entities);
-    });
+    // A probe records every update, including ones where it has nothing to react to.
+    let id = world.add_system(
+        desc.every_update(),
+        move |_: &mut World, entities: &SystemEntities<'_>| {
+            record(&log, entities);
+        },
+    );
     (id, runs)
 }
 

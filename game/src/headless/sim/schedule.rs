@@ -140,7 +140,9 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .requires::<Animation>()
             .requires::<Sprite>()
             .watches::<Position>()
-            .watches::<Animation>(),
+            .watches::<Animation>()
+            // It empties the per-update `DrawDirtyLog` even when nothing changed.
+            .every_update(),
         DrawDataSystem::default(),
     );
     world.add_system(

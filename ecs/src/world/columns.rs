@@ -1,0 +1,202 @@
+//! Component types and their columns: registering a type, finding its column.
+
+use std::any::{Any, TypeId, type_name};
+
+use super::{World, change_log, downcast, downcast_mut, recent_slot};
+use crate::column::Column;
+use crate::component::{Component, ComponentId, MAX_COMPONENT_TYPES};
+use crate::system::MemoryUse;
+
+impl World {
+    /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
+    /// adding systems register types implicitly.
+    ///
+    /// # Panics
+    /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
+    pub fn register<T: Component>(&mut self) -> ComponentId {
+        if let Some(id) = self.component_id::<T>() {
+            return id;
+        }
+        let index = self.columns.len();
+        assert!(
+            index < MAX_COMPONENT_TYPES,
+            "cannot register `{}`: a world holds at most {MAX_COMPONENT_TYPES} component types",
+            type_name::<T>()
+        );
+        let id = ComponentId(index as u16);
+        self.component_ids.insert(TypeId::of::<T>(), id);
+        self.columns.push(Box::new(Column::<T>::default()));
+        self.component_types
+            .push((TypeId::of::<T>(), type_name::<T>()));
+        self.requirers.push(Vec::new());
+        self.watchers.push(Vec::new());
+        self.logs.push(None);
+        id
+    }
+
+    /// Every component type the world has a column for, in registration order (the order of
+    /// their [`ComponentId`]s): its `TypeId` and its [`type_name`]. A type is registered by the
+    /// first spawn or insert of one, by a system that requires or watches it, or by
+    /// [`World::register`], and stays registered (its column may be empty, even after
+    /// [`World::clear`]). For checks that must cover every component type, such as a test that a
+    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
+    /// and `std` does not promise their exact form).
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    ///
+    /// struct Health(u32);
+    /// struct Name(&'static str);
+    /// let mut world = ecs::World::new();
+    /// world.spawn((Health(3),));
+    /// world.register::<Name>();
+    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
+    /// assert_eq!(types, [TypeId::of::<Health>(), TypeId::of::<Name>()]);
+    /// ```
+    pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.component_types.iter().copied()
+    }
+
+    /// Id of component type `T`, if registered.
+    #[inline]
+    pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
+        let t = TypeId::of::<T>();
+        let recent = &self.recent_ids[recent_slot(t)];
+        if let Some((seen, id)) = recent.get()
+            && seen == t
+        {
+            return Some(id);
+        }
+        let id = self.component_ids.get(&t).copied()?;
+        recent.set(Some((t, id)));
+        Some(id)
+    }
+
+    /// Every component of type `T`.
+    ///
+    /// # Panics
+    /// If `T` was never registered (no entity ever had one and no system names it); use
+    /// [`World::try_column`] when that is expected.
+    #[inline]
+    pub fn column<T: Component>(&self) -> &Column<T> {
+        self.try_column()
+            .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
+    }
+
+    /// Every component of type `T`, or `None` if `T` was never registered.
+    #[inline]
+    pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
+        let id = self.component_id::<T>()?;
+        Some(downcast::<T>(&*self.columns[id.index()]))
+    }
+
+    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
+    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    #[inline]
+    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+        let column: &dyn Any = &**self.columns.get(id.index())?;
+        column.downcast_ref()
+    }
+
+    /// Where the world's heap bytes go: entities, each column, each change log, each system's
+    /// entity sets, the delivery buffers (by capacity). Resources and events are left out:
+    /// their types are the caller's, who can count them.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// for i in 0..100 {
+    ///     world.spawn((Hp(i),));
+    /// }
+    /// let memory = world.memory_use();
+    /// assert!(memory.columns[0].1 >= 100 * (4 + 8 + 8), "values, dense handles, sparse index");
+    /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
+    /// ```
+    pub fn memory_use(&self) -> MemoryUse {
+        MemoryUse {
+            entities: self.entities.heap_bytes(),
+            columns: self
+                .component_types
+                .iter()
+                .zip(&self.columns)
+                .map(|((_, name), c)| (*name, c.heap_bytes()))
+                .collect(),
+            change_logs: self
+                .watched
+                .iter()
+                .map(|id| {
+                    let bytes = change_log(&self.logs, *id).borrow().heap_bytes();
+                    (self.component_types[id.index()].1, bytes)
+                })
+                .collect(),
+            systems: self
+                .order
+                .iter()
+                .map(|&s| (self.systems[s].desc.name, self.systems[s].heap_bytes()))
+                .collect(),
+            delivery: self.scratch.heap_bytes() + self.sorter.heap_bytes(),
+        }
+    }
+
+    /// Number of registered component types; grows by one with each new type, so a cache of
+    /// ids is current while this is unchanged.
+    #[inline]
+    pub fn component_type_count(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Every component of type `T`, mutably (registering `T` if needed). Writes through
+    /// [`Column::get_mut`] signal changes; adding and removing go through the world.
+    #[inline]
+    pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
+        let id = self.register::<T>();
+        downcast_mut::<T>(&mut *self.columns[id.index()])
+    }
+
+    /// Two columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If `A` and `B` are the same type.
+    pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
+        let a = self.register::<A>().index();
+        let b = self.register::<B>().index();
+        assert_ne!(
+            a,
+            b,
+            "columns_mut::<{0}, {0}>: asked for the same column twice",
+            type_name::<A>()
+        );
+        let [ca, cb] = self
+            .columns
+            .get_disjoint_mut([a, b])
+            .expect("distinct registered columns");
+        (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
+    }
+
+    /// Three columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If any two of `A`, `B`, `C` are the same type.
+    pub fn columns3_mut<A: Component, B: Component, C: Component>(
+        &mut self,
+    ) -> (&mut Column<A>, &mut Column<B>, &mut Column<C>) {
+        let ids = [
+            self.register::<A>().index(),
+            self.register::<B>().index(),
+            self.register::<C>().index(),
+        ];
+        let [ca, cb, cc] = self.columns.get_disjoint_mut(ids).unwrap_or_else(|_| {
+            panic!(
+                "columns3_mut::<{}, {}, {}>: asked for the same column twice",
+                type_name::<A>(),
+                type_name::<B>(),
+                type_name::<C>()
+            )
+        });
+        (
+            downcast_mut::<A>(&mut **ca),
+            downcast_mut::<B>(&mut **cb),
+            downcast_mut::<C>(&mut **cc),
+        )
+    }
+}

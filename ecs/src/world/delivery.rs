@@ -1,0 +1,261 @@
+//! Delivery: what each system receives as dirty, in change order or in slot order.
+
+use crate::Entity;
+use crate::change_log::SlotBits;
+use crate::component::ComponentId;
+use crate::entity_set::EntitySet;
+use crate::slot_sort::{SlotSorter, Sorted, dedup_sorted};
+use crate::system::SystemSlot;
+
+use super::{Logs, World, change_log};
+
+/// When a system's delivery is put in slot order (memory order; see the crate README,
+/// "Slot order from the handles alone") rather than left in change order: when it has at
+/// least `min` candidates and at least `fraction` times as many as there are slots. See
+/// [`World::set_dense_delivery`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DenseDelivery {
+    /// Candidates per entity slot from which slot order pays for putting them in order.
+    pub fraction: f64,
+    /// Fewest candidates for slot order: below this the tables a delivery touches stay in
+    /// cache, and change order costs nothing extra.
+    pub min: usize,
+}
+
+impl DenseDelivery {
+    /// The default: N/10, from 16,384 candidates on (where a scan of a bit set over the slots
+    /// pays; see the crate README, "Sparse vs dense").
+    pub const DEFAULT: Self = Self {
+        fraction: 1.0 / 10.0,
+        min: 16_384,
+    };
+    /// Every delivery in slot order.
+    pub const ALWAYS: Self = Self {
+        fraction: 0.0,
+        min: 0,
+    };
+    /// Every delivery in change order.
+    pub const NEVER: Self = Self {
+        fraction: f64::INFINITY,
+        min: usize::MAX,
+    };
+}
+
+impl Default for DenseDelivery {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+impl World {
+    /// Whether a delivery of `candidates` entities goes by slot order.
+    #[inline]
+    pub(super) fn is_dense(&self, candidates: usize) -> bool {
+        candidates >= self.dense.min
+            && candidates as f64 >= self.dense.fraction * self.entities.slot_count() as f64
+    }
+
+    /// Entries after system `s`'s cursors plus its own dirty set: what a delivery looks at.
+    pub(super) fn pending_upper_bound(&self, s: usize) -> usize {
+        let slot = &self.systems[s];
+        slot.watches
+            .iter()
+            .map(|w| change_log(&self.logs, w.id).borrow().entries.len() - w.cursor)
+            .sum::<usize>()
+            + slot.dirty.len()
+    }
+
+    /// Expand [`Column::values_mut`]'s "everything changed" into log entries for the
+    /// components system `s` watches.
+    pub(super) fn expand_all(&mut self, s: usize) {
+        for w in &self.systems[s].watches {
+            let mut log = change_log(&self.logs, w.id).borrow_mut();
+            if std::mem::take(&mut log.all) {
+                for &entity in self.columns[w.id.index()].entities() {
+                    log.mark(entity);
+                }
+            }
+        }
+    }
+
+    /// Hand system `s` its dirty entities (into `out`, or as a lent log range) and move its
+    /// cursors to the ends of the logs.
+    pub(super) fn deliver(
+        &mut self,
+        s: usize,
+        tracked: &EntitySet,
+        out: &mut Vec<Entity>,
+    ) -> Delivery {
+        out.clear();
+        let slot = &self.systems[s];
+        let mut all = false;
+        let mut any = !slot.dirty.is_empty();
+        for w in &slot.watches {
+            let log = change_log(&self.logs, w.id).borrow();
+            all |= log.all;
+            any |= !log.is_empty_after(w.cursor);
+        }
+        if !any {
+            // Nothing to deliver: a dirty set left large by a burst gives its memory back.
+            self.systems[s].dirty.clear_and_release();
+            return Delivery::Own;
+        }
+        if all {
+            self.expand_all(s);
+        }
+        let candidates = self.pending_upper_bound(s);
+        let dense = self.is_dense(candidates);
+        let slot = &mut self.systems[s];
+        // Every tracked entity is newly tracked (the first update of a level, or a system
+        // added to a full world): the tracked set, if in slot order, is the delivery.
+        if dense && slot.dirty.len() == tracked.len() && tracked.is_in_slot_order() {
+            self.consume(s);
+            return Delivery::Tracked;
+        }
+        if slot.dirty.is_empty()
+            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out)
+        {
+            return delivery;
+        }
+        let slot = &self.systems[s];
+        let order = if dense {
+            Order::Slot(&mut self.sorter, self.entities.slot_count())
+        } else {
+            Order::Change(&mut self.scratch)
+        };
+        collect(&self.logs, order, slot, tracked, out);
+        self.consume(s);
+        Delivery::Own
+    }
+
+    /// When system `s` has changes in one watched log only and nothing of its own: the log
+    /// itself (lent) or the tracked set, if either is the delivery as it stands.
+    fn deliver_one_log(
+        &mut self,
+        s: usize,
+        tracked: &EntitySet,
+        dense: bool,
+        out: &mut Vec<Entity>,
+    ) -> Option<Delivery> {
+        let slot = &mut self.systems[s];
+        let required_only = slot.required_only;
+        let mut pending = slot
+            .watches
+            .iter_mut()
+            .filter(|w| change_log(&self.logs, w.id).borrow().entries.len() > w.cursor);
+        let (Some(watch), None) = (pending.next(), pending.next()) else {
+            return None;
+        };
+        let mut log = change_log(&self.logs, watch.id).borrow_mut();
+        let from = watch.cursor;
+        // Within one part each entity appears once; if every entry is tracked too, the system
+        // can read the shared log itself. A log already in ascending slot order is what a
+        // dense delivery would build, so it is lent at any density.
+        let lendable = if dense {
+            log.ascending_from(from)
+        } else {
+            log.unique_from(from)
+        };
+        // A system that requires only the watched component tracks exactly its column, so
+        // entries whose entities are all still there need no lookups.
+        let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
+            || log.entries[from..].iter().all(|&e| tracked.contains(e));
+        if lendable && all_tracked {
+            log.seal();
+            watch.cursor = log.entries.len();
+            log.lend(out);
+            return Some(Delivery::Lent(watch.id, from));
+        }
+        // Every tracked entity changed, each once: the tracked set, if it is in slot order, is
+        // the delivery, and costs nothing to hand out.
+        let whole = dense
+            && all_tracked
+            && log.unique_from(from)
+            && log.entries.len() - from == tracked.len()
+            && tracked.is_in_slot_order();
+        drop(log);
+        if whole {
+            self.consume(s);
+            return Some(Delivery::Tracked);
+        }
+        None
+    }
+}
+
+/// Where a running system's dirty entities are.
+#[derive(Clone, Copy)]
+pub(super) enum Delivery {
+    /// In the system's `delivered` buffer (empty when nothing changed).
+    Own,
+    /// Every tracked entity (change tracking off).
+    Tracked,
+    /// In a component's change log, lent for the run as the `delivered` buffer, from this
+    /// position.
+    Lent(ComponentId, usize),
+}
+
+/// How [`collect`] orders and deduplicates a delivery.
+pub(super) enum Order<'a> {
+    /// Change order (own dirty set first, then log order), deduplicated through a bit set
+    /// over the slots that is all-zero before and after.
+    Change(&'a mut SlotBits),
+    /// Slot order, through a radix sort of the handles (indices below the slot count).
+    Slot(&'a mut SlotSorter, usize),
+}
+
+/// Put `slot`'s dirty entities into `out` without consuming them: its own dirty set and the log
+/// entries after its cursors, each tracked entity once, in `order`.
+pub(super) fn collect(
+    logs: &Logs,
+    order: Order<'_>,
+    slot: &SystemSlot,
+    tracked: &EntitySet,
+    out: &mut Vec<Entity>,
+) {
+    match order {
+        Order::Slot(sorter, slot_count) => {
+            // A log entry may name a since-despawned entity whose slot a tracked one reuses:
+            // the tracked filter drops that stale handle (the new one, tracked after the
+            // change, is in the own dirty set anyway).
+            let logs: Vec<_> = slot
+                .watches
+                .iter()
+                .map(|w| (w, change_log(logs, w.id).borrow()))
+                .collect();
+            let mut parts = vec![slot.dirty.as_slice()];
+            let mut all_tracked = true;
+            for (w, log) in &logs {
+                all_tracked &= slot.required_only == Some(w.id) && log.present_from(w.cursor);
+                parts.push(&log.entries[w.cursor..]);
+            }
+            // Within one part of one log each entity appears once.
+            let nonempty = parts.iter().filter(|p| !p.is_empty()).count();
+            let unique = nonempty <= 1
+                && slot.watches.iter().zip(&logs).all(|(w, (_, log))| {
+                    log.entries.len() == w.cursor || log.unique_from(w.cursor)
+                });
+            match sorter.sort_into(&parts, unique, Some(tracked), out, slot_count) {
+                Sorted::Tracked => {}
+                Sorted::Strict if all_tracked => {}
+                // Sorted, the lookups in the tracked set walk it forwards.
+                _ => dedup_sorted(out, |e| all_tracked || tracked.contains(e)),
+            }
+        }
+        Order::Change(scratch) => {
+            for &e in slot.dirty.as_slice() {
+                scratch.set(e.index());
+                out.push(e);
+            }
+            for w in &slot.watches {
+                for &e in &change_log(logs, w.id).borrow().entries[w.cursor..] {
+                    if tracked.contains(e) && !scratch.test_and_set(e.index()) {
+                        out.push(e);
+                    }
+                }
+            }
+            for e in out.iter() {
+                scratch.clear(e.index());
+            }
+        }
+    }
+}

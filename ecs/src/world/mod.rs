@@ -1,0 +1,237 @@
+//! The world: entities, component columns, systems and their tracked/dirty sets, resources and
+//! events, and the update loop that ties them together.
+
+use std::any::{Any, TypeId};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::rc::Rc;
+
+use crate::Entity;
+use crate::change_log::{ChangeLog, SlotBits};
+use crate::column::{AnyColumn, Column};
+use crate::component::{Component, ComponentId, ComponentSet};
+use crate::entity::Entities;
+use crate::events::AnyEvents;
+use crate::slot_sort::SlotSorter;
+use crate::system::{SystemSets, SystemSlot};
+
+mod columns;
+mod delivery;
+mod entities;
+mod resources;
+mod systems;
+mod update;
+
+pub use delivery::DenseDelivery;
+
+/// Error returned when an operation names an entity that is not alive (despawned, or a stale
+/// handle whose slot was reused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchEntity(pub Entity);
+
+impl fmt::Display for NoSuchEntity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entity {} is not alive (despawned or a stale handle)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoSuchEntity {}
+
+/// `TypeId`s are already hashes; feeding them through SipHash only costs time.
+#[derive(Default)]
+struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+/// Per component type: its change log, if some system watches it.
+type Logs = [Option<Rc<RefCell<ChangeLog>>>];
+
+type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
+
+/// Entries of [`World`]'s cache of recently found component ids.
+const RECENT_IDS: usize = 16;
+
+/// Where `T`'s id may be in the cache of recently found ids.
+#[inline]
+fn recent_slot(t: TypeId) -> usize {
+    let mut h = TypeIdHasher::default();
+    t.hash(&mut h);
+    (h.finish() ^ (h.finish() >> 29)) as usize % RECENT_IDS
+}
+
+/// Everything in one ECS: entities, components, systems, resources and events.
+///
+/// See the [crate documentation](crate) for the model and a walkthrough.
+pub struct World {
+    entities: Entities,
+    component_ids: TypeMap<ComponentId>,
+    /// The ids found last, by a few bits of the type's hash (a constant for each type, so
+    /// `World::get_mut::<T>` in a loop resolves `T` with one compare instead of a map lookup).
+    recent_ids: [Cell<Option<(TypeId, ComponentId)>>; RECENT_IDS],
+    columns: Vec<Box<dyn AnyColumn>>,
+    /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
+    component_types: Vec<(TypeId, &'static str)>,
+    /// Per component type: systems that require it (their membership can change with it).
+    requirers: Vec<Vec<usize>>,
+    /// Per component type: systems that watch it.
+    watchers: Vec<Vec<usize>>,
+    watched: Vec<ComponentId>,
+    /// Per component type: its change log, shared with its column, if some system watches it.
+    logs: Vec<Option<Rc<RefCell<ChangeLog>>>>,
+    /// All-zero between deliveries: deduplicates what a sparse delivery hands out.
+    scratch: SlotBits,
+    /// Puts what a dense delivery hands out in slot order.
+    sorter: SlotSorter,
+    dense: DenseDelivery,
+    timing: bool,
+    /// Stands in for the sets of the running system (see `SystemSlot::sets`).
+    placeholder: Option<Box<SystemSets>>,
+    /// Systems that require nothing and so track every entity.
+    requires_nothing: Vec<usize>,
+    systems: Vec<SystemSlot>,
+    /// Indices into `systems`, by priority then insertion.
+    order: Vec<usize>,
+    resources: TypeMap<Resource>,
+    events: TypeMap<Box<dyn AnyEvents>>,
+    updating: bool,
+    /// Whether some system's own dirty or removed set may be non-empty: set by whatever
+    /// inserts into one, recomputed at the end of an update. While it is false and every
+    /// change log is empty, no system has anything to react to (see `World::is_quiet`).
+    sets_pending: bool,
+    /// Whether every reactive system reports zero `last_dirty` and `last_duration`, as a
+    /// skipped one does: then a quiet update need not look at them.
+    figures_zeroed: bool,
+    /// Positions in `order` of the systems that are not reactive, ascending.
+    every_update: Vec<usize>,
+    pending_despawns: Vec<Entity>,
+    pending_clear: bool,
+    change_tracking: bool,
+    /// Per bundle type: index into `bundles`.
+    bundle_ids: TypeMap<usize>,
+    bundles: Vec<BundleInfo>,
+}
+
+/// One resource and the name of its type (for [`World::resource_types`]).
+struct Resource {
+    value: Box<dyn Any>,
+    name: &'static str,
+}
+
+/// What [`World::spawn`] needs to know about one bundle type, computed once.
+#[derive(Debug, Default)]
+struct BundleInfo {
+    /// Component ids in tuple order.
+    ids: Vec<ComponentId>,
+    signature: ComponentSet,
+    /// Systems whose membership a spawn with this bundle can change, each once.
+    systems: Vec<usize>,
+    /// `systems.len()` of the world when `systems` was computed.
+    systems_seen: usize,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for World {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.entities.len())
+            .field(
+                "component_types",
+                &self.component_types.iter().map(|t| t.1).collect::<Vec<_>>(),
+            )
+            .field(
+                "systems",
+                &self
+                    .order
+                    .iter()
+                    .map(|&s| self.systems[s].desc.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// Create an empty world with change tracking on.
+    pub fn new() -> Self {
+        Self {
+            entities: Entities::default(),
+            component_ids: TypeMap::default(),
+            recent_ids: Default::default(),
+            columns: Vec::new(),
+            component_types: Vec::new(),
+            requirers: Vec::new(),
+            watchers: Vec::new(),
+            watched: Vec::new(),
+            logs: Vec::new(),
+            scratch: SlotBits::default(),
+            sorter: SlotSorter::default(),
+            dense: DenseDelivery::DEFAULT,
+            timing: false,
+            placeholder: Some(Box::default()),
+            requires_nothing: Vec::new(),
+            systems: Vec::new(),
+            order: Vec::new(),
+            resources: TypeMap::default(),
+            events: TypeMap::default(),
+            updating: false,
+            sets_pending: false,
+            figures_zeroed: true,
+            every_update: Vec::new(),
+            pending_despawns: Vec::new(),
+            pending_clear: false,
+            change_tracking: true,
+            bundle_ids: TypeMap::default(),
+            bundles: Vec::new(),
+        }
+    }
+}
+
+// Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
+#[inline]
+fn downcast<T: Component>(column: &dyn AnyColumn) -> &Column<T> {
+    let column: &dyn Any = column;
+    column
+        .downcast_ref()
+        .expect("column stored under its own TypeId")
+}
+
+#[inline]
+fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    let column: &mut dyn Any = column;
+    column
+        .downcast_mut()
+        .expect("column stored under its own TypeId")
+}
+
+/// The change log of a watched component.
+#[inline]
+fn change_log(logs: &Logs, id: ComponentId) -> &RefCell<ChangeLog> {
+    logs[id.index()]
+        .as_deref()
+        .expect("a watched component has a change log")
+}
