@@ -368,7 +368,7 @@ fn gen_level_at_its_limit_passes_check_and_one_more_is_refused_naming_the_limit(
 }
 
 #[test]
-fn gen_level_dense_writes_a_million_crates_that_check_and_simulate_and_refuses_more() {
+fn gen_level_dense_writes_its_most_crates_that_check_and_simulate_and_refuses_more() {
     let dir = TempDir::new("gen-dense");
     let path = dir.path("dense.ron");
     let max = MAX_DENSE_CRATES.to_string();
@@ -379,7 +379,7 @@ fn gen_level_dense_writes_a_million_crates_that_check_and_simulate_and_refuses_m
     let sim = crate_room(&["sim", "--level", &path, "--frames", "2", "--json"]);
     assert!(sim.status.success(), "{}", stderr(&sim));
     let report: serde_json::Value = serde_json::from_str(&stdout(&sim)).unwrap();
-    assert_eq!(report["crates_total"], 1_000_000);
+    assert_eq!(report["crates_total"], MAX_DENSE_CRATES);
 
     let one_more = (MAX_DENSE_CRATES + 1).to_string();
     for args in [
@@ -392,7 +392,7 @@ fn gen_level_dense_writes_a_million_crates_that_check_and_simulate_and_refuses_m
         assert!(stderr(&out).contains(&max), "{args:?}: {}", stderr(&out));
     }
     // Without --dense the block layout's limit holds, and the refusal says what fits more.
-    let out = crate_room(&["gen-level", "--crates", "600000"]);
+    let out = crate_room(&["gen-level", "--crates", "9000000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--dense"), "{}", stderr(&out));
 }
@@ -631,8 +631,8 @@ fn options_that_would_do_nothing_or_crash_the_window_are_usage_errors() {
             "`check` opens none",
         ),
         (
-            &["gen-level", "--dense", "--crates", "1000001"],
-            "1000000 with --dense",
+            &["gen-level", "--dense", "--crates", "10000001"],
+            "10000000 with --dense",
         ),
     ];
     for (args, wanted) in cases {

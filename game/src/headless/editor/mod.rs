@@ -589,8 +589,8 @@ impl Editor {
     /// at the bottom (two undo steps at most).
     ///
     /// # Errors
-    /// For a side over the limit, what `check` says of such a map (`the map is 2000 cells
-    /// wide; the limit is 1024`); for a side of 0, [`EditError::Size`]'s message.
+    /// For a side over the limit, what `check` says of such a map (`the map is 5000 cells
+    /// wide; the limit is 4096`); for a side of 0, [`EditError::Size`]'s message.
     pub fn set_size(&mut self, width: u32, height: u32) -> Result<bool, String> {
         if let Some(message) = level::validate::map_width_message(width as usize)
             .or_else(|| level::validate::map_rows_message(height as usize))
@@ -701,7 +701,7 @@ impl Editor {
 
     /// What `check` would say of the file a save would write, or `None` if it is a valid
     /// level. Computed once after an edit, when first asked for; reading it again costs nothing.
-    /// (On the largest map, 1024 x 1024, computing it takes tens of milliseconds: see
+    /// (On a 1024 x 1024 map, computing it takes tens of milliseconds: see
     /// BENCHMARKS.md.)
     pub fn problem(&self) -> Option<&LevelError> {
         self.problem
@@ -848,7 +848,7 @@ impl Editor {
         if let Some(old) = self.grid.set(x, y, ch)
             && old != ch
         {
-            // Both sides are at most MAX_SIDE = 1024, so they fit.
+            // Both sides are at most MAX_SIDE = 4096, so they fit.
             changes.push(CellChange {
                 x: x as u16,
                 y: y as u16,
