@@ -104,7 +104,52 @@ pub struct CrateSpawn {
     /// Whether smashing it drops a coin.
     pub coin: bool,
     /// Name of its sprite in the art atlas; checked to exist when the level was parsed.
-    pub skin: String,
+    pub skin: Skin,
+}
+
+/// A crate skin's name, shared: the crates of one skin hold one string between them, so a
+/// level of ten million crates keeps a handful of names, not ten million.
+///
+/// ```
+/// use game::level::Skin;
+///
+/// let skin = Skin::new("crate");
+/// assert_eq!(skin, "crate");
+/// assert_eq!(skin.clone().as_str(), "crate");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Skin(std::sync::Arc<str>);
+
+impl Skin {
+    /// The skin called `name`.
+    pub fn new(name: &str) -> Self {
+        Self(name.into())
+    }
+
+    /// Its name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Skin {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for Skin {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Skin {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
 }
 
 /// A validated level, ready for the simulation.

@@ -7,7 +7,7 @@ use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, RawPar, Rows};
 use super::spans::Step::{self, Field, Item, Key, Value};
 use super::{
     Cell, CrateSpawn, DEFAULT_SKINS, HEALTH_RANGE, Level, MAX_CRATES, MAX_NAME_CHARS,
-    MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS, Tile,
+    MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS, Skin, Tile,
 };
 use crate::campaign::medals::{Medal, Par};
 use crate::sim::STEPS_PER_SECOND;
@@ -373,22 +373,26 @@ impl Validator<'_> {
         let mut player: Option<Cell> = None;
         let mut crates = Vec::new();
         let mut coins = Vec::new();
+        // What each ASCII character places, resolved at its first cell; the skins named so far.
+        let mut ascii: Vec<Option<(Glyph, Option<Skin>)>> = vec![None; 128];
+        let mut skins: Vec<Skin> = Vec::new();
         for (y, row) in rows.iter().enumerate() {
             for (x, c) in row.chars().enumerate() {
                 let cell = Cell {
                     x: x as u32,
                     y: y as u32,
                 };
-                let built;
-                let glyph = match legend.get(&c) {
-                    Some(glyph) => glyph,
-                    None => match built_in(c) {
-                        Some(glyph) => {
-                            built = glyph;
-                            &built
-                        }
-                        None => return Err(self.unknown_char(c, x, y, legend)),
-                    },
+                let slot = c as usize;
+                if ascii.get(slot).is_some_and(Option::is_none) {
+                    ascii[slot] = Some(self.resolve(c, x, y, legend, &mut skins)?);
+                }
+                let resolved;
+                let (glyph, skin) = match ascii.get(slot) {
+                    Some(Some((glyph, skin))) => (glyph, skin),
+                    _ => {
+                        resolved = self.resolve(c, x, y, legend, &mut skins)?;
+                        (&resolved.0, &resolved.1)
+                    }
                 };
                 let tile = match glyph {
                     Glyph::Tile(tile) => *tile,
@@ -415,7 +419,7 @@ impl Validator<'_> {
                         coins.push(cell);
                         Tile::Floor
                     }
-                    Glyph::Crate { health, skin, coin } => {
+                    Glyph::Crate { health, coin, .. } => {
                         if crates.len() == MAX_CRATES {
                             return Err(rep.at(
                                 self.map_char(y, x),
@@ -426,7 +430,7 @@ impl Validator<'_> {
                             at: cell,
                             health: *health,
                             coin: *coin,
-                            skin: skin.clone(),
+                            skin: skin.clone().unwrap_or_else(|| Skin::new(DEFAULT_SKINS[0])),
                         });
                         Tile::Floor
                     }
@@ -439,6 +443,7 @@ impl Validator<'_> {
                 .at(map_at(), "the map has no player start `@`")
                 .with_hint("put one `@` on the floor cell where the player begins"));
         };
+        crates.shrink_to_fit();
         Ok(Level {
             name,
             width: width as u32,
@@ -449,6 +454,33 @@ impl Validator<'_> {
             coins,
             par: None,
         })
+    }
+
+    /// What `c`, at `(x, y)`, places, with its skin (one [`Skin`] per name, kept in `skins`)
+    /// if it is a crate.
+    fn resolve(
+        &self,
+        c: char,
+        x: usize,
+        y: usize,
+        legend: &HashMap<char, Glyph>,
+        skins: &mut Vec<Skin>,
+    ) -> Result<(Glyph, Option<Skin>), LevelError> {
+        let Some(glyph) = legend.get(&c).cloned().or_else(|| built_in(c)) else {
+            return Err(self.unknown_char(c, x, y, legend));
+        };
+        let skin = match &glyph {
+            Glyph::Crate { skin, .. } => Some(match skins.iter().find(|s| *s == skin.as_str()) {
+                Some(known) => known.clone(),
+                None => {
+                    let new = Skin::new(skin);
+                    skins.push(new.clone());
+                    new
+                }
+            }),
+            _ => None,
+        };
+        Ok((glyph, skin))
     }
 
     fn unknown_char(
@@ -555,7 +587,7 @@ impl Validator<'_> {
             }
             if let Some(skin) = &over.skin {
                 self.skin(skin, &path("skin"))?;
-                spawn.skin.clone_from(skin);
+                spawn.skin = Skin::new(skin);
             }
             if let Some(coin) = over.coin {
                 spawn.coin = coin;

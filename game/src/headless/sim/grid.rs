@@ -64,12 +64,14 @@ impl Aabb {
     }
 }
 
+/// What the grid keeps per entity slot: 28 bytes, and `Option<Entry>` no more (the handle's
+/// generation is never zero). The cells it is listed in are not kept: they follow from `aabb`
+/// ([`SpatialHash::range`]), the same on removal as on insertion.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     entity: Entity,
     aabb: Aabb,
     solid: bool,
-    cells: CellRange,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,14 +162,14 @@ impl SpatialHash {
     pub fn insert(&mut self, entity: Entity, aabb: Aabb, solid: bool) {
         let slot = entity.index() as usize;
         let cells = self.range(&aabb);
+        let entry = Some(Entry {
+            entity,
+            aabb,
+            solid,
+        });
         if let Some(old) = self.entries.get(slot).copied().flatten() {
-            if old.cells == cells {
-                self.entries[slot] = Some(Entry {
-                    entity,
-                    aabb,
-                    solid,
-                    cells,
-                });
+            if self.range(&old.aabb) == cells {
+                self.entries[slot] = entry;
                 return;
             }
             self.remove_slot(entity.index());
@@ -175,12 +177,7 @@ impl SpatialHash {
         if slot >= self.entries.len() {
             self.entries.resize(slot + 1, None);
         }
-        self.entries[slot] = Some(Entry {
-            entity,
-            aabb,
-            solid,
-            cells,
-        });
+        self.entries[slot] = entry;
         self.len += 1;
         for y in cells.y0..=cells.y1 {
             for x in cells.x0..=cells.x1 {
@@ -195,7 +192,7 @@ impl SpatialHash {
             return false;
         };
         self.len -= 1;
-        let c = entry.cells;
+        let c = self.range(&entry.aabb);
         for y in c.y0..=c.y1 {
             for x in c.x0..=c.x1 {
                 let cell = &mut self.cells[(y * self.cols + x) as usize];
@@ -280,6 +277,11 @@ impl SpatialHash {
 mod tests {
     use super::*;
     use ecs::World;
+
+    #[test]
+    fn an_entry_slot_costs_28_bytes() {
+        assert_eq!(size_of::<Option<Entry>>(), 28);
+    }
 
     fn entities(n: usize) -> Vec<Entity> {
         let mut world = World::new();

@@ -94,7 +94,7 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     for spawn in &level.crates {
         let looks = *looks_by_skin
             .entry(spawn.skin.as_str())
-            .or_insert_with(|| clips_for_skin(world, &spawn.skin));
+            .or_insert_with(|| clips_for_skin(world, spawn.skin.as_str()));
         let crate_entity = world.spawn((
             cell_center(spawn.at.x, spawn.at.y),
             Collider::solid(half, half),

@@ -11,20 +11,34 @@ use crate::sim::components::{
 };
 use crate::sim::resources::{Clips, RoleClips};
 
-/// Scratch buffer kept between runs.
+/// Scratch buffer kept between runs: at most [`CHUNK`] entries, so a run that picks every
+/// entity's clip (the first) costs no memory per entity.
 #[derive(Debug, Default)]
 pub struct AnimationState {
     changes: Vec<(Entity, ClipId, bool)>,
 }
 
+/// Dirty entities looked at before their clip changes are written.
+const CHUNK: usize = 4096;
+
 impl ecs::System for AnimationState {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("animation_state");
-        self.changes.clear();
+        for chunk in entities.dirty().chunks(CHUNK) {
+            self.changes.clear();
+            self.pick(world, chunk);
+            self.apply(world);
+        }
+    }
+}
+
+impl AnimationState {
+    /// The clip changes of the entities of `chunk`, into `changes`.
+    fn pick(&mut self, world: &World, chunk: &[Entity]) {
         {
             let role = world.resource::<RoleClips>();
             let clips = world.resource::<Clips>();
-            for &e in entities.dirty() {
+            for &e in chunk {
                 let (Some(sprite), Some(anim)) =
                     (world.get::<Sprite>(e), world.get::<Animation>(e))
                 else {
@@ -65,6 +79,10 @@ impl ecs::System for AnimationState {
                 }
             }
         }
+    }
+
+    /// Write the clip changes in `changes`.
+    fn apply(&self, world: &mut World) {
         for &(e, clip, animates) in &self.changes {
             if let Some(mut anim) = world.get_mut::<Animation>(e) {
                 *anim = Animation {
