@@ -31,6 +31,7 @@ impl ecs::System for DrawDataSystem {
         for &e in entities.removed() {
             grid.remove_slot(e.index());
         }
+        grid.reserve_slots(super::spatial_hash::slots_below(entities.dirty()));
         for chunk in entities.dirty().chunks(CHUNK) {
             self.compute(world, chunk);
             let log = &mut world.resource_mut::<DrawDirtyLog>().0;

@@ -18,6 +18,19 @@ pub struct SpatialHashSystem {
 /// Dirty entities read before their shapes are written to the grid.
 const CHUNK: usize = 4096;
 
+/// One past the highest slot of `entities` when they are more than a [`CHUNK`] (a burst,
+/// worth one allocation up front), else 0.
+pub(crate) fn slots_below(entities: &[Entity]) -> usize {
+    if entities.len() <= CHUNK {
+        return 0;
+    }
+    entities
+        .iter()
+        .map(|e| e.index() as usize + 1)
+        .max()
+        .unwrap_or(0)
+}
+
 impl ecs::System for SpatialHashSystem {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("spatial_hash");
@@ -25,6 +38,7 @@ impl ecs::System for SpatialHashSystem {
         for &e in entities.removed() {
             grid.remove_slot(e.index());
         }
+        grid.reserve_slots(slots_below(entities.dirty()));
         for chunk in entities.dirty().chunks(CHUNK) {
             self.updates.clear();
             let (Some(positions), Some(colliders)) = (
