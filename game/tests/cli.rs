@@ -431,7 +431,7 @@ fn readme_states_the_exact_gen_level_limit() {
     let digits = MAX_GENERATED_CRATES.to_string();
     let mut exact = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             exact.push(',');
         }
         exact.push(digit);
