@@ -38,17 +38,28 @@ impl AnimationState {
         {
             let role = world.resource::<RoleClips>();
             let clips = world.resource::<Clips>();
+            // Each column looked up by type once per chunk, not once per entity.
+            let (Some(sprites), Some(animations)) = (
+                world.try_column::<Sprite>(),
+                world.try_column::<Animation>(),
+            ) else {
+                return;
+            };
+            let (players, crates) = (world.try_column::<Player>(), world.try_column::<Crate>());
+            let (stunned, exploding) = (
+                world.try_column::<Stunned>(),
+                world.try_column::<Exploding>(),
+            );
+            let (fuses, flashes) = (world.try_column::<Fuse>(), world.try_column::<HitFlash>());
             for &e in chunk {
-                let (Some(sprite), Some(anim)) =
-                    (world.get::<Sprite>(e), world.get::<Animation>(e))
-                else {
+                let (Some(sprite), Some(anim)) = (sprites.get(e), animations.get(e)) else {
                     continue;
                 };
                 let clip = match sprite.looks {
-                    Looks::Player => match world.get::<Player>(e) {
+                    Looks::Player => match players.and_then(|c| c.get(e)) {
                         Some(p) => {
                             let f = p.facing as usize;
-                            if world.has::<Stunned>(e) {
+                            if stunned.is_some_and(|c| c.contains(e)) {
                                 role.player_stunned[f]
                             } else if p.swing > 0 {
                                 role.player_attack[f]
@@ -61,12 +72,12 @@ impl AnimationState {
                         None => role.player_idle[0],
                     },
                     Looks::Crate { idle, hit, explode } => {
-                        let stage = world.get::<Crate>(e).map_or(0, Crate::crack_stage);
-                        if world.has::<Exploding>(e) {
+                        let stage = crates.and_then(|c| c.get(e)).map_or(0, Crate::crack_stage);
+                        if exploding.is_some_and(|c| c.contains(e)) {
                             explode
-                        } else if world.has::<Fuse>(e) {
+                        } else if fuses.is_some_and(|c| c.contains(e)) {
                             role.keg_lit
-                        } else if world.has::<HitFlash>(e) {
+                        } else if flashes.is_some_and(|c| c.contains(e)) {
                             hit[stage]
                         } else {
                             idle[stage]

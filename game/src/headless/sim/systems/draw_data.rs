@@ -78,12 +78,18 @@ impl DrawDataSystem {
     /// (`None`: no clip yet), into `computed`.
     fn compute(&mut self, world: &World, chunk: &[Entity]) {
         let clips = world.resource::<Clips>();
+        // Each column looked up by type once per chunk, not once per entity.
+        let (Some(positions), Some(animations), Some(sprites)) = (
+            world.try_column::<Position>(),
+            world.try_column::<Animation>(),
+            world.try_column::<Sprite>(),
+        ) else {
+            return;
+        };
         for &e in chunk {
-            let (Some(p), Some(anim), Some(sprite)) = (
-                world.get::<Position>(e),
-                world.get::<Animation>(e),
-                world.get::<Sprite>(e),
-            ) else {
+            let (Some(p), Some(anim), Some(sprite)) =
+                (positions.get(e), animations.get(e), sprites.get(e))
+            else {
                 continue;
             };
             let data = (anim.clip != ClipId::NONE).then(|| {
