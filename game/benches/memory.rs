@@ -122,6 +122,11 @@ fn main() {
     ));
     rows.push(("`TileMap`".into(), world.resource::<TileMap>().heap_bytes()));
     let counted: usize = rows.iter().map(|r| r.1).sum();
+    let ecs: usize = rows
+        .iter()
+        .filter(|r| r.0.starts_with("ecs"))
+        .map(|r| r.1)
+        .sum();
     rows.sort_by_key(|r| std::cmp::Reverse(r.1));
     println!("\n| where | MB | bytes per crate |");
     println!("|---|---:|---:|");
@@ -142,6 +147,16 @@ fn main() {
         mb(peak),
         peak as f64 / crates as f64
     );
+    println!(
+        "\nof the counted bytes, the ecs crate's (columns, change logs, entity sets, slots): {} MB, \
+         {:.0} bytes per crate; the game's (grids, tile map, level): {:.0} bytes per crate",
+        mb(ecs),
+        ecs as f64 / crates as f64,
+        (counted - ecs) as f64 / crates as f64
+    );
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load: Vec<&str> = load.split_whitespace().take(3).collect();
+    println!("load average at the end: {}", load.join(" "));
 }
 
 /// `game::sim::components::Position` as `Position`.

@@ -18,21 +18,21 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 #[test]
-fn more_than_a_million_crates_is_an_error_at_the_first_one_too_many() {
-    // 1000 rows of 1001 crates, plus a row holding the player start.
-    let crate_row = format!("    \"{}\",\n", "c".repeat(1001));
+fn more_than_ten_million_crates_is_an_error_at_the_first_one_too_many() {
+    // 2500 rows of 4001 crates, plus a row holding the player start.
+    let crate_row = format!("    \"{}\",\n", "c".repeat(4001));
     let mut text = String::from("(\n name: \"Too many\",\n map: [\n");
-    text.push_str(&format!("    \"@{}\",\n", ".".repeat(1000)));
-    for _ in 0..1000 {
+    text.push_str(&format!("    \"@{}\",\n", ".".repeat(4000)));
+    for _ in 0..2500 {
         text.push_str(&crate_row);
     }
     text.push_str(" ],\n)\n");
     let err = parse_level("many.ron", &text).expect_err("too many");
-    // Map rows 1..=999 hold 999,999 crates, so crate 1,000,001 is the second of map row 1000,
-    // which is on line 1004; its row string opens at column 5.
+    // Map rows 1..=2499 hold 9,998,499 crates, so crate 10,000,001 is the 1502nd of map row
+    // 2500, which is on line 2504; its row string opens at column 5.
     assert_eq!(
         err.headline(),
-        "many.ron:1004:7: error: more than 1000000 crates; that is the limit"
+        "many.ron:2504:1507: error: more than 10000000 crates; that is the limit"
     );
 }
 
@@ -45,7 +45,7 @@ fn oversized_files_are_refused_before_reading() {
     let err = level::load(&path, &DEFAULT_SKINS).expect_err("too big");
     assert_eq!(err.line, 0);
     assert!(
-        err.message.contains("limited to 16777216 bytes (16 MiB)"),
+        err.message.contains("limited to 33554432 bytes (32 MiB)"),
         "{}",
         err.message
     );
@@ -236,6 +236,6 @@ fn millions_of_map_rows_are_counted_not_kept() {
     text.push_str(&"\"#\",\n".repeat(2_000_000));
     text.push_str("])");
     let err = parse_level("limits.ron", &text).expect_err("too tall");
-    assert_eq!(err.message, "the map has 2000000 rows; the limit is 1024");
-    assert_eq!((err.line, err.col), (1026, 2));
+    assert_eq!(err.message, "the map has 2000000 rows; the limit is 4096");
+    assert_eq!((err.line, err.col), (4098, 2));
 }

@@ -26,7 +26,10 @@ pub enum ClipError {
         found: usize,
         width: usize,
     },
-    #[error("the clipboard's rows are {width} x {height}; a piece is at most 1024 x 1024")]
+    #[error(
+        "the clipboard's rows are {width} x {height}; a piece is at most {max} x {max}",
+        max = crate::level::MAX_SIDE
+    )]
     TooLarge { width: usize, height: usize },
 }
 

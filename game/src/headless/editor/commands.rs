@@ -216,8 +216,8 @@ impl Editor {
     /// at the bottom (two undo steps at most).
     ///
     /// # Errors
-    /// For a side over the limit, what `check` says of such a map (`the map is 2000 cells
-    /// wide; the limit is 1024`); for a side of 0, [`EditError::Size`]'s message.
+    /// For a side over the limit, what `check` says of such a map (`the map is 5000 cells
+    /// wide; the limit is 4096`); for a side of 0, [`EditError::Size`]'s message.
     pub fn set_size(&mut self, width: u32, height: u32) -> Result<bool, String> {
         if let Some(message) = level::validate::map_width_message(width as usize)
             .or_else(|| level::validate::map_rows_message(height as usize))

@@ -186,7 +186,7 @@ impl Editor {
 
     /// What `check` would say of the file a save would write, or `None` if it is a valid
     /// level. Computed once after an edit, when first asked for; reading it again costs nothing.
-    /// (On the largest map, 1024 x 1024, computing it takes tens of milliseconds: see
+    /// (On a 1024 x 1024 map, computing it takes tens of milliseconds: see
     /// BENCHMARKS.md.)
     pub fn problem(&self) -> Option<&LevelError> {
         self.problem
@@ -339,7 +339,7 @@ impl Editor {
         if let Some(old) = self.grid.set(x, y, ch)
             && old != ch
         {
-            // Both sides are at most MAX_SIDE = 1024, so they fit.
+            // Both sides are at most MAX_SIDE = 4096, so they fit.
             changes.push(CellChange {
                 x: x as u16,
                 y: y as u16,

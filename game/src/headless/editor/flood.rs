@@ -2,7 +2,7 @@
 //! hold the same character.
 //!
 //! Iterative (an explicit stack of cells and a visited bit per cell), so a region as large as
-//! the largest map (1024 x 1024) costs no recursion depth and one pass over it.
+//! the largest map (4096 x 4096) costs no recursion depth and one pass over it.
 
 use super::map::Grid;
 

@@ -78,7 +78,7 @@ impl Step {
 }
 
 /// Most cells the undo history keeps (about 12 bytes each); past it the oldest steps go.
-/// Sixteen full fills of the largest map (1024 x 1024).
+/// Sixteen full fills of a 1024 x 1024 map, one of the largest (4096 x 4096).
 pub const HISTORY_CELLS: usize = 16 * 1024 * 1024;
 
 /// The undo and redo stacks.

@@ -12,8 +12,8 @@ use crate::tool_io::{CheckedStdout, print_out, stdout_error};
 /// The `gen-level` subcommand's options.
 #[derive(clap::Args, Debug)]
 pub struct GenLevelArgs {
-    /// Number of crates; crates and kegs together at most 499344 (the most the block layout
-    /// fits in the format's map size limit), or 1000000 with --dense.
+    /// Number of crates; crates and kegs together at most 8029440 (the most the block layout
+    /// fits in the format's map size limit), or 10000000 with --dense.
     #[arg(long, default_value_t = 0, value_parser = crate_count)]
     crates: usize,
     /// Number of powder kegs, besides the crates.
@@ -23,7 +23,7 @@ pub struct GenLevelArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Fill every cell but a lane row every 32 rows and a lane column through the middle,
-    /// instead of clusters in blocks: up to 1000000 crates, the format's limit.
+    /// instead of clusters in blocks: up to 10000000 crates, the format's limit.
     #[arg(long)]
     dense: bool,
     /// Output file (stdout without it).

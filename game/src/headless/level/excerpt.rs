@@ -7,7 +7,7 @@ use super::escape::{escape_for_display, needs_escape, push_escaped};
 /// characters; longer text is cut and ends in `...`.
 pub const MAX_QUOTED_CHARS: usize = 64;
 
-/// Widest source line shown under an error, in columns; map rows can be 1024 characters wide.
+/// Widest source line shown under an error, in columns; map rows can be 4096 characters wide.
 pub const MAX_SOURCE_COLUMNS: usize = 120;
 
 /// At most `max` characters of `text`, escaped, with `...` if cut.
@@ -77,7 +77,7 @@ fn push_shown(out: &mut String, c: char) {
 /// characters come before the column.
 ///
 /// A line wider than [`MAX_SOURCE_COLUMNS`] is cut to a window around the column, marked with
-/// `...` on the cut sides. Only the window is read, so a 16 MiB line costs no more than a short
+/// `...` on the cut sides. Only the window is read, so a 32 MiB line costs no more than a short
 /// one beyond finding the column.
 pub(super) fn source_excerpt(line: &str, col: usize) -> (String, usize) {
     let split = line

@@ -15,8 +15,8 @@
 //! #############
 //! ```
 //!
-//! **Dense** ([`generate_dense`]): for the largest levels (up to the format's 1,000,000 crates,
-//! twice what the blocks fit). Crates fill every cell but a lane row every [`DENSE_PERIOD`]
+//! **Dense** ([`generate_dense`]): for the largest levels (up to the format's 10,000,000
+//! crates, more than the blocks fit). Crates fill every cell but a lane row every [`DENSE_PERIOD`]
 //! rows and one lane column through the middle; the player starts where the middle column
 //! crosses the lane row nearest the centre. The cells left empty (when the room holds more
 //! than asked for) are spread evenly at random, so every part of the room is equally full.
@@ -74,18 +74,18 @@ const fn map_side(per_side: usize) -> usize {
 }
 
 /// Most crates [`generate`] places: the count whose room is the largest that fits the format's
-/// [`MAX_SIDE`] limit. (1024 - 3) / 5 = 204 blocks per side, a 1023-cell map; 204 * 204 - 4 =
-/// 41,612 blocks for crates at 12 each: 499,344 crates. One more needs 205 blocks per side, a
-/// 1028-cell map, which `check` would refuse.
+/// [`MAX_SIDE`] limit. (4096 - 3) / 5 = 818 blocks per side, a 4093-cell map; 818 * 818 - 4 =
+/// 669,120 blocks for crates at 12 each: 8,029,440 crates. One more needs 819 blocks per side,
+/// a 4098-cell map, which `check` would refuse.
 pub const MAX_GENERATED_CRATES: usize = {
     let per_side = (MAX_SIDE as usize - map_side(0)) / PERIOD;
     let fits = (per_side * per_side - START_BLOCKS) * AVERAGE_FILL;
     if fits < MAX_CRATES { fits } else { MAX_CRATES }
 };
 
-/// Period of the dense layout's lane rows: a lane, then 31 rows of crates. (1024 - 2) interior
-/// rows hold 32 lanes, leaving 990 rows of 1021 crate cells (one column is the lane): 1,010,790
-/// cells, enough for the format's 1,000,000 crates.
+/// Period of the dense layout's lane rows: a lane, then 31 rows of crates. (4096 - 2) interior
+/// rows hold 128 lanes, leaving 3,966 rows of 4,093 crate cells (one column is the lane):
+/// 16,232,838 cells, enough for the format's 10,000,000 crates (a 3,215-cell room holds them).
 pub const DENSE_PERIOD: usize = 32;
 
 /// Crate cells of a dense room whose interior is `inner` x `inner` cells: every cell but the
@@ -157,7 +157,7 @@ impl SplitMix64 {
 ///
 /// The same arguments always give byte-identical text. About one crate in six is strong and one
 /// in twenty drops a coin. The room grows as a square with the crate count, up to the format's
-/// map size limit: at most [`MAX_GENERATED_CRATES`] crates fit, and the text is then about 1 MB.
+/// map size limit: at most [`MAX_GENERATED_CRATES`] crates fit, and the text is then about 17 MB.
 ///
 /// # Errors
 /// [`TooManyCrates`] for more than [`MAX_GENERATED_CRATES`], before allocating anything.
@@ -458,7 +458,7 @@ mod tests {
 
     #[test]
     fn largest_count_fills_the_largest_map_that_fits() {
-        assert_eq!(MAX_GENERATED_CRATES, 499_344);
+        assert_eq!(MAX_GENERATED_CRATES, 8_029_440);
         let side = |crates: usize| {
             let blocks = crates.div_ceil(AVERAGE_FILL) + START_BLOCKS;
             map_side(blocks.isqrt() + usize::from(blocks.isqrt().pow(2) < blocks))
@@ -470,7 +470,7 @@ mod tests {
     #[test]
     fn the_dense_layout_reaches_the_format_limit_within_the_largest_map() {
         assert_eq!(MAX_DENSE_CRATES, MAX_CRATES);
-        assert_eq!(dense_capacity(MAX_SIDE as usize - 2), 1_010_790);
+        assert_eq!(dense_capacity(MAX_SIDE as usize - 2), 16_232_838);
         let mut inner = 3;
         while dense_capacity(inner) < MAX_DENSE_CRATES {
             inner += 1;
@@ -482,7 +482,7 @@ mod tests {
     fn too_many_crates_is_an_error_naming_the_limit() {
         let err = generate(usize::MAX, 1).unwrap_err();
         assert_eq!(err.requested, usize::MAX as u64);
-        assert!(err.to_string().contains("at most 499344"), "{err}");
+        assert!(err.to_string().contains("at most 8029440"), "{err}");
     }
 
     #[test]

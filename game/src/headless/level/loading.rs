@@ -136,7 +136,8 @@ pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
         LevelError::whole_file(
             path,
             format!(
-                "the file is {size} bytes; level files are limited to {MAX_FILE_BYTES} bytes (16 MiB)"
+                "the file is {size} bytes; level files are limited to {MAX_FILE_BYTES} bytes ({} MiB)",
+                MAX_FILE_BYTES >> 20
             ),
         )
     };

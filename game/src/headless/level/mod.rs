@@ -59,7 +59,7 @@ pub use generate::{
     generate_dense, generate_level, generate_with_kegs,
 };
 pub use loading::{check, load, parse, parse_bytes};
-pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Tile};
+pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Skin, Tile};
 pub use watch::LevelWatcher;
 
 pub(crate) use escape::needs_escape;

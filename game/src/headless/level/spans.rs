@@ -13,7 +13,7 @@
 //!
 //! Architecture invariant: nothing here keeps anything per line or per value. A lookup is one
 //! pass over the text, made only when an error is reported, so a valid level costs no lookups
-//! at all and a 16 MiB file costs no memory beyond its text. The one exception is
+//! at all and a 32 MiB file costs no memory beyond its text. The one exception is
 //! [`Spans::list`], which the level editor calls once per file it opens.
 
 pub(crate) use super::scanner::Step;

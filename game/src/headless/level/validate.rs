@@ -10,7 +10,7 @@ use super::error::LevelError;
 use super::escape::quoted_char;
 use super::excerpt::excerpt;
 use super::format::{LegendEntry, LegendKey, Overrides, RawLevel, RawPar, Rows};
-use super::parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Tile};
+use super::parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Skin, Tile};
 use super::reporter::Reporter;
 use super::spans::Step::{self, Field, Item, Key, Value};
 use super::spelling::suggest;
@@ -349,27 +349,32 @@ impl Validator<'_> {
             tiles: Vec::with_capacity(width * rows.len()),
             ..Placement::default()
         };
+        // What each ASCII character places, resolved at its first cell; the skins named so far.
+        let mut ascii: Vec<Option<(Glyph, Option<Skin>)>> = vec![None; 128];
+        let mut skins: Vec<Skin> = Vec::new();
         for (y, row) in rows.iter().enumerate() {
             for (x, c) in row.chars().enumerate() {
-                let built;
-                let glyph = match legend.get(&c) {
-                    Some(glyph) => glyph,
-                    None => match built_in(c) {
-                        Some(glyph) => {
-                            built = glyph;
-                            &built
-                        }
-                        None => return Err(self.unknown_char(c, x, y, legend)),
-                    },
+                let slot = c as usize;
+                if ascii.get(slot).is_some_and(Option::is_none) {
+                    ascii[slot] = Some(self.resolve(c, x, y, legend, &mut skins)?);
+                }
+                let resolved;
+                let (glyph, skin) = match ascii.get(slot) {
+                    Some(Some((glyph, skin))) => (glyph, skin),
+                    _ => {
+                        resolved = self.resolve(c, x, y, legend, &mut skins)?;
+                        (&resolved.0, &resolved.1)
+                    }
                 };
                 let cell = Cell {
                     x: x as u32,
                     y: y as u32,
                 };
-                let tile = self.place(glyph, cell, &mut placed)?;
+                let tile = self.place(glyph, skin.as_ref(), cell, &mut placed)?;
                 placed.tiles.push(tile);
             }
         }
+        placed.crates.shrink_to_fit();
         let Some(player_start) = placed.player else {
             return Err(self
                 .rep
@@ -434,8 +439,15 @@ impl Validator<'_> {
         Ok(width)
     }
 
-    /// Place `glyph` on `cell`: note the player, a coin or a crate; the tile under it.
-    fn place(&self, glyph: &Glyph, cell: Cell, placed: &mut Placement) -> Result<Tile, LevelError> {
+    /// Place `glyph` on `cell`: note the player, a coin or a crate (of `skin`); the tile under
+    /// it.
+    fn place(
+        &self,
+        glyph: &Glyph,
+        skin: Option<&Skin>,
+        cell: Cell,
+        placed: &mut Placement,
+    ) -> Result<Tile, LevelError> {
         let (x, y) = (cell.x as usize, cell.y as usize);
         Ok(match glyph {
             Glyph::Tile(tile) => *tile,
@@ -450,7 +462,7 @@ impl Validator<'_> {
                 placed.coins.push(cell);
                 Tile::Floor
             }
-            Glyph::Crate { health, skin, coin } => {
+            Glyph::Crate { health, coin, .. } => {
                 if placed.crates.len() == MAX_CRATES {
                     return Err(self.rep.at(
                         self.map_char(y, x),
@@ -461,7 +473,7 @@ impl Validator<'_> {
                     at: cell,
                     health: *health,
                     coin: *coin,
-                    skin: skin.clone(),
+                    skin: skin.cloned().unwrap_or_else(|| Skin::new(DEFAULT_SKINS[0])),
                 });
                 Tile::Floor
             }
@@ -484,6 +496,33 @@ impl Validator<'_> {
             "the first is at ({}, {}) on line {line}; replace one with `.`",
             first.x, first.y
         ))
+    }
+
+    /// What `c`, at `(x, y)`, places, with its skin (one [`Skin`] per name, kept in `skins`)
+    /// if it is a crate.
+    fn resolve(
+        &self,
+        c: char,
+        x: usize,
+        y: usize,
+        legend: &HashMap<char, Glyph>,
+        skins: &mut Vec<Skin>,
+    ) -> Result<(Glyph, Option<Skin>), LevelError> {
+        let Some(glyph) = legend.get(&c).cloned().or_else(|| built_in(c)) else {
+            return Err(self.unknown_char(c, x, y, legend));
+        };
+        let skin = match &glyph {
+            Glyph::Crate { skin, .. } => Some(match skins.iter().find(|s| *s == skin.as_str()) {
+                Some(known) => known.clone(),
+                None => {
+                    let new = Skin::new(skin);
+                    skins.push(new.clone());
+                    new
+                }
+            }),
+            _ => None,
+        };
+        Ok((glyph, skin))
     }
 
     fn unknown_char(
@@ -590,7 +629,7 @@ impl Validator<'_> {
             }
             if let Some(skin) = &over.skin {
                 self.skin(skin, &path("skin"))?;
-                spawn.skin.clone_from(skin);
+                spawn.skin = Skin::new(skin);
             }
             if let Some(coin) = over.coin {
                 spawn.coin = coin;

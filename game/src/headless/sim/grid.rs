@@ -64,12 +64,14 @@ impl Aabb {
     }
 }
 
+/// What the grid keeps per entity slot: 28 bytes, and `Option<Entry>` no more (the handle's
+/// generation is never zero). The cells it is listed in are not kept: they follow from `aabb`
+/// ([`SpatialHash::range`]), the same on removal as on insertion.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     entity: Entity,
     aabb: Aabb,
     solid: bool,
-    cells: CellRange,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,31 +158,41 @@ impl SpatialHash {
         }
     }
 
+    /// Make room for entries of every slot below `slots` in one allocation of exactly that
+    /// size: a burst that inserts every entity of a large world (its first step) then costs
+    /// 28 bytes per slot, not the up to twice that of growing by doubling.
+    pub fn reserve_slots(&mut self, slots: usize) {
+        if slots > self.entries.capacity() {
+            self.entries.reserve_exact(slots - self.entries.len());
+        }
+    }
+
     /// Insert `entity` with box `aabb`, replacing whatever its slot held.
     pub fn insert(&mut self, entity: Entity, aabb: Aabb, solid: bool) {
         let slot = entity.index() as usize;
         let cells = self.range(&aabb);
+        let entry = Some(Entry {
+            entity,
+            aabb,
+            solid,
+        });
         if let Some(old) = self.entries.get(slot).copied().flatten() {
-            if old.cells == cells {
-                self.entries[slot] = Some(Entry {
-                    entity,
-                    aabb,
-                    solid,
-                    cells,
-                });
+            if self.range(&old.aabb) == cells {
+                self.entries[slot] = entry;
                 return;
             }
             self.remove_slot(entity.index());
         }
         if slot >= self.entries.len() {
+            if slot >= self.entries.capacity() {
+                // Grow by an eighth: still amortised O(1) per slot, and a world of millions
+                // that spawns a few more entities does not double the table.
+                let more = (slot + 1 - self.entries.len()).max(self.entries.capacity() / 8);
+                self.entries.reserve_exact(more);
+            }
             self.entries.resize(slot + 1, None);
         }
-        self.entries[slot] = Some(Entry {
-            entity,
-            aabb,
-            solid,
-            cells,
-        });
+        self.entries[slot] = entry;
         self.len += 1;
         for y in cells.y0..=cells.y1 {
             for x in cells.x0..=cells.x1 {
@@ -195,7 +207,7 @@ impl SpatialHash {
             return false;
         };
         self.len -= 1;
-        let c = entry.cells;
+        let c = self.range(&entry.aabb);
         for y in c.y0..=c.y1 {
             for x in c.x0..=c.x1 {
                 let cell = &mut self.cells[(y * self.cols + x) as usize];
@@ -280,6 +292,11 @@ impl SpatialHash {
 mod tests {
     use super::*;
     use ecs::World;
+
+    #[test]
+    fn an_entry_slot_costs_28_bytes() {
+        assert_eq!(size_of::<Option<Entry>>(), 28);
+    }
 
     fn entities(n: usize) -> Vec<Entity> {
         let mut world = World::new();

@@ -11,30 +11,55 @@ use crate::sim::components::{
 };
 use crate::sim::resources::{Clips, RoleClips};
 
-/// Scratch buffer kept between runs.
+/// Scratch buffer kept between runs: at most [`CHUNK`] entries, so a run that picks every
+/// entity's clip (the first) costs no memory per entity.
 #[derive(Debug, Default)]
 pub struct AnimationState {
     changes: Vec<(Entity, ClipId, bool)>,
 }
 
+/// Dirty entities looked at before their clip changes are written.
+const CHUNK: usize = 4096;
+
 impl ecs::System for AnimationState {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("animation_state");
-        self.changes.clear();
+        for chunk in entities.dirty().chunks(CHUNK) {
+            self.changes.clear();
+            self.pick(world, chunk);
+            self.apply(world);
+        }
+    }
+}
+
+impl AnimationState {
+    /// The clip changes of the entities of `chunk`, into `changes`.
+    fn pick(&mut self, world: &World, chunk: &[Entity]) {
         {
             let role = world.resource::<RoleClips>();
             let clips = world.resource::<Clips>();
-            for &e in entities.dirty() {
-                let (Some(sprite), Some(anim)) =
-                    (world.get::<Sprite>(e), world.get::<Animation>(e))
-                else {
+            // Each column looked up by type once per chunk, not once per entity.
+            let (Some(sprites), Some(animations)) = (
+                world.try_column::<Sprite>(),
+                world.try_column::<Animation>(),
+            ) else {
+                return;
+            };
+            let (players, crates) = (world.try_column::<Player>(), world.try_column::<Crate>());
+            let (stunned, exploding) = (
+                world.try_column::<Stunned>(),
+                world.try_column::<Exploding>(),
+            );
+            let (fuses, flashes) = (world.try_column::<Fuse>(), world.try_column::<HitFlash>());
+            for &e in chunk {
+                let (Some(sprite), Some(anim)) = (sprites.get(e), animations.get(e)) else {
                     continue;
                 };
                 let clip = match sprite.looks {
-                    Looks::Player => match world.get::<Player>(e) {
+                    Looks::Player => match players.and_then(|c| c.get(e)) {
                         Some(p) => {
                             let f = p.facing as usize;
-                            if world.has::<Stunned>(e) {
+                            if stunned.is_some_and(|c| c.contains(e)) {
                                 role.player_stunned[f]
                             } else if p.swing > 0 {
                                 role.player_attack[f]
@@ -47,12 +72,12 @@ impl ecs::System for AnimationState {
                         None => role.player_idle[0],
                     },
                     Looks::Crate { idle, hit, explode } => {
-                        let stage = world.get::<Crate>(e).map_or(0, Crate::crack_stage);
-                        if world.has::<Exploding>(e) {
+                        let stage = crates.and_then(|c| c.get(e)).map_or(0, Crate::crack_stage);
+                        if exploding.is_some_and(|c| c.contains(e)) {
                             explode
-                        } else if world.has::<Fuse>(e) {
+                        } else if fuses.is_some_and(|c| c.contains(e)) {
                             role.keg_lit
-                        } else if world.has::<HitFlash>(e) {
+                        } else if flashes.is_some_and(|c| c.contains(e)) {
                             hit[stage]
                         } else {
                             idle[stage]
@@ -65,6 +90,10 @@ impl ecs::System for AnimationState {
                 }
             }
         }
+    }
+
+    /// Write the clip changes in `changes`.
+    fn apply(&self, world: &mut World) {
         for &(e, clip, animates) in &self.changes {
             if let Some(mut anim) = world.get_mut::<Animation>(e) {
                 *anim = Animation {
