@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use game::level::commands::{self as level_commands, CheckArgs, GenLevelArgs};
+use game::level::subcommands::{self as level_commands, CheckArgs, GenLevelArgs};
 use game::replay::verify_command;
 use game::sim_run::{self, SimArgs};
 use game::tool_io::ClosedPipe;

@@ -20,7 +20,7 @@ use crate::system::{SystemSets, SystemSlot};
 mod columns;
 mod delivery;
 mod entities;
-mod resources;
+mod resource_store;
 mod systems;
 mod update;
 

@@ -31,19 +31,20 @@
 //! The file format is documented for level authors in `levels/README.md`.
 
 mod bounds;
-pub mod commands;
 mod error;
 mod escape;
 mod excerpt;
 pub(crate) mod format;
 mod generate;
 mod loading;
+mod map_cells;
 mod parsed;
 mod reporter;
 mod ron_errors;
 mod scanner;
 pub(crate) mod spans;
 mod spelling;
+pub mod subcommands;
 pub(crate) mod validate;
 pub mod watch;
 
