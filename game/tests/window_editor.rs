@@ -869,7 +869,7 @@ fn edit_arguments_are_checked_before_a_window_opens() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for size in ["0x5", "5", "1025x3", "axb"] {
+    for size in ["0x5", "5", "4097x3", "axb"] {
         let out = common::crate_room(&["--edit", &dir.path("x.ron"), "--size", size]);
         assert_eq!(out.status.code(), Some(2), "--size {size}");
     }

@@ -4,8 +4,8 @@
 pub mod atlas;
 pub mod campaign;
 pub mod editor;
-pub(crate) mod feel;
-pub(crate) mod fsutil;
+pub mod feel;
+pub mod fsutil;
 pub(crate) mod game_data;
 pub mod input;
 pub mod level;

@@ -18,7 +18,7 @@
 //! assert!(campaign.is_open("my_own_level.ron", cleared));
 //! ```
 
-pub(crate) mod medals;
+pub mod medals;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -15,8 +15,8 @@
 //! no keys holds nothing; `#` starts a comment. After the last line nothing is held.
 
 pub(crate) mod key_line;
-pub(crate) mod menu;
-pub(crate) mod pad;
+pub mod menu;
+pub mod pad;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
