@@ -7,6 +7,20 @@ use crate::column::Column;
 use crate::component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 use crate::system::MemoryUse;
 
+/// Reference to a component type that can register itself with a world later.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ComponentRef {
+    pub(crate) register: fn(&mut World) -> ComponentId,
+}
+
+impl ComponentRef {
+    pub(crate) fn of<T: Component>() -> Self {
+        Self {
+            register: World::register::<T>,
+        }
+    }
+}
+
 impl World {
     /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
     /// adding systems register types implicitly.
@@ -132,7 +146,7 @@ impl World {
             systems: self
                 .order
                 .iter()
-                .map(|&s| (self.systems[s].desc.name, self.systems[s].heap_bytes()))
+                .map(|&s| (self.systems[s].name, self.systems[s].heap_bytes()))
                 .collect(),
             delivery: self.scratch.heap_bytes() + self.sorter.heap_bytes(),
         }
