@@ -26,6 +26,8 @@ impl<'a> SystemEntities<'a> {
     ///
     /// Each entity appears at most once. Empty for systems that watch nothing. When change
     /// tracking is switched off ([`World::set_change_tracking`]) this is every tracked entity.
+    ///
+    /// [`World::set_change_tracking`]: crate::World::set_change_tracking
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         self.dirty
@@ -43,6 +45,8 @@ impl<'a> SystemEntities<'a> {
 }
 
 /// Handle to a system added with [`World::add_system`].
+///
+/// [`World::add_system`]: crate::World::add_system
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SystemId(pub(crate) usize);
 
@@ -52,6 +56,8 @@ pub struct SystemInfo {
     /// Handle of the system.
     pub id: SystemId,
     /// Name given in its [`SystemDesc`].
+    ///
+    /// [`SystemDesc`]: crate::SystemDesc
     pub name: &'static str,
     /// Scheduling priority.
     pub priority: i32,
@@ -67,11 +73,15 @@ pub struct SystemInfo {
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates that skipped it for having nothing
     /// to react to; see [`SystemDesc::every_update`]).
+    ///
+    /// [`SystemDesc::every_update`]: crate::SystemDesc::every_update
     pub runs: u64,
 }
 
 /// Where a world's heap bytes go, by capacity (what is allocated, used or not):
 /// [`World::memory_use`].
+///
+/// [`World::memory_use`]: crate::World::memory_use
 #[derive(Clone, Debug, Default)]
 pub struct MemoryUse {
     /// The entity allocator: a slot (generation, liveness, component signature) per index.

@@ -60,6 +60,8 @@ impl SystemDesc {
     }
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
+    ///
+    /// [`World::update_debug_only`]: crate::World::update_debug_only
     pub fn debug(mut self) -> Self {
         self.debug = true;
         self
@@ -90,6 +92,10 @@ impl SystemDesc {
     /// world.update();
     /// assert_eq!(world.system_info(id).runs, 2);
     /// ```
+    ///
+    /// [`SystemEntities::dirty`]: crate::SystemEntities::dirty
+    /// [`SystemEntities::removed`]: crate::SystemEntities::removed
+    /// [`SystemInfo::runs`]: crate::SystemInfo::runs
     pub fn reactive(mut self) -> Self {
         self.runs_when = RunsWhen::Changed;
         self

@@ -1,4 +1,5 @@
-//! Component types and their columns: registering a type, finding its column.
+//! Component types and their columns: registering a type (now, or later through a
+//! `ComponentRef`), finding its column.
 
 use std::any::{Any, TypeId, type_name};
 

@@ -1,5 +1,5 @@
-//! The world: entities, component columns, systems and their tracked/dirty sets, resources and
-//! events, and the update loop that ties them together.
+//! `World` and the `System` trait that runs on it (each names the other, so they share this file):
+//! the world's fields, each system's slot, and helpers the other `world/` files share.
 
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};

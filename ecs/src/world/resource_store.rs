@@ -1,4 +1,4 @@
-//! Resources (typed singletons) and events.
+//! Resources (typed singletons) and events: sending them, and reading them with an `EventReader`.
 
 use std::any::{TypeId, type_name};
 
