@@ -1,12 +1,10 @@
-//! Component identity: dense ids per type, signatures as bit sets, and bundles for spawning.
-
-use crate::World;
+//! Component identity: dense ids per type and signatures as bit sets.
 
 /// Marker for types that can be stored as components: any `'static` type.
 pub trait Component: 'static {}
 impl<T: 'static> Component for T {}
 
-/// Dense index of a component type within one [`World`], assigned on first use.
+/// Dense index of a component type within one [`World`](crate::World), assigned on first use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ComponentId(pub(crate) u16);
 
@@ -63,63 +61,6 @@ impl ComponentSet {
         })
     }
 }
-
-/// Reference to a component type that can register itself with a world later.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ComponentRef {
-    pub(crate) register: fn(&mut World) -> ComponentId,
-}
-
-impl ComponentRef {
-    pub(crate) fn of<T: Component>() -> Self {
-        Self {
-            register: World::register::<T>,
-        }
-    }
-}
-
-/// A group of components inserted together by [`World::spawn`]: `()` and tuples of up to eight
-/// distinct component types.
-///
-/// Inserting as a bundle updates system membership once, after all components are in place.
-pub trait Bundle: 'static {
-    /// Register every component type, pushing their ids in tuple order.
-    #[doc(hidden)]
-    fn register(world: &mut World, ids: &mut Vec<ComponentId>);
-
-    /// Insert every component into `world` for `entity`; `ids` is what [`Bundle::register`]
-    /// returned.
-    #[doc(hidden)]
-    fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &[ComponentId]);
-}
-
-macro_rules! tuple_bundle {
-    ($($name:ident),*) => {
-        impl<$($name: Component),*> Bundle for ($($name,)*) {
-            #[allow(unused_variables)]
-            fn register(world: &mut World, ids: &mut Vec<ComponentId>) {
-                $(ids.push(world.register::<$name>());)*
-            }
-
-            #[allow(non_snake_case, unused_variables, unused_mut)]
-            fn insert_into(self, world: &mut World, entity: crate::Entity, ids: &[ComponentId]) {
-                let ($($name,)*) = self;
-                let mut ids = ids.iter().copied();
-                $(world.insert_raw(entity, ids.next().expect("one id per component"), $name);)*
-            }
-        }
-    };
-}
-
-tuple_bundle!();
-tuple_bundle!(A);
-tuple_bundle!(A, B);
-tuple_bundle!(A, B, C);
-tuple_bundle!(A, B, C, D);
-tuple_bundle!(A, B, C, D, E);
-tuple_bundle!(A, B, C, D, E, F);
-tuple_bundle!(A, B, C, D, E, F, G);
-tuple_bundle!(A, B, C, D, E, F, G, H);
 
 #[cfg(test)]
 mod tests {

@@ -5,15 +5,13 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::World;
-
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next, so a reader that runs every update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
 pub struct Events<E> {
-    queue: VecDeque<E>,
+    pub(crate) queue: VecDeque<E>,
     /// Sequence number of `queue[0]`.
-    first: u64,
+    pub(crate) first: u64,
     /// Events numbered below this were sent before the previous update ended.
     keep_from: u64,
 }
@@ -39,7 +37,7 @@ impl<E> fmt::Debug for Events<E> {
 
 impl<E> Events<E> {
     /// Number one past the newest event.
-    fn end(&self) -> u64 {
+    pub(crate) fn end(&self) -> u64 {
         self.first + self.queue.len() as u64
     }
 
@@ -77,7 +75,8 @@ impl<E: 'static> AnyEvents for Events<E> {
     }
 }
 
-/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
+/// A system's cursor into an event queue: [`EventReader::read`] returns each event once (it is
+/// defined beside [`World`](crate::World), whose queues it reads).
 ///
 /// ```
 /// use ecs::{EventReader, World};
@@ -90,7 +89,7 @@ impl<E: 'static> AnyEvents for Events<E> {
 /// assert_eq!(reader.read(&world).count(), 0, "already seen");
 /// ```
 pub struct EventReader<E> {
-    next: u64,
+    pub(crate) next: u64,
     _event: PhantomData<fn() -> E>,
 }
 
@@ -108,22 +107,5 @@ impl<E> fmt::Debug for EventReader<E> {
         f.debug_struct("EventReader")
             .field("next", &self.next)
             .finish()
-    }
-}
-
-impl<E: 'static> EventReader<E> {
-    /// Events sent since this reader last read (that are still queued), oldest first.
-    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
-        let (skip, events) = match world.events::<E>() {
-            Some(events) => {
-                let skip = self.next.saturating_sub(events.first) as usize;
-                self.next = events.end();
-                (skip, Some(events))
-            }
-            None => (0, None),
-        };
-        events
-            .into_iter()
-            .flat_map(move |ev| ev.queue.iter().skip(skip))
     }
 }

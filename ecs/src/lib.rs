@@ -71,11 +71,14 @@ mod entity_set;
 mod events;
 mod slot_sort;
 mod system;
+mod system_desc;
 mod world;
 
 pub use column::{Column, Mut, join_mut, join_values_mut};
-pub use component::{Bundle, Component, ComponentId, MAX_COMPONENT_TYPES};
+pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
-pub use system::{MemoryUse, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
-pub use world::{DenseDelivery, NoSuchEntity, World};
+pub use system::{MemoryUse, SystemEntities, SystemId, SystemInfo};
+pub use system_desc::SystemDesc;
+pub use world::bundle::Bundle;
+pub use world::{DenseDelivery, NoSuchEntity, System, World};

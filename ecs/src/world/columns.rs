@@ -1,4 +1,5 @@
-//! Component types and their columns: registering a type, finding its column.
+//! Component types and their columns: registering a type (now, or later through a
+//! `ComponentRef`), finding its column.
 
 use std::any::{Any, TypeId, type_name};
 
@@ -6,6 +7,20 @@ use super::{World, change_log, downcast, downcast_mut, recent_slot};
 use crate::column::Column;
 use crate::component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 use crate::system::MemoryUse;
+
+/// Reference to a component type that can register itself with a world later.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ComponentRef {
+    pub(crate) register: fn(&mut World) -> ComponentId,
+}
+
+impl ComponentRef {
+    pub(crate) fn of<T: Component>() -> Self {
+        Self {
+            register: World::register::<T>,
+        }
+    }
+}
 
 impl World {
     /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
@@ -132,7 +147,7 @@ impl World {
             systems: self
                 .order
                 .iter()
-                .map(|&s| (self.systems[s].desc.name, self.systems[s].heap_bytes()))
+                .map(|&s| (self.systems[s].name, self.systems[s].heap_bytes()))
                 .collect(),
             delivery: self.scratch.heap_bytes() + self.sorter.heap_bytes(),
         }

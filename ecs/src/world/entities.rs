@@ -3,10 +3,11 @@
 
 use std::any::TypeId;
 
+use super::bundle::Bundle;
 use super::{BundleInfo, NoSuchEntity, World, downcast_mut};
 use crate::Entity;
 use crate::column::Mut;
-use crate::component::{Bundle, Component, ComponentId, ComponentSet};
+use crate::component::{Component, ComponentId, ComponentSet};
 
 impl World {
     /// Create an entity with the components in `bundle` (a tuple, or `()` for none).

@@ -1,5 +1,5 @@
-//! The world: entities, component columns, systems and their tracked/dirty sets, resources and
-//! events, and the update loop that ties them together.
+//! `World` and the `System` trait that runs on it (each names the other, so they share this file):
+//! the world's fields, each system's slot, and helpers the other `world/` files share.
 
 use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
@@ -7,24 +7,28 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
+use std::time::Duration;
 
 use crate::Entity;
 use crate::change_log::{ChangeLog, SlotBits};
 use crate::column::{AnyColumn, Column};
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::entity::Entities;
+use crate::entity_set::ClearableSet;
 use crate::events::AnyEvents;
 use crate::slot_sort::SlotSorter;
-use crate::system::{SystemSets, SystemSlot};
+use crate::system::{SystemEntities, SystemSets, Watch};
 
-mod columns;
+pub(crate) mod bundle;
+pub(crate) mod columns;
 mod delivery;
+mod dense_delivery;
 mod entities;
 mod resource_store;
 mod systems;
 mod update;
 
-pub use delivery::DenseDelivery;
+pub use dense_delivery::DenseDelivery;
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
@@ -77,6 +81,78 @@ fn recent_slot(t: TypeId) -> usize {
     let mut h = TypeIdHasher::default();
     t.hash(&mut h);
     (h.finish() ^ (h.finish() >> 29)) as usize % RECENT_IDS
+}
+
+/// Game logic run once per [`World::update`], in priority order.
+///
+/// A system sees the world only through `&mut World`: components, resources and events. Systems
+/// never call each other; that is the one rule for how they communicate (see the crate docs).
+///
+/// Closures `FnMut(&mut World, &SystemEntities)` are systems too.
+pub trait System: 'static {
+    /// Run one update. `entities` holds the tracked entities and the dirty subset.
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>);
+
+    /// React to [`World::clear`], after every entity is gone (e.g. rebuild a pool of entities).
+    fn on_clear(&mut self, world: &mut World) {
+        let _ = world;
+    }
+}
+
+impl<F> System for F
+where
+    F: FnMut(&mut World, &SystemEntities<'_>) + 'static,
+{
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        self(world, entities)
+    }
+}
+
+/// A system plus the entity sets the world maintains for it.
+pub(crate) struct SystemSlot {
+    /// Name given in its [`SystemDesc`](crate::SystemDesc).
+    pub(crate) name: &'static str,
+    /// Scheduling priority: lower runs first.
+    pub(crate) priority: i32,
+    /// Whether it runs in debug-only updates.
+    pub(crate) debug: bool,
+    /// `None` while the system is running (it is moved out to borrow the world).
+    pub(crate) system: Option<Box<dyn System>>,
+    pub(crate) required: ComponentSet,
+    /// The one component the system requires, if it requires exactly one: then it tracks
+    /// exactly the entities of that component's column.
+    pub(crate) required_only: Option<ComponentId>,
+    pub(crate) watches_any: bool,
+    /// Skipped by an update in which it has nothing dirty and nothing removed.
+    pub(crate) reactive: bool,
+    pub(crate) enabled: bool,
+    /// What the system reads while it runs, boxed so that running it moves one pointer out
+    /// (to lend the sets while the system borrows the world) and back. While it runs, an empty
+    /// placeholder stands in.
+    pub(crate) sets: Box<SystemSets>,
+    /// Watched components and, for each, how far into its change log this system has read.
+    pub(crate) watches: Vec<Watch>,
+    /// Dirty entities that do not come from a change log: newly tracked ones, and log entries
+    /// taken over while the system did not run (disabled, or a debug-only update).
+    pub(crate) dirty: ClearableSet,
+    /// Entities whose membership must be re-evaluated once the running system finishes.
+    pub(crate) pending_membership: Vec<Entity>,
+    /// Whether it is running; then `sets` is the placeholder and this is its tracked count.
+    pub(crate) running: Option<usize>,
+    pub(crate) last_dirty: usize,
+    pub(crate) last_duration: Duration,
+    pub(crate) runs: u64,
+}
+
+impl SystemSlot {
+    /// Bytes its entity sets allocate on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.sets.tracked.heap_bytes()
+            + self.sets.removed.heap_bytes()
+            + self.sets.delivered.capacity() * size_of::<Entity>()
+            + self.dirty.heap_bytes()
+            + self.pending_membership.capacity() * size_of::<Entity>()
+    }
 }
 
 /// Everything in one ECS: entities, components, systems, resources and events.
@@ -168,7 +244,7 @@ impl fmt::Debug for World {
                 &self
                     .order
                     .iter()
-                    .map(|&s| self.systems[s].desc.name)
+                    .map(|&s| self.systems[s].name)
                     .collect::<Vec<_>>(),
             )
             .finish_non_exhaustive()

@@ -1,9 +1,9 @@
-//! Resources (typed singletons) and events.
+//! Resources (typed singletons) and events: sending them, and reading them with an `EventReader`.
 
 use std::any::{TypeId, type_name};
 
 use super::{Resource, World};
-use crate::events::Events;
+use crate::events::{EventReader, Events};
 
 impl World {
     /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
@@ -108,5 +108,22 @@ impl World {
     /// The queue of `E` events, if any were ever sent.
     pub fn events<E: 'static>(&self) -> Option<&Events<E>> {
         self.events.get(&TypeId::of::<E>())?.as_any().downcast_ref()
+    }
+}
+
+impl<E: 'static> EventReader<E> {
+    /// Events sent since this reader last read (that are still queued), oldest first.
+    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
+        let (skip, events) = match world.events::<E>() {
+            Some(events) => {
+                let skip = self.next.saturating_sub(events.first) as usize;
+                self.next = events.end();
+                (skip, Some(events))
+            }
+            None => (0, None),
+        };
+        events
+            .into_iter()
+            .flat_map(move |ev| ev.queue.iter().skip(skip))
     }
 }

@@ -4,12 +4,15 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use super::DenseDelivery;
 use super::World;
-use super::delivery::{DenseDelivery, Order, collect};
+use super::delivery::{Order, collect};
+use super::{System, SystemSlot};
 use crate::change_log::ChangeLog;
 use crate::component::ComponentSet;
 use crate::entity_set::ClearableSet;
-use crate::system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo, SystemSlot, Watch};
+use crate::system::{SystemEntities, SystemId, SystemInfo, Watch};
+use crate::system_desc::SystemDesc;
 
 impl World {
     /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
@@ -57,7 +60,9 @@ impl World {
                     _ => None,
                 }
             },
-            desc,
+            name: desc.name,
+            priority: desc.priority,
+            debug: desc.debug,
             system: Some(Box::new(system)),
             required,
             enabled: true,
@@ -79,11 +84,11 @@ impl World {
                 }
             }
         }
-        let priority = slot.desc.priority;
+        let priority = slot.priority;
         self.systems.push(slot);
         let at = self
             .order
-            .partition_point(|&o| self.systems[o].desc.priority <= priority);
+            .partition_point(|&o| self.systems[o].priority <= priority);
         self.order.insert(at, s);
         self.every_update = (0..self.order.len())
             .filter(|&k| !self.systems[self.order[k]].reactive)
@@ -153,9 +158,9 @@ impl World {
         let slot = self.slot(id);
         SystemInfo {
             id,
-            name: slot.desc.name,
-            priority: slot.desc.priority,
-            debug: slot.desc.debug,
+            name: slot.name,
+            priority: slot.priority,
+            debug: slot.debug,
             enabled: slot.enabled,
             tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
             last_dirty: slot.last_dirty,

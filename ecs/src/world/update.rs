@@ -91,7 +91,7 @@ impl World {
             let s = self.order[k];
             k += 1;
             let slot = &self.systems[s];
-            if !slot.enabled || (debug_only && !slot.desc.debug) {
+            if !slot.enabled || (debug_only && !slot.debug) {
                 if slot.watches_any && (ran || !quiet) {
                     self.take_over(s);
                 }
@@ -113,7 +113,7 @@ impl World {
     fn zero_skipped_figures(&mut self, debug_only: bool) {
         let mut all = true;
         for slot in self.systems.iter_mut().filter(|slot| slot.reactive) {
-            if slot.enabled && (!debug_only || slot.desc.debug) {
+            if slot.enabled && (!debug_only || slot.debug) {
                 slot.last_dirty = 0;
                 slot.last_duration = Duration::ZERO;
             }
