@@ -323,18 +323,7 @@ fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
 fn a_replay_missing_a_checkpoint_is_refused() {
     let dir = TempDir::new("missing-checkpoint");
     let file = dir.path("run.replay");
-    let rec = common::crate_room(&[
-        "sim",
-        "--level",
-        "levels/crate_room.ron",
-        "--input",
-        "bot",
-        "--frames",
-        "1300",
-        "--record",
-        &file,
-    ]);
-    assert!(rec.status.success());
+    common::record_bot_run(&file, "1300", &[]);
     let text = std::fs::read_to_string(&file).unwrap();
     let checkpoints: Vec<&str> = text
         .split("checkpoints\n")

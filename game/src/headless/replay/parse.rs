@@ -233,15 +233,7 @@ mod tests {
     use crate::sim::Input;
 
     fn sample() -> Replay {
-        let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);
-        for _ in 0..14 {
-            r.push_input(held(1, 0, false));
-        }
-        for _ in 0..3 {
-            r.push_input(held(0, 0, true));
-        }
-        r.push_input(held(-1, 1, true));
-        r.push_input(Input::default());
+        let mut r = super::super::model::sample_inputs();
         // A run of under 600 steps has one checkpoint, at its last step.
         r.push_checkpoint(19, 0xdef);
         r
