@@ -53,23 +53,7 @@ struct Health(u32);
 /// reads it for each dirty entity. Returns the entities in spawn order, after the first update
 /// has drained the "everything is new" dirty set.
 fn k_of_n_world(n: usize) -> (World, Vec<Entity>) {
-    let mut world = World::new();
-    world.add_system(
-        SystemDesc::new("sum_dirty")
-            .requires::<Value>()
-            .watches::<Value>(),
-        |world: &mut World, entities: &SystemEntities<'_>| {
-            let column = world.column::<Value>();
-            let mut sum = 0;
-            for &e in entities.dirty() {
-                sum += column.get(e).map_or(0, |v| v.0);
-            }
-            black_box(sum);
-        },
-    );
-    let entities = (0..n as u64).map(|i| world.spawn((Value(i),))).collect();
-    world.update();
-    (world, entities)
+    value_readers_world(n, "sum_dirty", 1)
 }
 
 /// Bump the `Value` of `k` entities spread evenly across `entities`.
@@ -359,12 +343,17 @@ fn shuffled(entities: &[Entity]) -> Vec<Entity> {
 /// sum the `Value` of each dirty entity; returns it after the first update drained the
 /// "everything is new" dirty sets.
 fn reader_world(n: usize, watchers: usize) -> (World, Vec<Entity>) {
+    value_readers_world(n, "reader", watchers)
+}
+
+/// A world of `n` entities with a `Value` and `watchers` systems named `name` that require and
+/// watch it and sum the `Value` of each dirty entity. Returns the entities in spawn order, after
+/// the first update has drained the "everything is new" dirty sets.
+fn value_readers_world(n: usize, name: &'static str, watchers: usize) -> (World, Vec<Entity>) {
     let mut world = World::new();
     for _ in 0..watchers {
         world.add_system(
-            SystemDesc::new("reader")
-                .requires::<Value>()
-                .watches::<Value>(),
+            SystemDesc::new(name).requires::<Value>().watches::<Value>(),
             |world: &mut World, entities: &SystemEntities<'_>| {
                 let column = world.column::<Value>();
                 let mut sum = 0;

@@ -5,7 +5,7 @@ mod common;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use common::{Pos, Vel, last_dirty, probe, record, run_count, set};
+use common::{Pos, Vel, last_dirty, probe, probed, record, run_count, set, watcher};
 use ecs::{Entity, SystemDesc, SystemEntities, World};
 
 /// Add a system watching `Pos` that bumps `Pos` of `target` on the given runs (0-based).
@@ -25,21 +25,8 @@ fn writer(world: &mut World, name: &'static str, priority: i32, target: Entity, 
 
 #[test]
 fn dirty_set_is_cleared_only_after_its_system_runs() {
-    let mut world = World::new();
-    let (_, early) = probe(
-        &mut world,
-        SystemDesc::new("early")
-            .priority(0)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
-    let (_, late) = probe(
-        &mut world,
-        SystemDesc::new("late")
-            .priority(10)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
+    let (mut world, _, early) = probed(watcher::<Pos>("early").priority(0));
+    let (_, late) = probe(&mut world, watcher::<Pos>("late").priority(10));
     let e = world.spawn((Pos(0),));
     world.update();
     world.get_mut::<Pos>(e).expect("has Pos").0 = 1;
@@ -56,13 +43,7 @@ fn dirty_set_is_cleared_only_after_its_system_runs() {
 fn change_by_later_system_reaches_earlier_system_next_frame() {
     let mut world = World::new();
     let e = world.spawn((Pos(0),));
-    let (_, early) = probe(
-        &mut world,
-        SystemDesc::new("early")
-            .priority(0)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
+    let (_, early) = probe(&mut world, watcher::<Pos>("early").priority(0));
     writer(&mut world, "late_writer", 10, e, &[1]);
     world.update(); // frame 0: e is new to `early`
     assert_eq!(last_dirty(&early), set([e]));
@@ -79,13 +60,7 @@ fn change_by_earlier_system_reaches_later_system_same_frame() {
     let mut world = World::new();
     let e = world.spawn((Pos(0),));
     writer(&mut world, "early_writer", 0, e, &[1]);
-    let (_, late) = probe(
-        &mut world,
-        SystemDesc::new("late")
-            .priority(10)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
+    let (_, late) = probe(&mut world, watcher::<Pos>("late").priority(10));
     world.update();
     world.update(); // frame 1: the writer runs first
     assert_eq!(last_dirty(&late), set([e]));
@@ -101,10 +76,7 @@ fn system_own_writes_reach_it_on_its_next_update() {
     let log = Rc::clone(&runs);
     let mut run = 0;
     world.add_system(
-        SystemDesc::new("self_writer")
-            .requires::<Pos>()
-            .watches::<Pos>()
-            .every_update(),
+        watcher::<Pos>("self_writer").every_update(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             record(&log, entities);
             if run == 1 {
@@ -124,8 +96,7 @@ fn system_own_writes_reach_it_on_its_next_update() {
 
 #[test]
 fn disabled_system_is_not_updated() {
-    let mut world = World::new();
-    let (id, runs) = probe(&mut world, SystemDesc::new("p"));
+    let (mut world, id, runs) = probed(SystemDesc::new("p"));
     world.set_enabled(id, false);
     assert!(!world.is_enabled(id));
     world.update();
@@ -138,14 +109,7 @@ fn disabled_system_is_not_updated() {
 
 #[test]
 fn disabled_system_accumulates_dirty_deduplicated() {
-    let mut world = World::new();
-    let (id, runs) = probe(
-        &mut world,
-        SystemDesc::new("p")
-            .requires::<Pos>()
-            .watches::<Pos>()
-            .watches::<Vel>(),
-    );
+    let (mut world, id, runs) = probed(watcher::<Pos>("p").watches::<Vel>());
     let a = world.spawn((Pos(0), Vel(0)));
     let b = world.spawn((Pos(0),));
     let _c = world.spawn((Pos(0),));
@@ -188,11 +152,7 @@ fn systems_run_by_ascending_priority_ties_in_insertion_order() {
 
 #[test]
 fn update_debug_only_runs_only_debug_systems() {
-    let mut world = World::new();
-    let (_, game) = probe(
-        &mut world,
-        SystemDesc::new("game").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, game) = probed(watcher::<Pos>("game"));
     let (_, overlay) = probe(
         &mut world,
         SystemDesc::new("overlay")
@@ -224,8 +184,7 @@ fn update_debug_only_runs_only_debug_systems() {
 
 #[test]
 fn disabled_debug_system_does_not_run_in_debug_update() {
-    let mut world = World::new();
-    let (id, overlay) = probe(&mut world, SystemDesc::new("overlay").debug());
+    let (mut world, id, overlay) = probed(SystemDesc::new("overlay").debug());
     world.set_enabled(id, false);
     world.update_debug_only();
     assert_eq!(run_count(&overlay), 0);
@@ -233,23 +192,12 @@ fn disabled_debug_system_does_not_run_in_debug_update() {
 
 #[test]
 fn entity_spawned_by_a_system_is_seen_by_every_system() {
-    let mut world = World::new();
-    let (_, early) = probe(
-        &mut world,
-        SystemDesc::new("early")
-            .priority(0)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
+    let (mut world, _, early) = probed(watcher::<Pos>("early").priority(0));
     let spawned = Rc::new(RefCell::new(None));
     let out = Rc::clone(&spawned);
     let mut done = false;
     world.add_system(
-        SystemDesc::new("spawner")
-            .priority(5)
-            .requires::<Pos>()
-            .watches::<Pos>()
-            .every_update(),
+        watcher::<Pos>("spawner").priority(5).every_update(),
         move |world: &mut World, _: &SystemEntities<'_>| {
             if !done {
                 *out.borrow_mut() = Some(world.spawn((Pos(0),)));
@@ -257,13 +205,7 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
             }
         },
     );
-    let (_, late) = probe(
-        &mut world,
-        SystemDesc::new("late")
-            .priority(10)
-            .requires::<Pos>()
-            .watches::<Pos>(),
-    );
+    let (_, late) = probe(&mut world, watcher::<Pos>("late").priority(10));
     world.update();
     let e = spawned.borrow().expect("spawned");
     assert_eq!(last_dirty(&late), set([e]), "same frame for later systems");
@@ -281,9 +223,7 @@ fn entity_spawned_by_a_system_is_seen_by_every_system() {
 fn a_watching_system_is_called_only_when_it_has_something_to_react_to() {
     let mut world = World::new();
     let id = world.add_system(
-        SystemDesc::new("watcher")
-            .requires::<Pos>()
-            .watches::<Pos>(),
+        watcher::<Pos>("watcher"),
         |_: &mut World, _: &SystemEntities<'_>| {},
     );
     let e = world.spawn((Pos(0),));
@@ -336,10 +276,7 @@ fn a_change_by_a_later_system_calls_an_earlier_watcher_next_update() {
 fn an_every_update_watcher_is_called_with_nothing_to_react_to() {
     let mut world = World::new();
     let id = world.add_system(
-        SystemDesc::new("ticker")
-            .requires::<Pos>()
-            .watches::<Pos>()
-            .every_update(),
+        watcher::<Pos>("ticker").every_update(),
         |_: &mut World, _: &SystemEntities<'_>| {},
     );
     world.spawn((Pos(0),));
@@ -357,10 +294,7 @@ fn a_change_made_in_an_update_with_nothing_pending_reaches_a_later_watcher_in_th
     let seen = Rc::new(RefCell::new(Vec::new()));
     let out = Rc::clone(&seen);
     world.add_system(
-        SystemDesc::new("watcher")
-            .priority(10)
-            .requires::<Pos>()
-            .watches::<Pos>(),
+        watcher::<Pos>("watcher").priority(10),
         move |_: &mut World, entities: &SystemEntities<'_>| {
             out.borrow_mut().push(entities.dirty().to_vec());
         },

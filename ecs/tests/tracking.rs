@@ -5,14 +5,12 @@ mod common;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, set};
+use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, probed, set, watcher};
 use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
 
 #[test]
 fn tracked_entities_have_all_required_components() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
+    let (mut world, _, runs) = probed(
         SystemDesc::new("movement")
             .requires::<Pos>()
             .requires::<Vel>(),
@@ -26,8 +24,7 @@ fn tracked_entities_have_all_required_components() {
 
 #[test]
 fn system_requiring_nothing_tracks_every_entity() {
-    let mut world = World::new();
-    let (_, runs) = probe(&mut world, SystemDesc::new("all"));
+    let (mut world, _, runs) = probed(SystemDesc::new("all"));
     let a = world.spawn(());
     let b = world.spawn((Pos(0),));
     world.update();
@@ -36,9 +33,7 @@ fn system_requiring_nothing_tracks_every_entity() {
 
 #[test]
 fn tracked_set_follows_component_add_and_remove() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
+    let (mut world, _, runs) = probed(
         SystemDesc::new("movement")
             .requires::<Pos>()
             .requires::<Vel>(),
@@ -56,11 +51,7 @@ fn tracked_set_follows_component_add_and_remove() {
 
 #[test]
 fn mutation_through_mut_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0),));
     let _b = world.spawn((Pos(0),));
     world.update();
@@ -75,11 +66,7 @@ fn mutation_through_mut_marks_dirty() {
 
 #[test]
 fn mutation_through_column_iter_mut_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0),));
     let b = world.spawn((Pos(5),));
     world.update();
@@ -94,11 +81,7 @@ fn mutation_through_column_iter_mut_marks_dirty() {
 
 #[test]
 fn values_mut_marks_every_entity_of_the_column_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0),));
     let b = world.spawn((Pos(5),));
     let _other = world.spawn((Vel(0),));
@@ -116,11 +99,7 @@ fn values_mut_marks_every_entity_of_the_column_dirty() {
 
 #[test]
 fn values_mut_change_reaches_only_entities_still_tracked() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Vel>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(SystemDesc::new("p").requires::<Vel>().watches::<Pos>());
     let a = world.spawn((Pos(0), Vel(0)));
     let b = world.spawn((Pos(0), Vel(0)));
     let c = world.spawn((Pos(0), Vel(0)));
@@ -137,11 +116,7 @@ fn values_mut_change_reaches_only_entities_still_tracked() {
 
 #[test]
 fn join_values_mut_writes_every_pair_and_marks_every_entity_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0), Vel(1)));
     let b = world.spawn((Pos(0),));
     let c = world.spawn((Pos(0), Vel(3)));
@@ -189,11 +164,7 @@ fn joins_pair_components_by_entity_whether_or_not_columns_are_aligned() {
 
 #[test]
 fn reading_through_mut_is_not_a_change() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(3),));
     world.update();
     assert_eq!(world.get_mut::<Pos>(e).expect("has Pos").0, 3);
@@ -203,11 +174,7 @@ fn reading_through_mut_is_not_a_change() {
 
 #[test]
 fn set_if_neq_with_equal_value_is_no_change() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(3),));
     world.update();
     assert!(!world.get_mut::<Pos>(e).expect("has Pos").set_if_neq(Pos(3)));
@@ -221,11 +188,7 @@ fn set_if_neq_with_equal_value_is_no_change() {
 
 #[test]
 fn writes_to_unwatched_components_do_not_mark_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(0), Vel(0)));
     world.update();
     world.get_mut::<Vel>(e).expect("has Vel").0 = 9;
@@ -236,11 +199,7 @@ fn writes_to_unwatched_components_do_not_mark_dirty() {
 
 #[test]
 fn change_to_watched_but_not_required_component_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Vel>("p"));
     let e = world.spawn((Pos(0), Vel(0)));
     let _untracked = world.spawn((Vel(0),));
     world.update();
@@ -253,14 +212,7 @@ fn change_to_watched_but_not_required_component_marks_dirty() {
 
 #[test]
 fn change_to_any_of_several_watched_components_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p")
-            .requires::<Pos>()
-            .watches::<Pos>()
-            .watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p").watches::<Vel>());
     let a = world.spawn((Pos(0), Vel(0)));
     let b = world.spawn((Pos(0), Vel(0)));
     world.update();
@@ -273,11 +225,7 @@ fn change_to_any_of_several_watched_components_marks_dirty() {
 
 #[test]
 fn adding_a_watched_component_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Vel>("p"));
     let e = world.spawn((Pos(0),));
     world.update();
     world.update();
@@ -289,11 +237,7 @@ fn adding_a_watched_component_marks_dirty() {
 
 #[test]
 fn replacing_a_watched_component_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(0),));
     world.update();
     world.insert(e, Pos(0)).expect("alive");
@@ -303,11 +247,7 @@ fn replacing_a_watched_component_marks_dirty() {
 
 #[test]
 fn removing_a_watched_component_marks_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Vel>("p"));
     let e = world.spawn((Pos(0), Vel(0)));
     world.update();
     world.update();
@@ -319,11 +259,7 @@ fn removing_a_watched_component_marks_dirty() {
 
 #[test]
 fn freshly_added_component_starts_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(10),));
     world.update();
     assert_eq!(last_dirty(&runs), set([e]));
@@ -338,10 +274,7 @@ fn system_added_after_entities_sees_all_of_them_dirty_first() {
     let b = world.spawn((Pos(0),));
     let _other = world.spawn((Vel(0),));
     world.update();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("late").requires::<Pos>().watches::<Vel>(),
-    );
+    let (_, runs) = probe(&mut world, watcher::<Vel>("late"));
     world.update();
     assert_eq!(last_dirty(&runs), set([a, b]));
     assert_eq!(last_tracked(&runs), set([a, b]));
@@ -351,9 +284,7 @@ fn system_added_after_entities_sees_all_of_them_dirty_first() {
 
 #[test]
 fn entity_newly_tracked_is_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
+    let (mut world, _, runs) = probed(
         SystemDesc::new("p")
             .requires::<Pos>()
             .requires::<Vel>()
@@ -373,11 +304,7 @@ fn entity_newly_tracked_is_dirty() {
 
 #[test]
 fn untracked_entity_is_never_dirty() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Vel>("p"));
     let e = world.spawn((Vel(0),));
     world.update();
     world.get_mut::<Vel>(e).expect("has Vel").0 = 1;
@@ -388,11 +315,7 @@ fn untracked_entity_is_never_dirty() {
 
 #[test]
 fn entity_that_stops_being_tracked_leaves_the_dirty_set() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Vel>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Vel>("p"));
     let e = world.spawn((Pos(0), Vel(0)));
     world.update();
     world.get_mut::<Vel>(e).expect("has Vel").0 = 1;
@@ -404,8 +327,7 @@ fn entity_that_stops_being_tracked_leaves_the_dirty_set() {
 
 #[test]
 fn system_watching_nothing_gets_empty_dirty_slice() {
-    let mut world = World::new();
-    let (_, runs) = probe(&mut world, SystemDesc::new("p").requires::<Pos>());
+    let (mut world, _, runs) = probed(SystemDesc::new("p").requires::<Pos>());
     let e = world.spawn((Pos(0),));
     world.update();
     assert!(last_dirty(&runs).is_empty());
@@ -418,11 +340,7 @@ fn system_watching_nothing_gets_empty_dirty_slice() {
 
 #[test]
 fn change_tracking_off_makes_every_tracked_entity_dirty_every_run() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0),));
     let b = world.spawn((Pos(0),));
     world.update();
@@ -439,11 +357,7 @@ fn change_tracking_off_makes_every_tracked_entity_dirty_every_run() {
 
 #[test]
 fn system_entities_shows_pending_dirty_before_the_run() {
-    let mut world = World::new();
-    let (id, _) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, id, _) = probed(watcher::<Pos>("p"));
     let e = world.spawn((Pos(0),));
     assert_eq!(world.system_entities(id).tracked(), [e]);
     assert_eq!(world.system_entities(id).dirty(), [e]);
@@ -455,11 +369,7 @@ fn system_entities_shows_pending_dirty_before_the_run() {
 
 #[test]
 fn a_values_mut_change_made_while_tracking_is_off_is_not_delivered_again_once_it_is_on() {
-    let mut world = World::new();
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
-    );
+    let (mut world, _, runs) = probed(watcher::<Pos>("p"));
     let a = world.spawn((Pos(0),));
     world.update();
     world.set_change_tracking(false);
@@ -513,7 +423,7 @@ fn delivery_order_is_the_same_in_two_identical_runs_sparse_or_dense() {
         let seen = Rc::new(RefCell::new(Vec::new()));
         let out = Rc::clone(&seen);
         world.add_system(
-            SystemDesc::new("p").requires::<Pos>().watches::<Pos>(),
+            watcher::<Pos>("p"),
             move |_: &mut World, entities: &SystemEntities<'_>| {
                 out.borrow_mut().push(entities.dirty().to_vec());
             },
@@ -557,10 +467,7 @@ fn an_entity_that_changed_then_lost_the_watched_component_is_not_delivered() {
     let mut world = World::new();
     let a = world.spawn((Pos(0),));
     let b = world.spawn((Pos(0),));
-    let (_, runs) = probe(
-        &mut world,
-        SystemDesc::new("reader").requires::<Pos>().watches::<Pos>(),
-    );
+    let (_, runs) = probe(&mut world, watcher::<Pos>("reader"));
     world.update();
     for e in [a, b] {
         world.column_mut::<Pos>().get_mut(e).expect("has Pos").0 += 1;

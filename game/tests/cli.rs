@@ -5,7 +5,7 @@
 mod common;
 
 use common::process::{Running, TOOL_LIMIT, output_within};
-use common::{TempDir, crate_room, crate_room_without_display, repo, stderr};
+use common::{TempDir, crate_room, crate_room_without_display, record_bot_run, repo, stderr};
 use game::level::{MAX_DENSE_CRATES, MAX_GENERATED_CRATES};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -534,18 +534,7 @@ fn replay_verify_exits_0_for_a_recorded_run_1_naming_the_step_for_a_changed_one_
     let dir = TempDir::new("replay-verify");
     let file = dir.0.join("bot.replay");
     let file_arg = file.to_str().unwrap();
-    let rec = crate_room(&[
-        "sim",
-        "--level",
-        "levels/crate_room.ron",
-        "--input",
-        "bot",
-        "--frames",
-        "1300",
-        "--record",
-        file_arg,
-    ]);
-    assert!(rec.status.success(), "{}", stderr(&rec));
+    record_bot_run(file_arg, "1300", &[]);
     let ok = crate_room(&["replay", file_arg, "--verify"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     assert!(

@@ -266,14 +266,21 @@ fn cancel_drops_the_result_of_a_load_under_way() {
     assert!(wait_for_load(&mut loader, Duration::from_millis(300)).is_none());
 }
 
-#[test]
-fn replacing_the_whole_directory_keeps_hot_reload_working() {
-    let root = TempDir::new("replace-dir");
+/// A fresh scratch folder (`test` names it) with a directory `levels` holding `level.ron`
+/// (`GOOD`), watched: the folder, the directory, the level's path and its watcher.
+fn watched_levels_dir(test: &str) -> (TempDir, PathBuf, PathBuf, LevelWatcher) {
+    let root = TempDir::new(test);
     let levels = root.0.join("levels");
     std::fs::create_dir(&levels).expect("mkdir");
     let path = levels.join("level.ron");
     std::fs::write(&path, GOOD).expect("write");
-    let mut watcher = watch(&path);
+    let watcher = watch(&path);
+    (root, levels, path, watcher)
+}
+
+#[test]
+fn replacing_the_whole_directory_keeps_hot_reload_working() {
+    let (root, levels, path, mut watcher) = watched_levels_dir("replace-dir");
 
     // Swap in a new directory holding a new version, as `git checkout` or some editors do.
     let staged = root.0.join("levels.new");
@@ -299,12 +306,7 @@ fn replacing_the_whole_directory_keeps_hot_reload_working() {
 
 #[test]
 fn removed_directory_is_reported_until_it_is_back_then_watched_again() {
-    let root = TempDir::new("remove-dir");
-    let levels = root.0.join("levels");
-    std::fs::create_dir(&levels).expect("mkdir");
-    let path = levels.join("level.ron");
-    std::fs::write(&path, GOOD).expect("write");
-    let mut watcher = watch(&path);
+    let (_root, levels, path, mut watcher) = watched_levels_dir("remove-dir");
 
     std::fs::remove_dir_all(&levels).expect("remove");
     let started = Instant::now();
@@ -335,12 +337,7 @@ fn removed_directory_is_reported_until_it_is_back_then_watched_again() {
 
 #[test]
 fn directory_removed_and_made_again_between_polls_is_watched_again() {
-    let root = TempDir::new("remake-dir");
-    let levels = root.0.join("levels");
-    std::fs::create_dir(&levels).expect("mkdir");
-    let path = levels.join("level.ron");
-    std::fs::write(&path, GOOD).expect("write");
-    let mut watcher = watch(&path);
+    let (_root, levels, path, mut watcher) = watched_levels_dir("remake-dir");
     // No poll in between: the new directory can have the old one's inode number.
     std::fs::remove_dir_all(&levels).expect("remove");
     std::fs::create_dir(&levels).expect("mkdir");

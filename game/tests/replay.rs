@@ -155,58 +155,48 @@ fn every_truncation_of_a_replay_is_an_error() {
 #[test]
 fn hostile_replays_are_refused_with_their_line_and_column() {
     let text = sample_text();
+    let swap = |from: &str, to: &str| text.replace(from, to);
+    let swap_first = |from: &str, to: &str| text.replacen(from, to, 1);
     let cases: Vec<(String, usize, &str)> = vec![
         ("garbage\u{0}\u{7f}".into(), 1, "not a replay file"),
         (String::new(), 1, "truncated"),
         (
-            text.replace("replay 2", "replay 99"),
+            swap("replay 2", "replay 99"),
             1,
             "made by a newer version of Crate Room (replay format version 99",
         ),
         (
-            text.replace("replay 2", "replay 1"),
+            swap("replay 2", "replay 1"),
             1,
             "made by an older version of Crate Room (replay format version 1",
         ),
         (
-            text.replace("steps 30", "steps 18446744073709551616"),
+            swap("steps 30", "steps 18446744073709551616"),
             5,
             "expected a whole number",
         ),
         (
-            text.replace("steps 30", &format!("steps {}", MAX_STEPS + 1)),
+            swap("steps 30", &format!("steps {}", MAX_STEPS + 1)),
             5,
             "expected a whole number",
         ),
         (
-            text.replacen("\n10 left", "\n99999999999999 left", 1),
+            swap_first("\n10 left", "\n99999999999999 left"),
             7,
             "expected a whole number",
         ),
-        (text.replace("steps 30", "steps 40"), 5, "cover 30"),
-        (text.replacen("\n10 left", "\n40 left", 1), 7, "run past"),
-        (text.replacen("\n10 left", "\n10 left right", 1), 7, "axis"),
-        (text.replacen("\n10 left", "\n10 jump", 1), 7, "`jump`"),
-        (text.replacen("\n10 left", "\n0 left", 1), 7, "0 steps"),
+        (swap("steps 30", "steps 40"), 5, "cover 30"),
+        (swap_first("\n10 left", "\n40 left"), 7, "run past"),
+        (swap_first("\n10 left", "\n10 left right"), 7, "axis"),
+        (swap_first("\n10 left", "\n10 jump"), 7, "`jump`"),
+        (swap_first("\n10 left", "\n0 left"), 7, "0 steps"),
+        (swap("30 0123", "31 0123"), 0, "expected a whole number"),
+        (swap("0123456789abcdef", "0123"), 0, "hexadecimal"),
+        (swap("end\n", "end\nmore\n"), 0, "after `end`"),
+        (swap("level levels", "level \u{1b}[2Jlevels"), 2, "control"),
+        (swap("levels/crate_room.ron", "/etc/passwd"), 2, "`.ron`"),
         (
-            text.replace("30 0123", "31 0123"),
-            0,
-            "expected a whole number",
-        ),
-        (text.replace("0123456789abcdef", "0123"), 0, "hexadecimal"),
-        (text.replace("end\n", "end\nmore\n"), 0, "after `end`"),
-        (
-            text.replace("level levels", "level \u{1b}[2Jlevels"),
-            2,
-            "control",
-        ),
-        (
-            text.replace("levels/crate_room.ron", "/etc/passwd"),
-            2,
-            "`.ron`",
-        ),
-        (
-            text.replace("30 0123456789abcdef\n", ""),
+            swap("30 0123456789abcdef\n", ""),
             0,
             "last checkpoint must be at the last step",
         ),
@@ -323,18 +313,7 @@ fn a_run_saved_when_the_room_is_cleared_ends_at_the_clear_and_verifies() {
 fn a_replay_missing_a_checkpoint_is_refused() {
     let dir = TempDir::new("missing-checkpoint");
     let file = dir.path("run.replay");
-    let rec = common::crate_room(&[
-        "sim",
-        "--level",
-        "levels/crate_room.ron",
-        "--input",
-        "bot",
-        "--frames",
-        "1300",
-        "--record",
-        &file,
-    ]);
-    assert!(rec.status.success());
+    common::record_bot_run(&file, "1300", &[]);
     let text = std::fs::read_to_string(&file).unwrap();
     let checkpoints: Vec<&str> = text
         .split("checkpoints\n")

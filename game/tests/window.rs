@@ -334,32 +334,16 @@ fn the_levels_top_row_and_left_column_are_drawn_at_the_top_and_left() {
     ) else {
         return;
     };
+    assert_oriented(&run);
     let (w, h) = ORIENTATION_SIZE;
-    for column in 0..w {
-        let top = run.cell_share(column, 0, &WALL);
-        let bottom = run.cell_share(column, h - 1, &WALL);
-        assert!(top > 0.6, "cell ({column}, 0) is wall on screen: {top:.2}");
-        assert!(
-            bottom < 0.05,
-            "cell ({column}, {}) is no wall: {bottom:.2}",
-            h - 1
-        );
-    }
     for row in 1..h - 1 {
-        let left = run.cell_share(0, row, &WALL);
         let right = run.cell_share(w - 1, row, &WALL);
-        assert!(left > 0.6, "cell (0, {row}) is wall on screen: {left:.2}");
         assert!(
             right < 0.05,
             "cell ({}, {row}) is no wall: {right:.2}",
             w - 1
         );
     }
-    let corner = run.cell_share(1, 1, &CRATE);
-    assert!(
-        corner > 0.3,
-        "the crate is in the top-left corner: {corner:.2}"
-    );
     for (column, row) in [(w - 2, 1), (1, h - 2), (w - 2, h - 2)] {
         let elsewhere = run.cell_share(column, row, &CRATE);
         assert!(

@@ -254,6 +254,12 @@ impl Game {
         });
     }
 
+    /// Type `key` (an xdotool name) and wait until the editor says something containing `text`.
+    fn press(&mut self, key: &str, text: &str) {
+        self.send(&["key", key]);
+        self.wait_said(text);
+    }
+
     /// `xdotool ARGS` at once (no pause after it): what it does is waited for by a condition.
     fn send(&self, args: &[&str]) {
         self.xdotool(args);
@@ -302,17 +308,23 @@ impl Game {
 
     /// Run `xdotool ARGS` on this game's display.
     fn xdotool(&self, args: &[&str]) -> String {
-        let out = Command::new("timeout")
-            .arg("30")
-            .arg("xdotool")
-            .args(args)
+        self.run_on_display(
+            Command::new("timeout").args(["30", "xdotool"]).args(args),
+            &format!("xdotool {args:?}"),
+        )
+    }
+
+    /// Run `command` on this game's display; its stdout. If it fails, so does the test, saying
+    /// `what` was run and what the command said on stderr.
+    fn run_on_display(&self, command: &mut Command, what: &str) -> String {
+        let out = command
             .env("DISPLAY", &self.display)
             .env_remove("XAUTHORITY")
             .output()
-            .expect("run xdotool");
+            .unwrap_or_else(|e| panic!("run {what}: {e}"));
         assert!(
             out.status.success(),
-            "xdotool {args:?}: {}",
+            "{what}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -348,6 +360,13 @@ impl Game {
     fn key(&self, keys: &str) {
         self.xdotool(&["key", keys]);
         std::thread::sleep(Duration::from_millis(400));
+    }
+
+    /// Ctrl+S, then Esc (paced as [`Game::key`] paces them); the report of the game's end.
+    fn save_and_finish(self) -> serde_json::Value {
+        self.key("ctrl+s");
+        self.key("Escape");
+        self.finish()
     }
 
     /// Quit from the editor with unsaved edits: Esc asks first, Esc again quits. The report.
@@ -463,6 +482,11 @@ fn with_cells(text: &str, cells: &[((u32, u32), char)]) -> String {
     String::from_utf8(bytes).expect("UTF-8")
 }
 
+/// The map's `(width, height)` in an editor report.
+fn map_size(editor: &serde_json::Value) -> (Option<u64>, Option<u64>) {
+    (editor["width"].as_u64(), editor["height"].as_u64())
+}
+
 fn char_at(text: &str, (x, y): (u32, u32)) -> char {
     map_rows(text)[y as usize].1.as_bytes()[x as usize] as char
 }
@@ -500,16 +524,39 @@ fn shot(dir: &TempDir, name: &str) -> String {
     }
 }
 
-#[test]
-fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
-    if !can_drive_window("the editor window test") {
-        return;
+/// The editor on `path` in a window that stays up until it is quit, taking input; it saves a
+/// screenshot as `shot_name` (in [`shot`]'s folder) if one is given.
+fn editing(path: &str, dir: &TempDir, shot_name: Option<&str>) -> Game {
+    let screenshot = shot_name.map(|name| shot(dir, name));
+    let mut args = vec!["--edit", path, "--frames", BACKSTOP_FRAMES];
+    if let Some(screenshot) = &screenshot {
+        args.extend(["--screenshot", screenshot.as_str()]);
     }
-    let dir = TempDir::new("editor-clicks");
+    let mut game = Game::start(&args, &dir.0);
+    game.wait_for_window();
+    game
+}
+
+/// A scratch folder `editor-NAME` with a copy of `crate_room.ron`: the folder, the copy's path,
+/// its text and the editor's report at start on it ([`view_at_start`]); `None` (the test
+/// skipped) where the window cannot be driven.
+fn crate_room_copy(name: &str) -> Option<(TempDir, String, String, serde_json::Value)> {
+    if !can_drive_window("the editor window test") {
+        return None;
+    }
+    let dir = TempDir::new(&format!("editor-{name}"));
     let original =
         std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
     let path = dir.path("crate_room.ron");
     let start = view_at_start(&path, &dir);
+    Some((dir, path, original, start))
+}
+
+#[test]
+fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
+    let Some((dir, path, original, start)) = crate_room_copy("clicks") else {
+        return;
+    };
     let editor = &start["editor"];
     assert_eq!(editor["modified"], false);
     let brush = editor["brush"]
@@ -523,18 +570,7 @@ fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
         "the editor starts with a brush that changes floor"
     );
 
-    let mut game = Game::start(
-        &[
-            "--edit",
-            &path,
-            "--frames",
-            BACKSTOP_FRAMES,
-            "--screenshot",
-            &shot(&dir, "editor-saved.png"),
-        ],
-        &dir.0,
-    );
-    game.wait_for_window();
+    let game = editing(&path, &dir, Some("editor-saved.png"));
     // Floor cells in all four quadrants, none the mirror of another, each clicked near a
     // different corner: a mapping that is flipped, or off by a cell or by the HUD bar's
     // height, paints some other cell.
@@ -557,9 +593,7 @@ fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
     let erased = (2, 2);
     assert_eq!(char_at(&original, erased), 'c');
     game.click(pixel(editor, erased, (0.2, 0.8)), "3");
-    game.key("ctrl+s");
-    game.key("Escape");
-    let report = game.finish();
+    let report = game.save_and_finish();
     let saved = std::fs::read_to_string(&path).expect("the saved level");
     let mut expected: Vec<((u32, u32), char)> = painted.iter().map(|&(c, _)| (c, brush)).collect();
     expected.push((erased, '.'));
@@ -591,13 +625,10 @@ fn saving_without_edits_leaves_the_file_byte_identical() {
     // vault.ron: comments, a legend and overrides, all kept as written.
     let original = std::fs::read_to_string(copy_level(&dir, "vault.ron")).expect("copied level");
     let path = dir.path("vault.ron");
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let game = editing(&path, &dir, None);
     // Point at the window so it has the keyboard (no window manager under Xvfb).
     game.point_at((640, 360));
-    game.key("ctrl+s");
-    game.key("Escape");
-    let report = game.finish();
+    let report = game.save_and_finish();
     assert_eq!(report["editor"]["modified"], false, "{report}");
     let saved = std::fs::read(&path).expect("the level");
     assert!(
@@ -609,14 +640,9 @@ fn saving_without_edits_leaves_the_file_byte_identical() {
 
 #[test]
 fn leaving_edit_mode_plays_the_edited_map_unsaved() {
-    if !can_drive_window("the editor window test") {
+    let Some((dir, path, original, start)) = crate_room_copy("play") else {
         return;
-    }
-    let dir = TempDir::new("editor-play");
-    let original =
-        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
-    let path = dir.path("crate_room.ron");
-    let start = view_at_start(&path, &dir);
+    };
     let editor = &start["editor"];
     let total = start["crates_total"].as_u64().expect("crates total");
     let brush = editor["brush"].as_str().expect("brush");
@@ -625,18 +651,7 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
         "the first brush is a crate: {brush}"
     );
 
-    let mut game = Game::start(
-        &[
-            "--edit",
-            &path,
-            "--frames",
-            BACKSTOP_FRAMES,
-            "--screenshot",
-            &shot(&dir, "editor-after-play.png"),
-        ],
-        &dir.0,
-    );
-    game.wait_for_window();
+    let game = editing(&path, &dir, Some("editor-after-play.png"));
     // Three crates round the player's start (13, 7), in the way of any walk.
     for cell in [(12, 7), (14, 7), (13, 8)] {
         assert_eq!(char_at(&original, cell), '.', "{cell:?}");
@@ -666,17 +681,11 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
 
 #[test]
 fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits_kept() {
-    if !can_drive_window("the editor window test") {
+    let Some((dir, path, original, start)) = crate_room_copy("watch") else {
         return;
-    }
-    let dir = TempDir::new("editor-watch");
-    let original =
-        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
-    let path = dir.path("crate_room.ron");
-    let start = view_at_start(&path, &dir);
+    };
     let editor = &start["editor"];
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let game = editing(&path, &dir, None);
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     game.key("ctrl+s");
     // Long enough for the watcher to report the save (a tenth of a second of quiet).
@@ -722,18 +731,7 @@ fn a_save_that_fails_says_why_and_keeps_the_edits() {
     std::fs::copy(repo().join("levels/crate_room.ron"), path).unwrap();
     let start = view_at_start(path, &dir);
     let editor = &start["editor"];
-    let mut game = Game::start(
-        &[
-            "--edit",
-            path,
-            "--frames",
-            BACKSTOP_FRAMES,
-            "--screenshot",
-            &shot(&dir, "editor-save-failed.png"),
-        ],
-        &dir.0,
-    );
-    game.wait_for_window();
+    let game = editing(path, &dir, Some("editor-save-failed.png"));
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     // The folder goes away (root ignores file permissions, so a read-only file would not do).
     std::fs::remove_dir_all(&level_dir).unwrap();
@@ -753,20 +751,14 @@ fn a_save_that_fails_says_why_and_keeps_the_edits() {
 
 #[test]
 fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s() {
-    if !can_drive_window("the editor window test") {
+    let Some((dir, path, original, start)) = crate_room_copy("override") else {
         return;
-    }
-    let dir = TempDir::new("editor-override");
-    let original =
-        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
-    let path = dir.path("crate_room.ron");
-    let start = view_at_start(&path, &dir);
+    };
     let editor = &start["editor"];
     // crate_room.ron overrides the crate at (19, 8): erase that crate.
     assert!(original.contains("(at: (19, 8), health: 5),"));
     assert_eq!(char_at(&original, (19, 8)), 'c');
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let game = editing(&path, &dir, None);
     game.click(pixel(editor, (19, 8), (0.5, 0.5)), "3");
     game.key("ctrl+s");
     assert_eq!(
@@ -774,9 +766,7 @@ fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s()
         original,
         "the first Ctrl+S only asks"
     );
-    game.key("ctrl+s");
-    game.key("Escape");
-    let report = game.finish();
+    let report = game.save_and_finish();
     let said = report["editor"]["message"].as_str().unwrap_or_default();
     assert!(
         said.contains("removed the crates overrides (at: (19, 8))"),
@@ -808,10 +798,7 @@ fn a_new_level_is_made_at_the_given_size_and_written_on_the_first_save() {
     let path = dir.path("fresh.ron");
     let start = view_at_start(&path, &dir);
     let editor = &start["editor"];
-    assert_eq!(
-        (editor["width"].as_u64(), editor["height"].as_u64()),
-        (Some(26), Some(15))
-    );
+    assert_eq!(map_size(editor), (Some(26), Some(15)));
     assert_eq!(editor["modified"], true, "a new level is not saved yet");
     assert!(
         !std::path::Path::new(&path).exists(),
@@ -831,16 +818,8 @@ fn a_new_level_is_made_at_the_given_size_and_written_on_the_first_save() {
     );
     game.wait_for_window();
     game.point_at((640, 360));
-    game.key("ctrl+s");
-    game.key("Escape");
-    let report = game.finish();
-    assert_eq!(
-        (
-            report["editor"]["width"].as_u64(),
-            report["editor"]["height"].as_u64()
-        ),
-        (Some(9), Some(6))
-    );
+    let report = game.save_and_finish();
+    assert_eq!(map_size(&report["editor"]), (Some(9), Some(6)));
     let check = common::crate_room(&["check", &path]);
     assert!(
         check.status.success(),
@@ -900,8 +879,7 @@ fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
         let (right, bottom) = pixel(editor, (w, h), (0.0, 0.0));
         (right, bottom, (left + right) / 2, (top + bottom) / 2)
     };
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let game = editing(&path, &dir, None);
     let (right, _, _, mid_y) = edges(w, h);
     game.click((right + 17, mid_y - 13), "1"); // right `+`: a column
     // The map is a column wider now: its bottom edge's middle moved.
@@ -911,14 +889,9 @@ fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
     game.key("ctrl+Up");
     game.key("ctrl+shift+Left"); // a column fewer on the left
     game.key("ctrl+z"); // takes back the last
-    game.key("ctrl+s");
-    game.key("Escape");
-    let report = game.finish();
+    let report = game.save_and_finish();
     assert_eq!(
-        (
-            report["editor"]["width"].as_u64(),
-            report["editor"]["height"].as_u64()
-        ),
+        map_size(&report["editor"]),
         (Some(u64::from(w) + 1), Some(u64::from(h) + 1)),
         "{report}"
     );
@@ -958,16 +931,9 @@ x.XFlush(d)
 impl Game {
     fn close_window(&self) {
         let window = self.window.as_deref().expect("wait_for_window first");
-        let out = Command::new("python3")
-            .args(["-c", CLOSE_WINDOW_PY, window])
-            .env("DISPLAY", &self.display)
-            .env_remove("XAUTHORITY")
-            .output()
-            .expect("run python3");
-        assert!(
-            out.status.success(),
-            "close the window: {}",
-            String::from_utf8_lossy(&out.stderr)
+        self.run_on_display(
+            Command::new("python3").args(["-c", CLOSE_WINDOW_PY, window]),
+            "close the window",
         );
         std::thread::sleep(Duration::from_millis(800));
     }
@@ -986,23 +952,19 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
         skip_window_test("no python3 to close the window as a window manager does");
         return;
     }
-    let dir = TempDir::new("editor-close");
-    let original =
-        std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
-    let path = dir.path("crate_room.ron");
-    let start = view_at_start(&path, &dir);
+    let Some((dir, path, original, start)) = crate_room_copy("close") else {
+        return;
+    };
     let editor = &start["editor"];
 
     // No edits: the window closes at once.
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let game = editing(&path, &dir, None);
     game.close_window();
     let report = game.finish();
     assert_eq!(report["editor"]["modified"], false, "{report}");
 
     // An edit: the first close only asks, the second closes; nothing is saved.
-    let mut game = Game::start(&["--edit", &path, "--frames", BACKSTOP_FRAMES], &dir.0);
-    game.wait_for_window();
+    let mut game = editing(&path, &dir, None);
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     game.close_window();
     assert!(game.running(), "the first close with unsaved edits asks");
@@ -1035,44 +997,35 @@ fn tools_level(dir: &TempDir, name: &str) -> String {
     path
 }
 
-/// The editor on `path` with its window up and taking input, and the view it starts with
-/// (from a three-frame scripted run: cell to pixel).
-fn editor_on(path: &str, dir: &TempDir, shot_name: &str) -> (Game, serde_json::Value) {
-    let start = view_at_start(path, dir);
-    let mut game = Game::start(
-        &[
-            "--edit",
-            path,
-            "--frames",
-            BACKSTOP_FRAMES,
-            "--screenshot",
-            &shot(dir, shot_name),
-        ],
-        &dir.0,
-    );
-    game.wait_for_editor(None);
-    (game, start["editor"].clone())
+/// The tool tests' start: `TOOLS_LEVEL` in a scratch folder `editor-NAME`, and the editor on it
+/// with its window up and taking input (its screenshot `editor-NAME.png`). The folder, the
+/// level's path, the game and the view it starts with (from a three-frame scripted run: cell to
+/// pixel). `None` (the test skipped) where the window cannot be driven.
+fn tools_editor(name: &str) -> Option<(TempDir, String, Game, serde_json::Value)> {
+    if !can_drive_window("the editor window test") {
+        return None;
+    }
+    let dir = TempDir::new(&format!("editor-{name}"));
+    let path = tools_level(&dir, "tools.ron");
+    let start = view_at_start(&path, &dir);
+    let game = editing(&path, &dir, Some(&format!("editor-{name}.png")));
+    Some((dir, path, game, start["editor"].clone()))
 }
 
 /// Ctrl+S, and wait for the editor to say it saved; then Esc, and wait for the game to end.
 fn save_and_quit(mut game: Game) -> serde_json::Value {
-    game.send(&["key", "ctrl+s"]);
-    game.wait_said("saved ");
+    game.press("ctrl+s", "saved ");
     game.send(&["key", "Escape"]);
     game.wait_exit()
 }
 
 #[test]
 fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_with_floor() {
-    if !can_drive_window("the editor window test") {
+    let Some((_dir, path, mut game, view)) = tools_editor("flood") else {
         return;
-    }
-    let dir = TempDir::new("editor-flood");
-    let path = tools_level(&dir, "tools.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-flood.png");
+    };
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
-    game.send(&["key", "9"]);
-    game.wait_said("brush: powder keg 'k'");
+    game.press("9", "brush: powder keg 'k'");
     // The left room (12 cells of floor) becomes kegs; the walls stop it.
     game.click_with(at((2, 2)), "1", &["shift"]);
     game.wait_said("flooded from (2, 2) with 'k'");
@@ -1080,8 +1033,7 @@ fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_wit
     game.click_with(at((1, 1)), "3", &["shift"]);
     game.wait_said("flooded from (1, 1) with '.'");
     // One Ctrl+Z takes back all twelve cells of that flood.
-    game.send(&["key", "ctrl+z"]);
-    game.wait_said("undone");
+    game.press("ctrl+z", "undone");
     // A flood of a single crate with floor.
     game.click_with(at((8, 2)), "3", &["shift"]);
     game.wait_said("flooded from (8, 2) with '.'");
@@ -1096,12 +1048,9 @@ fn shift_click_floods_a_region_as_one_undo_step_and_shift_right_click_floods_wit
 
 #[test]
 fn alt_click_and_a_middle_click_pick_the_brush_from_the_map() {
-    if !can_drive_window("the editor window test") {
+    let Some((_dir, path, mut game, view)) = tools_editor("eyedropper") else {
         return;
-    }
-    let dir = TempDir::new("editor-eyedropper");
-    let path = tools_level(&dir, "tools.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-eyedropper.png");
+    };
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
     game.click_with(at((4, 5)), "1", &["alt"]);
     game.wait_said("brush: strong crate 'C'");
@@ -1122,15 +1071,12 @@ fn alt_click_and_a_middle_click_pick_the_brush_from_the_map() {
 
 #[test]
 fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_the_clipboard() {
-    if !can_drive_window("the editor window test") {
+    let Some((dir, path, mut game, view)) = tools_editor("select") else {
         return;
-    }
-    let dir = TempDir::new("editor-select");
-    let path = tools_level(&dir, "tools.ron");
+    };
     let other_text =
         std::fs::read_to_string(copy_level(&dir, "crate_room.ron")).expect("copied level");
     let other = dir.path("crate_room.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-select.png");
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
     // Ctrl + drag selects the 3 x 2 cells round the crate at (8, 2).
     game.drag(at((7, 1)), at((9, 2)), "1", &["ctrl"]);
@@ -1138,12 +1084,9 @@ fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_t
     // Dragged a cell right by its middle, then a cell down with the arrow key.
     game.drag(at((8, 2)), at((9, 2)), "1", &[]);
     game.wait_said("moved 3 x 2 to (8, 1)");
-    game.send(&["key", "Down"]);
-    game.wait_said("moved 3 x 2 to (8, 2)");
-    game.send(&["key", "ctrl+c"]);
-    game.wait_said("copied 3 x 2 at (8, 2)");
-    game.send(&["key", "ctrl+s"]);
-    game.wait_said("saved ");
+    game.press("Down", "moved 3 x 2 to (8, 2)");
+    game.press("ctrl+c", "copied 3 x 2 at (8, 2)");
+    game.press("ctrl+s", "saved ");
     let saved = std::fs::read_to_string(&path).expect("saved");
     // The crate moved from (8, 2) to (9, 3), over the coin crate that was at (8, 3)'s row.
     assert_eq!(
@@ -1163,16 +1106,13 @@ fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_t
     second.wait_for_editor(Some(&game));
     let at2 = |cell| pixel(&other_view, cell, (0.5, 0.5));
     second.hover(at2((1, 1)));
-    second.send(&["key", "ctrl+v"]);
-    second.wait_said("pasted 3 x 2 at (1, 1)");
+    second.press("ctrl+v", "pasted 3 x 2 at (1, 1)");
     // A selection erased with Delete.
     second.drag(at2((2, 12)), at2((3, 13)), "1", &["ctrl"]);
     second.wait_said("selected 2 x 2 at (2, 12)");
-    second.send(&["key", "Delete"]);
-    second.wait_said("erased 2 x 2 at (2, 12)");
+    second.press("Delete", "erased 2 x 2 at (2, 12)");
     // Esc lets go of the selection (the Esc after the save then quits).
-    second.send(&["key", "Escape"]);
-    second.wait_said("selection cleared");
+    second.press("Escape", "selection cleared");
     let report = save_and_quit(second);
     let pasted = std::fs::read_to_string(&other).expect("saved");
     assert_eq!(
@@ -1181,34 +1121,25 @@ fn a_selection_moves_by_mouse_and_arrows_and_pastes_into_another_level_through_t
         "{report}"
     );
     game.hover(at((1, 1)));
-    game.send(&["key", "Escape"]);
-    game.wait_said("selection cleared");
+    game.press("Escape", "selection cleared");
     game.send(&["key", "Escape"]);
     game.wait_exit();
 }
 
 #[test]
 fn the_scatter_brush_paints_a_seeded_share_of_its_square_and_undoes_in_one_step() {
-    if !can_drive_window("the editor window test") {
+    let Some((_dir, path, mut game, view)) = tools_editor("scatter") else {
         return;
-    }
-    let dir = TempDir::new("editor-scatter");
-    let path = tools_level(&dir, "tools.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-scatter.png");
+    };
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
-    game.send(&["key", "4"]);
-    game.wait_said("brush: crate 'c'");
-    game.send(&["key", "r"]);
-    game.wait_said("scatter brush: 30%");
+    game.press("4", "brush: crate 'c'");
+    game.press("r", "scatter brush: 30%");
     game.send(&["key", "equal"]);
-    game.send(&["key", "equal"]);
-    game.wait_said("scatter density 50%");
+    game.press("equal", "scatter density 50%");
     game.click_with(at((8, 3)), "1", &[]);
     game.wait_said("scattered at 50% with seed 1");
-    game.send(&["key", "ctrl+z"]);
-    game.wait_said("undone");
-    game.send(&["key", "ctrl+y"]);
-    game.wait_said("redone");
+    game.press("ctrl+z", "undone");
+    game.press("ctrl+y", "redone");
     let report = save_and_quit(game);
     // The 5 x 5 square round (8, 3): columns 6 to 10, rows 1 to 5.
     let hits: Vec<(u32, u32)> = (1..=5)
@@ -1226,17 +1157,13 @@ fn the_scatter_brush_paints_a_seeded_share_of_its_square_and_undoes_in_one_step(
 
 #[test]
 fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
-    if !can_drive_window("the editor window test") {
+    let Some((dir, path, mut game, view)) = tools_editor("stamp") else {
         return;
-    }
-    let dir = TempDir::new("editor-stamp");
-    let path = tools_level(&dir, "tools.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-stamp.png");
+    };
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
     game.drag(at((7, 2)), at((9, 3)), "1", &["ctrl"]);
     game.wait_said("selected 3 x 2 at (7, 2)");
-    game.send(&["key", "ctrl+b"]);
-    game.wait_said("saved \"stamp 1\" (3 x 2)");
+    game.press("ctrl+b", "saved \"stamp 1\" (3 x 2)");
     let stamps = std::fs::read_to_string(dir.0.join("stamps.txt")).expect("the stamp file");
     assert_eq!(
         stamps,
@@ -1265,17 +1192,13 @@ fn a_selection_saved_as_a_stamp_is_placed_from_the_stamp_palette() {
 
 #[test]
 fn a_crates_skin_and_health_and_the_level_name_are_edited_in_place_and_checked_like_check() {
-    if !can_drive_window("the editor window test") {
+    let Some((_dir, path, mut game, view)) = tools_editor("override-form") else {
         return;
-    }
-    let dir = TempDir::new("editor-override-form");
-    let path = tools_level(&dir, "tools.ron");
-    let (mut game, view) = editor_on(&path, &dir, "editor-override-form.png");
+    };
     let at = |cell| pixel(&view, cell, (0.5, 0.5));
     // O over the strong crate at (4, 5): its skin, then its health.
     game.hover(at((4, 5)));
-    game.send(&["key", "o"]);
-    game.wait_said("crate at (4, 5): skin and health");
+    game.press("o", "crate at (4, 5): skin and health");
     game.send(&["type", "keg"]);
     game.send(&["key", "Tab"]);
     game.send(&["type", "0"]);
@@ -1284,19 +1207,15 @@ fn a_crates_skin_and_health_and_the_level_name_are_edited_in_place_and_checked_l
     game.wait_said("not applied: crate health must be between 1 and 1000, found 0");
     game.send(&["key", "BackSpace"]);
     game.send(&["type", "7"]);
-    game.send(&["key", "Return"]);
-    game.wait_said("crate at (4, 5): skin keg, health 7");
+    game.press("Return", "crate at (4, 5): skin keg, health 7");
     // P: the level's name (an empty one is refused as `check` refuses it).
-    game.send(&["key", "p"]);
-    game.wait_said("level properties");
+    game.press("p", "level properties");
     for _ in 0.."Tools".len() {
         game.send(&["key", "BackSpace"]);
     }
-    game.send(&["key", "Return"]);
-    game.wait_said("not applied: the level name is empty");
+    game.press("Return", "not applied: the level name is empty");
     game.send(&["type", "Tool Shed"]);
-    game.send(&["key", "Return"]);
-    game.wait_said("level \"Tool Shed\", 12 x 7");
+    game.press("Return", "level \"Tool Shed\", 12 x 7");
     let report = save_and_quit(game);
     let saved = std::fs::read_to_string(&path).expect("saved");
     let expected = TOOLS_LEVEL.replace("\"Tools\"", "\"Tool Shed\"").replace(

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::display::Windowed;
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{TempDir, crate_room, repo, windowed};
+use common::{TempDir, crate_room, record_bot_run, repo, windowed};
 
 /// Run the window with `args` (data kept in `data`), returning its JSON summary.
 fn window(mut cmd: Windowed, args: &[&str], data: &Path) -> serde_json::Value {
@@ -71,19 +71,7 @@ fn watching_a_replay_plays_the_recorded_game() {
     let Some(cmd) = windowed() else { return };
     let dir = TempDir::new("watch");
     let file = dir.path("bot.replay");
-    let rec = crate_room(&[
-        "sim",
-        "--level",
-        "levels/crate_room.ron",
-        "--input",
-        "bot",
-        "--frames",
-        "900",
-        "--json",
-        "--record",
-        &file,
-    ]);
-    assert!(rec.status.success());
+    let rec = record_bot_run(&file, "900", &["--json"]);
     let sim: serde_json::Value = serde_json::from_slice(&rec.stdout).unwrap();
     // Without hit-stop one frame is one step; past the replay's end the game stands still.
     let watched = window(

@@ -49,16 +49,11 @@ impl Peer for HecsScan {
     }
 
     fn select(&mut self, targets: &[usize]) {
-        self.targets = targets.iter().map(|&i| self.entities[i]).collect();
+        self.targets = handles(&self.entities, targets);
     }
 
     fn write(&mut self) {
-        let mut positions = self.world.view_mut::<&mut Position>();
-        for &e in &self.targets {
-            if let Some(p) = positions.get_mut(e) {
-                p.bump();
-            }
-        }
+        bump_positions(&mut self.world, &self.targets, |_| {});
     }
 
     fn read(&mut self) -> usize {
@@ -114,17 +109,11 @@ impl Peer for HecsList {
     }
 
     fn select(&mut self, targets: &[usize]) {
-        self.targets = targets.iter().map(|&i| self.entities[i]).collect();
+        self.targets = handles(&self.entities, targets);
     }
 
     fn write(&mut self) {
-        let mut positions = self.world.view_mut::<&mut Position>();
-        for &e in &self.targets {
-            if let Some(p) = positions.get_mut(e) {
-                p.bump();
-                self.dirty.push(e);
-            }
-        }
+        bump_positions(&mut self.world, &self.targets, |e| self.dirty.push(e));
     }
 
     fn read(&mut self) -> usize {
@@ -139,5 +128,21 @@ impl Peer for HecsList {
         }
         black_box(sum);
         count
+    }
+}
+
+/// The handles of the entities at `targets` (indices into `entities`).
+fn handles(entities: &[Entity], targets: &[usize]) -> Vec<Entity> {
+    targets.iter().map(|&i| entities[i]).collect()
+}
+
+/// Bump the position of each of `targets` that has one, telling `bumped` each such handle.
+fn bump_positions(world: &mut World, targets: &[Entity], mut bumped: impl FnMut(Entity)) {
+    let mut positions = world.view_mut::<&mut Position>();
+    for &e in targets {
+        if let Some(p) = positions.get_mut(e) {
+            p.bump();
+            bumped(e);
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use ecs::{Entity, SystemDesc, SystemEntities, SystemId, World};
+use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
 
 /// What one system received on one run, as sets (order is unspecified by the API).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,6 +47,18 @@ pub fn probe(world: &mut World, desc: SystemDesc) -> (SystemId, Runs) {
         },
     );
     (id, runs)
+}
+
+/// A new world holding one probe system added from `desc`.
+pub fn probed(desc: SystemDesc) -> (World, SystemId, Runs) {
+    let mut world = World::new();
+    let (id, runs) = probe(&mut world, desc);
+    (world, id, runs)
+}
+
+/// A system named `name` that tracks every entity with `Pos` and watches `W`.
+pub fn watcher<W: Component>(name: &'static str) -> SystemDesc {
+    SystemDesc::new(name).requires::<Pos>().watches::<W>()
 }
 
 /// The set of `entities`.

@@ -167,6 +167,25 @@ pub fn crate_room(args: &[&str]) -> Output {
     )
 }
 
+/// Record the bot playing `levels/crate_room.ron` for `frames` frames into `file`:
+/// `crate-room sim ... --frames FRAMES EXTRA --record FILE`. Its output, once it has succeeded.
+pub fn record_bot_run(file: &str, frames: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sim",
+        "--level",
+        "levels/crate_room.ron",
+        "--input",
+        "bot",
+        "--frames",
+        frames,
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--record", file]);
+    let rec = crate_room(&args);
+    assert!(rec.status.success(), "{}", stderr(&rec));
+    rec
+}
+
 /// Run `crate-room ARGS` in the repository with no display at all (for at most
 /// [`process::TOOL_LIMIT`]): a run that tried to open a window would fail differently from a
 /// refusal before one.

@@ -137,18 +137,20 @@ pub struct InputScript {
     stretches: Vec<(u64, Input)>,
 }
 
-/// Why an input script could not be used.
+/// Why a text file of lines the game reads (an input script, a replay) could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum InputScriptError {
-    /// The file could not be read.
-    #[error("{path}: cannot read the input script: {message}")]
+pub enum TextFileError {
+    /// The file could not be read (missing, not a regular file, too large, not UTF-8).
+    #[error("{path}: cannot read the {what}: {message}")]
     Read {
         /// The file.
         path: String,
+        /// What kind of file it should be (`input script`, `replay`).
+        what: &'static str,
         /// Why.
         message: String,
     },
-    /// A line is not `STEPS [KEY ...]`.
+    /// A line is malformed (in an input script, not `STEPS [KEY ...]`).
     #[error("{path}:{line}:{column}: error: {message}")]
     Syntax {
         /// The file.
@@ -162,6 +164,9 @@ pub enum InputScriptError {
     },
 }
 
+/// Why an input script could not be used.
+pub type InputScriptError = TextFileError;
+
 impl InputScript {
     /// Read and parse the script at `path`.
     ///
@@ -172,6 +177,7 @@ impl InputScript {
         let shown = path.display().to_string();
         let read_error = |message: String| InputScriptError::Read {
             path: shown.clone(),
+            what: "input script",
             message,
         };
         let bytes = read_bounded(path, MAX_SCRIPT_BYTES).map_err(|e| match e {

@@ -148,6 +148,23 @@ fn normalized(input: Input) -> Input {
     }
 }
 
+/// The unit tests' sample: a replay of `levels/a.ron` with 19 steps of input in four runs
+/// (14 right, 3 attack, 1 down left attack, 1 idle) and no checkpoint.
+#[cfg(test)]
+pub(super) fn sample_inputs() -> Replay {
+    use crate::input::held;
+    let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);
+    for _ in 0..14 {
+        r.push_input(held(1, 0, false));
+    }
+    for _ in 0..3 {
+        r.push_input(held(0, 0, true));
+    }
+    r.push_input(held(-1, 1, true));
+    r.push_input(Input::default());
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,15 +172,7 @@ mod tests {
 
     #[test]
     fn set_input_changes_exactly_one_step() {
-        let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);
-        for _ in 0..14 {
-            r.push_input(held(1, 0, false));
-        }
-        for _ in 0..3 {
-            r.push_input(held(0, 0, true));
-        }
-        r.push_input(held(-1, 1, true));
-        r.push_input(Input::default());
+        let mut r = sample_inputs();
         r.set_input(5, held(0, -1, false));
         assert_eq!(r.steps(), 19);
         assert_eq!(r.input_at(4), held(1, 0, false));

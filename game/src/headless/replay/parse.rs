@@ -11,7 +11,7 @@ use super::model::Replay;
 use super::replay_error::ReplayError;
 use super::syntax::{SyntaxError, SyntaxErrorKind as Kind, Wanted};
 use crate::fsutil::{BoundedReadError, read_bounded};
-use crate::input::key_line;
+use crate::input::{TextFileError, key_line};
 
 /// The header lines after the version: what to load and how long the run is.
 struct Header<'a> {
@@ -27,13 +27,17 @@ impl Replay {
     /// Read and parse the replay file at `path`.
     ///
     /// # Errors
-    /// [`ReplayError::Read`] if it is not a readable regular file of at most
-    /// [`MAX_FILE_BYTES`] of UTF-8, [`ReplayError::Syntax`] at its first malformed line.
+    /// [`TextFileError::Read`] (in [`ReplayError::File`]) if it is not a readable regular file
+    /// of at most [`MAX_FILE_BYTES`] of UTF-8, [`TextFileError::Syntax`] at its first malformed
+    /// line.
     pub fn load(path: &Path) -> Result<Self, ReplayError> {
         let shown = path.display().to_string();
-        let read_error = |message: String| ReplayError::Read {
-            path: shown.clone(),
-            message,
+        let read_error = |message: String| {
+            ReplayError::File(TextFileError::Read {
+                path: shown.clone(),
+                what: "replay",
+                message,
+            })
         };
         let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
             BoundedReadError::TooLarge { size, .. } => read_error(match size {
@@ -50,11 +54,13 @@ impl Replay {
                 e.valid_up_to()
             ))
         })?;
-        Self::parse(text).map_err(|e| ReplayError::Syntax {
-            path: shown,
-            line: e.line,
-            column: e.column,
-            message: e.message(),
+        Self::parse(text).map_err(|e| {
+            ReplayError::File(TextFileError::Syntax {
+                path: shown,
+                line: e.line,
+                column: e.column,
+                message: e.message(),
+            })
         })
     }
 
@@ -233,15 +239,7 @@ mod tests {
     use crate::sim::Input;
 
     fn sample() -> Replay {
-        let mut r = Replay::new(Path::new("levels/a.ron"), b"level bytes", 3);
-        for _ in 0..14 {
-            r.push_input(held(1, 0, false));
-        }
-        for _ in 0..3 {
-            r.push_input(held(0, 0, true));
-        }
-        r.push_input(held(-1, 1, true));
-        r.push_input(Input::default());
+        let mut r = super::super::model::sample_inputs();
         // A run of under 600 steps has one checkpoint, at its last step.
         r.push_checkpoint(19, 0xdef);
         r

@@ -3,26 +3,10 @@
 /// Why a replay could not be read, written or verified.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// The replay file could not be read (missing, not a regular file, too large, not UTF-8).
-    #[error("{path}: cannot read the replay: {message}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        message: String,
-    },
-    /// The replay file is malformed.
-    #[error("{path}:{line}:{column}: error: {message}")]
-    Syntax {
-        /// The file.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
+    /// The replay file could not be read (missing, not a regular file, too large, not UTF-8),
+    /// or is malformed.
+    #[error(transparent)]
+    File(crate::input::TextFileError),
     /// The replay's level file cannot be found or read.
     #[error("the replay's level {level}: {message}")]
     Level {

@@ -9,18 +9,26 @@ use crate::editor::{CellRect, rows_to_text, text_to_rows};
 use crate::window::ui::ink;
 
 impl Session {
-    /// Ctrl+C (Ctrl+X with `cut`): the selection's rows to the clipboard, as map rows.
-    pub(super) fn copy(&mut self, cut: bool) {
+    /// The selection and its map rows, for Ctrl+C, Ctrl+X and Ctrl+B; `None` once the person is
+    /// told why not: nothing is selected, or its rows cannot be read (said after `refused`).
+    pub(super) fn selected_rows(&mut self, refused: &str) -> Option<(CellRect, Vec<String>)> {
         let Some(rect) = self.selection else {
             self.say("nothing selected: Ctrl + drag selects", ink::DIM);
-            return;
+            return None;
         };
-        let rows = match self.model.rows(rect) {
-            Ok(rows) => rows,
+        match self.model.rows(rect) {
+            Ok(rows) => Some((rect, rows)),
             Err(e) => {
-                self.say(format!("not copied: {e}"), ink::ERROR);
-                return;
+                self.say(format!("{refused}: {e}"), ink::ERROR);
+                None
             }
+        }
+    }
+
+    /// Ctrl+C (Ctrl+X with `cut`): the selection's rows to the clipboard, as map rows.
+    pub(super) fn copy(&mut self, cut: bool) {
+        let Some((rect, rows)) = self.selected_rows("not copied") else {
+            return;
         };
         let text = rows_to_text(&rows);
         miniquad::window::clipboard_set(&text);

@@ -9,16 +9,8 @@ use crate::window::ui::ink;
 impl Session {
     /// Ctrl+B: the selection becomes a stamp in the folder's stamp file.
     pub(super) fn save_stamp(&mut self) {
-        let Some(rect) = self.selection else {
-            self.say("nothing selected: Ctrl + drag selects", ink::DIM);
+        let Some((rect, rows)) = self.selected_rows("no stamp saved") else {
             return;
-        };
-        let rows = match self.model.rows(rect) {
-            Ok(rows) => rows,
-            Err(e) => {
-                self.say(format!("no stamp saved: {e}"), ink::ERROR);
-                return;
-            }
         };
         let path = stamp_path(self.model.path());
         let name = format!("stamp {}", self.stamps.len() + 1);
