@@ -3,7 +3,7 @@
 
 A file imports another when it names an item of it through `crate::`, `super::`, `self::` or a
 child module's path, in a `use` or inline; `pub use` re-exports are followed to the file that
-defines the item, and counted as imports of the re-exporting file. `#[cfg(test)] mod tests`
+defines the item, and counted as imports of the re-exporting file. Items under `#[cfg(test)]`
 and comments are left out. A folder's `mod.rs` is a file like any other.
 
 usage: python3 tools/import_cycles.py SRC_DIR [--edges]    (CI runs it on game/src and ecs/src)"""
@@ -26,12 +26,33 @@ m = re.search(r'pub use (\w+)::\{([^}]*)\}', lib, re.S)
 if m:
     for name in re.findall(r'\w+', m.group(2)):
         alias[name] = (m.group(1), name)
+def without_test_items(text):
+    """`text` without the items under `#[cfg(test)]` (a test module, a test-only helper)."""
+    out, at = [], 0
+    while True:
+        i = text.find('#[cfg(test)]', at)
+        if i < 0:
+            return ''.join(out) + text[at:]
+        out.append(text[at:i])
+        j = i + len('#[cfg(test)]')
+        semi, brace = text.find(';', j), text.find('{', j)
+        if brace < 0 or (0 <= semi < brace):
+            at = semi + 1 if semi >= 0 else len(text)
+            continue
+        depth, k = 0, brace
+        while k < len(text):
+            if text[k] == '{': depth += 1
+            elif text[k] == '}':
+                depth -= 1
+                if depth == 0: break
+            k += 1
+        at = k + 1
+
 reexports = {}
 def load_reexports():
     for mod, p in files.items():
         text = open(p).read()
-        cut = text.find('#[cfg(test)]')
-        if cut >= 0: text = text[:cut]
+        text = without_test_items(text)
         r = {}
         for u in re.findall(r'\bpub(?:\([^)]*\))?\s+use\s+([^;]*);', text, re.S):
             u = re.sub(r'\s+', '', u)
@@ -76,8 +97,7 @@ edges = {k: set() for k in files}
 for mod, p in files.items():
     text = open(p).read()
     text = re.sub(r'(?m)^\s*//.*$', '', text)
-    cut = text.find('#[cfg(test)]\nmod tests')
-    if cut >= 0: text = text[:cut]
+    text = without_test_items(text)
     paths = set(path_re.findall(text))
     for u in use_re.findall(text):
         u = re.sub(r'\s+', '', u)
