@@ -6,8 +6,9 @@
 /// older version.
 pub const VERSION: u32 = 2;
 
-/// Steps between two checkpoints: ten seconds of play.
-pub const CHECKPOINT_EVERY: u64 = 600;
+/// Steps between two checkpoints: ten seconds of play. The simulation's own constant, on whose
+/// steps the `checkpoint` system folds its sum.
+pub const CHECKPOINT_EVERY: u64 = crate::sim::state_hash::CHECKPOINT_EVERY;
 
 /// The largest replay file read: at one line of about 10 bytes per input change, 4 MiB is far
 /// more than a day of play.

@@ -157,10 +157,12 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
     // The replay checkpoint's entity sum: after every other system, so it sees the step's
     // last writes. It requires nothing (every entity is tracked, and a despawned one is
     // removed) and watches every component the state hash covers, from the hash's own table.
+    // It runs on every update: the entities despawned in an update must be hashed in it, and
+    // its fold steps come whether anything changed or not.
     world.insert_resource(CheckpointSum::new(world));
     world.add_system(
         state_hash::watching_hashed_components(SystemDesc::new("checkpoint").priority(200))
-            .reactive(),
+            .every_update(),
         Checkpoint::default(),
     );
     ScheduleIds { bot }

@@ -59,7 +59,7 @@ pub(super) fn hash_world(world: &World) -> u64 {
 /// A world without the [`CheckpointSum`] (no schedule) is hashed from scratch.
 pub fn checkpoint_hash(world: &World) -> u64 {
     match world.get_resource::<CheckpointSum>() {
-        Some(sum) => combine_checkpoint(world, sum.tiles, sum.entities),
+        Some(sum) => combine_checkpoint(world, sum.tiles, sum.entities(world)),
         None => checkpoint_hash_from_scratch(world),
     }
 }
@@ -182,33 +182,167 @@ impl<T: Component + Hashed> HashColumn for Column<T> {
     }
 }
 
-/// The entity part of the checkpoint hash, kept up to date by the `checkpoint` system (see
+/// Steps between two replay checkpoints (ten seconds of play). The `checkpoint` system folds
+/// its pending entities into the sum on these steps, so that a recording's or a
+/// verification's read of the hash there hashes nothing.
+pub const CHECKPOINT_EVERY: u64 = 600;
+
+/// The entity part of the checkpoint hash, kept by the `checkpoint` system (see
 /// [`checkpoint_hash`]), and the hash of the tiles, which never change after load.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+///
+/// The sum holds one term per entity slot: the [`entity_contribution`] of the slot's entity
+/// when it was last hashed ("folded"). A dirty entity is not hashed when it changes but marked
+/// pending (a bit per slot, and its handle listed the first time), so an entity that changes
+/// in many steps is hashed once, at the next fold: on every [`CHECKPOINT_EVERY`]th step, on
+/// the system's first run, and, for an entity being despawned, in the update that despawns it
+/// (its components are gone after that update):
+///
+/// ```text
+///   terms    [t0][t1][t2][t3][t4] ...   folded = wrapping sum of the terms
+///   pending    .   1   .   1   .         one bit per slot
+///   listed   [e3, e1]                    each handle once while its bit is set
+///   entities = folded + for each listed live e whose bit is set:
+///                         contribution(e) - terms[e.index()]
+/// ```
+///
+/// Between folds, reading the value hashes the pending entities without folding them
+/// (reading takes `&World`), so the value is the same at every point, folded or not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckpointSum {
-    /// Wrapping sum of [`entity_contribution`] over the entities as of the system's last run.
-    entities: u64,
+    /// Wrapping sum of `terms`.
+    folded: u64,
     /// Hash of the `TileMap`'s size and tiles (0 without a `TileMap`).
     tiles: u64,
+    /// Each slot's term of `folded` (0: none), indexed by [`Entity::index`].
+    terms: Vec<u64>,
+    /// One bit per slot: its entity changed since its term was made.
+    pending: Vec<u64>,
+    /// The handles marked pending since the last full fold, each once while its bit is set. A
+    /// handle whose entity has died since is stale and skipped: its slot's bit, if set again,
+    /// belongs to the slot's new entity, which is listed on its own.
+    listed: Vec<Entity>,
+    /// Entities being despawned in this update (noted by `systems::despawn`), folded by the
+    /// system later in the same update while their components are still there.
+    dying: Vec<Entity>,
 }
 
 impl CheckpointSum {
     /// An empty sum for `world`'s tiles (its `TileMap` must hold its final tiles already).
     pub(crate) fn new(world: &World) -> Self {
         Self {
-            entities: 0,
             tiles: tiles_hash(world),
+            ..Self::default()
         }
     }
 
-    /// The wrapping sum of the entities' contributions.
-    pub fn entities(&self) -> u64 {
-        self.entities
+    /// The wrapping sum of every live entity's [`entity_contribution`] now: the folded sum
+    /// with each pending entity's folded term replaced by its current one. O(pending).
+    pub fn entities(&self, world: &World) -> u64 {
+        let mut live = self
+            .listed
+            .iter()
+            .filter(|&&e| self.is_pending(e) && world.is_alive(e))
+            .peekable();
+        if live.peek().is_none() {
+            return self.folded;
+        }
+        let columns = HashedColumns::new(world);
+        live.fold(self.folded, |sum, &e| {
+            sum.wrapping_sub(self.terms[e.index() as usize])
+                .wrapping_add(columns.contribution(world, e))
+        })
     }
 
-    /// Replace the sum (the `checkpoint` system, after folding in its dirty entities).
-    pub(crate) fn set_entities(&mut self, sum: u64) {
-        self.entities = sum;
+    /// Pending handles listed since the last full fold (some folded or stale since).
+    pub fn listed(&self) -> usize {
+        self.listed.len()
+    }
+
+    /// Take a removed entity's term out of the sum. The `checkpoint` system does this before
+    /// marking the update's dirty entities, so a slot reused in the same update is marked for
+    /// its new entity afterwards.
+    #[inline]
+    pub(crate) fn remove(&mut self, e: Entity) {
+        let i = e.index() as usize;
+        if let Some(term) = self.terms.get_mut(i) {
+            self.folded = self.folded.wrapping_sub(std::mem::take(term));
+            self.pending[i / 64] &= !(1 << (i % 64));
+        }
+    }
+
+    /// Note that `e` changed: it is hashed at the next fold.
+    #[inline]
+    pub(crate) fn mark(&mut self, e: Entity) {
+        let i = e.index() as usize;
+        if i >= self.terms.len() {
+            self.grow(i);
+        }
+        let (word, bit) = (&mut self.pending[i / 64], 1 << (i % 64));
+        if *word & bit == 0 {
+            *word |= bit;
+            self.listed.push(e);
+        }
+    }
+
+    /// Note that `e` is despawned at the end of this update (see `systems::despawn`).
+    pub(crate) fn note_despawn(&mut self, e: Entity) {
+        self.dying.push(e);
+    }
+
+    /// Whether entities are being despawned in this update.
+    pub(crate) fn has_dying(&self) -> bool {
+        !self.dying.is_empty()
+    }
+
+    /// Hash `e` (alive, and as the schedule's last system sees it, final for this update) and
+    /// make that its term.
+    pub(crate) fn fold(&mut self, columns: &HashedColumns<'_>, world: &World, e: Entity) {
+        let i = e.index() as usize;
+        if i >= self.terms.len() {
+            self.grow(i);
+        }
+        let term = columns.contribution(world, e);
+        self.folded = self
+            .folded
+            .wrapping_sub(std::mem::replace(&mut self.terms[i], term))
+            .wrapping_add(term);
+        self.pending[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Fold the entities being despawned in this update that are pending.
+    pub(crate) fn fold_dying(&mut self, columns: &HashedColumns<'_>, world: &World) {
+        let mut dying = std::mem::take(&mut self.dying);
+        for e in dying.drain(..) {
+            if self.is_pending(e) && world.is_alive(e) {
+                self.fold(columns, world, e);
+            }
+        }
+        self.dying = dying;
+    }
+
+    /// Fold every pending entity and empty the list.
+    pub(crate) fn fold_all(&mut self, columns: &HashedColumns<'_>, world: &World) {
+        let mut listed = std::mem::take(&mut self.listed);
+        for e in listed.drain(..) {
+            if self.is_pending(e) && world.is_alive(e) {
+                self.fold(columns, world, e);
+            }
+        }
+        self.listed = listed;
+    }
+
+    /// Whether `e`'s slot is pending (for a live `e`: whether `e` is).
+    fn is_pending(&self, e: Entity) -> bool {
+        let i = e.index() as usize;
+        self.pending
+            .get(i / 64)
+            .is_some_and(|word| word & (1 << (i % 64)) != 0)
+    }
+
+    #[cold]
+    fn grow(&mut self, i: usize) {
+        self.terms.resize(i + 1, 0);
+        self.pending.resize(i / 64 + 1, 0);
     }
 }
 

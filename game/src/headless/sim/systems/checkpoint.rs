@@ -1,23 +1,33 @@
 //! `checkpoint`: keeps the entity part of the replay checkpoint hash
-//! ([`state_hash::checkpoint_hash`](crate::sim::state_hash::checkpoint_hash)) up to date. It
-//! tracks every entity, watches every hashed component, and rehashes only what changed: for
-//! each dirty entity it subtracts the term it added last time and adds the new one; a removed
-//! entity subtracts its term. So a checkpoint costs what changed since the last step, not a
-//! walk over the whole world. With change tracking off every entity is dirty every step and the
-//! sum is the same. The hashed types' ids are looked up once ([`HashedIds`]), their columns by
-//! id once per run ([`HashedColumns`]), and each dirty entity's components are then found in
-//! the columns its signature names.
+//! ([`state_hash::checkpoint_hash`](crate::sim::state_hash::checkpoint_hash)) current in
+//! [`CheckpointSum`], a wrapping sum of one term per entity. A removed entity's term leaves the
+//! sum at once; a dirty entity is only marked pending (a bit and a list entry, once however
+//! many steps it changes in) and hashed when the sum is folded: on the first run (every entity
+//! is new), on every [`CHECKPOINT_EVERY`]th step (where recordings and verifications read the
+//! hash), and in the update that despawns it (`systems::despawn` notes it; its components are
+//! gone after that update). Reading the hash between folds hashes the pending entities on the
+//! spot, so the value does not depend on when folds happen: with change tracking off every
+//! entity is dirty every step and the value is the same.
+//!
+//! So each change costs a mark, and each entity costs one hash per fold period however often
+//! it changed: the player, dirty in every step, is hashed once per 600 steps, and debris that
+//! changes in every step of its life is hashed once, when it expires. The system runs on every
+//! update (not only on changes) so that the entities despawned in an update are always folded
+//! before their components go. The hashed types' ids are looked up once ([`HashedIds`]), their
+//! columns by id once per fold ([`HashedColumns`]), and each folded entity's components are
+//! then found in the columns its signature names.
 
 use ecs::{SystemEntities, World};
 
-use crate::sim::state_hash::{CheckpointSum, HashedColumns, HashedIds};
+use crate::sim::resources::GameState;
+use crate::sim::state_hash::{CHECKPOINT_EVERY, CheckpointSum, HashedColumns, HashedIds};
 
-/// Each entity slot's current term of the sum (0: none), indexed by [`ecs::Entity::index`]:
-/// a removed entity's handle may be stale, and a slot reused by then holds the new entity,
-/// which is dirty and so is added after the removal is taken out.
+/// The system's own state; the sum and its pending entities are in [`CheckpointSum`], where
+/// [`checkpoint_hash`](crate::sim::state_hash::checkpoint_hash) reads them.
 #[derive(Debug, Default)]
 pub struct Checkpoint {
-    terms: Vec<u64>,
+    /// Whether the system has run (its first run folds every entity: all are new).
+    started: bool,
     /// The hashed types' ids, looked up by type only when a new type is registered.
     ids: HashedIds,
 }
@@ -25,24 +35,33 @@ pub struct Checkpoint {
 impl ecs::System for Checkpoint {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("checkpoint");
-        let mut sum = world.resource::<CheckpointSum>().entities();
+        let step = world.get_resource::<GameState>().map_or(0, |s| s.step);
+        let fold_all = !self.started || step.is_multiple_of(CHECKPOINT_EVERY);
+        let sum = world.resource_mut::<CheckpointSum>();
+        // Removals first: a slot reused in this update is marked for its new entity after.
         for &e in entities.removed() {
-            if let Some(term) = self.terms.get_mut(e.index() as usize) {
-                sum = sum.wrapping_sub(std::mem::take(term));
+            sum.remove(e);
+        }
+        if !fold_all {
+            for &e in entities.dirty() {
+                sum.mark(e);
+            }
+            if !sum.has_dying() {
+                return;
             }
         }
+        // Folding hashes entities of the world that holds the sum: take it out meanwhile.
+        let mut sum = std::mem::take(sum);
         self.ids.refresh(world);
         let columns = HashedColumns::from_ids(world, &self.ids);
-        for &e in entities.dirty() {
-            let i = e.index() as usize;
-            if i >= self.terms.len() {
-                self.terms.resize(i + 1, 0);
+        if fold_all {
+            self.started = true;
+            for &e in entities.dirty() {
+                sum.fold(&columns, world, e);
             }
-            let term = columns.contribution(world, e);
-            sum = sum
-                .wrapping_sub(std::mem::replace(&mut self.terms[i], term))
-                .wrapping_add(term);
+            sum.fold_all(&columns, world);
         }
-        world.resource_mut::<CheckpointSum>().set_entities(sum);
+        sum.fold_dying(&columns, world);
+        *world.resource_mut::<CheckpointSum>() = sum;
     }
 }

@@ -11,7 +11,7 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("explosion");
     let done = super::tick_down::<Exploding>(world, entities, |t| &mut t.steps);
     for e in done {
-        if world.despawn(e) {
+        if super::despawn(world, e) {
             let state = world.resource_mut::<GameState>();
             state.crates_left = state.crates_left.saturating_sub(1);
             if state.crates_left == 0 && state.cleared_at.is_none() {

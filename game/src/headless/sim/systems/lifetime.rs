@@ -9,6 +9,6 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("lifetime");
     let done = super::tick_down::<Lifetime>(world, entities, |t| &mut t.steps);
     for e in done {
-        world.despawn(e);
+        super::despawn(world, e);
     }
 }

@@ -20,6 +20,17 @@ pub mod player_control;
 pub mod spatial_hash;
 pub mod stun;
 
+/// Despawn `e` at the end of this update, noting it for the replay checkpoint sum first: the
+/// `checkpoint` system (last in the schedule) hashes its final state in this update, before
+/// its components go. Every despawn of the simulation goes through here
+/// (`game/tests/architecture.rs` checks). Returns whether `e` was alive.
+pub(crate) fn despawn(world: &mut ecs::World, e: ecs::Entity) -> bool {
+    if let Some(sum) = world.get_resource_mut::<crate::sim::state_hash::CheckpointSum>() {
+        sum.note_despawn(e);
+    }
+    world.despawn(e)
+}
+
 /// Count down a per-entity timer component of every tracked entity by one step; returns the
 /// entities whose timer reached zero (the timer systems share this).
 pub(crate) fn tick_down<T: ecs::Component>(

@@ -31,7 +31,7 @@ impl ecs::System for Pickup {
             if world.remove::<Coin>(coin).is_some() {
                 world.resource_mut::<GameState>().score += 1;
                 world.send(CoinCollected { coin });
-                world.despawn(coin);
+                super::despawn(world, coin);
             }
         }
     }
