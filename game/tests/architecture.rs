@@ -126,3 +126,23 @@ fn window_side_dependencies_flow_one_way_app_then_debug_then_ui() {
         shared.join("\n")
     );
 }
+
+#[test]
+fn every_despawn_of_the_game_goes_through_the_one_that_tells_the_checkpoint_sum() {
+    // The replay checkpoint sum hashes a changed entity only at its next fold; one being
+    // despawned must be folded in the update that despawns it, while its components are still
+    // there, so `sim::systems::despawn` notes it first. A `World::despawn` or `World::clear`
+    // anywhere else would let it go unhashed.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let helper = src.join("headless/sim/systems/mod.rs");
+    let bad: Vec<String> = offenders(&[src], &[".despawn(", "world.clear(", "world_mut().clear("])
+        .into_iter()
+        .filter(|line| !line.starts_with(&format!("{}:", helper.display())))
+        .filter(|line| !line.contains(": //"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "despawn through sim::systems::despawn:\n{}",
+        bad.join("\n")
+    );
+}

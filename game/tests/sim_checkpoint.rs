@@ -1,7 +1,9 @@
 //! The replay checkpoint hash: the sum the `checkpoint` system keeps as entities change equals
 //! the same hash recomputed from scratch over the whole world at every step of bot runs
-//! (through crates breaking, coins picked up, debris expiring and kegs going off); with dirty
-//! tracking off the sequence is the same; and one crate's health changes it.
+//! (through crates breaking, coins picked up, debris expiring and kegs going off, and across
+//! the steps where the sum is folded); with dirty tracking off the sequence is the same; one
+//! crate's health changes it; an entity that changes in every step is hashed once per fold,
+//! and a checkpoint step leaves nothing to hash when the hash is read.
 
 mod common;
 
@@ -11,7 +13,9 @@ use std::rc::Rc;
 use common::sim_from_file;
 use ecs::{SystemDesc, SystemEntities, World};
 use game::sim::components::{Crate, Exploding, Keg};
-use game::sim::state_hash::{checkpoint_hash, checkpoint_hash_from_scratch};
+use game::sim::state_hash::{
+    CHECKPOINT_EVERY, CheckpointSum, checkpoint_hash, checkpoint_hash_from_scratch,
+};
 use game::sim::{Input, Sim};
 
 /// What a bot run showed: the checkpoint hash after every step, and whether kegs went off.
@@ -137,4 +141,46 @@ fn one_crates_health_changes_the_checkpoint_hash_and_putting_it_back_restores_it
     b.step(Input::default());
     assert_eq!(a.checkpoint_hash(), b.checkpoint_hash());
     assert_eq!(a.state_hash(), b.state_hash());
+}
+
+fn listed(sim: &Sim) -> usize {
+    sim.world().resource::<CheckpointSum>().listed()
+}
+
+#[test]
+fn an_entity_changing_in_every_step_is_listed_once_until_the_next_fold() {
+    let mut sim = sim_from_file("crate_room.ron", 2);
+    sim.step(Input::default());
+    assert_eq!(listed(&sim), 0, "the first step hashes every entity");
+    sim.step(Input::default());
+    // Idle, the same few entities (the breathing player, what animates) change in every step.
+    let changing = listed(&sim);
+    assert!(changing > 0);
+    for step in 3..CHECKPOINT_EVERY {
+        sim.step(Input::default());
+        assert_eq!(listed(&sim), changing, "step {step}: each listed once");
+    }
+    sim.step(Input::default());
+    assert_eq!(listed(&sim), 0, "step {CHECKPOINT_EVERY} folds them");
+}
+
+#[test]
+fn a_checkpoint_step_leaves_nothing_to_hash_when_the_hash_is_read() {
+    let mut sim = sim_from_file("crate_room.ron", 2);
+    sim.set_bot(true);
+    for step in 1..=2 * CHECKPOINT_EVERY {
+        sim.step(Input::default());
+        if step % CHECKPOINT_EVERY == 0 {
+            assert_eq!(listed(&sim), 0, "step {step}");
+        } else if step > 1 {
+            assert!(
+                listed(&sim) > 0,
+                "step {step}: the bot moves, something is pending"
+            );
+        }
+    }
+    assert_eq!(
+        sim.checkpoint_hash(),
+        checkpoint_hash_from_scratch(sim.world())
+    );
 }
