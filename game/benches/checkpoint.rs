@@ -4,7 +4,8 @@
 //! to the whole-state walk that replay format 1 checkpointed (`Sim::state_hash`: the same walk
 //! plus the camera's five fields) and the checkpoint hash from scratch (what the `checkpoint`
 //! system spares). Each figure is the median of `CHECKPOINT_REPEATS` runs (default 21), in
-//! microseconds, taken after 600 idle steps.
+//! microseconds, taken after 600 idle steps; and, 300 idle steps later, the hash read between
+//! checkpoints, which hashes the entities pending since the last fold.
 //!
 //! `cargo bench -p game --bench checkpoint` (`CHECKPOINT_SIZES=2000,100000` to pick sizes).
 
@@ -14,7 +15,7 @@ use std::time::Instant;
 use game::atlas::AtlasData;
 use game::level;
 use game::replay::{CHECKPOINT_EVERY, Recorder};
-use game::sim::state_hash::checkpoint_hash_from_scratch;
+use game::sim::state_hash::{CheckpointSum, checkpoint_hash_from_scratch};
 use game::sim::{Input, Sim};
 
 fn median_us(repeats: usize, mut f: impl FnMut() -> u64) -> (f64, u64) {
@@ -41,9 +42,9 @@ fn main() {
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![2_000, 100_000, 1_000_000]);
     println!(
-        "| crates | entities | `Recorder::record` at a checkpoint step, us | whole-state hash (format 1's checkpoint), us | checkpoint hash from scratch, us |"
+        "| crates | entities | `Recorder::record` at a checkpoint step, us | whole-state hash (format 1's checkpoint), us | checkpoint hash from scratch, us | `Sim::checkpoint_hash` 300 idle steps later, us (entities pending) |"
     );
-    println!("|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|");
     for crates in sizes {
         let text = level::generate_dense(crates, 0, 1).expect("a size the dense layout fits");
         let level = level::parse(Path::new("dense.ron"), &text, &atlas.crate_skins())
@@ -69,8 +70,16 @@ fn main() {
         let (scratch, from_scratch) =
             median_us(repeats, || checkpoint_hash_from_scratch(sim.world()));
         assert_eq!(from_scratch, sim.checkpoint_hash(), "kept = from scratch");
+        // Halfway to the next checkpoint the entities changed since the last one are pending:
+        // reading the hash there hashes them on the spot.
+        for _ in 0..CHECKPOINT_EVERY / 2 {
+            sim.step(Input::default());
+        }
+        let pending = sim.world().resource::<CheckpointSum>().listed();
+        let (between, kept) = median_us(repeats, || sim.checkpoint_hash());
+        assert_eq!(kept, checkpoint_hash_from_scratch(sim.world()), "kept = from scratch");
         println!(
-            "| {crates} | {} | {record:.2} | {whole:.0} | {scratch:.0} |",
+            "| {crates} | {} | {record:.2} | {whole:.0} | {scratch:.0} | {between:.2} ({pending}) |",
             sim.world().len()
         );
     }
