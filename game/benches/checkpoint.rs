@@ -77,7 +77,11 @@ fn main() {
         }
         let pending = sim.world().resource::<CheckpointSum>().listed();
         let (between, kept) = median_us(repeats, || sim.checkpoint_hash());
-        assert_eq!(kept, checkpoint_hash_from_scratch(sim.world()), "kept = from scratch");
+        assert_eq!(
+            kept,
+            checkpoint_hash_from_scratch(sim.world()),
+            "kept = from scratch"
+        );
         println!(
             "| {crates} | {} | {record:.2} | {whole:.0} | {scratch:.0} | {between:.2} ({pending}) |",
             sim.world().len()

@@ -121,8 +121,9 @@ impl Sim {
 
     /// The replay checkpoint hash ([`state_hash::checkpoint_hash`]): the game's state without
     /// the camera (which follows the window's size) and without what is derived from the
-    /// entities, its entity part kept up to date by the `checkpoint` system, so taking it costs
-    /// O(1) however large the world. Equal for a run in any window and re-simulated headless.
+    /// entities, its entity part kept up to date by the `checkpoint` system, so taking it at a
+    /// checkpoint step costs O(1) however large the world (between them, what changed since
+    /// the last). Equal for a run in any window and re-simulated headless.
     pub fn checkpoint_hash(&self) -> u64 {
         state_hash::checkpoint_hash(&self.world)
     }

@@ -14,9 +14,11 @@
 //!
 //! Replays checkpoint a second hash, [`checkpoint_hash`], that costs what changed rather than
 //! what exists: each entity's hash (its handle and components, through the same
-//! [`COMPONENTS`] table) is mixed and added into a wrapping sum, which the `checkpoint` system
-//! keeps current by subtracting and re-adding only dirty and removed entities' terms. Its docs
-//! say which resources it covers and what it leaves out.
+//! [`COMPONENTS`] table) is mixed and added into a wrapping sum, [`CheckpointSum`], which the
+//! `checkpoint` system keeps current: a removed entity's term leaves at once, a dirty entity is
+//! marked pending and rehashed once at the next fold (every [`CHECKPOINT_EVERY`]th step, the
+//! first step, the step that despawns it), however many steps it changed in. Its docs say
+//! which resources it covers and what it leaves out.
 
 use std::any::{TypeId, type_name};
 
@@ -40,8 +42,10 @@ pub(super) fn hash_world(world: &World) -> u64 {
 
 /// The replay checkpoint hash: the [`CHECKPOINT_RESOURCES`], the tile grid's hash and change
 /// count, and the order-independent sum of every entity's [`entity_contribution`] as the
-/// `checkpoint` system (the last of the schedule) keeps it in [`CheckpointSum`]. O(1) in the
-/// number of entities: it costs what the steps changed, paid by that system as they change.
+/// `checkpoint` system (the last of the schedule) keeps it in [`CheckpointSum`]. Its cost does
+/// not grow with the number of entities: at a [`CHECKPOINT_EVERY`]th step (where recordings
+/// and verifications read it) nothing is pending and it is O(1); between those steps it hashes
+/// the entities changed since the last fold.
 ///
 /// Left out, and why:
 /// - the [`Camera`]: the window sets its view to its own size, which a replay does not record
