@@ -153,6 +153,30 @@ impl<'w> HashedColumns<'w> {
         mix(h.0)
     }
 
+    /// Every live entity's [`entity_contribution`] at once, into `terms` indexed by slot (0
+    /// for slots without a live entity): the same values, computed column by column. Each
+    /// entity's hash state waits in its slot while the columns, in table order, feed their
+    /// components to it in storage order, so no component is looked up by entity.
+    fn contributions_of_all(&self, world: &World, terms: &mut Vec<u64>) {
+        terms.clear();
+        for e in world.iter_entities() {
+            let i = e.index() as usize;
+            if i >= terms.len() {
+                terms.resize(i + 1, 0);
+            }
+            let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+            h.u64(e.to_bits());
+            terms[i] = h.0;
+        }
+        for &(tag, _, column) in self.columns.iter().map_while(Option::as_ref) {
+            column.hash_each(tag, terms);
+        }
+        for e in world.iter_entities() {
+            let term = &mut terms[e.index() as usize];
+            *term = mix(*term);
+        }
+    }
+
     /// Feed `e`'s components, each after its tag, in table order.
     fn hash_components(&self, world: &World, e: Entity, h: &mut Fnv) {
         for &(tag, id, column) in self.columns.iter().map_while(Option::as_ref) {
@@ -175,6 +199,9 @@ impl std::fmt::Debug for HashedColumns<'_> {
 trait HashColumn {
     /// Feed `e`'s component, after `tag`, if it has one.
     fn hash_entity(&self, e: Entity, tag: u64, h: &mut Fnv);
+
+    /// Feed each component, after `tag`, to the FNV state its entity's slot holds in `states`.
+    fn hash_each(&self, tag: u64, states: &mut [u64]);
 }
 
 impl<T: Component + Hashed> HashColumn for Column<T> {
@@ -182,6 +209,16 @@ impl<T: Component + Hashed> HashColumn for Column<T> {
         if let Some(c) = self.get(e) {
             h.u64(tag);
             c.hash(h);
+        }
+    }
+
+    fn hash_each(&self, tag: u64, states: &mut [u64]) {
+        for (e, c) in self.iter() {
+            let state = &mut states[e.index() as usize];
+            let mut h = Fnv(*state);
+            h.u64(tag);
+            c.hash(&mut h);
+            *state = h.0;
         }
     }
 }
@@ -311,6 +348,16 @@ impl CheckpointSum {
             .wrapping_sub(std::mem::replace(&mut self.terms[i], term))
             .wrapping_add(term);
         self.pending[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Fold every live entity, column by column, and empty the list: cheaper than folding
+    /// each when every entity changed (the first step, or change tracking off).
+    pub(crate) fn fold_world(&mut self, columns: &HashedColumns<'_>, world: &World) {
+        columns.contributions_of_all(world, &mut self.terms);
+        self.folded = self.terms.iter().fold(0u64, |sum, &t| sum.wrapping_add(t));
+        self.pending.clear();
+        self.pending.resize(self.terms.len().div_ceil(64), 0);
+        self.listed.clear();
     }
 
     /// Fold the entities being despawned in this update that are pending.

@@ -56,10 +56,14 @@ impl ecs::System for Checkpoint {
         let columns = HashedColumns::from_ids(world, &self.ids);
         if fold_all {
             self.started = true;
-            for &e in entities.dirty() {
-                sum.fold(&columns, world, e);
+            if entities.dirty().len() >= world.len() {
+                sum.fold_world(&columns, world);
+            } else {
+                for &e in entities.dirty() {
+                    sum.fold(&columns, world, e);
+                }
+                sum.fold_all(&columns, world);
             }
-            sum.fold_all(&columns, world);
         }
         sum.fold_dying(&columns, world);
         *world.resource_mut::<CheckpointSum>() = sum;
