@@ -247,7 +247,8 @@ pub const CHECKPOINT_EVERY: u64 = 600;
 /// ```
 ///
 /// Between folds, reading the value hashes the pending entities without folding them
-/// (reading takes `&World`), so the value is the same at every point, folded or not.
+/// (reading takes `&World`), so the value is the same at every point, folded or not. A fold
+/// of every entity (the first step, change tracking off) goes column by column.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckpointSum {
     /// Wrapping sum of `terms`.

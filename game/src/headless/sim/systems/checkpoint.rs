@@ -15,7 +15,8 @@
 //! update (not only on changes) so that the entities despawned in an update are always folded
 //! before their components go. The hashed types' ids are looked up once ([`HashedIds`]), their
 //! columns by id once per fold ([`HashedColumns`]), and each folded entity's components are
-//! then found in the columns its signature names.
+//! then found in the columns its signature names; when every entity changed (the first run,
+//! or change tracking off) the fold goes column by column instead, with no lookups.
 
 use ecs::{SystemEntities, World};
 
