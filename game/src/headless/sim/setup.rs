@@ -3,8 +3,8 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, Keg, Looks, Player, Sprite,
-    Velocity, layer,
+    Animating, Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, DrawData, Keg,
+    Looks, Player, Position, Sprite, Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
@@ -12,6 +12,8 @@ use super::resources::{
     TileMap,
 };
 use super::spawn::{cell_center, spawn_coin};
+use super::systems::animation_state::{ClipState, pick_clip};
+use super::systems::draw_data::draw_data;
 use super::tuning::{self, TILE};
 use crate::atlas::clip_names::{self, CrateState};
 use crate::level::{Level, Tile};
@@ -69,6 +71,32 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     ));
 }
 
+/// The [`Animation`] and [`DrawData`] an entity spawned with `sprite` at `at` has after its
+/// first step, and whether its clip animates: level setup gives walls and crates these at
+/// spawn, so the first step of a large level recomputes them unchanged instead of writing
+/// each entity's clip and inserting its draw data. The same rules decide
+/// ([`pick_clip`], [`draw_data`]); `Crate` is the state a crate starts in.
+fn first_look(
+    world: &World,
+    at: &Position,
+    sprite: &Sprite,
+    crate_: Option<&Crate>,
+    role: &RoleClips,
+) -> (Animation, Option<DrawData>, bool) {
+    let clips = world.resource::<Clips>();
+    let state = ClipState {
+        crate_,
+        ..ClipState::default()
+    };
+    let animation = Animation {
+        clip: pick_clip(sprite, &state, role),
+        ..Animation::default()
+    };
+    let data = draw_data(at, &animation, sprite, clips);
+    let animates = animation.clip != ClipId::NONE && clips.get(animation.clip).animates();
+    (animation, data, animates)
+}
+
 /// Spawn a wall on every wall tile, row by row.
 fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
     let half = TILE / 2.0;
@@ -78,16 +106,20 @@ fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
                 // A cheap hash of the cell picks a variant, so walls look varied but stable.
                 let variant = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize
                     % role.walls.len();
-                let clip = role.walls[variant];
-                world.spawn((
-                    cell_center(x, y),
-                    Collider::solid(half, half),
-                    Sprite {
-                        looks: Looks::Fixed(clip),
-                        layer: layer::WALLS,
-                    },
-                    Animation::default(),
-                ));
+                let at = cell_center(x, y);
+                let collider = Collider::solid(half, half);
+                let sprite = Sprite {
+                    looks: Looks::Fixed(role.walls[variant]),
+                    layer: layer::WALLS,
+                };
+                let (animation, data, animates) = first_look(world, &at, &sprite, None, role);
+                let wall = match data {
+                    Some(data) => world.spawn((at, collider, sprite, animation, data)),
+                    None => world.spawn((at, collider, sprite, animation)),
+                };
+                if animates {
+                    let _ = world.insert(wall, Animating::default());
+                }
             }
         }
     }
@@ -103,20 +135,25 @@ fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
         let looks = *looks_by_skin
             .entry(spawn.skin.as_str())
             .or_insert_with(|| crate_looks(world, &spawn.skin, role));
-        let crate_entity = world.spawn((
-            cell_center(spawn.at.x, spawn.at.y),
-            Collider::solid(half, half),
-            Crate {
-                health: spawn.health,
-                max_health: spawn.health,
-                coin: spawn.coin,
-            },
-            Sprite {
-                looks,
-                layer: layer::BODIES,
-            },
-            Animation::default(),
-        ));
+        let at = cell_center(spawn.at.x, spawn.at.y);
+        let collider = Collider::solid(half, half);
+        let state = Crate {
+            health: spawn.health,
+            max_health: spawn.health,
+            coin: spawn.coin,
+        };
+        let sprite = Sprite {
+            looks,
+            layer: layer::BODIES,
+        };
+        let (animation, data, animates) = first_look(world, &at, &sprite, Some(&state), role);
+        let crate_entity = match data {
+            Some(data) => world.spawn((at, collider, state, sprite, animation, data)),
+            None => world.spawn((at, collider, state, sprite, animation)),
+        };
+        if animates {
+            let _ = world.insert(crate_entity, Animating::default());
+        }
         if spawn.skin == clip_names::KEG {
             let _ = world.insert(crate_entity, Keg);
         }

@@ -73,6 +73,28 @@ impl ecs::System for DrawDataSystem {
     }
 }
 
+/// The draw data of an entity at `p` showing `anim` with `sprite` (`None`: no clip yet): what
+/// this system keeps, and what level setup gives an entity it spawns with its clip chosen.
+pub(crate) fn draw_data(
+    p: &Position,
+    anim: &Animation,
+    sprite: &Sprite,
+    clips: &Clips,
+) -> Option<DrawData> {
+    (anim.clip != ClipId::NONE).then(|| {
+        let clip = clips.get(anim.clip);
+        let src = clip.frames[(anim.frame as usize).min(clip.frames.len() - 1)];
+        let (w, h) = (f32::from(src.w), f32::from(src.h));
+        DrawData {
+            src,
+            x: (p.x - w / 2.0).round(),
+            y: (p.y - h / 2.0).round(),
+            layer: sprite.layer,
+            sort_y: p.y,
+        }
+    })
+}
+
 impl DrawDataSystem {
     /// The draw data of each entity of `chunk` that has a position, an animation and a sprite
     /// (`None`: no clip yet), into `computed`.
@@ -92,18 +114,7 @@ impl DrawDataSystem {
             else {
                 continue;
             };
-            let data = (anim.clip != ClipId::NONE).then(|| {
-                let clip = clips.get(anim.clip);
-                let src = clip.frames[(anim.frame as usize).min(clip.frames.len() - 1)];
-                let (w, h) = (f32::from(src.w), f32::from(src.h));
-                DrawData {
-                    src,
-                    x: (p.x - w / 2.0).round(),
-                    y: (p.y - h / 2.0).round(),
-                    layer: sprite.layer,
-                    sort_y: p.y,
-                }
-            });
+            let data = draw_data(p, anim, sprite, clips);
             self.computed.push((e, data));
         }
     }
