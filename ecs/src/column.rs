@@ -197,6 +197,8 @@ pub(crate) trait AnyColumn: Any {
     fn entities(&self) -> &[Entity];
     /// Bytes allocated on the heap (by capacity): the entity index and the values.
     fn heap_bytes(&self) -> usize;
+    /// Make room for `additional` more components, of entities in slots below `slot_end`.
+    fn reserve(&mut self, additional: usize, slot_end: u32);
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
@@ -222,6 +224,11 @@ impl<T: 'static> AnyColumn for Column<T> {
 
     fn heap_bytes(&self) -> usize {
         self.entities.heap_bytes() + self.values.capacity() * size_of::<T>()
+    }
+
+    fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.entities.reserve(additional, slot_end);
+        self.values.reserve_exact(additional);
     }
 }
 

@@ -104,6 +104,21 @@ impl EntitySet {
         Some(p)
     }
 
+    /// Make room for `additional` more members, all in slots below `slot_end` (the sparse
+    /// table then covers every slot from the lowest member's up to `slot_end`), with exact
+    /// capacities: a set filled to what was reserved holds no slack.
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.dense.reserve_exact(additional);
+        let start = if self.sparse.is_empty() {
+            slot_end.saturating_sub(u32::try_from(additional).unwrap_or(u32::MAX))
+        } else {
+            self.base
+        };
+        let wanted = slot_end.saturating_sub(start) as usize;
+        self.sparse
+            .reserve_exact(wanted.saturating_sub(self.sparse.len()));
+    }
+
     /// Remove everything in O(len), keeping the allocations.
     pub(crate) fn clear(&mut self) {
         for i in 0..self.dense.len() {
@@ -223,6 +238,14 @@ impl ClearableSet {
             }
             _ => false,
         }
+    }
+
+    /// Make room for `additional` more members, all in slots below `slot_end`, with exact
+    /// capacities.
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.dense.reserve_exact(additional);
+        self.sparse
+            .reserve_exact((slot_end as usize).saturating_sub(self.sparse.len()));
     }
 
     /// Remove everything in O(1), keeping the allocations.

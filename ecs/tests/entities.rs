@@ -171,3 +171,29 @@ fn despawn_drops_every_component() {
     assert_eq!(world.column::<Pos>().entities(), [other]);
     assert!(world.column::<Vel>().is_empty());
 }
+
+#[test]
+fn reserve_changes_capacity_only() {
+    let (mut world, _, runs) = common::probed(common::watcher::<Pos>("watch_pos"));
+    let old = world.spawn((Pos(0), Vel(0)));
+    world.update();
+    world.despawn(old);
+    world.reserve::<(Pos, Vel)>(1_000);
+    let reserved = world.memory_use();
+    let spawned: Vec<Entity> = (0..1_000).map(|i| world.spawn((Pos(i), Vel(i)))).collect();
+    let filled = world.memory_use();
+    assert_eq!(filled.entities, reserved.entities, "entity slots");
+    assert_eq!(filled.columns, reserved.columns, "columns");
+    assert_eq!(filled.systems, reserved.systems, "tracked and dirty sets");
+    assert_eq!(
+        spawned[0].index(),
+        old.index(),
+        "the freed slot is reused first"
+    );
+    world.update();
+    let all: std::collections::BTreeSet<Entity> = spawned.iter().copied().collect();
+    assert_eq!(common::last_tracked(&runs), all);
+    assert_eq!(common::last_dirty(&runs), all);
+    assert_eq!(world.get::<Pos>(spawned[999]), Some(&Pos(999)));
+    world.reserve::<()>(0);
+}
