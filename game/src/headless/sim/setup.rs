@@ -52,6 +52,11 @@ pub(super) fn insert_resources(
 /// state hash, depend on it).
 pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
+    // One reservation for every entity the level spawns, made with a crate's components: a
+    // wall has them all but `Crate` (walls are few beside the crates of a large level), so the
+    // entity slots, the columns and the systems' sets are allocated once, at their size.
+    let walls = level.tiles.iter().filter(|&&t| t == Tile::Wall).count();
+    world.reserve::<CrateBundle>(walls + level.crates.len() + level.coins.len() + 1);
     spawn_walls(world, level, &role);
     spawn_crates(world, level, &role);
     for coin in &level.coins {
@@ -96,6 +101,9 @@ fn first_look(
     let animates = animation.clip != ClipId::NONE && clips.get(animation.clip).animates();
     (animation, data, animates)
 }
+
+/// What a crate spawns with (and a keg's `Keg`, inserted after).
+type CrateBundle = (Position, Collider, Crate, Sprite, Animation, DrawData);
 
 /// Spawn a wall on every wall tile, row by row.
 fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
