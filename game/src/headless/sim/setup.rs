@@ -139,10 +139,22 @@ fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
     // Levels use a handful of skins; resolve each once, not once per crate.
     let mut looks_by_skin: std::collections::HashMap<&str, Looks> =
         std::collections::HashMap::new();
+    // Crates of one skin share its name's allocation, so a run of them is recognised by
+    // address, without hashing or comparing the name for each crate.
+    let mut last: Option<(&str, Looks, bool)> = None;
     for spawn in &level.crates {
-        let looks = *looks_by_skin
-            .entry(spawn.skin.as_str())
-            .or_insert_with(|| crate_looks(world, &spawn.skin, role));
+        let skin = spawn.skin.as_str();
+        let (looks, keg) = match last {
+            Some((name, looks, keg)) if std::ptr::eq(name, skin) => (looks, keg),
+            _ => {
+                let looks = *looks_by_skin
+                    .entry(skin)
+                    .or_insert_with(|| crate_looks(world, skin, role));
+                let keg = skin == clip_names::KEG;
+                last = Some((skin, looks, keg));
+                (looks, keg)
+            }
+        };
         let at = cell_center(spawn.at.x, spawn.at.y);
         let collider = Collider::solid(half, half);
         let state = Crate {
@@ -162,7 +174,7 @@ fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
         if animates {
             let _ = world.insert(crate_entity, Animating::default());
         }
-        if spawn.skin == clip_names::KEG {
+        if keg {
             let _ = world.insert(crate_entity, Keg);
         }
         let map = world.resource_mut::<TileMap>();
