@@ -102,7 +102,7 @@ pub(crate) fn draw_data(
 #[inline]
 fn round(v: f32) -> f32 {
     const WHOLE: f32 = 8_388_608.0; // 2^23: from here on every f32 is an integer
-    if !(v.abs() < WHOLE) {
+    if v.is_nan() || v.abs() >= WHOLE {
         return v;
     }
     let t = v as i32 as f32;
