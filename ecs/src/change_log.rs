@@ -13,14 +13,26 @@ impl SlotBits {
     /// Set `slot`'s bit; returns whether it was already set.
     #[inline]
     pub(crate) fn test_and_set(&mut self, slot: u32) -> bool {
-        let w = slot as usize / 64;
-        if w >= self.words.len() {
-            self.words.resize(w + 1, 0);
-        }
         let bit = 1u64 << (slot % 64);
-        let was = self.words[w] & bit != 0;
-        self.words[w] |= bit;
-        was
+        match self.words.get_mut(slot as usize / 64) {
+            Some(word) => {
+                let was = *word & bit != 0;
+                *word |= bit;
+                was
+            }
+            None => {
+                self.grow_to(slot);
+                false
+            }
+        }
+    }
+
+    /// Grow to cover `slot` and set its bit; kept out of the marking path.
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, slot: u32) {
+        self.words.resize(slot as usize / 64 + 1, 0);
+        self.words[slot as usize / 64] |= 1u64 << (slot % 64);
     }
 
     /// Set `slot`'s bit.

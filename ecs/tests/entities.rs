@@ -197,3 +197,29 @@ fn reserve_changes_capacity_only() {
     assert_eq!(world.get::<Pos>(spawned[999]), Some(&Pos(999)));
     world.reserve::<()>(0);
 }
+
+/// Sixty-four component types, each registered and found back by type (the id table is
+/// rebuilt as types collide in it).
+#[test]
+fn many_component_types_are_each_found_by_type() {
+    struct C<const I: usize>(usize);
+    macro_rules! each {
+        ($($i:literal)*) => {{
+            let mut world = World::new();
+            let e = world.spawn(());
+            $(
+                world.insert(e, C::<$i>($i)).unwrap();
+            )*
+            $(
+                assert_eq!(world.component_id::<C<$i>>().map(|id| id.index()), Some($i));
+                assert_eq!(world.get::<C<$i>>(e).map(|c| c.0), Some($i));
+                world.get_mut::<C<$i>>(e).unwrap().0 += 1;
+                assert_eq!(world.column::<C<$i>>().values()[0].0, $i + 1);
+            )*
+            assert!(world.component_id::<Pos>().is_none() && world.get_mut::<Pos>(e).is_none());
+        }};
+    }
+    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+        61 62 63);
+}

@@ -158,8 +158,7 @@ impl World {
     /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
-        let id = self.component_id::<T>()?;
-        downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
+        self.typed_column_mut::<T>()?.get_mut(entity)
     }
 
     /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
