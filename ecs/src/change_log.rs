@@ -13,14 +13,26 @@ impl SlotBits {
     /// Set `slot`'s bit; returns whether it was already set.
     #[inline]
     pub(crate) fn test_and_set(&mut self, slot: u32) -> bool {
-        let w = slot as usize / 64;
-        if w >= self.words.len() {
-            self.words.resize(w + 1, 0);
-        }
         let bit = 1u64 << (slot % 64);
-        let was = self.words[w] & bit != 0;
-        self.words[w] |= bit;
-        was
+        match self.words.get_mut(slot as usize / 64) {
+            Some(word) => {
+                let was = *word & bit != 0;
+                *word |= bit;
+                was
+            }
+            None => {
+                self.grow_to(slot);
+                false
+            }
+        }
+    }
+
+    /// Grow to cover `slot` and set its bit; kept out of the marking path.
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, slot: u32) {
+        self.words.resize(slot as usize / 64 + 1, 0);
+        self.words[slot as usize / 64] |= 1u64 << (slot % 64);
     }
 
     /// Set `slot`'s bit.
@@ -109,8 +121,11 @@ pub(crate) struct ChangeLog {
     /// Start of the part sealed last (it ends at `fresh_from`): within it too each entity
     /// appears at most once.
     sealed_from: usize,
-    /// Slots with an entry at or after `fresh_from`.
+    /// Slots with an entry at or after `fresh_from`, while `fresh_bits`; while not, the fresh
+    /// part is in strictly ascending slot order (so each entity in it is there once) and no bit
+    /// is set.
     fresh: SlotBits,
+    fresh_bits: bool,
     /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
     /// and expanded to the column's entities before the next delivery.
     ///
@@ -148,8 +163,29 @@ impl ChangeLog {
     }
 
     /// Record that `entity`'s component changed.
+    ///
+    /// While the fresh part ascends (writes in memory order, the common case of a dense update)
+    /// a mark above its last entry is new by construction: it is appended without touching the
+    /// bit set. The first mark that does not ascend sets the bits of the fresh part once, and
+    /// from then on until [`ChangeLog::seal`] every mark goes through the bits.
     #[inline]
     pub(crate) fn mark(&mut self, entity: Entity) {
+        if !self.fresh_bits {
+            let len = self.entries.len();
+            match self.entries.last() {
+                Some(last) if len > self.fresh_from && last.index() >= entity.index() => {
+                    self.fill_fresh_bits();
+                }
+                last => {
+                    // The fresh part is empty, or `entity` is above its last entry.
+                    if last.is_some_and(|last| last.index() >= entity.index()) {
+                        self.ascending_from = len;
+                    }
+                    self.entries.push(entity);
+                    return;
+                }
+            }
+        }
         if !self.fresh.test_and_set(entity.index()) {
             if self
                 .entries
@@ -162,6 +198,16 @@ impl ChangeLog {
         }
     }
 
+    /// Set the bit of every fresh entry, so that marks can be deduplicated by the bits.
+    #[cold]
+    #[inline(never)]
+    fn fill_fresh_bits(&mut self) {
+        self.fresh_bits = true;
+        for e in &self.entries[self.fresh_from..] {
+            self.fresh.set(e.index());
+        }
+    }
+
     /// Whether nothing was marked after position `cursor`.
     #[inline]
     pub(crate) fn is_empty_after(&self, cursor: usize) -> bool {
@@ -171,6 +217,11 @@ impl ChangeLog {
     /// Start a new fresh part: everything logged so far has now been received by some system.
     pub(crate) fn seal(&mut self) {
         if self.fresh_from == self.entries.len() {
+            return;
+        }
+        if !std::mem::take(&mut self.fresh_bits) {
+            self.sealed_from = self.fresh_from;
+            self.fresh_from = self.entries.len();
             return;
         }
         let fresh = &self.entries[self.fresh_from..];
@@ -235,6 +286,7 @@ impl ChangeLog {
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
         self.fresh.clear_all();
+        self.fresh_bits = false;
         self.fresh_from = 0;
         self.sealed_from = 0;
         self.ascending_from = 0;
@@ -310,6 +362,28 @@ mod tests {
         );
         log.compact(2);
         assert_eq!((log.entries.as_slice(), log.fresh_from), (&[e(3)][..], 1));
+    }
+
+    #[test]
+    fn ascending_marks_skip_the_bits_until_one_descends() {
+        let mut log = ChangeLog::default();
+        for i in [1, 5, 9] {
+            log.mark(e(i));
+        }
+        assert_eq!(log.fresh.word_count(), 0, "no bit touched");
+        assert!(log.ascending_from(0));
+        log.mark(e(5));
+        log.mark(e(3));
+        log.mark(e(9));
+        log.mark(e(3));
+        assert_eq!(log.entries, [e(1), e(5), e(9), e(3)]);
+        assert!(!log.ascending_from(0) && log.ascending_from(3));
+        log.seal();
+        log.mark(e(2));
+        log.mark(e(3));
+        log.mark(e(3));
+        assert_eq!(log.entries[4..], [e(2), e(3)]);
+        assert!(log.unique_from(4) && log.ascending_from(4));
     }
 
     #[test]

@@ -62,10 +62,15 @@ impl EntitySet {
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        self.cover(entity.index());
+        if entity.index() < self.base || self.sparse.is_empty() {
+            self.cover(entity.index());
+        }
         let i = self.offset(entity);
-        if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, Sparse::EMPTY);
+        match i.cmp(&self.sparse.len()) {
+            std::cmp::Ordering::Less => {}
+            // Spawning in slot order appends.
+            std::cmp::Ordering::Equal => self.sparse.push(Sparse::EMPTY),
+            std::cmp::Ordering::Greater => self.sparse.resize(i + 1, Sparse::EMPTY),
         }
         let s = &mut self.sparse[i];
         if s.generation == entity.generation() {
@@ -217,10 +222,14 @@ impl ClearableSet {
             return !present;
         }
         let i = entity.index() as usize;
-        if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, 0);
+        match i.cmp(&self.sparse.len()) {
+            std::cmp::Ordering::Less => self.sparse[i] = self.dense.len() as u32,
+            std::cmp::Ordering::Equal => self.sparse.push(self.dense.len() as u32),
+            std::cmp::Ordering::Greater => {
+                self.sparse.resize(i + 1, 0);
+                self.sparse[i] = self.dense.len() as u32;
+            }
         }
-        self.sparse[i] = self.dense.len() as u32;
         self.dense.push(entity);
         true
     }
