@@ -57,8 +57,10 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     // entity slots, the columns and the systems' sets are allocated once, at their size.
     let walls = level.tiles.iter().filter(|&&t| t == Tile::Wall).count();
     world.reserve::<CrateBundle>(walls + level.crates.len() + level.coins.len() + 1);
-    spawn_walls(world, level, &role);
-    spawn_crates(world, level, &role);
+    // A copy (the atlas's clips, a few kilobytes) to read while the world spawns.
+    let clips = world.resource::<Clips>().clone();
+    spawn_walls(world, level, &clips, &role);
+    spawn_crates(world, level, &clips, &role);
     for coin in &level.coins {
         spawn_coin(world, cell_center(coin.x, coin.y), Velocity::default());
     }
@@ -82,13 +84,12 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
 /// each entity's clip and inserting its draw data. The same rules decide
 /// ([`pick_clip`], [`draw_data`]); `Crate` is the state a crate starts in.
 fn first_look(
-    world: &World,
+    clips: &Clips,
+    role: &RoleClips,
     at: &Position,
     sprite: &Sprite,
     crate_: Option<&Crate>,
-    role: &RoleClips,
-) -> (Animation, Option<DrawData>, bool) {
-    let clips = world.resource::<Clips>();
+) -> (Animation, DrawData, bool) {
     let state = ClipState {
         crate_,
         ..ClipState::default()
@@ -97,44 +98,44 @@ fn first_look(
         clip: pick_clip(sprite, &state, role),
         ..Animation::default()
     };
-    let data = draw_data(at, &animation, sprite, clips);
-    let animates = animation.clip != ClipId::NONE && clips.get(animation.clip).animates();
-    (animation, data, animates)
+    // Walls' and crates' clips are ids resolved against the atlas (`RoleClips`,
+    // `crate_looks`), never `ClipId::NONE`, so they always have draw data.
+    let data = draw_data(at, &animation, sprite, clips).expect("a resolved clip");
+    (animation, data, clips.get(animation.clip).animates())
 }
 
 /// What a crate spawns with (and a keg's `Keg`, inserted after).
 type CrateBundle = (Position, Collider, Crate, Sprite, Animation, DrawData);
 
-/// Spawn a wall on every wall tile, row by row.
-fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
+/// Spawn a wall on every wall tile, row by row, in one batch.
+fn spawn_walls(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips) {
     let half = TILE / 2.0;
-    for y in 0..level.height {
-        for x in 0..level.width {
-            if level.tile(x, y) == Tile::Wall {
-                // A cheap hash of the cell picks a variant, so walls look varied but stable.
-                let variant = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize
-                    % role.walls.len();
-                let at = cell_center(x, y);
-                let collider = Collider::solid(half, half);
-                let sprite = Sprite {
-                    looks: Looks::Fixed(role.walls[variant]),
-                    layer: layer::WALLS,
-                };
-                let (animation, data, animates) = first_look(world, &at, &sprite, None, role);
-                let wall = match data {
-                    Some(data) => world.spawn((at, collider, sprite, animation, data)),
-                    None => world.spawn((at, collider, sprite, animation)),
-                };
-                if animates {
-                    let _ = world.insert(wall, Animating::default());
-                }
-            }
+    let mut animated = Vec::new();
+    let cells = (0..level.height)
+        .flat_map(|y| (0..level.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| level.tile(x, y) == Tile::Wall);
+    let walls = world.spawn_batch(cells.enumerate().map(|(k, (x, y))| {
+        // A cheap hash of the cell picks a variant, so walls look varied but stable.
+        let variant =
+            (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize % role.walls.len();
+        let at = cell_center(x, y);
+        let sprite = Sprite {
+            looks: Looks::Fixed(role.walls[variant]),
+            layer: layer::WALLS,
+        };
+        let (animation, data, animates) = first_look(clips, role, &at, &sprite, None);
+        if animates {
+            animated.push(k);
         }
+        (at, Collider::solid(half, half), sprite, animation, data)
+    }));
+    for k in animated {
+        let _ = world.insert(walls[k], Animating::default());
     }
 }
 
-/// Spawn the level's crates (kegs marked) and note each on the tile map.
-fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
+/// Spawn the level's crates in one batch, mark the kegs, and note each crate on the tile map.
+fn spawn_crates(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips) {
     let half = TILE / 2.0;
     // Levels use a handful of skins; resolve each once, not once per crate.
     let mut looks_by_skin: std::collections::HashMap<&str, Looks> =
@@ -142,21 +143,21 @@ fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
     // Crates of one skin share its name's allocation, so a run of them is recognised by
     // address, without hashing or comparing the name for each crate.
     let mut last: Option<(&str, Looks, bool)> = None;
-    for spawn in &level.crates {
+    let (mut animated, mut kegs) = (Vec::new(), Vec::new());
+    let crates = world.spawn_batch(level.crates.iter().enumerate().map(|(k, spawn)| {
         let skin = spawn.skin.as_str();
         let (looks, keg) = match last {
             Some((name, looks, keg)) if std::ptr::eq(name, skin) => (looks, keg),
             _ => {
                 let looks = *looks_by_skin
                     .entry(skin)
-                    .or_insert_with(|| crate_looks(world, skin, role));
+                    .or_insert_with(|| crate_looks(clips, skin, role));
                 let keg = skin == clip_names::KEG;
                 last = Some((skin, looks, keg));
                 (looks, keg)
             }
         };
         let at = cell_center(spawn.at.x, spawn.at.y);
-        let collider = Collider::solid(half, half);
         let state = Crate {
             health: spawn.health,
             max_health: spawn.health,
@@ -166,28 +167,39 @@ fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
             looks,
             layer: layer::BODIES,
         };
-        let (animation, data, animates) = first_look(world, &at, &sprite, Some(&state), role);
-        let crate_entity = match data {
-            Some(data) => world.spawn((at, collider, state, sprite, animation, data)),
-            None => world.spawn((at, collider, state, sprite, animation)),
-        };
+        let (animation, data, animates) = first_look(clips, role, &at, &sprite, Some(&state));
         if animates {
-            let _ = world.insert(crate_entity, Animating::default());
+            animated.push(k);
         }
         if keg {
-            let _ = world.insert(crate_entity, Keg);
+            kegs.push(k);
         }
-        let map = world.resource_mut::<TileMap>();
+        (
+            at,
+            Collider::solid(half, half),
+            state,
+            sprite,
+            animation,
+            data,
+        )
+    }));
+    for k in animated {
+        let _ = world.insert(crates[k], Animating::default());
+    }
+    for k in kegs {
+        let _ = world.insert(crates[k], Keg);
+    }
+    let map = world.resource_mut::<TileMap>();
+    for (spawn, &entity) in level.crates.iter().zip(&crates) {
         if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
-            map.set_crate(i, Some(crate_entity));
+            map.set_crate(i, Some(entity));
         }
     }
 }
 
 /// The looks of a crate of `skin`: its idle and hit clips at each crack stage, and its
 /// explosion.
-fn crate_looks(world: &World, skin: &str, role: &RoleClips) -> Looks {
-    let clips = world.resource::<Clips>();
+fn crate_looks(clips: &Clips, skin: &str, role: &RoleClips) -> Looks {
     let staged = |state| -> Option<[ClipId; CRACK_STAGES + 1]> {
         let mut ids = [ClipId::NONE; CRACK_STAGES + 1];
         for (stage, id) in (0..).zip(&mut ids) {
