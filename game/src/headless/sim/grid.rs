@@ -66,20 +66,31 @@ impl Aabb {
     }
 }
 
-/// What the grid keeps per entity slot: 28 bytes, and `Option<Entry>` no more (the
+/// What the grid keeps per entity slot: 24 bytes, and `Option<Entry>` no more (the
 /// generation is never zero). The cells it is listed in are not kept: they follow from `aabb`
 /// ([`SpatialHash::range`]), the same on removal as on insertion.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     /// The entity's generation; its index is the slot's.
     generation: NonZeroU32,
-    /// The next link of the list of the entry's first cell (see [`SpatialHash`]).
-    next: u32,
+    /// The next link of the list of the entry's first cell (see [`SpatialHash`]), with
+    /// [`SOLID`] set if the entry blocks movement (a link never has that bit).
+    next_solid: u32,
     aabb: Aabb,
-    solid: bool,
 }
 
+/// Set in [`Entry::next_solid`] for a solid entry.
+const SOLID: u32 = 1 << 31;
+
 impl Entry {
+    fn next(&self) -> u32 {
+        self.next_solid & !SOLID
+    }
+
+    fn solid(&self) -> bool {
+        self.next_solid & SOLID != 0
+    }
+
     fn entity(&self, slot: u32) -> Entity {
         Entity::from_bits(u64::from(self.generation.get()) << 32 | u64::from(slot))
             .expect("the generation half is not zero")
@@ -89,7 +100,7 @@ impl Entry {
         Hit {
             entity: self.entity(slot),
             aabb: self.aabb,
-            solid: self.solid,
+            solid: self.solid(),
         }
     }
 }
@@ -101,11 +112,12 @@ struct Node {
     next: u32,
 }
 
-/// The end of a cell's list.
-const NIL: u32 = u32::MAX;
-/// Set on a link that names a [`Node`] (the rest of the bits are its index); a link without
-/// it names an entry's slot, listed in that entry's first cell.
-const NODE: u32 = 1 << 31;
+/// The end of a cell's list: a value no link takes (slots and node indices stay below
+/// `NODE - 1`), without the [`SOLID`] bit.
+const NIL: u32 = SOLID - 1;
+/// Set on a link that names a [`Node`] (the bits below are its index); a link without it
+/// names an entry's slot, listed in that entry's first cell. Slots and nodes are below it.
+const NODE: u32 = 1 << 30;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CellRange {
@@ -143,10 +155,10 @@ pub struct Hit {
 ///
 /// Each cell's entries are a singly linked list threaded through the entries themselves, so
 /// the grid makes no allocation per cell and an entry in one cell (a crate in its tile) costs
-/// its slot's 28 bytes and nothing more:
+/// its slot's 24 bytes and nothing more:
 ///
 /// ```text
-///  heads[cell] --> slot 7 --(entries[7].next)--> slot 3 --> NODE|0 --(nodes[0].next)--> NIL
+///  heads[cell] --> slot 7 --(entries[7] next)--> slot 3 --> NODE|0 --(nodes[0].next)--> NIL
 ///                                                           nodes[0] = { slot 9, .. }
 /// ```
 ///
@@ -231,7 +243,7 @@ impl SpatialHash {
             (node.slot, node.next)
         } else {
             let entry = self.entries[link as usize].expect("cells list only live slots");
-            (link, entry.next)
+            (link, entry.next())
         }
     }
 
@@ -240,7 +252,7 @@ impl SpatialHash {
         if link & NODE != 0 {
             self.nodes[(link & !NODE) as usize].next = next;
         } else if let Some(entry) = &mut self.entries[link as usize] {
-            entry.next = next;
+            entry.next_solid = next | (entry.next_solid & SOLID);
         }
     }
 
@@ -258,7 +270,7 @@ impl SpatialHash {
 
     /// Make room for entries of every slot below `slots` in one allocation of exactly that
     /// size: a burst that inserts every entity of a large world (its first step) then costs
-    /// 28 bytes per slot, not the up to twice that of growing by doubling.
+    /// 24 bytes per slot, not the up to twice that of growing by doubling.
     pub fn reserve_slots(&mut self, slots: usize) {
         if slots > self.entries.capacity() {
             self.entries.reserve_exact(slots - self.entries.len());
@@ -268,8 +280,8 @@ impl SpatialHash {
     /// Insert `entity` with box `aabb`, replacing whatever its slot held.
     ///
     /// # Panics
-    /// If the entity's index is 2^31 or more (a world of that many slots would need 60 GB for
-    /// this grid alone).
+    /// If the entity's index is 2^30 or more (a world of that many slots would need 24 GiB
+    /// for this grid alone).
     pub fn insert(&mut self, entity: Entity, aabb: Aabb, solid: bool) {
         assert!(
             entity.index() < NODE,
@@ -283,9 +295,8 @@ impl SpatialHash {
             if self.range(&old.aabb) == cells {
                 self.entries[slot] = Some(Entry {
                     generation,
+                    next_solid: old.next() | if solid { SOLID } else { 0 },
                     aabb,
-                    solid,
-                    ..old
                 });
                 return;
             }
@@ -303,9 +314,8 @@ impl SpatialHash {
         let first = self.cell_index(cells.x0, cells.y0);
         self.entries[slot] = Some(Entry {
             generation,
-            next: self.heads[first],
+            next_solid: self.heads[first] | if solid { SOLID } else { 0 },
             aabb,
-            solid,
         });
         self.heads[first] = slot as u32;
         self.len += 1;
@@ -331,7 +341,10 @@ impl SpatialHash {
             self.nodes[i as usize] = node;
             i | NODE
         } else {
-            assert!(self.nodes.len() < NODE as usize, "too many grid nodes");
+            assert!(
+                self.nodes.len() < (NODE - 1) as usize,
+                "too many grid nodes"
+            );
             self.nodes.push(node);
             (self.nodes.len() - 1) as u32 | NODE
         }
@@ -447,8 +460,8 @@ mod tests {
     use ecs::World;
 
     #[test]
-    fn an_entry_slot_costs_28_bytes() {
-        assert_eq!(size_of::<Option<Entry>>(), 28);
+    fn an_entry_slot_costs_24_bytes() {
+        assert_eq!(size_of::<Option<Entry>>(), 24);
     }
 
     fn entities(n: usize) -> Vec<Entity> {
@@ -528,11 +541,12 @@ mod tests {
 
     #[test]
     fn queries_match_a_brute_force_scan_through_moves_and_removals() {
-        // Boxes of up to three cells a side moving, resizing and leaving at random: every query
-        // finds exactly the live boxes that overlap it, and the grid's count stays right.
+        // Boxes of up to three cells a side, solid or not, moving, resizing and leaving at
+        // random: every query finds exactly the live boxes that overlap it, as they were last
+        // inserted, and the grid's count stays right.
         let e = entities(40);
         let mut grid = SpatialHash::new(256.0, 256.0, 16.0);
-        let mut live: Vec<Option<Aabb>> = vec![None; e.len()];
+        let mut live: Vec<Option<Hit>> = vec![None; e.len()];
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = |n: u32| {
             seed ^= seed << 13;
@@ -546,26 +560,33 @@ mod tests {
                 assert_eq!(grid.remove_slot(e[i].index()), live[i].is_some());
                 live[i] = None;
             } else {
-                let aabb = Aabb::centered(
-                    next(300) - 20.0,
-                    next(300) - 20.0,
-                    next(24) + 1.0,
-                    next(24) + 1.0,
-                );
-                grid.insert(e[i], aabb, true);
-                live[i] = Some(aabb);
+                let (x, y) = (next(300) - 20.0, next(300) - 20.0);
+                let aabb = Aabb::centered(x, y, next(24) + 1.0, next(24) + 1.0);
+                let solid = next(2) == 0.0;
+                grid.insert(e[i], aabb, solid);
+                live[i] = Some(Hit {
+                    entity: e[i],
+                    aabb,
+                    solid,
+                });
             }
             assert_eq!(grid.len(), live.iter().flatten().count(), "round {round}");
             let view = Aabb::centered(next(256), next(256), next(64) + 1.0, next(64) + 1.0);
-            let expected: Vec<Entity> = (0..e.len())
-                .filter(|&k| live[k].is_some_and(|b| b.overlaps(&view)))
-                .map(|k| e[k])
+            let expected: Vec<Hit> = live
+                .iter()
+                .flatten()
+                .filter(|h| h.aabb.overlaps(&view))
+                .copied()
                 .collect();
-            assert_eq!(found(&grid, view), expected, "round {round}");
+            let mut hits = Vec::new();
+            grid.query(&view, &mut hits);
+            assert_eq!(hits, expected, "round {round}");
         }
-        for (k, aabb) in live.iter().enumerate() {
-            assert_eq!(grid.contains(e[k]), aabb.is_some());
+        for (k, hit) in live.iter().enumerate() {
+            assert_eq!(grid.contains(e[k]), hit.is_some());
         }
+        let all: Vec<Hit> = live.iter().flatten().copied().collect();
+        assert_eq!(grid.entries().collect::<Vec<_>>(), all);
     }
 
     #[test]
