@@ -49,13 +49,6 @@ impl SlotBits {
         }
     }
 
-    /// Make room for the bits of every slot below `slot_end`.
-    pub(crate) fn reserve(&mut self, slot_end: u32) {
-        let words = (slot_end as usize).div_ceil(64);
-        self.words
-            .reserve_exact(words.saturating_sub(self.words.len()));
-    }
-
     /// Clear every bit, keeping the allocation.
     pub(crate) fn clear_all(&mut self) {
         self.words.fill(0);
@@ -154,12 +147,6 @@ impl ChangeLog {
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
         self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
-    }
-
-    /// Make room for `additional` more marks, of entities in slots below `slot_end`.
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
-        self.entries.reserve_exact(additional);
-        self.fresh.reserve(slot_end);
     }
 
     /// Record that `entity`'s component changed.
