@@ -246,10 +246,10 @@ impl<T: 'static> AnyColumn for Column<T> {
     }
 }
 
-/// Record `entity` in a change log: inline, so that a write loop through [`Column::get_mut`]
-/// marks with a few loads and stores and no call (the bit set's growth is the out-of-line
-/// part).
-#[inline]
+/// Record `entity` in a change log: always inline, so that a write loop through
+/// [`Column::get_mut`] or [`World::get_mut`](crate::World::get_mut) marks with a few loads and
+/// stores and no call (the bit set's growth and filling are the out-of-line parts).
+#[inline(always)]
 fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
     changes.borrow_mut().mark(entity);
 }
