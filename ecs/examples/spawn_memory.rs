@@ -88,7 +88,7 @@ fn run(n: usize, how: &str) {
     let after_update = world.memory_use();
     let per = |bytes: usize| bytes as f64 / n as f64;
     println!(
-        "\n{how}: {n} entities, spawn {:.0} ms, first update {:.0} ms",
+        "\n{how}: {n} entities, spawn {:.0} ms, first update {:.2} ms",
         spawned.as_secs_f64() * 1e3,
         updated.as_secs_f64() * 1e3
     );

@@ -49,13 +49,6 @@ impl SlotBits {
         }
     }
 
-    /// Make room for the bits of every slot below `slot_end`.
-    pub(crate) fn reserve(&mut self, slot_end: u32) {
-        let words = (slot_end as usize).div_ceil(64);
-        self.words
-            .reserve_exact(words.saturating_sub(self.words.len()));
-    }
-
     /// Clear every bit, keeping the allocation.
     pub(crate) fn clear_all(&mut self) {
         self.words.fill(0);
@@ -121,11 +114,12 @@ pub(crate) struct ChangeLog {
     /// Start of the part sealed last (it ends at `fresh_from`): within it too each entity
     /// appears at most once.
     sealed_from: usize,
-    /// Slots with an entry at or after `fresh_from`, while `fresh_bits`; while not, the fresh
-    /// part is in strictly ascending slot order (so each entity in it is there once) and no bit
-    /// is set.
+    /// Slots with an entry at or after `fresh_from`, while `fresh_bits`; while not, no bit is
+    /// set and the fresh part is made of the ascending runs `runs` describes (so each entity in
+    /// it is there once).
     fresh: SlotBits,
     fresh_bits: bool,
+    runs: Runs,
     /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
     /// and expanded to the column's entities before the next delivery.
     ///
@@ -150,41 +144,70 @@ pub(crate) struct ChangeLog {
     removed_while_lent: bool,
 }
 
+/// The runs of a fresh part marked without bits: strictly ascending runs of slots, each wholly
+/// below the run before it. The default (also after a seal) extends nothing, so the first mark
+/// of a fresh part starts its first run.
+#[derive(Clone, Copy, Debug, Default)]
+struct Runs {
+    /// First slot of the current run: the lowest of the fresh part.
+    start: u32,
+    /// Last slot of the current run.
+    last: u32,
+    /// First slot of the run before: every earlier run is at or above it.
+    ceiling: u32,
+}
+
 impl ChangeLog {
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
         self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
     }
 
-    /// Make room for `additional` more marks, of entities in slots below `slot_end`.
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
-        self.entries.reserve_exact(additional);
-        self.fresh.reserve(slot_end);
-    }
-
     /// Record that `entity`'s component changed.
     ///
-    /// While the fresh part ascends (writes in memory order, the common case of a dense update)
-    /// a mark above its last entry is new by construction: it is appended without touching the
-    /// bit set. The first mark that does not ascend sets the bits of the fresh part once, and
-    /// from then on until [`ChangeLog::seal`] every mark goes through the bits.
-    #[inline]
+    /// While the fresh part is made of ascending runs, each wholly below the one before (writes
+    /// in memory order, the common case of a dense update; in reverse order, each run one
+    /// entry; wrapping around, two runs), a mark that extends the current run or starts a new
+    /// one below everything is new by construction: it is appended without touching the bit
+    /// set. The first mark that does neither sets the bits of the fresh part once, and from
+    /// then on until [`ChangeLog::seal`] every mark goes through the bits.
+    #[inline(always)]
     pub(crate) fn mark(&mut self, entity: Entity) {
         if !self.fresh_bits {
-            let len = self.entries.len();
-            match self.entries.last() {
-                Some(last) if len > self.fresh_from && last.index() >= entity.index() => {
-                    self.fill_fresh_bits();
-                }
-                last => {
-                    // The fresh part is empty, or `entity` is above its last entry.
-                    if last.is_some_and(|last| last.index() >= entity.index()) {
-                        self.ascending_from = len;
-                    }
-                    self.entries.push(entity);
-                    return;
-                }
+            let slot = entity.index();
+            let runs = &mut self.runs;
+            if slot > runs.last && slot < runs.ceiling {
+                // Extends the current run: above its last entry, below every earlier run.
+                runs.last = slot;
+                self.entries.push(entity);
+                return;
             }
+            let len = self.entries.len();
+            if len == self.fresh_from {
+                // The first run of the fresh part.
+                *runs = Runs {
+                    start: slot,
+                    last: slot,
+                    ceiling: u32::MAX,
+                };
+                if self.entries.last().is_some_and(|last| last.index() >= slot) {
+                    self.ascending_from = len;
+                }
+                self.entries.push(entity);
+                return;
+            }
+            if slot < runs.start {
+                // A new run, below every entry of the fresh part (so below the last one).
+                *runs = Runs {
+                    start: slot,
+                    last: slot,
+                    ceiling: runs.start,
+                };
+                self.ascending_from = len;
+                self.entries.push(entity);
+                return;
+            }
+            self.fill_fresh_bits();
         }
         if !self.fresh.test_and_set(entity.index()) {
             if self
@@ -219,6 +242,8 @@ impl ChangeLog {
         if self.fresh_from == self.entries.len() {
             return;
         }
+        // No run extends into the next fresh part (`Runs::default()` extends nothing).
+        self.runs = Runs::default();
         if !std::mem::take(&mut self.fresh_bits) {
             self.sealed_from = self.fresh_from;
             self.fresh_from = self.entries.len();
@@ -287,6 +312,7 @@ impl ChangeLog {
         self.entries.clear();
         self.fresh.clear_all();
         self.fresh_bits = false;
+        self.runs = Runs::default();
         self.fresh_from = 0;
         self.sealed_from = 0;
         self.ascending_from = 0;
@@ -384,6 +410,28 @@ mod tests {
         log.mark(e(3));
         assert_eq!(log.entries[4..], [e(2), e(3)]);
         assert!(log.unique_from(4) && log.ascending_from(4));
+    }
+
+    #[test]
+    fn descending_and_wrapping_marks_skip_the_bits_too() {
+        let mut log = ChangeLog::default();
+        for i in [9, 5, 1] {
+            log.mark(e(i));
+        }
+        log.seal();
+        for i in [5, 6, 7, 1, 2, 3] {
+            log.mark(e(i));
+        }
+        assert_eq!(log.fresh.word_count(), 0, "no bit touched");
+        assert!(log.unique_from(3));
+        for i in [2, 6, 4, 7] {
+            log.mark(e(i));
+        }
+        assert_eq!(
+            log.entries[3..],
+            [e(5), e(6), e(7), e(1), e(2), e(3), e(4)],
+            "2, 6 and 7 deduplicated by the bits"
+        );
     }
 
     #[test]

@@ -171,6 +171,20 @@ impl<T: 'static> Column<T> {
         }
     }
 
+    /// Insert the component of an entity being spawned, without a change mark: every system
+    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
+    /// never receive it, so a log entry would only cost memory and a duplicate to filter.
+    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) {
+        match self.entities.index_of(entity) {
+            // A bundle naming the type twice: the later value wins, as with `insert`.
+            Some(i) => self.values[i] = value,
+            None => {
+                self.entities.insert(entity);
+                self.values.push(value);
+            }
+        }
+    }
+
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
         let i = self.entities.remove(entity)?;
         self.mark_changed(entity);
@@ -232,10 +246,10 @@ impl<T: 'static> AnyColumn for Column<T> {
     }
 }
 
-/// Record `entity` in a change log: inline, so that a write loop through [`Column::get_mut`]
-/// marks with a few loads and stores and no call (the bit set's growth is the out-of-line
-/// part).
-#[inline]
+/// Record `entity` in a change log: always inline, so that a write loop through
+/// [`Column::get_mut`] or [`World::get_mut`](crate::World::get_mut) marks with a few loads and
+/// stores and no call (the bit set's growth and filling are the out-of-line parts).
+#[inline(always)]
 fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
     changes.borrow_mut().mark(entity);
 }

@@ -88,8 +88,9 @@ impl World {
     }
 
     /// Make room for `additional` more entities with the components of bundle `B`: entity
-    /// slots, room in each of `B`'s columns (and the change logs of those that systems watch),
-    /// and room in the entity sets of the systems that will track such entities. Capacities are
+    /// slots, room in each of `B`'s columns, and room in the entity sets of the systems that
+    /// will track such entities (a spawn logs no change: those systems receive the new entities
+    /// as newly tracked). Capacities are
     /// exact, so a world filled to what was reserved holds no slack from growth by doubling.
     /// Only capacity changes: spawning afterwards behaves as without it, only faster.
     ///
@@ -110,9 +111,6 @@ impl World {
         let info = &self.bundles[b];
         for id in &info.ids {
             self.columns[id.index()].reserve(additional, slot_end);
-            if let Some(log) = self.logs[id.index()].as_deref() {
-                log.borrow_mut().reserve(additional, slot_end);
-            }
         }
         for &s in &info.systems {
             let slot = &mut self.systems[s];
@@ -168,7 +166,7 @@ impl World {
     /// [`World::spawn`], which sets the signature and refreshes membership afterwards.
     #[doc(hidden)]
     pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
-        downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        downcast_mut::<T>(&mut *self.columns[id.index()]).insert_spawned(entity, value);
     }
 
     /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
