@@ -12,7 +12,9 @@ use crate::sim::resources::{Clips, DrawDirtyLog, DrawGrid};
 /// sprite (the first, or tracking off) costs no memory per entity.
 #[derive(Debug, Default)]
 pub struct DrawDataSystem {
-    computed: Vec<(Entity, Option<DrawData>)>,
+    /// Each entity's draw data (`None`: no clip yet) and whether it differs from the stored
+    /// one (by `PartialEq`, as `Mut::set_if_neq` compares).
+    computed: Vec<(Entity, Option<DrawData>, bool)>,
 }
 
 /// Dirty entities computed before their results are written.
@@ -35,9 +37,9 @@ impl ecs::System for DrawDataSystem {
         for chunk in entities.dirty().chunks(CHUNK) {
             self.compute(world, chunk);
             let log = &mut world.resource_mut::<DrawDirtyLog>().0;
-            log.extend(self.computed.iter().map(|&(e, _)| e));
+            log.extend(self.computed.iter().map(|&(e, _, _)| e));
             let grid = &mut world.resource_mut::<DrawGrid>().0;
-            for &(e, data) in &self.computed {
+            for &(e, data, _) in &self.computed {
                 match data {
                     Some(d) => grid.insert(
                         e,
@@ -54,7 +56,10 @@ impl ecs::System for DrawDataSystem {
                     }
                 }
             }
-            for (e, data) in self.computed.drain(..) {
+            // Only entities whose stored draw data differs are written: the others (every
+            // entity of a level's first step, which spawned with its draw data) would be
+            // compared again and left as they are.
+            for (e, data, _) in self.computed.drain(..).filter(|&(_, _, differs)| differs) {
                 match data {
                     Some(d) => match world.get_mut::<DrawData>(e) {
                         Some(mut old) => {
@@ -119,9 +124,10 @@ fn round(v: f32) -> f32 {
 
 impl DrawDataSystem {
     /// The draw data of each entity of `chunk` that has a position, an animation and a sprite
-    /// (`None`: no clip yet), into `computed`.
+    /// (`None`: no clip yet), and whether it differs from the stored one, into `computed`.
     fn compute(&mut self, world: &World, chunk: &[Entity]) {
         let clips = world.resource::<Clips>();
+        let stored = world.try_column::<DrawData>();
         // Each column looked up by type once per chunk, not once per entity.
         let (Some(positions), Some(animations), Some(sprites)) = (
             world.try_column::<Position>(),
@@ -137,7 +143,8 @@ impl DrawDataSystem {
                 continue;
             };
             let data = draw_data(p, anim, sprite, clips);
-            self.computed.push((e, data));
+            let differs = data.as_ref() != stored.and_then(|c| c.get(e));
+            self.computed.push((e, data, differs));
         }
     }
 }
