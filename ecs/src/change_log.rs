@@ -173,15 +173,35 @@ impl ChangeLog {
     /// then on until [`ChangeLog::seal`] every mark goes through the bits.
     #[inline(always)]
     pub(crate) fn mark(&mut self, entity: Entity) {
+        let slot = entity.index();
+        let runs = &mut self.runs;
+        if self.fresh_bits {
+            self.mark_otherwise(entity);
+        } else if slot > runs.last && slot < runs.ceiling {
+            // Extends the current run: above its last entry, below every earlier run.
+            runs.last = slot;
+            self.entries.push(entity);
+        } else if slot < runs.start && self.entries.len() != self.fresh_from {
+            // A new run, below every entry of the fresh part (so below the last one).
+            *runs = Runs {
+                start: slot,
+                last: slot,
+                ceiling: runs.start,
+            };
+            self.ascending_from = self.entries.len();
+            self.entries.push(entity);
+        } else {
+            self.mark_otherwise(entity);
+        }
+    }
+
+    /// [`ChangeLog::mark`] when the mark neither extends the current run nor starts a new one
+    /// below it: the first run of a fresh part, or a mark through the bits.
+    #[inline(always)]
+    fn mark_otherwise(&mut self, entity: Entity) {
         if !self.fresh_bits {
             let slot = entity.index();
             let runs = &mut self.runs;
-            if slot > runs.last && slot < runs.ceiling {
-                // Extends the current run: above its last entry, below every earlier run.
-                runs.last = slot;
-                self.entries.push(entity);
-                return;
-            }
             let len = self.entries.len();
             if len == self.fresh_from {
                 // The first run of the fresh part.

@@ -58,6 +58,7 @@ impl<T: 'static> Column<T> {
             value: &mut self.values[i],
             entity,
             changes: self.changes.as_deref(),
+            log: log_change_inline,
         })
     }
 
@@ -141,6 +142,7 @@ impl<T: 'static> Column<T> {
                         value,
                         entity,
                         changes,
+                        log: log_change,
                     },
                 )
             })
@@ -246,10 +248,19 @@ impl<T: 'static> AnyColumn for Column<T> {
     }
 }
 
-/// Record `entity` in a change log: always inline, so that a write loop through
-/// [`Column::get_mut`] or [`World::get_mut`](crate::World::get_mut) marks with a few loads and
-/// stores and no call (the bit set's growth and filling are the out-of-line parts).
+/// Record `entity` in a change log, inline: the [`Mut`] of a single lookup
+/// ([`Column::get_mut`], [`World::get_mut`](crate::World::get_mut)), so that a loop of them
+/// marks with a few loads and stores and no call.
 #[inline(always)]
+fn log_change_inline(changes: &RefCell<ChangeLog>, entity: Entity) {
+    changes.borrow_mut().mark(entity);
+}
+
+/// Record `entity` in a change log, out of line: the [`Mut`]s handed out per element by
+/// [`Column::iter_mut`] and [`join_mut`], whose loops stay small enough for the optimizer to
+/// keep in registers.
+#[cold]
+#[inline(never)]
 fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
     changes.borrow_mut().mark(entity);
 }
@@ -278,6 +289,8 @@ pub struct Mut<'a, T> {
     /// Taken on the first signal: the entity stays logged until the world delivers changes,
     /// which cannot happen while this borrow lives, so later signals would be no-ops.
     changes: Option<&'a RefCell<ChangeLog>>,
+    /// How to signal: inline for a single lookup, out of line in per-element loops.
+    log: fn(&RefCell<ChangeLog>, Entity),
 }
 
 impl<T> Mut<'_, T> {
@@ -291,7 +304,7 @@ impl<T> Mut<'_, T> {
     #[inline]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
-            log_change(changes, self.entity);
+            (self.log)(changes, self.entity);
         }
     }
 
@@ -352,6 +365,7 @@ pub fn join_mut<'a, A: 'static, B: 'static>(
                 value,
                 entity,
                 changes,
+                log: log_change,
             },
             b,
         )
