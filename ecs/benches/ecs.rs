@@ -8,7 +8,8 @@
 //!   (`vec`), `join_mut` (a `Mut` per element) and `join_values_mut` (plain `&mut`, signals every
 //!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
 //!   that delivers the changes, because `join_values_mut` defers that work to it.
-//! - `spawn/4_components/10000`: spawning into a world with one tracking system.
+//! - `spawn/4_components/10000`: spawning into a world with one tracking system;
+//!   `spawn/4_components_batch/10000` the same through `World::spawn_batch`.
 //! - `idle_update/{8_systems,8_every_update_systems}/N`: `world.update()` with eight watching
 //!   systems and nothing changed: as declared by default (called only when they have something
 //!   to react to), or declared [`every_update`](ecs::SystemDesc::every_update).
@@ -291,34 +292,48 @@ fn spawn(c: &mut Criterion) {
     const N: usize = 10_000;
     let mut group = c.benchmark_group("spawn");
     group.throughput(Throughput::Elements(N as u64));
-    group.bench_function(BenchmarkId::new("4_components", N), |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let mut world = World::new();
-                world.add_system(
-                    SystemDesc::new("movement")
-                        .requires::<Pos>()
-                        .requires::<Vel>()
-                        .watches::<Pos>(),
-                    |_: &mut World, _: &SystemEntities<'_>| {},
-                );
-                let start = Instant::now();
-                for i in 0..N {
-                    world.spawn((
-                        Pos { x: 0.0, y: 0.0 },
-                        Vel { x: 1.0, y: 0.0 },
-                        Sprite(i as u32),
-                        Health(10),
-                    ));
+    let bundle = |i: usize| {
+        (
+            Pos { x: 0.0, y: 0.0 },
+            Vel { x: 1.0, y: 0.0 },
+            Sprite(i as u32),
+            Health(10),
+        )
+    };
+    for batch in [false, true] {
+        let name = if batch {
+            "4_components_batch"
+        } else {
+            "4_components"
+        };
+        group.bench_function(BenchmarkId::new(name, N), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut world = World::new();
+                    world.add_system(
+                        SystemDesc::new("movement")
+                            .requires::<Pos>()
+                            .requires::<Vel>()
+                            .watches::<Pos>(),
+                        |_: &mut World, _: &SystemEntities<'_>| {},
+                    );
+                    let start = Instant::now();
+                    if batch {
+                        black_box(world.spawn_batch((0..N).map(bundle)));
+                    } else {
+                        for i in 0..N {
+                            world.spawn(bundle(i));
+                        }
+                    }
+                    total += start.elapsed();
+                    black_box(&world);
+                    drop(world); // untimed
                 }
-                total += start.elapsed();
-                black_box(&world);
-                drop(world); // untimed
-            }
-            total
+                total
+            });
         });
-    });
+    }
     group.finish();
 }
 

@@ -13,14 +13,26 @@ impl SlotBits {
     /// Set `slot`'s bit; returns whether it was already set.
     #[inline]
     pub(crate) fn test_and_set(&mut self, slot: u32) -> bool {
-        let w = slot as usize / 64;
-        if w >= self.words.len() {
-            self.words.resize(w + 1, 0);
-        }
         let bit = 1u64 << (slot % 64);
-        let was = self.words[w] & bit != 0;
-        self.words[w] |= bit;
-        was
+        match self.words.get_mut(slot as usize / 64) {
+            Some(word) => {
+                let was = *word & bit != 0;
+                *word |= bit;
+                was
+            }
+            None => {
+                self.grow_to(slot);
+                false
+            }
+        }
+    }
+
+    /// Grow to cover `slot` and set its bit; kept out of the marking path.
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, slot: u32) {
+        self.words.resize(slot as usize / 64 + 1, 0);
+        self.words[slot as usize / 64] |= 1u64 << (slot % 64);
     }
 
     /// Set `slot`'s bit.
@@ -102,8 +114,12 @@ pub(crate) struct ChangeLog {
     /// Start of the part sealed last (it ends at `fresh_from`): within it too each entity
     /// appears at most once.
     sealed_from: usize,
-    /// Slots with an entry at or after `fresh_from`.
+    /// Slots with an entry at or after `fresh_from`, while `fresh_bits`; while not, no bit is
+    /// set and the fresh part is made of the ascending runs `runs` describes (so each entity in
+    /// it is there once).
     fresh: SlotBits,
+    fresh_bits: bool,
+    runs: Runs,
     /// Every entity in the column counts as changed ([`Column::values_mut`]): recorded in O(1)
     /// and expanded to the column's entities before the next delivery.
     ///
@@ -128,6 +144,19 @@ pub(crate) struct ChangeLog {
     removed_while_lent: bool,
 }
 
+/// The runs of a fresh part marked without bits: strictly ascending runs of slots, each wholly
+/// below the run before it. The default (also after a seal) extends nothing, so the first mark
+/// of a fresh part starts its first run.
+#[derive(Clone, Copy, Debug, Default)]
+struct Runs {
+    /// First slot of the current run: the lowest of the fresh part.
+    start: u32,
+    /// Last slot of the current run.
+    last: u32,
+    /// First slot of the run before: every earlier run is at or above it.
+    ceiling: u32,
+}
+
 impl ChangeLog {
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
@@ -135,8 +164,71 @@ impl ChangeLog {
     }
 
     /// Record that `entity`'s component changed.
-    #[inline]
+    ///
+    /// While the fresh part is made of ascending runs, each wholly below the one before (writes
+    /// in memory order, the common case of a dense update; in reverse order, each run one
+    /// entry; wrapping around, two runs), a mark that extends the current run or starts a new
+    /// one below everything is new by construction: it is appended without touching the bit
+    /// set. The first mark that does neither sets the bits of the fresh part once, and from
+    /// then on until [`ChangeLog::seal`] every mark goes through the bits.
+    #[inline(always)]
     pub(crate) fn mark(&mut self, entity: Entity) {
+        let slot = entity.index();
+        let runs = &mut self.runs;
+        if self.fresh_bits {
+            self.mark_otherwise(entity);
+        } else if slot > runs.last && slot < runs.ceiling {
+            // Extends the current run: above its last entry, below every earlier run.
+            runs.last = slot;
+            self.entries.push(entity);
+        } else if slot < runs.start && self.entries.len() != self.fresh_from {
+            // A new run, below every entry of the fresh part (so below the last one).
+            *runs = Runs {
+                start: slot,
+                last: slot,
+                ceiling: runs.start,
+            };
+            self.ascending_from = self.entries.len();
+            self.entries.push(entity);
+        } else {
+            self.mark_otherwise(entity);
+        }
+    }
+
+    /// [`ChangeLog::mark`] when the mark neither extends the current run nor starts a new one
+    /// below it: the first run of a fresh part, or a mark through the bits.
+    #[inline(always)]
+    fn mark_otherwise(&mut self, entity: Entity) {
+        if !self.fresh_bits {
+            let slot = entity.index();
+            let runs = &mut self.runs;
+            let len = self.entries.len();
+            if len == self.fresh_from {
+                // The first run of the fresh part.
+                *runs = Runs {
+                    start: slot,
+                    last: slot,
+                    ceiling: u32::MAX,
+                };
+                if self.entries.last().is_some_and(|last| last.index() >= slot) {
+                    self.ascending_from = len;
+                }
+                self.entries.push(entity);
+                return;
+            }
+            if slot < runs.start {
+                // A new run, below every entry of the fresh part (so below the last one).
+                *runs = Runs {
+                    start: slot,
+                    last: slot,
+                    ceiling: runs.start,
+                };
+                self.ascending_from = len;
+                self.entries.push(entity);
+                return;
+            }
+            self.fill_fresh_bits();
+        }
         if !self.fresh.test_and_set(entity.index()) {
             if self
                 .entries
@@ -149,6 +241,16 @@ impl ChangeLog {
         }
     }
 
+    /// Set the bit of every fresh entry, so that marks can be deduplicated by the bits.
+    #[cold]
+    #[inline(never)]
+    fn fill_fresh_bits(&mut self) {
+        self.fresh_bits = true;
+        for e in &self.entries[self.fresh_from..] {
+            self.fresh.set(e.index());
+        }
+    }
+
     /// Whether nothing was marked after position `cursor`.
     #[inline]
     pub(crate) fn is_empty_after(&self, cursor: usize) -> bool {
@@ -158,6 +260,13 @@ impl ChangeLog {
     /// Start a new fresh part: everything logged so far has now been received by some system.
     pub(crate) fn seal(&mut self) {
         if self.fresh_from == self.entries.len() {
+            return;
+        }
+        // No run extends into the next fresh part (`Runs::default()` extends nothing).
+        self.runs = Runs::default();
+        if !std::mem::take(&mut self.fresh_bits) {
+            self.sealed_from = self.fresh_from;
+            self.fresh_from = self.entries.len();
             return;
         }
         let fresh = &self.entries[self.fresh_from..];
@@ -222,6 +331,8 @@ impl ChangeLog {
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
         self.fresh.clear_all();
+        self.fresh_bits = false;
+        self.runs = Runs::default();
         self.fresh_from = 0;
         self.sealed_from = 0;
         self.ascending_from = 0;
@@ -297,6 +408,50 @@ mod tests {
         );
         log.compact(2);
         assert_eq!((log.entries.as_slice(), log.fresh_from), (&[e(3)][..], 1));
+    }
+
+    #[test]
+    fn ascending_marks_skip_the_bits_until_one_descends() {
+        let mut log = ChangeLog::default();
+        for i in [1, 5, 9] {
+            log.mark(e(i));
+        }
+        assert_eq!(log.fresh.word_count(), 0, "no bit touched");
+        assert!(log.ascending_from(0));
+        log.mark(e(5));
+        log.mark(e(3));
+        log.mark(e(9));
+        log.mark(e(3));
+        assert_eq!(log.entries, [e(1), e(5), e(9), e(3)]);
+        assert!(!log.ascending_from(0) && log.ascending_from(3));
+        log.seal();
+        log.mark(e(2));
+        log.mark(e(3));
+        log.mark(e(3));
+        assert_eq!(log.entries[4..], [e(2), e(3)]);
+        assert!(log.unique_from(4) && log.ascending_from(4));
+    }
+
+    #[test]
+    fn descending_and_wrapping_marks_skip_the_bits_too() {
+        let mut log = ChangeLog::default();
+        for i in [9, 5, 1] {
+            log.mark(e(i));
+        }
+        log.seal();
+        for i in [5, 6, 7, 1, 2, 3] {
+            log.mark(e(i));
+        }
+        assert_eq!(log.fresh.word_count(), 0, "no bit touched");
+        assert!(log.unique_from(3));
+        for i in [2, 6, 4, 7] {
+            log.mark(e(i));
+        }
+        assert_eq!(
+            log.entries[3..],
+            [e(5), e(6), e(7), e(1), e(2), e(3), e(4)],
+            "2, 6 and 7 deduplicated by the bits"
+        );
     }
 
     #[test]

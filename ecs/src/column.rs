@@ -58,6 +58,7 @@ impl<T: 'static> Column<T> {
             value: &mut self.values[i],
             entity,
             changes: self.changes.as_deref(),
+            log: log_change_inline,
         })
     }
 
@@ -141,6 +142,7 @@ impl<T: 'static> Column<T> {
                         value,
                         entity,
                         changes,
+                        log: log_change,
                     },
                 )
             })
@@ -171,6 +173,20 @@ impl<T: 'static> Column<T> {
         }
     }
 
+    /// Insert the component of an entity being spawned, without a change mark: every system
+    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
+    /// never receive it, so a log entry would only cost memory and a duplicate to filter.
+    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) {
+        match self.entities.index_of(entity) {
+            // A bundle naming the type twice: the later value wins, as with `insert`.
+            Some(i) => self.values[i] = value,
+            None => {
+                self.entities.insert(entity);
+                self.values.push(value);
+            }
+        }
+    }
+
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<T> {
         let i = self.entities.remove(entity)?;
         self.mark_changed(entity);
@@ -197,6 +213,8 @@ pub(crate) trait AnyColumn: Any {
     fn entities(&self) -> &[Entity];
     /// Bytes allocated on the heap (by capacity): the entity index and the values.
     fn heap_bytes(&self) -> usize;
+    /// Make room for `additional` more components, of entities in slots below `slot_end`.
+    fn reserve(&mut self, additional: usize, slot_end: u32);
 }
 
 impl<T: 'static> AnyColumn for Column<T> {
@@ -223,10 +241,24 @@ impl<T: 'static> AnyColumn for Column<T> {
     fn heap_bytes(&self) -> usize {
         self.entities.heap_bytes() + self.values.capacity() * size_of::<T>()
     }
+
+    fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.entities.reserve(additional, slot_end);
+        self.values.reserve_exact(additional);
+    }
 }
 
-/// Record `entity` in a change log. Kept out of line so that loops handing out a [`Mut`] per
-/// element (like [`join_mut`]) stay small enough for the optimizer to keep in registers.
+/// Record `entity` in a change log, inline: the [`Mut`] of a single lookup
+/// ([`Column::get_mut`], [`World::get_mut`](crate::World::get_mut)), so that a loop of them
+/// marks with a few loads and stores and no call.
+#[inline(always)]
+fn log_change_inline(changes: &RefCell<ChangeLog>, entity: Entity) {
+    changes.borrow_mut().mark(entity);
+}
+
+/// Record `entity` in a change log, out of line: the [`Mut`]s handed out per element by
+/// [`Column::iter_mut`] and [`join_mut`], whose loops stay small enough for the optimizer to
+/// keep in registers.
 #[cold]
 #[inline(never)]
 fn log_change(changes: &RefCell<ChangeLog>, entity: Entity) {
@@ -257,6 +289,8 @@ pub struct Mut<'a, T> {
     /// Taken on the first signal: the entity stays logged until the world delivers changes,
     /// which cannot happen while this borrow lives, so later signals would be no-ops.
     changes: Option<&'a RefCell<ChangeLog>>,
+    /// How to signal: inline for a single lookup, out of line in per-element loops.
+    log: fn(&RefCell<ChangeLog>, Entity),
 }
 
 impl<T> Mut<'_, T> {
@@ -270,7 +304,7 @@ impl<T> Mut<'_, T> {
     #[inline]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
-            log_change(changes, self.entity);
+            (self.log)(changes, self.entity);
         }
     }
 
@@ -331,6 +365,7 @@ pub fn join_mut<'a, A: 'static, B: 'static>(
                 value,
                 entity,
                 changes,
+                log: log_change,
             },
             b,
         )

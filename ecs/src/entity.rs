@@ -103,6 +103,14 @@ impl Entities {
         }
     }
 
+    /// Make room for `additional` more live entities; returns the end of the slot range they
+    /// will occupy (freed slots are reused first, so new slots are only needed past them).
+    pub(crate) fn reserve(&mut self, additional: usize) -> u32 {
+        let new_slots = additional.saturating_sub(self.free.len());
+        self.slots.reserve_exact(new_slots);
+        u32::try_from(self.slots.len() + new_slots).unwrap_or(u32::MAX)
+    }
+
     /// Free `entity`'s slot; returns its component signature, or `None` if the handle is stale.
     pub(crate) fn free(&mut self, entity: Entity) -> Option<ComponentSet> {
         let slot = self.slot_mut(entity)?;

@@ -62,10 +62,15 @@ impl EntitySet {
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        self.cover(entity.index());
+        if entity.index() < self.base || self.sparse.is_empty() {
+            self.cover(entity.index());
+        }
         let i = self.offset(entity);
-        if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, Sparse::EMPTY);
+        match i.cmp(&self.sparse.len()) {
+            std::cmp::Ordering::Less => {}
+            // Spawning in slot order appends.
+            std::cmp::Ordering::Equal => self.sparse.push(Sparse::EMPTY),
+            std::cmp::Ordering::Greater => self.sparse.resize(i + 1, Sparse::EMPTY),
         }
         let s = &mut self.sparse[i];
         if s.generation == entity.generation() {
@@ -102,6 +107,21 @@ impl EntitySet {
             self.unordered = true;
         }
         Some(p)
+    }
+
+    /// Make room for `additional` more members, all in slots below `slot_end` (the sparse
+    /// table then covers every slot from the lowest member's up to `slot_end`), with exact
+    /// capacities: a set filled to what was reserved holds no slack.
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.dense.reserve_exact(additional);
+        let start = if self.sparse.is_empty() {
+            slot_end.saturating_sub(u32::try_from(additional).unwrap_or(u32::MAX))
+        } else {
+            self.base
+        };
+        let wanted = slot_end.saturating_sub(start) as usize;
+        self.sparse
+            .reserve_exact(wanted.saturating_sub(self.sparse.len()));
     }
 
     /// Remove everything in O(len), keeping the allocations.
@@ -202,10 +222,14 @@ impl ClearableSet {
             return !present;
         }
         let i = entity.index() as usize;
-        if i >= self.sparse.len() {
-            self.sparse.resize(i + 1, 0);
+        match i.cmp(&self.sparse.len()) {
+            std::cmp::Ordering::Less => self.sparse[i] = self.dense.len() as u32,
+            std::cmp::Ordering::Equal => self.sparse.push(self.dense.len() as u32),
+            std::cmp::Ordering::Greater => {
+                self.sparse.resize(i + 1, 0);
+                self.sparse[i] = self.dense.len() as u32;
+            }
         }
-        self.sparse[i] = self.dense.len() as u32;
         self.dense.push(entity);
         true
     }
@@ -223,6 +247,14 @@ impl ClearableSet {
             }
             _ => false,
         }
+    }
+
+    /// Make room for `additional` more members, all in slots below `slot_end`, with exact
+    /// capacities.
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.dense.reserve_exact(additional);
+        self.sparse
+            .reserve_exact((slot_end as usize).saturating_sub(self.sparse.len()));
     }
 
     /// Remove everything in O(1), keeping the allocations.

@@ -171,3 +171,102 @@ fn despawn_drops_every_component() {
     assert_eq!(world.column::<Pos>().entities(), [other]);
     assert!(world.column::<Vel>().is_empty());
 }
+
+#[test]
+fn reserve_changes_capacity_only() {
+    let (mut world, _, runs) = common::probed(common::watcher::<Pos>("watch_pos"));
+    let old = world.spawn((Pos(0), Vel(0)));
+    world.update();
+    world.despawn(old);
+    world.reserve::<(Pos, Vel)>(1_000);
+    let reserved = world.memory_use();
+    let spawned: Vec<Entity> = (0..1_000).map(|i| world.spawn((Pos(i), Vel(i)))).collect();
+    let filled = world.memory_use();
+    assert_eq!(filled.entities, reserved.entities, "entity slots");
+    assert_eq!(filled.columns, reserved.columns, "columns");
+    assert_eq!(filled.systems, reserved.systems, "tracked and dirty sets");
+    assert_eq!(
+        spawned[0].index(),
+        old.index(),
+        "the freed slot is reused first"
+    );
+    world.update();
+    let all: std::collections::BTreeSet<Entity> = spawned.iter().copied().collect();
+    assert_eq!(common::last_tracked(&runs), all);
+    assert_eq!(common::last_dirty(&runs), all);
+    assert_eq!(world.get::<Pos>(spawned[999]), Some(&Pos(999)));
+    world.reserve::<()>(0);
+}
+
+/// Sixty-four component types, each registered and found back by type (the id table is
+/// rebuilt as types collide in it).
+#[test]
+fn many_component_types_are_each_found_by_type() {
+    struct C<const I: usize>(usize);
+    macro_rules! each {
+        ($($i:literal)*) => {{
+            let mut world = World::new();
+            let e = world.spawn(());
+            $(
+                world.insert(e, C::<$i>($i)).unwrap();
+            )*
+            $(
+                assert_eq!(world.component_id::<C<$i>>().map(|id| id.index()), Some($i));
+                assert_eq!(world.get::<C<$i>>(e).map(|c| c.0), Some($i));
+                world.get_mut::<C<$i>>(e).unwrap().0 += 1;
+                assert_eq!(world.column::<C<$i>>().values()[0].0, $i + 1);
+            )*
+            assert!(world.component_id::<Pos>().is_none() && world.get_mut::<Pos>(e).is_none());
+        }};
+    }
+    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+        61 62 63);
+}
+
+#[test]
+fn spawn_batch_is_spawn_one_by_one() {
+    let setup = || {
+        let (mut world, _, pos_runs) = common::probed(common::watcher::<Pos>("watch_pos"));
+        let (_, vel_runs) = common::probe(&mut world, SystemDesc::new("vel").requires::<Vel>());
+        let old = world.spawn((Pos(-1),));
+        world.update();
+        world.despawn(old);
+        (world, pos_runs, vel_runs)
+    };
+    let (mut one, one_pos, one_vel) = setup();
+    let (mut batch, batch_pos, batch_vel) = setup();
+    let singles: Vec<Entity> = (0..50).map(|i| one.spawn((Pos(i), Tag))).collect();
+    let batched = batch.spawn_batch((0..50).map(|i| (Pos(i), Tag)));
+    assert_eq!(singles, batched, "same handles, same order");
+    one.update();
+    batch.update();
+    assert_eq!(
+        common::last_tracked(&one_pos),
+        common::last_tracked(&batch_pos)
+    );
+    assert_eq!(common::last_dirty(&one_pos), common::last_dirty(&batch_pos));
+    assert_eq!(common::last_tracked(&batch_pos).len(), 50);
+    assert!(
+        common::last_tracked(&batch_vel).is_empty() && common::last_tracked(&one_vel).is_empty()
+    );
+    assert_eq!(batch.get::<Pos>(batched[49]), Some(&Pos(49)));
+}
+
+#[test]
+fn spawn_batch_from_a_running_system_is_tracked_after_it() {
+    let (mut world, _, runs) = common::probed(SystemDesc::new("pos").requires::<Pos>().priority(1));
+    let spawned = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let out = std::rc::Rc::clone(&spawned);
+    world.add_system(
+        SystemDesc::new("spawner").requires::<Pos>().priority(0),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            if out.borrow().is_empty() {
+                *out.borrow_mut() = world.spawn_batch((0..3).map(|i| (Pos(i),)));
+            }
+        },
+    );
+    world.update();
+    let all: std::collections::BTreeSet<Entity> = spawned.borrow().iter().copied().collect();
+    assert_eq!(common::last_tracked(&runs), all);
+}

@@ -142,8 +142,9 @@ enum WriteOrder {
 #[derive(Clone, Debug)]
 enum Op {
     Spawn([Option<u8>; COMPONENTS]),
-    /// Spawn this many entities with these components (enough for batches of writes in
-    /// random order to take every path that puts a dense delivery in slot order).
+    /// Spawn this many entities with these components through `World::spawn_batch` (enough
+    /// for batches of writes in random order to take every path that puts a dense delivery in
+    /// slot order).
     SpawnMany(usize, [Option<u8>; COMPONENTS]),
     Despawn(Index),
     Insert(Index, usize, u8),
@@ -502,6 +503,41 @@ fn spawn(
         [None, Some(b), Some(c)] => world.spawn((B(b), C(c))),
         [Some(a), Some(b), Some(c)] => world.spawn((A(a), B(b), C(c))),
     };
+    record_spawn(model, handles, e, values)
+}
+
+/// Spawn `n` entities with `values` through `World::spawn_batch`.
+fn spawn_batch(
+    world: &mut World,
+    model: &mut Model,
+    handles: &mut Vec<Entity>,
+    n: usize,
+    values: [Option<u8>; COMPONENTS],
+) -> Result<(), TestCaseError> {
+    let spawned = match values {
+        [None, None, None] => world.spawn_batch((0..n).map(|_| ())),
+        [Some(a), None, None] => world.spawn_batch((0..n).map(|_| (A(a),))),
+        [None, Some(b), None] => world.spawn_batch((0..n).map(|_| (B(b),))),
+        [None, None, Some(c)] => world.spawn_batch((0..n).map(|_| (C(c),))),
+        [Some(a), Some(b), None] => world.spawn_batch((0..n).map(|_| (A(a), B(b)))),
+        [Some(a), None, Some(c)] => world.spawn_batch((0..n).map(|_| (A(a), C(c)))),
+        [None, Some(b), Some(c)] => world.spawn_batch((0..n).map(|_| (B(b), C(c)))),
+        [Some(a), Some(b), Some(c)] => world.spawn_batch((0..n).map(|_| (A(a), B(b), C(c)))),
+    };
+    prop_assert_eq!(spawned.len(), n);
+    for e in spawned {
+        record_spawn(model, handles, e, values)?;
+    }
+    Ok(())
+}
+
+/// Tell the model about entity `e`, just spawned with `values`.
+fn record_spawn(
+    model: &mut Model,
+    handles: &mut Vec<Entity>,
+    e: Entity,
+    values: [Option<u8>; COMPONENTS],
+) -> Result<(), TestCaseError> {
     prop_assert!(!handles.contains(&e), "handle {e:?} issued twice");
     handles.push(e);
     let before = model.membership(e);
@@ -530,11 +566,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
         let pick = |i: &Index| (!handles.is_empty()).then(|| handles[i.index(handles.len())]);
         match op {
             Op::Spawn(values) => spawn(world, &mut model, &mut handles, *values)?,
-            Op::SpawnMany(n, values) => {
-                for _ in 0..*n {
-                    spawn(world, &mut model, &mut handles, *values)?;
-                }
-            }
+            Op::SpawnMany(n, values) => spawn_batch(world, &mut model, &mut handles, *n, *values)?,
             Op::Despawn(i) => {
                 let Some(e) = pick(i) else { continue };
                 prop_assert_eq!(world.despawn(e), model.despawn(e));

@@ -3,7 +3,7 @@
 
 use std::any::{Any, TypeId, type_name};
 
-use super::{World, change_log, downcast, downcast_mut, recent_slot};
+use super::{World, change_log, downcast_mut};
 use crate::column::Column;
 use crate::component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 use crate::system::MemoryUse;
@@ -39,10 +39,10 @@ impl World {
             type_name::<T>()
         );
         let id = ComponentId(index as u16);
-        self.component_ids.insert(TypeId::of::<T>(), id);
         self.columns.push(Box::new(Column::<T>::default()));
         self.component_types
             .push((TypeId::of::<T>(), type_name::<T>()));
+        self.component_ids.insert(index, &self.component_types);
         self.requirers.push(Vec::new());
         self.watchers.push(Vec::new());
         self.logs.push(None);
@@ -76,15 +76,28 @@ impl World {
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
         let t = TypeId::of::<T>();
-        let recent = &self.recent_ids[recent_slot(t)];
-        if let Some((seen, id)) = recent.get()
-            && seen == t
-        {
-            return Some(id);
+        let id = self.component_ids.get(t);
+        match self.component_types.get(usize::from(id)) {
+            Some(&(seen, _)) if seen == t => Some(ComponentId(id)),
+            _ => None,
         }
-        let id = self.component_ids.get(&t).copied()?;
-        recent.set(Some((t, id)));
-        Some(id)
+    }
+
+    /// `T`'s column, if registered: found with one table load, its type checked by the
+    /// downcast alone.
+    #[inline]
+    pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
+        let id = self.component_ids.get(TypeId::of::<T>());
+        let column: &dyn Any = &**self.columns.get(usize::from(id))?;
+        column.downcast_ref()
+    }
+
+    /// [`World::typed_column`], mutably.
+    #[inline]
+    pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
+        let id = self.component_ids.get(TypeId::of::<T>());
+        let column: &mut dyn Any = &mut **self.columns.get_mut(usize::from(id))?;
+        column.downcast_mut()
     }
 
     /// Every component of type `T`.
@@ -101,8 +114,7 @@ impl World {
     /// Every component of type `T`, or `None` if `T` was never registered.
     #[inline]
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
-        let id = self.component_id::<T>()?;
-        Some(downcast::<T>(&*self.columns[id.index()]))
+        self.typed_column()
     }
 
     /// Every component of type `T`, found by its id (from [`World::component_id`], kept by

@@ -2,7 +2,7 @@
 //! the world's fields, each system's slot, and helpers the other `world/` files share.
 
 use std::any::{Any, TypeId};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -72,15 +72,95 @@ type Logs = [Option<Rc<RefCell<ChangeLog>>>];
 
 type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
-/// Entries of [`World`]'s cache of recently found component ids.
-const RECENT_IDS: usize = 16;
+/// Where no component type is, in [`TypeTable::ids`].
+const NO_TYPE: u16 = u16::MAX;
 
-/// Where `T`'s id may be in the cache of recently found ids.
-#[inline]
-fn recent_slot(t: TypeId) -> usize {
-    let mut h = TypeIdHasher::default();
-    t.hash(&mut h);
-    (h.finish() ^ (h.finish() >> 29)) as usize % RECENT_IDS
+/// Component ids by `TypeId`: a table in which every registered type has a slot of its own (a
+/// perfect hash, rebuilt with another multiplier or twice the size when a new type collides),
+/// so finding a type's id is a multiply, a shift and one load, with no probing and no compare
+/// of `TypeId`s.
+#[derive(Debug)]
+struct TypeTable {
+    /// Component id by slot, [`NO_TYPE`] where none.
+    ids: Vec<u16>,
+    multiplier: u64,
+    /// `64 - log2(ids.len())`: the slot is the top bits of the multiplied hash.
+    shift: u32,
+}
+
+impl TypeTable {
+    const MIN_BITS: u32 = 4;
+
+    fn new() -> Self {
+        Self {
+            ids: vec![NO_TYPE; 1 << Self::MIN_BITS],
+            multiplier: 0x9e37_79b9_7f4a_7c15,
+            shift: 64 - Self::MIN_BITS,
+        }
+    }
+
+    /// The `TypeId`'s own hash (a constant for each type, folded at compile time).
+    #[inline]
+    fn hash(t: TypeId) -> u64 {
+        let mut h = TypeIdHasher::default();
+        t.hash(&mut h);
+        h.finish()
+    }
+
+    #[inline]
+    fn slot(hash: u64, multiplier: u64, shift: u32) -> usize {
+        (hash.wrapping_mul(multiplier) >> shift) as usize
+    }
+
+    /// The id in `t`'s slot: `t`'s own if `t` is registered, else [`NO_TYPE`] or another
+    /// type's id (callers check the type).
+    #[inline]
+    fn get(&self, t: TypeId) -> u16 {
+        let slot = Self::slot(Self::hash(t), self.multiplier, self.shift);
+        self.ids.get(slot).copied().unwrap_or(NO_TYPE)
+    }
+
+    /// Add `types[id]`; `types` holds every registered type, by id.
+    fn insert(&mut self, id: usize, types: &[(TypeId, &'static str)]) {
+        let slot = Self::slot(Self::hash(types[id].0), self.multiplier, self.shift);
+        if self.ids[slot] == NO_TYPE {
+            self.ids[slot] = id as u16;
+            return;
+        }
+        // Another multiplier, a few times, then twice the size: with a table of at least
+        // four slots per type, a random multiplier is collision-free more often than not.
+        let mut bits = 64 - self.shift;
+        let mut multiplier = self.multiplier;
+        loop {
+            if types.len() * 4 > 1 << bits {
+                bits += 1;
+                continue;
+            }
+            for _ in 0..8 {
+                multiplier = multiplier
+                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                    .wrapping_add(0x1405_7b7e_f767_814f)
+                    | 1;
+                let shift = 64 - bits;
+                let mut ids = vec![NO_TYPE; 1 << bits];
+                let placed = types.iter().enumerate().all(|(i, &(t, _))| {
+                    let slot = Self::slot(Self::hash(t), multiplier, shift);
+                    let free = ids[slot] == NO_TYPE;
+                    ids[slot] = i as u16;
+                    free
+                });
+                if placed {
+                    *self = Self {
+                        ids,
+                        multiplier,
+                        shift,
+                    };
+                    return;
+                }
+            }
+            bits += 1;
+        }
+    }
 }
 
 /// Game logic run once per [`World::update`], in priority order.
@@ -160,10 +240,8 @@ impl SystemSlot {
 /// See the [crate documentation](crate) for the model and a walkthrough.
 pub struct World {
     entities: Entities,
-    component_ids: TypeMap<ComponentId>,
-    /// The ids found last, by a few bits of the type's hash (a constant for each type, so
-    /// `World::get_mut::<T>` in a loop resolves `T` with one compare instead of a map lookup).
-    recent_ids: [Cell<Option<(TypeId, ComponentId)>>; RECENT_IDS],
+    /// Component ids by type.
+    component_ids: TypeTable,
     columns: Vec<Box<dyn AnyColumn>>,
     /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
     component_types: Vec<(TypeId, &'static str)>,
@@ -256,8 +334,7 @@ impl World {
     pub fn new() -> Self {
         Self {
             entities: Entities::default(),
-            component_ids: TypeMap::default(),
-            recent_ids: Default::default(),
+            component_ids: TypeTable::new(),
             columns: Vec::new(),
             component_types: Vec::new(),
             requirers: Vec::new(),
@@ -288,14 +365,6 @@ impl World {
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
-#[inline]
-fn downcast<T: Component>(column: &dyn AnyColumn) -> &Column<T> {
-    let column: &dyn Any = column;
-    column
-        .downcast_ref()
-        .expect("column stored under its own TypeId")
-}
-
 #[inline]
 fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
     let column: &mut dyn Any = column;

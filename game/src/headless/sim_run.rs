@@ -130,6 +130,10 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     let started = Instant::now();
     let (level, mut sim) = Sim::load(&opts.level, atlas, opts.seed)?;
     let load = started.elapsed();
+    // Only the name is reported: the parsed level (tiles and crates) is not kept while the
+    // game runs.
+    let level_name = level.name.clone();
+    drop(level);
     let mut recorder = match opts.record {
         true => Some(Recorder::for_level(&opts.level, opts.seed)?),
         false => None,
@@ -162,7 +166,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     Ok(SimReport {
         level: opts.level.display().to_string(),
-        level_name: level.name.clone(),
+        level_name,
         frames: opts.frames,
         input: input_name(&opts.input),
         seed: opts.seed,

@@ -76,7 +76,9 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         Pickup::default(),
     );
     world.add_system(
-        SystemDesc::new("damage").priority(61).requires::<Crate>(),
+        // It reads the step's `CrateHit` events and needs no entity list; requiring the player
+        // keeps its tracked set at one entity instead of every crate of the level.
+        SystemDesc::new("damage").priority(61).requires::<Player>(),
         Damage::default(),
     );
     world.add_system(

@@ -3,8 +3,8 @@
 use ecs::World;
 
 use super::components::{
-    Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, Keg, Looks, Player, Sprite,
-    Velocity, layer,
+    Animating, Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, DrawData, Keg,
+    Looks, Player, Position, Sprite, Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
@@ -12,6 +12,8 @@ use super::resources::{
     TileMap,
 };
 use super::spawn::{cell_center, spawn_coin};
+use super::systems::animation_state::{ClipState, pick_clip};
+use super::systems::draw_data::draw_data;
 use super::tuning::{self, TILE};
 use crate::atlas::clip_names::{self, CrateState};
 use crate::level::{Level, Tile};
@@ -50,8 +52,15 @@ pub(super) fn insert_resources(
 /// state hash, depend on it).
 pub(super) fn spawn_level(world: &mut World, level: &Level) {
     let role = world.resource::<RoleClips>().clone();
-    spawn_walls(world, level, &role);
-    spawn_crates(world, level, &role);
+    // One reservation for every entity the level spawns, made with a crate's components: a
+    // wall has them all but `Crate` (walls are few beside the crates of a large level), so the
+    // entity slots, the columns and the systems' sets are allocated once, at their size.
+    let walls = level.tiles.iter().filter(|&&t| t == Tile::Wall).count();
+    world.reserve::<CrateBundle>(walls + level.crates.len() + level.coins.len() + 1);
+    // A copy (the atlas's clips, a few kilobytes) to read while the world spawns.
+    let clips = world.resource::<Clips>().clone();
+    spawn_walls(world, level, &clips, &role);
+    spawn_crates(world, level, &clips, &role);
     for coin in &level.coins {
         spawn_coin(world, cell_center(coin.x, coin.y), Velocity::default());
     }
@@ -69,68 +78,128 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
     ));
 }
 
-/// Spawn a wall on every wall tile, row by row.
-fn spawn_walls(world: &mut World, level: &Level, role: &RoleClips) {
+/// The [`Animation`] and [`DrawData`] an entity spawned with `sprite` at `at` has after its
+/// first step, and whether its clip animates: level setup gives walls and crates these at
+/// spawn, so the first step of a large level recomputes them unchanged instead of writing
+/// each entity's clip and inserting its draw data. The same rules decide
+/// ([`pick_clip`], [`draw_data`]); `Crate` is the state a crate starts in.
+fn first_look(
+    clips: &Clips,
+    role: &RoleClips,
+    at: &Position,
+    sprite: &Sprite,
+    crate_: Option<&Crate>,
+) -> (Animation, DrawData, bool) {
+    let state = ClipState {
+        crate_,
+        ..ClipState::default()
+    };
+    let animation = Animation {
+        clip: pick_clip(sprite, &state, role),
+        ..Animation::default()
+    };
+    // Walls' and crates' clips are ids resolved against the atlas (`RoleClips`,
+    // `crate_looks`), never `ClipId::NONE`, so they always have draw data.
+    let data = draw_data(at, &animation, sprite, clips).expect("a resolved clip");
+    (animation, data, clips.get(animation.clip).animates())
+}
+
+/// What a crate spawns with (and a keg's `Keg`, inserted after).
+type CrateBundle = (Position, Collider, Crate, Sprite, Animation, DrawData);
+
+/// Spawn a wall on every wall tile, row by row, in one batch.
+fn spawn_walls(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips) {
     let half = TILE / 2.0;
-    for y in 0..level.height {
-        for x in 0..level.width {
-            if level.tile(x, y) == Tile::Wall {
-                // A cheap hash of the cell picks a variant, so walls look varied but stable.
-                let variant = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize
-                    % role.walls.len();
-                let clip = role.walls[variant];
-                world.spawn((
-                    cell_center(x, y),
-                    Collider::solid(half, half),
-                    Sprite {
-                        looks: Looks::Fixed(clip),
-                        layer: layer::WALLS,
-                    },
-                    Animation::default(),
-                ));
-            }
+    let mut animated = Vec::new();
+    let cells = (0..level.height)
+        .flat_map(|y| (0..level.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| level.tile(x, y) == Tile::Wall);
+    let walls = world.spawn_batch(cells.enumerate().map(|(k, (x, y))| {
+        // A cheap hash of the cell picks a variant, so walls look varied but stable.
+        let variant =
+            (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as usize % role.walls.len();
+        let at = cell_center(x, y);
+        let sprite = Sprite {
+            looks: Looks::Fixed(role.walls[variant]),
+            layer: layer::WALLS,
+        };
+        let (animation, data, animates) = first_look(clips, role, &at, &sprite, None);
+        if animates {
+            animated.push(k);
         }
+        (at, Collider::solid(half, half), sprite, animation, data)
+    }));
+    for k in animated {
+        let _ = world.insert(walls[k], Animating::default());
     }
 }
 
-/// Spawn the level's crates (kegs marked) and note each on the tile map.
-fn spawn_crates(world: &mut World, level: &Level, role: &RoleClips) {
+/// Spawn the level's crates in one batch, mark the kegs, and note each crate on the tile map.
+fn spawn_crates(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips) {
     let half = TILE / 2.0;
     // Levels use a handful of skins; resolve each once, not once per crate.
     let mut looks_by_skin: std::collections::HashMap<&str, Looks> =
         std::collections::HashMap::new();
-    for spawn in &level.crates {
-        let looks = *looks_by_skin
-            .entry(spawn.skin.as_str())
-            .or_insert_with(|| crate_looks(world, &spawn.skin, role));
-        let crate_entity = world.spawn((
-            cell_center(spawn.at.x, spawn.at.y),
-            Collider::solid(half, half),
-            Crate {
-                health: spawn.health,
-                max_health: spawn.health,
-                coin: spawn.coin,
-            },
-            Sprite {
-                looks,
-                layer: layer::BODIES,
-            },
-            Animation::default(),
-        ));
-        if spawn.skin == clip_names::KEG {
-            let _ = world.insert(crate_entity, Keg);
+    // Crates of one skin share its name's allocation, so a run of them is recognised by
+    // address, without hashing or comparing the name for each crate.
+    let mut last: Option<(&str, Looks, bool)> = None;
+    let (mut animated, mut kegs) = (Vec::new(), Vec::new());
+    let crates = world.spawn_batch(level.crates.iter().enumerate().map(|(k, spawn)| {
+        let skin = spawn.skin.as_str();
+        let (looks, keg) = match last {
+            Some((name, looks, keg)) if std::ptr::eq(name, skin) => (looks, keg),
+            _ => {
+                let looks = *looks_by_skin
+                    .entry(skin)
+                    .or_insert_with(|| crate_looks(clips, skin, role));
+                let keg = skin == clip_names::KEG;
+                last = Some((skin, looks, keg));
+                (looks, keg)
+            }
+        };
+        let at = cell_center(spawn.at.x, spawn.at.y);
+        let state = Crate {
+            health: spawn.health,
+            max_health: spawn.health,
+            coin: spawn.coin,
+        };
+        let sprite = Sprite {
+            looks,
+            layer: layer::BODIES,
+        };
+        let (animation, data, animates) = first_look(clips, role, &at, &sprite, Some(&state));
+        if animates {
+            animated.push(k);
         }
-        let map = world.resource_mut::<TileMap>();
+        if keg {
+            kegs.push(k);
+        }
+        (
+            at,
+            Collider::solid(half, half),
+            state,
+            sprite,
+            animation,
+            data,
+        )
+    }));
+    for k in animated {
+        let _ = world.insert(crates[k], Animating::default());
+    }
+    for k in kegs {
+        let _ = world.insert(crates[k], Keg);
+    }
+    let map = world.resource_mut::<TileMap>();
+    for (spawn, &entity) in level.crates.iter().zip(&crates) {
         if let Some(i) = map.index(spawn.at.x as i32, spawn.at.y as i32) {
-            map.set_crate(i, Some(crate_entity));
+            map.set_crate(i, Some(entity));
         }
     }
 }
 
 /// The looks of a crate of `skin`: its idle and hit clips at each crack stage, and its
 /// explosion.
-fn crate_looks(world: &World, skin: &str, role: &RoleClips) -> Looks {
-    let clips = world.resource::<Clips>();
+fn crate_looks(clips: &Clips, skin: &str, role: &RoleClips) -> Looks {
     let staged = |state| -> Option<[ClipId; CRACK_STAGES + 1]> {
         let mut ids = [ClipId::NONE; CRACK_STAGES + 1];
         for (stage, id) in (0..).zip(&mut ids) {

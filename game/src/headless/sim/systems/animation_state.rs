@@ -32,6 +32,58 @@ impl ecs::System for AnimationState {
     }
 }
 
+/// What an entity's clip follows from besides its [`Sprite`]: the components it has.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClipState<'a> {
+    /// Its player state, if it is the player.
+    pub(crate) player: Option<&'a Player>,
+    /// Its crate state, if it is a crate.
+    pub(crate) crate_: Option<&'a Crate>,
+    /// Whether it is [`Stunned`].
+    pub(crate) stunned: bool,
+    /// Whether it is [`Exploding`].
+    pub(crate) exploding: bool,
+    /// Whether it has a lit [`Fuse`].
+    pub(crate) fuse: bool,
+    /// Whether it has a [`HitFlash`].
+    pub(crate) flash: bool,
+}
+
+/// The clip an entity with `sprite` and `state` plays: the rule this system applies, which
+/// level setup applies too when it spawns an entity with its clip already chosen.
+pub(crate) fn pick_clip(sprite: &Sprite, state: &ClipState<'_>, role: &RoleClips) -> ClipId {
+    match sprite.looks {
+        Looks::Player => match state.player {
+            Some(p) => {
+                let f = p.facing as usize;
+                if state.stunned {
+                    role.player_stunned[f]
+                } else if p.swing > 0 {
+                    role.player_attack[f]
+                } else if p.walking {
+                    role.player_walk[f]
+                } else {
+                    role.player_idle[f]
+                }
+            }
+            None => role.player_idle[0],
+        },
+        Looks::Crate { idle, hit, explode } => {
+            let stage = state.crate_.map_or(0, Crate::crack_stage);
+            if state.exploding {
+                explode
+            } else if state.fuse {
+                role.keg_lit
+            } else if state.flash {
+                hit[stage]
+            } else {
+                idle[stage]
+            }
+        }
+        Looks::Fixed(clip) => clip,
+    }
+}
+
 impl AnimationState {
     /// The clip changes of the entities of `chunk`, into `changes`.
     fn pick(&mut self, world: &World, chunk: &[Entity]) {
@@ -55,36 +107,15 @@ impl AnimationState {
                 let (Some(sprite), Some(anim)) = (sprites.get(e), animations.get(e)) else {
                     continue;
                 };
-                let clip = match sprite.looks {
-                    Looks::Player => match players.and_then(|c| c.get(e)) {
-                        Some(p) => {
-                            let f = p.facing as usize;
-                            if stunned.is_some_and(|c| c.contains(e)) {
-                                role.player_stunned[f]
-                            } else if p.swing > 0 {
-                                role.player_attack[f]
-                            } else if p.walking {
-                                role.player_walk[f]
-                            } else {
-                                role.player_idle[f]
-                            }
-                        }
-                        None => role.player_idle[0],
-                    },
-                    Looks::Crate { idle, hit, explode } => {
-                        let stage = crates.and_then(|c| c.get(e)).map_or(0, Crate::crack_stage);
-                        if exploding.is_some_and(|c| c.contains(e)) {
-                            explode
-                        } else if fuses.is_some_and(|c| c.contains(e)) {
-                            role.keg_lit
-                        } else if flashes.is_some_and(|c| c.contains(e)) {
-                            hit[stage]
-                        } else {
-                            idle[stage]
-                        }
-                    }
-                    Looks::Fixed(clip) => clip,
+                let state = ClipState {
+                    player: players.and_then(|c| c.get(e)),
+                    crate_: crates.and_then(|c| c.get(e)),
+                    stunned: stunned.is_some_and(|c| c.contains(e)),
+                    exploding: exploding.is_some_and(|c| c.contains(e)),
+                    fuse: fuses.is_some_and(|c| c.contains(e)),
+                    flash: flashes.is_some_and(|c| c.contains(e)),
                 };
+                let clip = pick_clip(sprite, &state, role);
                 if clip != anim.clip {
                     self.changes.push((e, clip, clips.get(clip).animates()));
                 }
