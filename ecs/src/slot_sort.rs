@@ -72,6 +72,22 @@ impl SlotSorter {
             + (self.bits.capacity() + self.slots.capacity()) * size_of::<u64>()
     }
 
+    /// Lend the bit set over the slots, all zero, with room for `slot_count` slots.
+    pub(crate) fn take_slots(&mut self, slot_count: usize) -> Vec<u64> {
+        let mut slots = std::mem::take(&mut self.slots);
+        let words = slot_count.div_ceil(64);
+        if slots.len() < words {
+            slots.resize(words, 0);
+        }
+        slots
+    }
+
+    /// Take back what [`SlotSorter::take_slots`] lent, all zero again.
+    pub(crate) fn give_back_slots(&mut self, slots: Vec<u64>) {
+        debug_assert!(slots.iter().all(|&w| w == 0));
+        self.slots = slots;
+    }
+
     /// Put the handles of `parts` (in order, as if joined) into `out` sorted by slot index,
     /// stably (handles of one slot keep their relative order), every index being below
     /// `slot_count`. `unique`: no entity occurs twice in the joined parts. Returns whether

@@ -6,6 +6,7 @@ use crate::change_log::SlotBits;
 use crate::component::ComponentId;
 use crate::entity_set::EntitySet;
 use crate::slot_sort::{SlotSorter, Sorted, dedup_sorted};
+use crate::system::DirtyBits;
 
 use super::{Logs, World, change_log};
 
@@ -40,13 +41,14 @@ impl World {
         }
     }
 
-    /// Hand system `s` its dirty entities (into `out`, or as a lent log range) and move its
-    /// cursors to the ends of the logs.
+    /// Hand system `s` its dirty entities (into `out`, as a lent log range, or as `bits`) and
+    /// move its cursors to the ends of the logs.
     pub(super) fn deliver(
         &mut self,
         s: usize,
         tracked: &EntitySet,
         out: &mut Vec<Entity>,
+        bits: &mut DirtyBits,
     ) -> Delivery {
         out.clear();
         let slot = &self.systems[s];
@@ -78,6 +80,11 @@ impl World {
             && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out)
         {
             return delivery;
+        }
+        if dense && self.entries_tracked(s) {
+            self.deliver_bits(s, bits);
+            self.consume(s);
+            return Delivery::Bits;
         }
         let slot = &self.systems[s];
         let order = if dense {
@@ -118,6 +125,15 @@ impl World {
         } else {
             log.unique_from(from)
         };
+        // Every tracked entity changed, each once: the tracked set, if it is in slot order, is
+        // the delivery, and costs nothing to hand out.
+        let whole = dense
+            && log.unique_from(from)
+            && log.entries.len() - from == tracked.len()
+            && tracked.is_in_slot_order();
+        if !lendable && !whole {
+            return None;
+        }
         // A system that requires only the watched component tracks exactly its column, so
         // entries whose entities are all still there need no lookups.
         let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
@@ -128,19 +144,46 @@ impl World {
             log.lend(out);
             return Some(Delivery::Lent(watch.id, from));
         }
-        // Every tracked entity changed, each once: the tracked set, if it is in slot order, is
-        // the delivery, and costs nothing to hand out.
-        let whole = dense
-            && all_tracked
-            && log.unique_from(from)
-            && log.entries.len() - from == tracked.len()
-            && tracked.is_in_slot_order();
+        let whole = whole && all_tracked;
         drop(log);
         if whole {
             self.consume(s);
             return Some(Delivery::Tracked);
         }
         None
+    }
+
+    /// Whether every log entry pending for system `s` is known to be tracked without a lookup:
+    /// each log with entries is that of the one component the system requires, and nothing
+    /// left that column since the entries were made.
+    fn entries_tracked(&self, s: usize) -> bool {
+        let slot = &self.systems[s];
+        slot.watches.iter().all(|w| {
+            let log = change_log(&self.logs, w.id).borrow();
+            log.entries.len() == w.cursor
+                || (slot.required_only == Some(w.id) && log.present_from(w.cursor))
+        })
+    }
+
+    /// Set a bit in `bits` for the slot of each of system `s`'s dirty entities (its own dirty
+    /// set and the log entries after its cursors, every one of them tracked).
+    fn deliver_bits(&mut self, s: usize, bits: &mut DirtyBits) {
+        let mut words = self.sorter.take_slots(self.entities.slot_count());
+        let mut set = |e: Entity| words[e.index() as usize / 64] |= 1 << (e.index() % 64);
+        let slot = &self.systems[s];
+        slot.dirty.as_slice().iter().for_each(|&e| set(e));
+        for w in &slot.watches {
+            let log = change_log(&self.logs, w.id).borrow();
+            log.entries[w.cursor..].iter().for_each(|&e| set(e));
+        }
+        bits.count = words.iter().map(|w| w.count_ones() as usize).sum();
+        bits.words = words;
+    }
+
+    /// Give back the bits of a [`Delivery::Bits`] once the run is over.
+    pub(super) fn take_back_bits(&mut self, bits: &mut DirtyBits) {
+        bits.reset();
+        self.sorter.give_back_slots(std::mem::take(&mut bits.words));
     }
 }
 
@@ -154,6 +197,8 @@ pub(super) enum Delivery {
     /// In a component's change log, lent for the run as the `delivered` buffer, from this
     /// position.
     Lent(ComponentId, usize),
+    /// In the system's bits (a dense delivery whose entries are all tracked).
+    Bits,
 }
 
 /// How [`collect`] orders and deduplicates a delivery.
