@@ -77,7 +77,7 @@ impl World {
             return Delivery::Tracked;
         }
         if slot.dirty.is_empty()
-            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out)
+            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out, bits)
         {
             return delivery;
         }
@@ -98,13 +98,15 @@ impl World {
     }
 
     /// When system `s` has changes in one watched log only and nothing of its own: the log
-    /// itself (lent) or the tracked set, if either is the delivery as it stands.
+    /// itself (lent), the tracked set, or the log's bits over the slots of its fresh part, if
+    /// one of them is the delivery as it stands.
     fn deliver_one_log(
         &mut self,
         s: usize,
         tracked: &EntitySet,
         dense: bool,
         out: &mut Vec<Entity>,
+        bits: &mut DirtyBits,
     ) -> Option<Delivery> {
         let slot = &mut self.systems[s];
         let required_only = slot.required_only;
@@ -131,24 +133,35 @@ impl World {
             && log.unique_from(from)
             && log.entries.len() - from == tracked.len()
             && tracked.is_in_slot_order();
-        if !lendable && !whole {
-            return None;
-        }
         // A system that requires only the watched component tracks exactly its column, so
         // entries whose entities are all still there need no lookups.
-        let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
-            || log.entries[from..].iter().all(|&e| tracked.contains(e));
+        let known_tracked = required_only == Some(watch.id) && log.present_from(from);
+        // The entries are the fresh part: its bits, which deduplicated the marks, are a bit per
+        // dirty slot already.
+        let fresh = dense && from == log.fresh_from && known_tracked;
+        if !lendable && !whole && !fresh {
+            return None;
+        }
+        let all_tracked = known_tracked || log.entries[from..].iter().all(|&e| tracked.contains(e));
         if lendable && all_tracked {
             log.seal();
             watch.cursor = log.entries.len();
             log.lend(out);
             return Some(Delivery::Lent(watch.id, from));
         }
-        let whole = whole && all_tracked;
-        drop(log);
-        if whole {
+        if whole && all_tracked {
+            drop(log);
             self.consume(s);
             return Some(Delivery::Tracked);
+        }
+        if fresh {
+            // The log's bits are handed out instead of being cleared by the seal; the sorter's
+            // (all zero) take their place.
+            let zeroed = self.sorter.take_slots(self.entities.slot_count());
+            bits.words = log.seal_taking_bits(zeroed);
+            bits.count = log.entries.len() - from;
+            watch.cursor = log.entries.len();
+            return Some(Delivery::Bits);
         }
         None
     }
@@ -169,12 +182,13 @@ impl World {
     /// set and the log entries after its cursors, every one of them tracked).
     fn deliver_bits(&mut self, s: usize, bits: &mut DirtyBits) {
         let mut words = self.sorter.take_slots(self.entities.slot_count());
-        let mut set = |e: Entity| words[e.index() as usize / 64] |= 1 << (e.index() % 64);
         let slot = &self.systems[s];
-        slot.dirty.as_slice().iter().for_each(|&e| set(e));
+        set_bits(&mut words, slot.dirty.as_slice());
         for w in &slot.watches {
-            let log = change_log(&self.logs, w.id).borrow();
-            log.entries[w.cursor..].iter().for_each(|&e| set(e));
+            set_bits(
+                &mut words,
+                &change_log(&self.logs, w.id).borrow().entries[w.cursor..],
+            );
         }
         bits.count = words.iter().map(|w| w.count_ones() as usize).sum();
         bits.words = words;
@@ -185,6 +199,26 @@ impl World {
         bits.reset();
         self.sorter.give_back_slots(std::mem::take(&mut bits.words));
     }
+}
+
+/// Set the bit of each entity's slot in `words`. Neighbours in one word (writes that walked
+/// memory) are gathered in a register and stored once.
+fn set_bits(words: &mut [u64], entities: &[Entity]) {
+    let Some(first) = entities.first() else {
+        return;
+    };
+    let mut at = first.index() as usize / 64;
+    let mut word = 0u64;
+    for e in entities {
+        let w = e.index() as usize / 64;
+        if w != at {
+            words[at] |= word;
+            at = w;
+            word = 0;
+        }
+        word |= 1 << (e.index() % 64);
+    }
+    words[at] |= word;
 }
 
 /// Where a running system's dirty entities are.
