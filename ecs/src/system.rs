@@ -33,6 +33,8 @@ pub(crate) enum Dirty<'a> {
     /// A bit per slot of each dirty entity (a dense delivery): the list is made from it, in
     /// slot order, only if the system asks for it.
     Bits(&'a DirtyBits),
+    /// Both: a list in slot order (a lent log that ascends) and its bits.
+    ListAndBits(&'a [Entity], &'a DirtyBits),
 }
 
 impl<'a> SystemEntities<'a> {
@@ -55,7 +57,7 @@ impl<'a> SystemEntities<'a> {
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         match self.dirty {
-            Dirty::List(list) => list,
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list,
             Dirty::Bits(bits) => bits.list(self.tracked),
         }
     }
@@ -64,7 +66,7 @@ impl<'a> SystemEntities<'a> {
     #[inline]
     pub fn dirty_len(&self) -> usize {
         match self.dirty {
-            Dirty::List(list) => list.len(),
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list.len(),
             Dirty::Bits(bits) => bits.count,
         }
     }
@@ -114,7 +116,7 @@ impl<'a> SystemEntities<'a> {
         }
         match self.dirty {
             Dirty::List(list) => DirtyIn::List(list.iter(), column),
-            Dirty::Bits(bits) => DirtyIn::Bits {
+            Dirty::Bits(bits) | Dirty::ListAndBits(_, bits) => DirtyIn::Bits {
                 words: &bits.words,
                 at: 0,
                 word: 0,

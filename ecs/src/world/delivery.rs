@@ -143,16 +143,13 @@ impl World {
             return None;
         }
         let all_tracked = known_tracked || log.entries[from..].iter().all(|&e| tracked.contains(e));
-        if lendable && all_tracked {
-            log.seal();
-            watch.cursor = log.entries.len();
-            log.lend(out);
-            return Some(Delivery::Lent(watch.id, from));
-        }
-        if whole && all_tracked {
+        if whole && all_tracked && !lendable {
             drop(log);
             self.consume(s);
             return Some(Delivery::Tracked);
+        }
+        if !(lendable && all_tracked || fresh) {
+            return None;
         }
         if fresh {
             // The log's bits are handed out instead of being cleared by the seal; the sorter's
@@ -160,10 +157,15 @@ impl World {
             let zeroed = self.sorter.take_slots(self.entities.slot_count());
             bits.words = log.seal_taking_bits(zeroed);
             bits.count = log.entries.len() - from;
-            watch.cursor = log.entries.len();
-            return Some(Delivery::Bits);
+        } else {
+            log.seal();
         }
-        None
+        watch.cursor = log.entries.len();
+        if lendable {
+            log.lend(out);
+            return Some(Delivery::Lent(watch.id, from, fresh));
+        }
+        Some(Delivery::Bits)
     }
 
     /// Whether every log entry pending for system `s` is known to be tracked without a lookup:
@@ -229,8 +231,8 @@ pub(super) enum Delivery {
     /// Every tracked entity (change tracking off).
     Tracked,
     /// In a component's change log, lent for the run as the `delivered` buffer, from this
-    /// position.
-    Lent(ComponentId, usize),
+    /// position; and in the system's bits too, if set.
+    Lent(ComponentId, usize, bool),
     /// In the system's bits (a dense delivery whose entries are all tracked).
     Bits,
 }

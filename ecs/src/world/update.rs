@@ -165,11 +165,12 @@ impl World {
         let dirty = match delivery {
             Delivery::Own => Dirty::List(delivered.as_slice()),
             Delivery::Tracked => Dirty::List(tracked.as_slice()),
-            Delivery::Lent(_, from) => Dirty::List(&delivered[from..]),
+            Delivery::Lent(_, from, false) => Dirty::List(&delivered[from..]),
+            Delivery::Lent(_, from, true) => Dirty::ListAndBits(&delivered[from..], bits),
             Delivery::Bits => Dirty::Bits(bits),
         };
         let last_dirty = match dirty {
-            Dirty::List(list) => list.len(),
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list.len(),
             Dirty::Bits(bits) => bits.count,
         };
         // Every tracked entity is dirty and they are exactly one column's entities: reading
@@ -197,10 +198,11 @@ impl World {
         }
         let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
         *whole = None;
-        match delivery {
-            Delivery::Lent(id, _) => change_log(&self.logs, id).borrow_mut().give_back(delivered),
-            Delivery::Bits => self.take_back_bits(bits),
-            Delivery::Own | Delivery::Tracked => {}
+        if let Delivery::Lent(id, _, _) = delivery {
+            change_log(&self.logs, id).borrow_mut().give_back(delivered);
+        }
+        if let Delivery::Bits | Delivery::Lent(_, _, true) = delivery {
+            self.take_back_bits(bits);
         }
         let used = delivered.len();
         delivered.clear();
