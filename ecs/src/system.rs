@@ -80,6 +80,11 @@ impl<'a> SystemEntities<'a> {
     /// slot, never building the dirty list); otherwise the order of `dirty()`. Writes the
     /// system made to the column before the call are seen.
     ///
+    /// Consume it with `for_each` (or `sum`, `fold`, ...: anything built on `fold`), which runs
+    /// one plain loop for the kind of delivery at hand; a `for` loop goes through `next`,
+    /// which decides again at each entity, and costs up to twice as much per entity once the
+    /// reads miss the caches (as with bevy's `Query::for_each`).
+    ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///

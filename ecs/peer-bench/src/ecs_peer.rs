@@ -10,9 +10,9 @@ use crate::workload::{Peer, Position, Velocity, weight};
 struct Seen(usize);
 
 /// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
-/// changed positions through `SystemEntities::dirty_in` (the crate's documented way: the dirty
-/// list looked up entity by entity when few changed, the column walked in memory order when
-/// many did, without building a list). The writer bumps
+/// changed positions with `SystemEntities::dirty_in(..).for_each` (the crate's documented way:
+/// the dirty list looked up entity by entity when few changed; when many did, the bits of the
+/// dense delivery or the whole column walked in memory order, no list built). The writer bumps
 /// through `Column::get_mut` (the column fetched once), or with `by_type` through
 /// `World::get_mut` (the column found by type on every call).
 pub struct EcsPeer {
@@ -51,10 +51,12 @@ impl EcsPeer {
             |world: &mut World, entities: &SystemEntities<'_>| {
                 let mut count = 0;
                 let mut sum = 0.0;
-                for (_, p) in entities.dirty_in(world.column::<Position>()) {
-                    count += 1;
-                    sum += weight(p);
-                }
+                entities
+                    .dirty_in(world.column::<Position>())
+                    .for_each(|(_, p)| {
+                        count += 1;
+                        sum += weight(p);
+                    });
                 black_box(sum);
                 world.resource_mut::<Seen>().0 = count;
             },
