@@ -513,6 +513,18 @@ fn check_dirty_in<T: Val>(world: &World, entities: &SystemEntities<'_>, system: 
         got.len(),
         "{system}: dirty_in repeats an entity"
     );
+    // Through `fold` (one loop per kind of delivery) as through `next`.
+    let mut folded = Vec::new();
+    entities
+        .dirty_in(column)
+        .for_each(|(e, v)| folded.push((e, v.val())));
+    assert_eq!(folded, got, "{system}: for_each and next differ");
+    let mut iter = entities.dirty_in(column);
+    if let Some(first) = iter.next() {
+        let mut rest = vec![(first.0, first.1.val())];
+        iter.for_each(|(e, v)| rest.push((e, v.val())));
+        assert_eq!(rest, got, "{system}: next then for_each");
+    }
     let expected: BTreeMap<Entity, u8> = entities
         .dirty()
         .iter()
