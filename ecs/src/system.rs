@@ -78,7 +78,8 @@ impl<'a> SystemEntities<'a> {
     /// memory forwards: when every entity of `column` is dirty, the column in storage order
     /// (a plain walk of its values); after a dense delivery, slot order (through a bit per
     /// slot, never building the dirty list); otherwise the order of `dirty()`. Writes the
-    /// system made to the column before the call are seen.
+    /// system made to the column before the call are seen. `column` must be one of the
+    /// world the system runs in.
     ///
     /// Consume it with `for_each` (or `sum`, `fold`, ...: anything built on `fold`), which runs
     /// one plain loop for the kind of delivery at hand; a `for` loop goes through `next`,
