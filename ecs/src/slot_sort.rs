@@ -1,8 +1,8 @@
 //! Putting a dense delivery in slot (memory) order, below one change per eight slots without a
 //! lookup per entity in a table with an entry per slot (at a million entities each such table
 //! is megabytes, and walking one more of them costs the reader as much as its own reads).
-//! Used when some handle may not be tracked: otherwise a dense delivery is a bit per slot
-//! (`world/delivery.rs`) and needs no sort.
+//! A run's dense delivery whose handles are all known to be tracked is a bit per slot instead
+//! (`world/delivery.rs`); this sort serves the others, and `World::system_entities`.
 //!
 //! - Changes made in one sweep through memory, forwards or backwards, or in a few sweeps, are
 //!   put in order by a copy, a reversed copy or a merge of the sweeps.
