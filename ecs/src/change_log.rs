@@ -59,6 +59,12 @@ impl SlotBits {
         self.words.capacity() * size_of::<u64>()
     }
 
+    /// Put `words` in place of the set's words (bit `i % 64` of word `i / 64` for slot `i`)
+    /// and return those.
+    pub(crate) fn replace_words(&mut self, words: Vec<u64>) -> Vec<u64> {
+        std::mem::replace(&mut self.words, words)
+    }
+
     /// Number of 64-bit words; clearing them all costs about as much as clearing this many
     /// bits one by one.
     #[inline]
@@ -281,6 +287,15 @@ impl ChangeLog {
         }
         self.sealed_from = self.fresh_from;
         self.fresh_from = self.entries.len();
+    }
+
+    /// [`ChangeLog::seal`], handing out the fresh part's bits (a bit for the slot of each of
+    /// its entries) instead of clearing them: `zeroed`, all zero, takes their place.
+    pub(crate) fn seal_taking_bits(&mut self, zeroed: Vec<u64>) -> Vec<u64> {
+        let bits = self.fresh.replace_words(zeroed);
+        self.sealed_from = self.fresh_from;
+        self.fresh_from = self.entries.len();
+        bits
     }
 
     /// Whether the entries from `cursor` on hold each entity at most once: they lie within one

@@ -160,6 +160,21 @@ impl<T: 'static> Column<T> {
         }
     }
 
+    /// The component of the entity in `slot`, whatever its generation, with that entity.
+    #[inline]
+    pub(crate) fn get_in_slot(&self, slot: u32) -> Option<(Entity, &T)> {
+        let entity = self.entities.in_slot(slot)?;
+        self.entities
+            .index_of(entity)
+            .map(|i| (entity, &self.values[i]))
+    }
+
+    /// The change log this column marks, if some system watches it.
+    #[inline]
+    pub(crate) fn change_log(&self) -> Option<&Rc<RefCell<ChangeLog>>> {
+        self.changes.as_ref()
+    }
+
     /// Insert or replace; returns the old value.
     pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
         self.mark_changed(entity);

@@ -22,7 +22,8 @@
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
 //! It is not a parallel scheduler, has no archetypes and no query language: systems read and
-//! write [`Column`]s by entity.
+//! write [`Column`]s by entity. To read the components of the dirty entities,
+//! [`SystemEntities::dirty_in`] walks a column in memory order when much of it changed.
 //!
 //! # How systems communicate
 //! Systems never call each other. They communicate in exactly three ways, all through the

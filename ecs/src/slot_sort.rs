@@ -1,6 +1,8 @@
 //! Putting a dense delivery in slot (memory) order, below one change per eight slots without a
 //! lookup per entity in a table with an entry per slot (at a million entities each such table
 //! is megabytes, and walking one more of them costs the reader as much as its own reads).
+//! A run's dense delivery whose handles are all known to be tracked is a bit per slot instead
+//! (`world/delivery.rs`); this sort serves the others, and `World::system_entities`.
 //!
 //! - Changes made in one sweep through memory, forwards or backwards, or in a few sweeps, are
 //!   put in order by a copy, a reversed copy or a merge of the sweeps.
@@ -70,6 +72,22 @@ impl SlotSorter {
         (self.spare.capacity() + self.table.capacity()) * size_of::<Entity>()
             + self.counts.capacity() * size_of::<u32>()
             + (self.bits.capacity() + self.slots.capacity()) * size_of::<u64>()
+    }
+
+    /// Lend the bit set over the slots, all zero, with room for `slot_count` slots.
+    pub(crate) fn take_slots(&mut self, slot_count: usize) -> Vec<u64> {
+        let mut slots = std::mem::take(&mut self.slots);
+        let words = slot_count.div_ceil(64);
+        if slots.len() < words {
+            slots.resize(words, 0);
+        }
+        slots
+    }
+
+    /// Take back what [`SlotSorter::take_slots`] lent, all zero again.
+    pub(crate) fn give_back_slots(&mut self, slots: Vec<u64>) {
+        debug_assert!(slots.iter().all(|&w| w == 0));
+        self.slots = slots;
     }
 
     /// Put the handles of `parts` (in order, as if joined) into `out` sorted by slot index,

@@ -1,24 +1,47 @@
 //! What systems receive and report: their entities, ids, run figures and the sets the world keeps
 //! for each.
 
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 use std::time::Duration;
 
 use crate::Entity;
+use crate::change_log::ChangeLog;
+use crate::column::Column;
 use crate::entity_set::{ClearableSet, EntitySet};
 
 /// What a system receives each update: the entities it tracks and the dirty subset.
+///
+/// To read the dirty entities' components, [`SystemEntities::dirty_in`] is the way: it walks
+/// the column in memory order when much of it changed.
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
-    pub(crate) tracked: &'a [Entity],
-    pub(crate) dirty: &'a [Entity],
+    pub(crate) tracked: &'a EntitySet,
+    pub(crate) dirty: Dirty<'a>,
     pub(crate) removed: &'a [Entity],
+    /// Set when every tracked entity is dirty and the system tracks exactly one column's
+    /// entities: that column's change log and its length when the run started (a mark since,
+    /// which every insert into or removal from the column makes, ends the shortcut).
+    pub(crate) whole: Option<&'a (Rc<RefCell<ChangeLog>>, usize)>,
+}
+
+/// Where a run's dirty entities are.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Dirty<'a> {
+    /// A list, in the order the delivery chose.
+    List(&'a [Entity]),
+    /// A bit per slot of each dirty entity (a dense delivery): the list is made from it, in
+    /// slot order, only if the system asks for it.
+    Bits(&'a DirtyBits),
+    /// Both: a list in slot order (a lent log that ascends) and its bits.
+    ListAndBits(&'a [Entity], &'a DirtyBits),
 }
 
 impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
     #[inline]
     pub fn tracked(&self) -> &'a [Entity] {
-        self.tracked
+        self.tracked.as_slice()
     }
 
     /// Tracked entities for which a watched component changed, was added or was removed since
@@ -27,10 +50,82 @@ impl<'a> SystemEntities<'a> {
     /// Each entity appears at most once. Empty for systems that watch nothing. When change
     /// tracking is switched off ([`World::set_change_tracking`]) this is every tracked entity.
     ///
+    /// To read their components, prefer [`SystemEntities::dirty_in`]: after a dense delivery
+    /// this list is built only when asked for.
+    ///
     /// [`World::set_change_tracking`]: crate::World::set_change_tracking
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
-        self.dirty
+        match self.dirty {
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list,
+            Dirty::Bits(bits) => bits.list(self.tracked),
+        }
+    }
+
+    /// Number of dirty entities: `dirty().len()`, without building the list.
+    #[inline]
+    pub fn dirty_len(&self) -> usize {
+        match self.dirty {
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list.len(),
+            Dirty::Bits(bits) => bits.count,
+        }
+    }
+
+    /// The dirty entities that have a component in `column`, each with that component: the
+    /// way to read what changed.
+    ///
+    /// The same pairs as `dirty()` looked up in `column` one by one, in an order that walks
+    /// memory forwards: when every entity of `column` is dirty, the column in storage order
+    /// (a plain walk of its values); after a dense delivery, slot order (through a bit per
+    /// slot, never building the dirty list); otherwise the order of `dirty()`. Writes the
+    /// system made to the column before the call are seen. `column` must be one of the
+    /// world the system runs in.
+    ///
+    /// Consume it with `for_each` (or `sum`, `fold`, ...: anything built on `fold`), which runs
+    /// one plain loop for the kind of delivery at hand; a `for` loop goes through `next`,
+    /// which decides again at each entity, and costs up to 1.4 times as much per entity once
+    /// the reads miss the caches (as with bevy's `Query::for_each`).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// struct Hp(u32);
+    /// struct Total(u32);
+    /// let mut world = World::new();
+    /// world.insert_resource(Total(0));
+    /// world.add_system(
+    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
+    ///     |world: &mut World, entities: &SystemEntities| {
+    ///         let total: u32 = entities.dirty_in(world.column::<Hp>()).map(|(_, hp)| hp.0).sum();
+    ///         world.resource_mut::<Total>().0 = total;
+    ///     },
+    /// );
+    /// let a = world.spawn((Hp(3),));
+    /// world.spawn((Hp(4),));
+    /// world.update();
+    /// assert_eq!(world.resource::<Total>().0, 7, "both new");
+    /// world.get_mut::<Hp>(a).unwrap().0 = 10;
+    /// world.update();
+    /// assert_eq!(world.resource::<Total>().0, 10, "only the one that changed");
+    /// ```
+    pub fn dirty_in<'c, T: 'static>(
+        &self,
+        column: &'c Column<T>,
+    ) -> impl Iterator<Item = (Entity, &'c T)> + use<'a, 'c, T> {
+        let whole = self.whole.is_some_and(|(log, len)| {
+            column
+                .change_log()
+                .is_some_and(|l| Rc::ptr_eq(l, log) && l.borrow().entries.len() == *len)
+        });
+        if whole {
+            return DirtyIn::new(Walk::Column, column, &[], &[]);
+        }
+        match self.dirty {
+            Dirty::List(list) => DirtyIn::new(Walk::List, column, list, &[]),
+            Dirty::Bits(bits) | Dirty::ListAndBits(_, bits) => {
+                DirtyIn::new(Walk::Bits, column, &[], &bits.words)
+            }
+        }
     }
 
     /// Entities that stopped being tracked since this system last ran: despawned, cleared, or
@@ -41,6 +136,173 @@ impl<'a> SystemEntities<'a> {
     #[inline]
     pub fn removed(&self) -> &'a [Entity] {
         self.removed
+    }
+}
+
+/// How [`DirtyIn`] walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    /// Every entity of the column is dirty: the column, by position.
+    Column,
+    /// The dirty list, each looked up.
+    List,
+    /// The bit set of a dense delivery, each set slot looked up.
+    Bits,
+}
+
+/// The iterator of [`SystemEntities::dirty_in`]. A struct rather than an enum of iterators, so
+/// that a `for` loop, which calls `next` at each entity, can keep its state in registers.
+struct DirtyIn<'a, 'c, T> {
+    walk: Walk,
+    column: &'c Column<T>,
+    /// `Walk::List`: the dirty entities.
+    list: &'a [Entity],
+    /// `Walk::Bits`: the bits.
+    words: &'a [u64],
+    /// The next position in the column (`Column`) or the list (`List`); one past the word
+    /// `word` came from (`Bits`).
+    at: usize,
+    /// `Walk::Bits`: the bits of `words[at - 1]` not handed out yet.
+    word: u64,
+}
+
+impl<'a, 'c, T: 'static> DirtyIn<'a, 'c, T> {
+    fn new(walk: Walk, column: &'c Column<T>, list: &'a [Entity], words: &'a [u64]) -> Self {
+        Self {
+            walk,
+            column,
+            list,
+            words,
+            at: 0,
+            word: 0,
+        }
+    }
+}
+
+impl<'c, T: 'static> Iterator for DirtyIn<'_, 'c, T> {
+    type Item = (Entity, &'c T);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let column = self.column;
+        match self.walk {
+            Walk::Column => {
+                let e = *column.entities().get(self.at)?;
+                let v = &column.values()[self.at];
+                self.at += 1;
+                Some((e, v))
+            }
+            Walk::List => {
+                while let Some(&e) = self.list.get(self.at) {
+                    self.at += 1;
+                    if let Some(v) = column.get(e) {
+                        return Some((e, v));
+                    }
+                }
+                None
+            }
+            Walk::Bits => loop {
+                while self.word == 0 {
+                    self.word = *self.words.get(self.at)?;
+                    self.at += 1;
+                }
+                let slot = ((self.at - 1) * 64) as u32 + self.word.trailing_zeros();
+                self.word &= self.word - 1;
+                if let Some(hit) = column.get_in_slot(slot) {
+                    return Some(hit);
+                }
+            },
+        }
+    }
+
+    #[inline]
+    fn fold<Acc, F>(self, init: Acc, mut f: F) -> Acc
+    where
+        F: FnMut(Acc, Self::Item) -> Acc,
+    {
+        // One loop per walk, each plain enough for the optimizer.
+        let column = self.column;
+        match self.walk {
+            Walk::Column => column.entities()[self.at..]
+                .iter()
+                .zip(&column.values()[self.at..])
+                .fold(init, |acc, (&e, v)| f(acc, (e, v))),
+            Walk::List => self.list[self.at..]
+                .iter()
+                .fold(init, |acc, &e| match column.get(e) {
+                    Some(v) => f(acc, (e, v)),
+                    None => acc,
+                }),
+            Walk::Bits => {
+                let mut acc = init;
+                // `word` is what is left of word `at - 1`; the words from `at` on are whole.
+                let first = self.at.checked_sub(1).map(|w| (w, self.word));
+                let rest = self.words.iter().copied().enumerate().skip(self.at);
+                for (w, mut set) in first.into_iter().chain(rest) {
+                    let base = (w * 64) as u32;
+                    while set != 0 {
+                        if let Some(hit) = column.get_in_slot(base + set.trailing_zeros()) {
+                            acc = f(acc, hit);
+                        }
+                        set &= set - 1;
+                    }
+                }
+                acc
+            }
+        }
+    }
+}
+
+/// A dense delivery's dirty entities as a bit per slot, and the list made from it on demand.
+#[derive(Debug, Default)]
+pub(crate) struct DirtyBits {
+    /// Bit `i % 64` of word `i / 64`: slot `i` holds a dirty entity (live and tracked, so no
+    /// other entity can hold that slot during the run). All zero outside a run.
+    pub(crate) words: Vec<u64>,
+    /// Number of bits set.
+    pub(crate) count: usize,
+    /// The dirty list, in slot order, once asked for.
+    list: OnceCell<Vec<Entity>>,
+    /// The list's buffer between runs.
+    spare: RefCell<Vec<Entity>>,
+}
+
+impl DirtyBits {
+    /// The dirty list in slot order, built on the first call of the run: each set slot's
+    /// member of `tracked`.
+    fn list(&self, tracked: &EntitySet) -> &[Entity] {
+        self.list.get_or_init(|| {
+            let mut list = self.spare.take();
+            list.clear();
+            list.reserve(self.count);
+            for (w, &word) in self.words.iter().enumerate() {
+                let mut set = word;
+                while set != 0 {
+                    if let Some(e) = tracked.in_slot((w * 64) as u32 + set.trailing_zeros()) {
+                        list.push(e);
+                    }
+                    set &= set - 1;
+                }
+            }
+            list
+        })
+    }
+
+    /// Forget the run's dirty entities (zeroing the bits) and keep the buffers.
+    pub(crate) fn reset(&mut self) {
+        self.words.fill(0);
+        if let Some(mut list) = self.list.take() {
+            list.clear();
+            crate::change_log::release_if_oversized(&mut list, self.count);
+            *self.spare.get_mut() = list;
+        }
+        self.count = 0;
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.words.capacity() * size_of::<u64>()
+            + self.spare.borrow().capacity() * size_of::<Entity>()
     }
 }
 
@@ -123,4 +385,8 @@ pub(crate) struct SystemSets {
     pub(crate) removed: ClearableSet,
     /// What the last delivery handed out, when it was not a lent log range.
     pub(crate) delivered: Vec<Entity>,
+    /// What a dense delivery handed out, as bits (see [`Dirty::Bits`]).
+    pub(crate) bits: DirtyBits,
+    /// See [`SystemEntities::whole`]; set for the run only.
+    pub(crate) whole: Option<(Rc<RefCell<ChangeLog>>, usize)>,
 }

@@ -2,16 +2,19 @@
 //! reference model made of hash maps and full recomputation, which must agree after every
 //! update on what each system tracked and what it received as dirty and as removed.
 //!
-//! Three systems watch `A` (at different points of the frame, with different tracked sets, one
+//! Four systems watch `A` (at different points of the frame, with different tracked sets, one
 //! of them watching `B` too), so the shared change log is read through several cursors; and the
 //! dense-delivery threshold changes at random, so deliveries go both ways: in change order
 //! (including the lent-log fast path) and in slot order through the bit set. One of them is
 //! reactive: it must run exactly when it has dirty or removed entities. Batches of writes come
 //! in every order a game makes them in (ascending slots, a sweep that wraps around once,
-//! descending, random), so every way a dense delivery is put in slot order runs too.
+//! descending, random), so every way a dense delivery is put in slot order runs too, and the
+//! bits of a dense delivery. Every system reads its dirty components through
+//! `SystemEntities::dirty_in` over each column, before and after its own writes, and must get
+//! what `dirty()` looked up one by one gives.
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use ecs::{Component, DenseDelivery, Entity, SystemDesc, SystemEntities, SystemId, World};
@@ -53,7 +56,7 @@ macro_rules! dispatch {
 }
 
 /// The systems under test: what each requires and watches, by component number, and its
-/// priority. Run order is early_a, census, sum_a, pair, any_b, late_a (pair and any_b tie; pair
+/// priority. Run order is first_a, early_a, census, sum_a, pair, any_b, late_a (pair and any_b tie; pair
 /// was added first).
 struct Spec {
     name: &'static str,
@@ -64,7 +67,7 @@ struct Spec {
     reactive: bool,
 }
 
-const SPECS: [Spec; 6] = [
+const SPECS: [Spec; 7] = [
     // Writes B (flips it) on every dirty entity that has one: reaches any_b in the same frame.
     Spec {
         name: "sum_a",
@@ -114,8 +117,17 @@ const SPECS: [Spec; 6] = [
         watches: &[0, 1],
         reactive: true,
     },
+    // Requires and watches A, before every other system: the first to read the marks made
+    // between updates (the log's fresh part, whose bits a dense delivery hands out as they are).
+    Spec {
+        name: "first_a",
+        priority: -3,
+        requires: &[0],
+        watches: &[0],
+        reactive: true,
+    },
 ];
-const RUN_ORDER: [usize; 6] = [4, 2, 0, 1, 3, 5];
+const RUN_ORDER: [usize; 7] = [6, 4, 2, 0, 1, 3, 5];
 
 /// Dense-delivery settings the test switches between: always by slot, half the slots, and
 /// never by slot (the default needs more entities than these tests make).
@@ -446,6 +458,9 @@ impl Subject {
                             entities.dirty()
                         );
                     }
+                    for c in 0..COMPONENTS {
+                        dispatch!(c, check_dirty_in(world, entities, SPECS[s].name));
+                    }
                     for &e in entities.dirty() {
                         match s {
                             0 => {
@@ -465,6 +480,10 @@ impl Subject {
                             _ => {}
                         }
                     }
+                    // After the system's own writes (a mark in a log, no change of membership).
+                    for c in 0..COMPONENTS {
+                        dispatch!(c, check_dirty_in(world, entities, SPECS[s].name));
+                    }
                     out.borrow_mut()[s] = Some((tracked, dirty, removed));
                 },
             ));
@@ -476,6 +495,49 @@ impl Subject {
             always_dense,
         }
     }
+}
+
+/// `SystemEntities::dirty_in` over `T`'s column hands out each dirty entity that has a `T`,
+/// once, with its current value, whichever way the delivery went (a list, the bits of a dense
+/// delivery, or the whole column).
+fn check_dirty_in<T: Val>(world: &World, entities: &SystemEntities<'_>, system: &str) {
+    let Some(column) = world.try_column::<T>() else {
+        return;
+    };
+    let got: Vec<(Entity, u8)> = entities
+        .dirty_in(column)
+        .map(|(e, v)| (e, v.val()))
+        .collect();
+    let got_set: BTreeMap<Entity, u8> = got.iter().copied().collect();
+    assert_eq!(
+        got_set.len(),
+        got.len(),
+        "{system}: dirty_in repeats an entity"
+    );
+    // Through `fold` (one loop per kind of delivery) as through `next`.
+    let mut folded = Vec::new();
+    entities
+        .dirty_in(column)
+        .for_each(|(e, v)| folded.push((e, v.val())));
+    assert_eq!(folded, got, "{system}: for_each and next differ");
+    let mut iter = entities.dirty_in(column);
+    if let Some(first) = iter.next() {
+        let mut rest = vec![(first.0, first.1.val())];
+        iter.for_each(|(e, v)| rest.push((e, v.val())));
+        assert_eq!(rest, got, "{system}: next then for_each");
+    }
+    let expected: BTreeMap<Entity, u8> = entities
+        .dirty()
+        .iter()
+        .filter_map(|&e| column.get(e).map(|v| (e, v.val())))
+        .collect();
+    assert_eq!(
+        got_set,
+        expected,
+        "{system}: dirty_in over {}",
+        std::any::type_name::<T>()
+    );
+    assert_eq!(entities.dirty_len(), entities.dirty().len());
 }
 
 fn requires<T: Val>(desc: SystemDesc) -> SystemDesc {

@@ -9,7 +9,10 @@ use crate::workload::{Peer, Position, Velocity, weight};
 /// How many entities the reader system visited in its last run.
 struct Seen(usize);
 
-/// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The writer bumps
+/// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
+/// changed positions with `SystemEntities::dirty_in(..).for_each` (the crate's documented way:
+/// the dirty list looked up entity by entity when few changed; when many did, the bits of the
+/// dense delivery or the whole column walked in memory order, no list built). The writer bumps
 /// through `Column::get_mut` (the column fetched once), or with `by_type` through
 /// `World::get_mut` (the column found by type on every call).
 pub struct EcsPeer {
@@ -46,15 +49,14 @@ impl EcsPeer {
                 .requires::<Position>()
                 .watches::<Position>(),
             |world: &mut World, entities: &SystemEntities<'_>| {
-                let positions = world.column::<Position>();
                 let mut count = 0;
                 let mut sum = 0.0;
-                for &e in entities.dirty() {
-                    if let Some(p) = positions.get(e) {
+                entities
+                    .dirty_in(world.column::<Position>())
+                    .for_each(|(_, p)| {
                         count += 1;
                         sum += weight(p);
-                    }
-                }
+                    });
                 black_box(sum);
                 world.resource_mut::<Seen>().0 = count;
             },

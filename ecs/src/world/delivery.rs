@@ -6,6 +6,7 @@ use crate::change_log::SlotBits;
 use crate::component::ComponentId;
 use crate::entity_set::EntitySet;
 use crate::slot_sort::{SlotSorter, Sorted, dedup_sorted};
+use crate::system::DirtyBits;
 
 use super::{Logs, World, change_log};
 
@@ -40,13 +41,14 @@ impl World {
         }
     }
 
-    /// Hand system `s` its dirty entities (into `out`, or as a lent log range) and move its
-    /// cursors to the ends of the logs.
+    /// Hand system `s` its dirty entities (into `out`, as a lent log range, or as `bits`) and
+    /// move its cursors to the ends of the logs.
     pub(super) fn deliver(
         &mut self,
         s: usize,
         tracked: &EntitySet,
         out: &mut Vec<Entity>,
+        bits: &mut DirtyBits,
     ) -> Delivery {
         out.clear();
         let slot = &self.systems[s];
@@ -75,9 +77,14 @@ impl World {
             return Delivery::Tracked;
         }
         if slot.dirty.is_empty()
-            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out)
+            && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out, bits)
         {
             return delivery;
+        }
+        if dense && self.entries_tracked(s) {
+            self.deliver_bits(s, bits);
+            self.consume(s);
+            return Delivery::Bits;
         }
         let slot = &self.systems[s];
         let order = if dense {
@@ -91,13 +98,15 @@ impl World {
     }
 
     /// When system `s` has changes in one watched log only and nothing of its own: the log
-    /// itself (lent) or the tracked set, if either is the delivery as it stands.
+    /// itself (lent), the tracked set, or the log's bits over the slots of its fresh part, if
+    /// one of them is the delivery as it stands.
     fn deliver_one_log(
         &mut self,
         s: usize,
         tracked: &EntitySet,
         dense: bool,
         out: &mut Vec<Entity>,
+        bits: &mut DirtyBits,
     ) -> Option<Delivery> {
         let slot = &mut self.systems[s];
         let required_only = slot.required_only;
@@ -118,30 +127,100 @@ impl World {
         } else {
             log.unique_from(from)
         };
-        // A system that requires only the watched component tracks exactly its column, so
-        // entries whose entities are all still there need no lookups.
-        let all_tracked = (required_only == Some(watch.id) && log.present_from(from))
-            || log.entries[from..].iter().all(|&e| tracked.contains(e));
-        if lendable && all_tracked {
-            log.seal();
-            watch.cursor = log.entries.len();
-            log.lend(out);
-            return Some(Delivery::Lent(watch.id, from));
-        }
         // Every tracked entity changed, each once: the tracked set, if it is in slot order, is
         // the delivery, and costs nothing to hand out.
         let whole = dense
-            && all_tracked
             && log.unique_from(from)
             && log.entries.len() - from == tracked.len()
             && tracked.is_in_slot_order();
-        drop(log);
-        if whole {
+        // A system that requires only the watched component tracks exactly its column, so
+        // entries whose entities are all still there need no lookups.
+        let known_tracked = required_only == Some(watch.id) && log.present_from(from);
+        // The entries are the fresh part: its bits, which deduplicated the marks, are a bit per
+        // dirty slot already.
+        let fresh = dense && from == log.fresh_from && known_tracked;
+        if !lendable && !whole && !fresh {
+            return None;
+        }
+        let all_tracked = known_tracked || log.entries[from..].iter().all(|&e| tracked.contains(e));
+        if whole && all_tracked && !lendable {
+            drop(log);
             self.consume(s);
             return Some(Delivery::Tracked);
         }
-        None
+        if !(lendable && all_tracked || fresh) {
+            return None;
+        }
+        if fresh {
+            // The log's bits are handed out instead of being cleared by the seal; the sorter's
+            // (all zero) take their place.
+            let zeroed = self.sorter.take_slots(self.entities.slot_count());
+            bits.words = log.seal_taking_bits(zeroed);
+            bits.count = log.entries.len() - from;
+        } else {
+            log.seal();
+        }
+        watch.cursor = log.entries.len();
+        if lendable {
+            log.lend(out);
+            return Some(Delivery::Lent(watch.id, from, fresh));
+        }
+        Some(Delivery::Bits)
     }
+
+    /// Whether every log entry pending for system `s` is known to be tracked without a lookup:
+    /// each log with entries is that of the one component the system requires, and nothing
+    /// left that column since the entries were made.
+    fn entries_tracked(&self, s: usize) -> bool {
+        let slot = &self.systems[s];
+        slot.watches.iter().all(|w| {
+            let log = change_log(&self.logs, w.id).borrow();
+            log.entries.len() == w.cursor
+                || (slot.required_only == Some(w.id) && log.present_from(w.cursor))
+        })
+    }
+
+    /// Set a bit in `bits` for the slot of each of system `s`'s dirty entities (its own dirty
+    /// set and the log entries after its cursors, every one of them tracked).
+    fn deliver_bits(&mut self, s: usize, bits: &mut DirtyBits) {
+        let mut words = self.sorter.take_slots(self.entities.slot_count());
+        let slot = &self.systems[s];
+        set_bits(&mut words, slot.dirty.as_slice());
+        for w in &slot.watches {
+            set_bits(
+                &mut words,
+                &change_log(&self.logs, w.id).borrow().entries[w.cursor..],
+            );
+        }
+        bits.count = words.iter().map(|w| w.count_ones() as usize).sum();
+        bits.words = words;
+    }
+
+    /// Give back the bits of a [`Delivery::Bits`] once the run is over.
+    pub(super) fn take_back_bits(&mut self, bits: &mut DirtyBits) {
+        bits.reset();
+        self.sorter.give_back_slots(std::mem::take(&mut bits.words));
+    }
+}
+
+/// Set the bit of each entity's slot in `words`. Neighbours in one word (writes that walked
+/// memory) are gathered in a register and stored once.
+fn set_bits(words: &mut [u64], entities: &[Entity]) {
+    let Some(first) = entities.first() else {
+        return;
+    };
+    let mut at = first.index() as usize / 64;
+    let mut word = 0u64;
+    for e in entities {
+        let w = e.index() as usize / 64;
+        if w != at {
+            words[at] |= word;
+            at = w;
+            word = 0;
+        }
+        word |= 1 << (e.index() % 64);
+    }
+    words[at] |= word;
 }
 
 /// Where a running system's dirty entities are.
@@ -152,8 +231,10 @@ pub(super) enum Delivery {
     /// Every tracked entity (change tracking off).
     Tracked,
     /// In a component's change log, lent for the run as the `delivered` buffer, from this
-    /// position.
-    Lent(ComponentId, usize),
+    /// position; and in the system's bits too, if set.
+    Lent(ComponentId, usize, bool),
+    /// In the system's bits (a dense delivery whose entries are all tracked).
+    Bits,
 }
 
 /// How [`collect`] orders and deduplicates a delivery.

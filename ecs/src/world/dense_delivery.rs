@@ -1,7 +1,7 @@
 //! When a delivery goes by slot order instead of change order: the `DenseDelivery` threshold.
 
 /// When a system's delivery is put in slot order (memory order; see the crate README,
-/// "Slot order from the handles alone") rather than left in change order: when it has at
+/// "Dense deliveries, in order of preference") rather than left in change order: when it has at
 /// least `min` candidates and at least `fraction` times as many as there are slots. See
 /// [`World::set_dense_delivery`](crate::World::set_dense_delivery).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,8 +14,8 @@ pub struct DenseDelivery {
 }
 
 impl DenseDelivery {
-    /// The default: N/10, from 16,384 candidates on (where a scan of a bit set over the slots
-    /// pays; see the crate README, "Sparse vs dense").
+    /// The default: N/10, from 16,384 candidates on (see the crate README, "Sparse vs
+    /// dense").
     pub const DEFAULT: Self = Self {
         fraction: 1.0 / 10.0,
         min: 16_384,

@@ -230,6 +230,7 @@ impl SystemSlot {
         self.sets.tracked.heap_bytes()
             + self.sets.removed.heap_bytes()
             + self.sets.delivered.capacity() * size_of::<Entity>()
+            + self.sets.bits.heap_bytes()
             + self.dirty.heap_bytes()
             + self.pending_membership.capacity() * size_of::<Entity>()
     }

@@ -11,7 +11,7 @@ use super::{System, SystemSlot};
 use crate::change_log::ChangeLog;
 use crate::component::ComponentSet;
 use crate::entity_set::ClearableSet;
-use crate::system::{SystemEntities, SystemId, SystemInfo, Watch};
+use crate::system::{Dirty, SystemEntities, SystemId, SystemInfo, Watch};
 use crate::system_desc::SystemDesc;
 
 impl World {
@@ -148,9 +148,10 @@ impl World {
         let slot = &mut self.systems[s];
         slot.sets.delivered = out;
         SystemEntities {
-            tracked: slot.sets.tracked.as_slice(),
-            dirty: slot.sets.delivered.as_slice(),
+            tracked: &slot.sets.tracked,
+            dirty: Dirty::List(slot.sets.delivered.as_slice()),
             removed: slot.sets.removed.as_slice(),
+            whole: None,
         }
     }
 

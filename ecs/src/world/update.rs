@@ -1,10 +1,11 @@
 //! The update loop: each system in priority order, then deferred despawns and clears.
 
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::delivery::Delivery;
 use super::{World, change_log};
-use crate::system::{SystemEntities, SystemSets};
+use crate::system::{Dirty, SystemEntities, SystemSets};
 
 impl World {
     /// Run every enabled system once, in priority order, then apply deferred despawns and clears.
@@ -150,36 +151,58 @@ impl World {
             tracked,
             removed,
             delivered,
+            bits,
+            whole,
         } = &mut *sets;
         let delivery = if !slot.watches_any {
             Delivery::Own
         } else if self.change_tracking {
-            self.deliver(s, tracked, delivered)
+            self.deliver(s, tracked, delivered, bits)
         } else {
             self.consume(s);
             Delivery::Tracked
         };
         let dirty = match delivery {
-            Delivery::Own => delivered.as_slice(),
-            Delivery::Tracked => tracked.as_slice(),
-            Delivery::Lent(_, from) => &delivered[from..],
+            Delivery::Own => Dirty::List(delivered.as_slice()),
+            Delivery::Tracked => Dirty::List(tracked.as_slice()),
+            Delivery::Lent(_, from, false) => Dirty::List(&delivered[from..]),
+            Delivery::Lent(_, from, true) => Dirty::ListAndBits(&delivered[from..], bits),
+            Delivery::Bits => Dirty::Bits(bits),
         };
-        let skip = self.systems[s].reactive && dirty.is_empty() && removed.is_empty();
+        let last_dirty = match dirty {
+            Dirty::List(list) | Dirty::ListAndBits(list, _) => list.len(),
+            Dirty::Bits(bits) => bits.count,
+        };
+        // Every tracked entity is dirty and they are exactly one column's entities: reading
+        // that column's dirty components is a walk of the column while it keeps them.
+        *whole = if last_dirty == tracked.len() && last_dirty > 0 {
+            self.systems[s]
+                .required_only
+                .and_then(|id| self.logs[id.index()].as_ref())
+                .map(|log| (Rc::clone(log), log.borrow().entries.len()))
+        } else {
+            None
+        };
+        let skip = self.systems[s].reactive && last_dirty == 0 && removed.is_empty();
         let start = self.timing.then(Instant::now);
         if !skip {
             system.update(
                 self,
                 &SystemEntities {
-                    tracked: tracked.as_slice(),
+                    tracked,
                     dirty,
                     removed: removed.as_slice(),
+                    whole: whole.as_ref(),
                 },
             );
         }
         let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
-        let last_dirty = dirty.len();
-        if let Delivery::Lent(id, _) = delivery {
+        *whole = None;
+        if let Delivery::Lent(id, _, _) = delivery {
             change_log(&self.logs, id).borrow_mut().give_back(delivered);
+        }
+        if let Delivery::Bits | Delivery::Lent(_, _, true) = delivery {
+            self.take_back_bits(bits);
         }
         let used = delivered.len();
         delivered.clear();

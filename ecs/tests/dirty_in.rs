@@ -1,0 +1,128 @@
+//! `SystemEntities::dirty_in`: the dirty entities that have a component, with it, whichever way
+//! the delivery went, and still exact after the system changed the column during its run.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Hp(u32);
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Armor(u32);
+
+type Seen = Rc<RefCell<Vec<BTreeMap<Entity, u32>>>>;
+
+/// What `dirty_in` over `Hp`'s column handed out, as a map (it must not repeat an entity).
+fn read_hp(world: &World, entities: &SystemEntities<'_>) -> BTreeMap<Entity, u32> {
+    let pairs: Vec<(Entity, u32)> = entities
+        .dirty_in(world.column::<Hp>())
+        .map(|(e, hp)| (e, hp.0))
+        .collect();
+    let map: BTreeMap<Entity, u32> = pairs.iter().copied().collect();
+    assert_eq!(map.len(), pairs.len(), "an entity twice");
+    map
+}
+
+#[test]
+fn every_entity_dirty_yields_the_column_but_not_what_the_run_added_to_it() {
+    for dense in [DenseDelivery::ALWAYS, DenseDelivery::NEVER] {
+        let mut world = World::new();
+        world.set_dense_delivery(dense);
+        let seen = Seen::default();
+        let out = Rc::clone(&seen);
+        let late = world.spawn((Armor(0),));
+        world.add_system(
+            SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
+            move |world: &mut World, entities: &SystemEntities<'_>| {
+                out.borrow_mut().push(read_hp(world, entities));
+                // The column gains two entities and loses one: same length, other members.
+                let first = entities.dirty()[0];
+                world.remove::<Hp>(first);
+                world.insert(late, Hp(70)).unwrap();
+                world.spawn((Hp(80),));
+                out.borrow_mut().push(read_hp(world, entities));
+            },
+        );
+        let es: Vec<Entity> = (0..4).map(|i| world.spawn((Hp(i),))).collect();
+        world.update();
+        let seen = seen.borrow();
+        let all: BTreeMap<Entity, u32> = es.iter().map(|&e| (e, e.index() - 1)).collect();
+        assert_eq!(seen[0], all, "{dense:?}: every entity is new");
+        let mut left = all.clone();
+        left.remove(&es[0]);
+        assert_eq!(
+            seen[1], left,
+            "{dense:?}: neither the newcomers nor the one removed"
+        );
+    }
+}
+
+#[test]
+fn a_dense_delivery_in_any_order_reads_each_changed_component_once() {
+    let mut world = World::new();
+    world.set_dense_delivery(DenseDelivery::ALWAYS);
+    let seen = Seen::default();
+    let out = Rc::clone(&seen);
+    world.add_system(
+        SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
+        move |world: &mut World, entities: &SystemEntities<'_>| {
+            let read = read_hp(world, entities);
+            assert_eq!(entities.dirty_len(), read.len());
+            assert!(
+                entities.dirty().is_sorted_by_key(|e| e.index()),
+                "slot order"
+            );
+            out.borrow_mut().push(read);
+        },
+    );
+    let es: Vec<Entity> = (0..200).map(|i| world.spawn((Hp(i),))).collect();
+    world.update();
+    // Every third entity, in a scrambled order, some twice.
+    let mut picked: Vec<Entity> = es.iter().step_by(3).copied().collect();
+    picked.reverse();
+    picked.rotate_left(17);
+    picked.extend_from_slice(&es[30..40]);
+    for &e in &picked {
+        world.get_mut::<Hp>(e).unwrap().0 += 1000;
+    }
+    world.update();
+    let expected: BTreeMap<Entity, u32> = picked
+        .iter()
+        .map(|&e| (e, world.get::<Hp>(e).unwrap().0))
+        .collect();
+    assert_eq!(seen.borrow()[1], expected);
+}
+
+#[test]
+fn dirty_in_another_column_yields_the_dirty_entities_that_have_one() {
+    for dense in [DenseDelivery::ALWAYS, DenseDelivery::NEVER] {
+        let mut world = World::new();
+        world.set_dense_delivery(dense);
+        let seen: Rc<RefCell<Vec<Entity>>> = Rc::default();
+        let out = Rc::clone(&seen);
+        world.add_system(
+            SystemDesc::new("armor_of_hurt")
+                .requires::<Hp>()
+                .watches::<Hp>(),
+            move |world: &mut World, entities: &SystemEntities<'_>| {
+                *out.borrow_mut() = entities
+                    .dirty_in(world.column::<Armor>())
+                    .map(|(e, _)| e)
+                    .collect();
+            },
+        );
+        let plain = world.spawn((Hp(1),));
+        let armored = world.spawn((Hp(1), Armor(5)));
+        let idle = world.spawn((Hp(1), Armor(6)));
+        world.update();
+        assert_eq!(*seen.borrow(), [armored, idle], "{dense:?}: all new");
+        for e in [plain, armored] {
+            world.get_mut::<Hp>(e).unwrap().0 = 0;
+        }
+        world.update();
+        assert_eq!(*seen.borrow(), [armored], "{dense:?}");
+    }
+}
