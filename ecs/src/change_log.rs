@@ -292,6 +292,12 @@ impl ChangeLog {
     /// [`ChangeLog::seal`], handing out the fresh part's bits (a bit for the slot of each of
     /// its entries) instead of clearing them: `zeroed`, all zero, takes their place.
     pub(crate) fn seal_taking_bits(&mut self, zeroed: Vec<u64>) -> Vec<u64> {
+        // A fresh part marked in runs has no bits yet: set them (what the marks would have).
+        if !self.fresh_bits {
+            self.fill_fresh_bits();
+        }
+        self.fresh_bits = false;
+        self.runs = Runs::default();
         let bits = self.fresh.replace_words(zeroed);
         self.sealed_from = self.fresh_from;
         self.fresh_from = self.entries.len();
