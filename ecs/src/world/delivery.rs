@@ -143,7 +143,9 @@ impl World {
             return None;
         }
         let all_tracked = known_tracked || log.entries[from..].iter().all(|&e| tracked.contains(e));
-        if whole && all_tracked && !lendable {
+        // The tracked set is preferred to lending an ascending log that holds the same
+        // entities: `dirty_in` then walks the column without a lookup per entity.
+        if whole && all_tracked {
             drop(log);
             self.consume(s);
             return Some(Delivery::Tracked);
