@@ -8,7 +8,7 @@
 # Method. Levels of 1,000 and 100,000 crates are generated (`crate-room gen-level --seed 1`,
 # never committed). Each row runs `crate-room sim` under callgrind twice, for WARM steps and for
 # WARM + STEPS steps, with collection off at start and toggled on only inside
-# `game::sim::Sim::step` (`--collect-atstart=no --toggle-collect=...`, callees included): so
+# `game::headless::sim::Sim::step` (`--collect-atstart=no --toggle-collect=...`, callees included): so
 # loading the level, the headless harness's own bookkeeping and the final state hash are never
 # counted. The two runs are the same deterministic simulation, so the difference of their
 # instruction totals (Ir) is exactly the cost of steps WARM+1 .. WARM+STEPS; divided by STEPS it
@@ -34,7 +34,7 @@ if ! command -v valgrind >/dev/null; then
 fi
 cargo build --profile bench -q -p game --bin crate-room
 bin=${CARGO_TARGET_DIR:-target}/release/crate-room # the bench profile's output too
-step_fn='game::sim::Sim::step'
+step_fn='game::headless::sim::Sim::step'
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for n in 1000 100000; do
