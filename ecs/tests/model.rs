@@ -20,6 +20,7 @@ use std::rc::Rc;
 use ecs::{Component, DenseDelivery, Entity, SystemDesc, SystemEntities, SystemId, World};
 use proptest::prelude::*;
 use proptest::sample::Index;
+use proptest::test_runner::RngSeed;
 
 /// Component values are small so that `set_if_neq` often meets an equal value.
 const VALUES: std::ops::Range<u8> = 0..4;
@@ -777,7 +778,12 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig {
+        // A fixed seed: the same 2,000 cases on every run, so a run on CI cannot fail where
+        // the previous one passed; a failure found earlier is replayed from the regressions file.
+        rng_seed: RngSeed::Fixed(21),
+        ..ProptestConfig::with_cases(2000)
+    })]
 
     #[test]
     fn ecs_matches_reference_model(ops in prop::collection::vec(op(), 1..80)) {

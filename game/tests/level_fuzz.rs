@@ -14,6 +14,7 @@ use game::level::{
     escape_for_display,
 };
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 /// Bytes that matter to RON and to maps.
 const LEVEL_BYTES: &[u8] = b"()[]{}:,\"'#.@cC$o 0123456789-\n\\/*rSomeCrate";
@@ -76,7 +77,7 @@ fn assert_consistent(level: &Level) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 4_000, failure_persistence: None, rng_seed: RngSeed::Fixed(24), ..ProptestConfig::default() })]
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
@@ -85,7 +86,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, rng_seed: RngSeed::Fixed(25), ..ProptestConfig::default() })]
 
     #[test]
     fn token_soup_never_panics(tokens in prop::collection::vec(prop::sample::select(vec![
@@ -98,7 +99,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 6_000, failure_persistence: None, rng_seed: RngSeed::Fixed(26), ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_shipped_levels_never_panic(
@@ -137,7 +138,7 @@ fn any_string() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1_500, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1_500, failure_persistence: None, rng_seed: RngSeed::Fixed(27), ..ProptestConfig::default() })]
 
     #[test]
     fn strings_of_any_length_in_any_field_are_limited(field in 0..5usize, value in any_string()) {
@@ -171,7 +172,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, rng_seed: RngSeed::Fixed(28), ..ProptestConfig::default() })]
 
     #[test]
     fn escaped_text_holds_no_control_character_and_escaping_twice_changes_nothing(text in any::<String>()) {

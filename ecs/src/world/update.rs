@@ -279,6 +279,11 @@ impl World {
             log.seal();
             w.cursor = log.entries.len();
         }
+        // What moved into the own dirty set is pending: an update after the logs are
+        // compacted must not take the world for quiet and skip the system once re-enabled.
+        if !slot.dirty.is_empty() {
+            self.sets_pending = true;
+        }
     }
 
     /// Drop log entries every watcher has read.
