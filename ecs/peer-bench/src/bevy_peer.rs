@@ -30,13 +30,16 @@ fn read_changed_positions(
 }
 
 /// `bevy_ecs` with one reader system in a schedule; [`Peer::read`] is what a bevy app does each
-/// frame with it: run the schedule, then `World::clear_trackers`.
+/// frame with it: run the schedule, then `World::clear_trackers`. The writer bumps through a
+/// `QueryState<&mut Position>` (the component resolved once), or with `by_type` through
+/// `World::get_mut` (the component found by type on every call).
 pub struct BevyPeer {
     world: World,
     schedule: Schedule,
     positions: QueryState<&'static mut Position>,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
+    by_type: bool,
 }
 
 impl std::fmt::Debug for BevyPeer {
@@ -50,6 +53,15 @@ impl std::fmt::Debug for BevyPeer {
 impl BevyPeer {
     /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
     pub fn new(n: usize) -> Self {
+        Self::with_writes(n, false)
+    }
+
+    /// [`BevyPeer::new`] with the writer going through `World::get_mut`.
+    pub fn by_type(n: usize) -> Self {
+        Self::with_writes(n, true)
+    }
+
+    fn with_writes(n: usize, by_type: bool) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
         let entities = world
@@ -64,6 +76,7 @@ impl BevyPeer {
             positions,
             entities,
             targets: Vec::new(),
+            by_type,
         };
         peer.read();
         peer
@@ -72,7 +85,11 @@ impl BevyPeer {
 
 impl Peer for BevyPeer {
     fn name(&self) -> &'static str {
-        "bevy_ecs"
+        if self.by_type {
+            "bevy_ecs World::get_mut"
+        } else {
+            "bevy_ecs"
+        }
     }
 
     fn select(&mut self, targets: &[usize]) {
@@ -80,6 +97,14 @@ impl Peer for BevyPeer {
     }
 
     fn write(&mut self) {
+        if self.by_type {
+            for &e in &self.targets {
+                if let Some(mut p) = self.world.get_mut::<Position>(e) {
+                    p.bump();
+                }
+            }
+            return;
+        }
         let mut positions = self.positions.query_mut(&mut self.world);
         for &e in &self.targets {
             if let Ok(mut p) = positions.get_mut(e) {

@@ -225,7 +225,7 @@ fn load_average() -> String {
 }
 
 /// Every library, in table order: `ecs` first, `bevy_ecs` second, the hand-kept list at
-/// [`LIST`], and last `ecs` again with its writes through `World::get_mut`.
+/// [`LIST`], then `ecs` and `bevy_ecs` again with their writes through `World::get_mut`.
 fn peers(n: usize) -> Vec<Box<dyn Peer>> {
     vec![
         Box::new(ecs_peer::EcsPeer::new(n)),
@@ -235,6 +235,7 @@ fn peers(n: usize) -> Vec<Box<dyn Peer>> {
         Box::new(hecs_peer::HecsScan::new(n)),
         Box::new(hecs_peer::HecsList::new(n)),
         Box::new(ecs_peer::EcsPeer::by_type(n)),
+        Box::new(bevy_peer::BevyPeer::by_type(n)),
     ]
 }
 
@@ -242,6 +243,8 @@ fn peers(n: usize) -> Vec<Box<dyn Peer>> {
 const LIST: usize = 5;
 /// Place of `ecs` writing through `World::get_mut` in [`peers`].
 const BY_TYPE: usize = 6;
+/// Place of `bevy_ecs` writing through `World::get_mut` in [`peers`].
+const BEVY_BY_TYPE: usize = 7;
 
 /// Medians of one library in one cell, in nanoseconds.
 #[derive(Clone, Copy, Debug)]
@@ -287,13 +290,14 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
     header(
         "frame",
         "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list \
-         | write ecs World::get_mut / bevy_ecs",
+         | write ecs World::get_mut / bevy_ecs | write ecs World::get_mut / bevy_ecs \
+         World::get_mut",
     );
     for row in rows {
         let m = &row.medians;
         let cells: Vec<String> = m.iter().map(|m| duration(m.frame)).collect();
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             grouped(row.n),
             grouped(row.k),
             cells.join(" | "),
@@ -302,6 +306,7 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
             sig3(m[0].write / m[1].write),
             sig3(m[0].write / m[list].write),
             sig3(m[BY_TYPE].write / m[1].write),
+            sig3(m[BY_TYPE].write / m[BEVY_BY_TYPE].write),
         );
     }
 }
