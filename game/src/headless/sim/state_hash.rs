@@ -426,8 +426,8 @@ fn combine_checkpoint(world: &World, tiles: u64, entities: u64) -> u64 {
 fn tiles_hash(world: &World) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     if let Some(map) = world.get_resource::<TileMap>() {
-        h.u64(u64::from(map.width));
-        h.u64(u64::from(map.height));
+        h.u32(map.width);
+        h.u32(map.height);
         for &tile in map.tiles() {
             h.bytes(&[tile as u8]);
         }
