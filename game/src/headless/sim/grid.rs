@@ -127,17 +127,13 @@ struct CellRange {
     y1: i32,
 }
 
-/// `v.floor() as i32`, without the call into `libm` that `floor` costs on the baseline
-/// x86-64 target (no SSE4.1): the truncating cast, one lower for a negative fraction. The
-/// same for every `f32`, NaN (0) and the saturated ends included.
+/// The cell a coordinate in cells falls in, of `count` in a row: `v.floor()` clamped to `0 ..
+/// count`, without the call into `libm` that `floor` costs on the baseline x86-64 target (no
+/// SSE4.1). Below 0 every value clamps to 0 (NaN too), and for the others the truncating cast
+/// is the floor. The same for every `f32`.
 #[inline]
-fn floor_i32(v: f32) -> i32 {
-    let t = v as i32;
-    if (t as f32) > v {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
+fn clamped_cell(v: f32, count: i32) -> i32 {
+    (v.max(0.0) as i32).min(count - 1)
 }
 
 /// One entry as seen by a query.
@@ -220,8 +216,8 @@ impl SpatialHash {
     }
 
     fn range(&self, aabb: &Aabb) -> CellRange {
-        let cx = |v: f32| floor_i32(v / self.cell).clamp(0, self.cols - 1);
-        let cy = |v: f32| floor_i32(v / self.cell).clamp(0, self.rows - 1);
+        let cx = |v: f32| clamped_cell(v / self.cell, self.cols);
+        let cy = |v: f32| clamped_cell(v / self.cell, self.rows);
         // max is exclusive: a box ending exactly on a cell edge does not enter the next cell.
         CellRange {
             x0: cx(aabb.min_x),
@@ -590,7 +586,7 @@ mod tests {
     }
 
     #[test]
-    fn floor_i32_is_floor_then_the_saturating_cast() {
+    fn clamped_cell_is_floor_then_the_clamp() {
         let cases = [
             0.0,
             -0.0,
@@ -615,12 +611,19 @@ mod tests {
             -2_147_483_648.0,
             -2_147_483_904.0,
         ];
-        for v in cases {
-            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
-        }
+        let check = |v: f32| {
+            for count in [1, 2, 3, 1608, i32::MAX] {
+                let want = (v.floor() as i32).clamp(0, count - 1);
+                assert_eq!(clamped_cell(v, count), want, "{v} of {count}");
+            }
+        };
+        cases.into_iter().for_each(check);
         for k in -100_000..100_000 {
-            let v = k as f32 * 0.37;
-            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
+            check(k as f32 * 0.37);
         }
+        // Every f32, both signs, a stride apart.
+        (0..u32::MAX)
+            .step_by(997)
+            .for_each(|bits| check(f32::from_bits(bits)));
     }
 }

@@ -10,21 +10,115 @@ use super::grid::SpatialHash;
 use super::resources::{Camera, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap};
 
 /// An FNV-1a 64 hasher fed values by their bytes (floats by their bits).
+///
+/// FNV-1a is `h = (h ^ byte) * P` per byte, one dependent multiply each; a zero byte leaves
+/// the xor out, so a run of `k` zero bytes is one multiply by `P^k` (wrapping multiplication
+/// is associative), folded into the multiply of the byte before it. The integer feeders skip
+/// the bytes their type or value makes zero this way (a `u32` fed as a `u64` has four, a small
+/// one seven): the same value as feeding every byte, in a third of the multiplies.
 pub(super) struct Fnv(pub(super) u64);
+
+/// The FNV-1a 64 prime.
+const PRIME: u64 = 0x0100_0000_01b3;
+
+/// `PRIME^k` for `k` in `0..=8`: what a run of `k` zero bytes multiplies the state by.
+const PRIME_POW: [u64; 9] = {
+    let mut pow = [1u64; 9];
+    let mut k = 1;
+    while k < pow.len() {
+        pow[k] = pow[k - 1].wrapping_mul(PRIME);
+        k += 1;
+    }
+    pow
+};
 
 impl Fnv {
     pub(super) fn bytes(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+            self.0 = self.0.wrapping_mul(PRIME);
         }
     }
+
+    /// Feed the `N` low little-endian bytes of `v`, where byte `i` is known to be zero unless
+    /// bit `i` of `MAYBE` is set: each zero byte's multiply is merged into the one before it.
+    #[inline(always)]
+    fn le<const N: usize, const MAYBE: u8>(&mut self, v: u64) {
+        debug_assert_eq!(
+            v & !(0..N)
+                .filter(|i| MAYBE & (1 << i) != 0)
+                .fold(0u64, |m, i| m | (0xff << (8 * i))),
+            0,
+            "a byte assumed zero is not"
+        );
+        // The state is `h * PRIME^zeros`, the multiply deferred while zero bytes go by.
+        let mut h = self.0;
+        let mut zeros = 0;
+        for i in 0..N {
+            if MAYBE & (1 << i) != 0 {
+                h = h.wrapping_mul(PRIME_POW[zeros]) ^ ((v >> (8 * i)) & 0xff);
+                zeros = 1;
+            } else {
+                zeros += 1;
+            }
+        }
+        self.0 = h.wrapping_mul(PRIME_POW[zeros]);
+    }
+
+    /// Feed `v`'s 8 bytes, skipping the multiplies of the zero bytes of small values and of
+    /// entity handles (generation below 256, index below 2^24).
+    #[inline]
     pub(super) fn u64(&mut self, v: u64) {
-        self.bytes(&v.to_le_bytes());
+        if v >> 32 == 0 {
+            self.u32(v as u32);
+        } else if v & 0xffff_ff00_ff00_0000 == 0 {
+            self.le::<8, 0b0001_0111>(v);
+        } else {
+            self.le::<8, 0xff>(v);
+        }
     }
+
+    /// Feed `v` as [`Fnv::u64`] feeds it widened.
+    #[inline]
+    pub(super) fn u32(&mut self, v: u32) {
+        if v >> 8 == 0 {
+            self.le::<8, 0b0001>(u64::from(v));
+        } else if v >> 16 == 0 {
+            self.le::<8, 0b0011>(u64::from(v));
+        } else {
+            self.le::<8, 0b1111>(u64::from(v));
+        }
+    }
+
+    /// Feed `v` as [`Fnv::u64`] feeds it widened.
+    #[inline]
+    pub(super) fn u16(&mut self, v: u16) {
+        if v >> 8 == 0 {
+            self.le::<8, 0b0001>(u64::from(v));
+        } else {
+            self.le::<8, 0b0011>(u64::from(v));
+        }
+    }
+
+    /// Feed `v` as [`Fnv::u64`] feeds it widened.
+    #[inline]
+    pub(super) fn u8(&mut self, v: u8) {
+        self.le::<8, 0b0001>(u64::from(v));
+    }
+
+    /// Feed the 4 bytes of `v`'s bits (those of a whole number of pixels start with zeros).
+    #[inline]
     pub(super) fn f32(&mut self, v: f32) {
-        self.bytes(&v.to_bits().to_le_bytes());
+        let bits = u64::from(v.to_bits());
+        if bits & 0xffff == 0 {
+            self.le::<4, 0b1100>(bits);
+        } else if bits & 0xff == 0 {
+            self.le::<4, 0b1110>(bits);
+        } else {
+            self.le::<4, 0b1111>(bits);
+        }
     }
+
     pub(super) fn bool(&mut self, v: bool) {
         self.bytes(&[u8::from(v)]);
     }
@@ -78,8 +172,8 @@ impl Hashed for Player {
         } = *self;
         h.u64(facing as u64);
         h.bool(walking);
-        h.u64(u64::from(swing));
-        h.u64(u64::from(cooldown));
+        h.u32(swing);
+        h.u32(cooldown);
     }
 }
 
@@ -90,8 +184,8 @@ impl Hashed for Crate {
             max_health,
             coin,
         } = *self;
-        h.u64(u64::from(health));
-        h.u64(u64::from(max_health));
+        h.u32(health);
+        h.u32(max_health);
         h.bool(coin);
     }
 }
@@ -99,14 +193,14 @@ impl Hashed for Crate {
 impl Hashed for HitFlash {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
-        h.u64(u64::from(steps));
+        h.u32(steps);
     }
 }
 
 impl Hashed for Exploding {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
-        h.u64(u64::from(steps));
+        h.u32(steps);
     }
 }
 
@@ -119,21 +213,21 @@ impl Hashed for Keg {
 impl Hashed for Fuse {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
-        h.u64(u64::from(steps));
+        h.u32(steps);
     }
 }
 
 impl Hashed for Stunned {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
-        h.u64(u64::from(steps));
+        h.u32(steps);
     }
 }
 
 impl Hashed for Lifetime {
     fn hash(&self, h: &mut Fnv) {
         let Self { steps } = *self;
-        h.u64(u64::from(steps));
+        h.u32(steps);
     }
 }
 
@@ -144,8 +238,8 @@ impl Hashed for Animation {
             frame,
             finished,
         } = *self;
-        h.u64(u64::from(clip.0));
-        h.u64(u64::from(frame));
+        h.u16(clip.0);
+        h.u16(frame);
         h.bool(finished);
     }
 }
@@ -153,7 +247,7 @@ impl Hashed for Animation {
 impl Hashed for Animating {
     fn hash(&self, h: &mut Fnv) {
         let Self { ticks } = *self;
-        h.u64(u64::from(ticks));
+        h.u32(ticks);
     }
 }
 
@@ -173,11 +267,11 @@ impl Hashed for DrawData {
             h: sh,
         } = src;
         for v in [sx, sy, w, sh] {
-            h.u64(u64::from(v));
+            h.u16(v);
         }
         h.f32(x);
         h.f32(y);
-        h.u64(u64::from(layer));
+        h.u8(layer);
         h.f32(sort_y);
     }
 }
@@ -215,15 +309,15 @@ impl Hashed for Sprite {
             Looks::Crate { idle, hit, explode } => {
                 h.u64(1);
                 for id in idle.iter().chain(&hit).chain([&explode]) {
-                    h.u64(u64::from(id.0));
+                    h.u16(id.0);
                 }
             }
             Looks::Fixed(clip) => {
                 h.u64(2);
-                h.u64(u64::from(clip.0));
+                h.u16(clip.0);
             }
         }
-        h.u64(u64::from(layer));
+        h.u8(layer);
     }
 }
 
@@ -237,9 +331,9 @@ impl Hashed for GameState {
             cleared_at,
         } = *self;
         h.u64(step);
-        h.u64(u64::from(crates_total));
-        h.u64(u64::from(crates_left));
-        h.u64(u64::from(score));
+        h.u32(crates_total);
+        h.u32(crates_left);
+        h.u32(score);
         h.u64(cleared_at.map_or(u64::MAX, |s| s));
     }
 }
@@ -275,8 +369,8 @@ impl Hashed for Camera {
 
 impl Hashed for TileMap {
     fn hash(&self, h: &mut Fnv) {
-        h.u64(u64::from(self.width));
-        h.u64(u64::from(self.height));
+        h.u32(self.width);
+        h.u32(self.height);
         h.u64(self.changes());
         for &tile in self.tiles() {
             h.bytes(&[tile as u8]);
@@ -327,5 +421,81 @@ fn hash_grid(grid: &SpatialHash, h: &mut Fnv) {
         h.f32(hit.aabb.max_x);
         h.f32(hit.aabb.max_y);
         h.bool(hit.solid);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fnv;
+
+    /// FNV-1a fed every byte, as the feeders must hash.
+    fn every_byte(start: u64, bytes: &[u8]) -> u64 {
+        bytes.iter().fold(start, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// Values with zero and non-zero bytes in every place the feeders tell apart.
+    fn samples() -> Vec<u64> {
+        let mut v = vec![
+            0,
+            1,
+            0xff,
+            0x100,
+            0xffff,
+            0x1_0000,
+            0xff_ffff,
+            0x100_0000,
+            u64::MAX,
+        ];
+        for shift in 0..64 {
+            v.push(1 << shift);
+            v.push((1 << shift) - 1);
+            v.push(0x9e37_79b9_7f4a_7c15_u64.rotate_left(shift));
+        }
+        // Entity handles: generation in the high half, around the feeders' bounds.
+        for generation in [1u64, 2, 0xff, 0x100, 0xffff_ffff] {
+            for index in [
+                0u64,
+                7,
+                0xffff,
+                0x1_0000,
+                0xff_ffff,
+                0x100_0000,
+                0xffff_ffff,
+            ] {
+                v.push(generation << 32 | index);
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn feeders_skipping_zero_bytes_hash_every_byte() {
+        let start = 0xcbf2_9ce4_8422_2325;
+        for v in samples() {
+            let mut h = Fnv(start);
+            h.u64(v);
+            assert_eq!(h.0, every_byte(start, &v.to_le_bytes()), "u64 {v:#x}");
+            let (v32, v16, v8) = (v as u32, v as u16, v as u8);
+            let mut h = Fnv(start);
+            h.u32(v32);
+            let want = every_byte(start, &u64::from(v32).to_le_bytes());
+            assert_eq!(h.0, want, "u32 {v32:#x}");
+            let mut h = Fnv(start);
+            h.u16(v16);
+            let want = every_byte(start, &u64::from(v16).to_le_bytes());
+            assert_eq!(h.0, want, "u16 {v16:#x}");
+            let mut h = Fnv(start);
+            h.u8(v8);
+            let want = every_byte(start, &u64::from(v8).to_le_bytes());
+            assert_eq!(h.0, want, "u8 {v8:#x}");
+            for f in [f32::from_bits(v32), v32 as f32, (v16 as f32) * 16.0 + 8.0] {
+                let mut h = Fnv(start);
+                h.f32(f);
+                let want = every_byte(start, &f.to_bits().to_le_bytes());
+                assert_eq!(h.0, want, "f32 {f}");
+            }
+        }
     }
 }

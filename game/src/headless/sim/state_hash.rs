@@ -154,10 +154,11 @@ impl<'w> HashedColumns<'w> {
     }
 
     /// Every live entity's [`entity_contribution`] at once, into `terms` indexed by slot (0
-    /// for slots without a live entity): the same values, computed column by column. Each
-    /// entity's hash state waits in its slot while the columns, in table order, feed their
-    /// components to it in storage order, so no component is looked up by entity.
-    fn contributions_of_all(&self, world: &World, terms: &mut Vec<u64>) {
+    /// for slots without a live entity), and their wrapping sum: the same values, computed
+    /// column by column. Each entity's hash state waits in its slot while the columns, in
+    /// table order, feed their components to it in storage order, so no component is looked
+    /// up by entity (and the big columns are fed on two threads, [`HashColumn::hash_each`]).
+    fn contributions_of_all(&self, world: &World, terms: &mut Vec<u64>) -> u64 {
         terms.clear();
         for e in world.iter_entities() {
             let i = e.index() as usize;
@@ -171,10 +172,11 @@ impl<'w> HashedColumns<'w> {
         for &(tag, _, column) in self.columns.iter().map_while(Option::as_ref) {
             column.hash_each(tag, terms);
         }
-        for e in world.iter_entities() {
-            let term = &mut terms[e.index() as usize];
+        // A slot without a live entity keeps its 0: `mix(0)` is 0.
+        terms.iter_mut().fold(0u64, |sum, term| {
             *term = mix(*term);
-        }
+            sum.wrapping_add(*term)
+        })
     }
 
     /// Feed `e`'s components, each after its tag, in table order.
@@ -204,7 +206,7 @@ trait HashColumn {
     fn hash_each(&self, tag: u64, states: &mut [u64]);
 }
 
-impl<T: Component + Hashed> HashColumn for Column<T> {
+impl<T: Component + Hashed + Sync> HashColumn for Column<T> {
     fn hash_entity(&self, e: Entity, tag: u64, h: &mut Fnv) {
         if let Some(c) = self.get(e) {
             h.u64(tag);
@@ -212,13 +214,65 @@ impl<T: Component + Hashed> HashColumn for Column<T> {
         }
     }
 
+    /// Each component changes its own entity's state only, so the order they go in does not
+    /// matter: a column of [`PARALLEL_FROM`] components or more is split in two at the middle
+    /// slot and hashed on two threads, the states of the slots below the middle on this one,
+    /// the others on a second. A column stored in slot order splits exactly; a component that
+    /// sits among the other half's (a slot reused after its neighbours were spawned) is fed
+    /// after both threads are done.
     fn hash_each(&self, tag: u64, states: &mut [u64]) {
-        for (e, c) in self.iter() {
-            let state = &mut states[e.index() as usize];
-            let mut h = Fnv(*state);
+        let (entities, values) = (self.entities(), self.values());
+        let mut late = Vec::new();
+        if entities.len() < PARALLEL_FROM {
+            feed_range(tag, entities, values, 0, states, &mut late);
+        } else {
+            let middle = states.len() / 2;
+            let split = entities.partition_point(|e| (e.index() as usize) < middle);
+            let (low, high) = states.split_at_mut(middle);
+            let mut late_high = Vec::new();
+            std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    let (entities, values) = (&entities[split..], &values[split..]);
+                    feed_range(tag, entities, values, middle, high, &mut late_high);
+                });
+                feed_range(tag, &entities[..split], &values[..split], 0, low, &mut late);
+            });
+            late.extend(late_high.into_iter().map(|i| split + i));
+        }
+        for i in late {
+            let mut h = Fnv(states[entities[i].index() as usize]);
             h.u64(tag);
-            c.hash(&mut h);
-            *state = h.0;
+            values[i].hash(&mut h);
+            states[entities[i].index() as usize] = h.0;
+        }
+    }
+}
+
+/// Components per column from which [`HashColumn::hash_each`] takes a second thread: below,
+/// starting it would cost a noticeable part of the work.
+const PARALLEL_FROM: usize = 1 << 14;
+
+/// Feed each of `values` (the components of `entities`), after `tag`, to the FNV state its
+/// slot holds in `states` (those of the slots from `first`), and list in `late` the positions
+/// of those whose slot is not there.
+fn feed_range<T: Hashed>(
+    tag: u64,
+    entities: &[Entity],
+    values: &[T],
+    first: usize,
+    states: &mut [u64],
+    late: &mut Vec<usize>,
+) {
+    for (i, (e, c)) in entities.iter().zip(values).enumerate() {
+        // A slot below `first` wraps around past the end.
+        match states.get_mut((e.index() as usize).wrapping_sub(first)) {
+            Some(state) => {
+                let mut h = Fnv(*state);
+                h.u64(tag);
+                c.hash(&mut h);
+                *state = h.0;
+            }
+            None => late.push(i),
         }
     }
 }
@@ -354,8 +408,7 @@ impl CheckpointSum {
     /// Fold every live entity, column by column, and empty the list: cheaper than folding
     /// each when every entity changed (the first step, or change tracking off).
     pub(crate) fn fold_world(&mut self, columns: &HashedColumns<'_>, world: &World) {
-        columns.contributions_of_all(world, &mut self.terms);
-        self.folded = self.terms.iter().fold(0u64, |sum, &t| sum.wrapping_add(t));
+        self.folded = columns.contributions_of_all(world, &mut self.terms);
         self.pending.clear();
         self.pending.resize(self.terms.len().div_ceil(64), 0);
         self.listed.clear();
@@ -426,8 +479,8 @@ fn combine_checkpoint(world: &World, tiles: u64, entities: u64) -> u64 {
 fn tiles_hash(world: &World) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     if let Some(map) = world.get_resource::<TileMap>() {
-        h.u64(u64::from(map.width));
-        h.u64(u64::from(map.height));
+        h.u32(map.width);
+        h.u32(map.height);
         for &tile in map.tiles() {
             h.bytes(&[tile as u8]);
         }
@@ -545,7 +598,7 @@ struct ComponentEntry {
     watch: fn(SystemDesc) -> SystemDesc,
 }
 
-const fn component<T: Component + Hashed>() -> ComponentEntry {
+const fn component<T: Component + Hashed + Sync>() -> ComponentEntry {
     ComponentEntry {
         id: TypeId::of::<T>,
         name: type_name::<T>,
@@ -555,7 +608,10 @@ const fn component<T: Component + Hashed>() -> ComponentEntry {
     }
 }
 
-fn hashed_column<T: Component + Hashed>(world: &World, id: ComponentId) -> Option<&dyn HashColumn> {
+fn hashed_column<T: Component + Hashed + Sync>(
+    world: &World,
+    id: ComponentId,
+) -> Option<&dyn HashColumn> {
     Some(world.column_by_id::<T>(id)?)
 }
 

@@ -16,7 +16,9 @@
 //! before their components go. The hashed types' ids are looked up once ([`HashedIds`]), their
 //! columns by id once per fold ([`HashedColumns`]), and each folded entity's components are
 //! then found in the columns its signature names; when every entity changed (the first run,
-//! or change tracking off) the fold goes column by column instead, with no lookups.
+//! or change tracking off) the fold goes column by column instead, with no lookups, a column
+//! of many components split between two threads by slot (each component changes only its own
+//! entity's term, so the result is the same bits whatever the split).
 
 use ecs::{SystemEntities, World};
 
