@@ -443,7 +443,8 @@ impl OwnDirty {
     /// Make room for `additional` more newly tracked entities in slots below `slot_end`,
     /// unless they will be mirrored (both sets empty now).
     pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32, tracked: &EntitySet) {
-        if !self.mirrors_tracked && !(self.set.is_empty() && tracked.len() == 0) {
+        let will_mirror = self.mirrors_tracked || self.set.is_empty() && tracked.len() == 0;
+        if !will_mirror {
             self.set.reserve(additional, slot_end);
         }
     }
