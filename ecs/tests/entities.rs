@@ -282,7 +282,7 @@ fn newly_tracked_entities_are_dirty_in_tracked_order_without_a_second_set() {
     let out = Rc::clone(&seen);
     world.add_system(
         common::watcher::<Pos>("watch_pos"),
-        move |_: &mut World, e: &SystemEntities| {
+        move |_: &mut World, e: &SystemEntities<'_>| {
             *out.borrow_mut() = (e.tracked().to_vec(), e.dirty().to_vec());
         },
     );
