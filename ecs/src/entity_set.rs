@@ -135,6 +135,12 @@ impl EntitySet {
         if self.moved.is_empty() {
             return None;
         }
+        self.look_up_moved(slot)
+    }
+
+    /// The hash lookup of [`EntitySet::moved_position`], kept out of the callers' loops.
+    #[inline(never)]
+    fn look_up_moved(&self, slot: u32) -> Option<usize> {
         self.moved.get(&slot).map(|&p| p as usize)
     }
 
