@@ -97,20 +97,28 @@ impl Hasher for SlotHasher {
 
 impl EntitySet {
     /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        if self.indexed {
-            return match self.sparse.get(self.offset(entity)) {
-                Some(s) if s.generation == entity.generation() => Some(s.position as usize),
-                _ => None,
+        let i = self.offset(entity);
+        if !self.indexed {
+            return match self.dense.get(i) {
+                Some(&e) if e == entity => Some(i),
+                _ if self.moved.is_empty() => None,
+                _ => self.moved_index_of(entity),
             };
         }
-        let i = self.offset(entity);
-        if self.dense.get(i) == Some(&entity) {
-            return Some(i);
+        match self.sparse.get(i) {
+            Some(s) if s.generation == entity.generation() => Some(s.position as usize),
+            _ => None,
         }
-        self.moved_position(entity.index())
-            .filter(|&p| self.dense[p] == entity)
+    }
+
+    /// [`EntitySet::index_of`] of a member that is not at its slot's position, kept out of
+    /// the callers' loops.
+    #[inline(never)]
+    fn moved_index_of(&self, entity: Entity) -> Option<usize> {
+        let p = *self.moved.get(&entity.index())? as usize;
+        (self.dense[p] == entity).then_some(p)
     }
 
     /// Whether `entity` (this exact generation) is in the set.
