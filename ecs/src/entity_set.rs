@@ -17,8 +17,8 @@ use crate::Entity;
 ///
 /// ```text
 /// base = 4
-/// dense:  [ 4v1, 5v2, 9v1, 7v1 ]        slot 6 was removed: 9v1, the last, took its place
-/// moved:  { 9 -> 2 }
+/// dense:  [ 4v1, 5v2, 8v1, 7v1 ]        slot 6 was removed: 8v1, the last, took its place
+/// moved:  { 8 -> 2 }
 /// ```
 ///
 /// Once more than one member in [`MOVED_PER_MEMBER`] is moved, the set builds a table from
