@@ -1,31 +1,62 @@
 //! Sparse sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
 //! [`EntitySet`] makes membership one load; [`ClearableSet`] makes clearing O(1).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use crate::Entity;
 
 /// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
-/// and a sparse table from slot index to the member's generation and position in that list.
+/// and a way from a slot index to its member's position in that list.
+///
+/// A set filled in slot order (a column or a tracked set of entities spawned together) keeps
+/// each member at the position its slot gives, `slot - base`: the dense list is then its own
+/// index, and an exact-handle membership test is one load of the handle there. Members
+/// elsewhere (after a removal moved the last member into the hole, or an insert out of slot
+/// order) are found through `moved`, by slot:
+///
+/// ```text
+/// base = 4
+/// dense:  [ 4v1, 5v2, 8v1, 7v1 ]        slot 6 was removed: 8v1, the last, took its place
+/// moved:  { 8 -> 2 }
+/// ```
+///
+/// Once more than one member in [`MOVED_PER_MEMBER`] is moved, the set builds a table from
+/// each slot to its member's generation and position (`sparse`) and uses it from then on:
 ///
 /// ```text
 /// sparse: [ v3@1 | - | v1@0 | - ]      slot index -> generation @ position in dense
 /// dense:  [ 2v1, 0v3 ]                  the members, contiguous
 /// ```
 ///
-/// Keeping the generation in the sparse table makes an exact-handle membership test one load.
-/// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
-/// handle for an occupied slot replaces the stale one. Memory is bounded by the number of slots,
-/// never by how often entities are inserted.
+/// Keeping the generation in the sparse table makes an exact-handle membership test one load
+/// there too. The set keys by slot index, so it holds at most one generation per slot;
+/// inserting a newer handle for an occupied slot replaces the stale one. Memory is bounded by
+/// the number of slots, never by how often entities are inserted: 8 bytes per member while
+/// positions follow slots, 16 once indexed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
-    /// Entry of slot `base + i` at `i`: a set of entities spawned late (the player of a level
-    /// of a million crates) has no table for the slots before them.
+    /// Once indexed: the entry of slot `base + i` at `i` (a set of entities spawned late, the
+    /// player of a level of a million crates, has no table for the slots before them). Empty
+    /// while positions follow slots.
     sparse: Vec<Sparse>,
+    /// The slot whose member belongs at position 0 (while positions follow slots), or the
+    /// first slot of `sparse` (once indexed).
     base: u32,
+    /// While positions follow slots: the position of each member that is not at
+    /// `slot - base`, by slot. Empty once indexed.
+    moved: HashMap<u32, u32, BuildHasherDefault<SlotHasher>>,
+    /// Whether `sparse` is the index.
+    indexed: bool,
     /// Whether `dense` may be out of slot order: set by an insert below the last member or a
     /// removal that moved the last member, cleared by [`EntitySet::clear`].
     unordered: bool,
 }
+
+/// Members per moved member a set tolerates before it builds its sparse table: a moved
+/// member's lookup hashes, and its entry costs about 9 bytes where the table costs 8 per slot.
+pub(crate) const MOVED_PER_MEMBER: usize = 64;
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,27 +72,116 @@ impl Sparse {
     };
 }
 
+/// Hasher of slot indices (a multiplication: the keys are distinct `u32`s, not chosen by an
+/// adversary).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SlotHasher(u64);
+
+impl Hasher for SlotHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 impl EntitySet {
     /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        match self.sparse.get(self.offset(entity)) {
+        let i = self.offset(entity);
+        if !self.indexed {
+            return match self.dense.get(i) {
+                Some(&e) if e == entity => Some(i),
+                _ if self.moved.is_empty() => None,
+                _ => self.moved_index_of(entity),
+            };
+        }
+        match self.sparse.get(i) {
             Some(s) if s.generation == entity.generation() => Some(s.position as usize),
             _ => None,
         }
     }
 
+    /// [`EntitySet::index_of`] of a member that is not at its slot's position, kept out of
+    /// the callers' loops.
+    #[inline(never)]
+    fn moved_index_of(&self, entity: Entity) -> Option<usize> {
+        let p = *self.moved.get(&entity.index())? as usize;
+        (self.dense[p] == entity).then_some(p)
+    }
+
     /// Whether `entity` (this exact generation) is in the set.
     #[inline]
     pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.sparse
-            .get(self.offset(entity))
-            .is_some_and(|s| s.generation == entity.generation())
+        self.index_of(entity).is_some()
+    }
+
+    /// Where the member in `slot` is, whatever its generation, while positions follow slots.
+    #[inline]
+    fn direct_position(&self, slot: u32) -> Option<usize> {
+        let i = slot.wrapping_sub(self.base) as usize;
+        match self.dense.get(i) {
+            Some(e) if e.index() == slot => Some(i),
+            _ => self.moved_position(slot),
+        }
+    }
+
+    /// The position `moved` gives `slot`'s member, if any.
+    #[inline]
+    fn moved_position(&self, slot: u32) -> Option<usize> {
+        if self.moved.is_empty() {
+            return None;
+        }
+        self.look_up_moved(slot)
+    }
+
+    /// The hash lookup of [`EntitySet::moved_position`], kept out of the callers' loops.
+    #[inline(never)]
+    fn look_up_moved(&self, slot: u32) -> Option<usize> {
+        self.moved.get(&slot).map(|&p| p as usize)
     }
 
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
+        if self.indexed {
+            return self.insert_indexed(entity);
+        }
+        let slot = entity.index();
+        if self.dense.is_empty() {
+            // `moved` is empty too: the positions start over from this slot.
+            self.base = slot;
+        } else if let Some(p) = self.direct_position(slot) {
+            if self.dense[p] == entity {
+                return false;
+            }
+            // A stale generation of this slot: the newer handle takes its place.
+            self.dense[p] = entity;
+            return true;
+        }
+        let p = self.dense.len();
+        self.unordered |= self.dense.last().is_some_and(|l| l.index() > slot);
+        self.dense.push(entity);
+        if slot.wrapping_sub(self.base) as usize != p {
+            self.moved.insert(slot, p as u32);
+            self.index_if_many_moved();
+        }
+        true
+    }
+
+    /// [`EntitySet::insert`] through the sparse table.
+    fn insert_indexed(&mut self, entity: Entity) -> bool {
         if entity.index() < self.base || self.sparse.is_empty() {
             self.cover(entity.index());
         }
@@ -98,22 +218,63 @@ impl EntitySet {
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
         let p = self.index_of(entity)?;
-        let i = self.offset(entity);
-        self.sparse[i] = Sparse::EMPTY;
+        if self.indexed {
+            let i = self.offset(entity);
+            self.sparse[i] = Sparse::EMPTY;
+        } else if self.offset(entity) != p {
+            self.moved.remove(&entity.index());
+        }
         self.dense.swap_remove(p);
-        if let Some(&moved) = self.dense.get(p) {
-            let i = self.offset(moved);
-            self.sparse[i].position = p as u32;
+        if let Some(&last) = self.dense.get(p) {
+            let i = self.offset(last);
+            if self.indexed {
+                self.sparse[i].position = p as u32;
+            } else if i == p {
+                self.moved.remove(&last.index());
+            } else {
+                self.moved.insert(last.index(), p as u32);
+                self.index_if_many_moved();
+            }
             self.unordered = true;
         }
         Some(p)
     }
 
-    /// Make room for `additional` more members, all in slots below `slot_end` (the sparse
-    /// table then covers every slot from the lowest member's up to `slot_end`), with exact
-    /// capacities: a set filled to what was reserved holds no slack.
+    /// Build the sparse table if more than one member in [`MOVED_PER_MEMBER`] is moved.
+    #[inline]
+    fn index_if_many_moved(&mut self) {
+        if self.moved.len() > self.dense.len() / MOVED_PER_MEMBER {
+            self.build_index();
+        }
+    }
+
+    /// Switch to the sparse table: from the lowest member's slot to the highest's.
+    #[cold]
+    #[inline(never)]
+    fn build_index(&mut self) {
+        let low = self.dense.iter().map(|e| e.index()).min().unwrap_or(0);
+        let high = self.dense.iter().map(|e| e.index()).max().unwrap_or(0);
+        let mut sparse = vec![Sparse::EMPTY; (high - low) as usize + 1];
+        for (p, e) in self.dense.iter().enumerate() {
+            sparse[(e.index() - low) as usize] = Sparse {
+                generation: e.generation(),
+                position: p as u32,
+            };
+        }
+        self.sparse = sparse;
+        self.base = low;
+        self.moved = HashMap::default();
+        self.indexed = true;
+    }
+
+    /// Make room for `additional` more members, all in slots below `slot_end` (once indexed,
+    /// the sparse table then covers every slot from the lowest member's up to `slot_end`),
+    /// with exact capacities: a set filled to what was reserved holds no slack.
     pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
         self.dense.reserve_exact(additional);
+        if !self.indexed {
+            return;
+        }
         let start = if self.sparse.is_empty() {
             slot_end.saturating_sub(u32::try_from(additional).unwrap_or(u32::MAX))
         } else {
@@ -124,24 +285,27 @@ impl EntitySet {
             .reserve_exact(wanted.saturating_sub(self.sparse.len()));
     }
 
-    /// Remove everything in O(len), keeping the allocations.
+    /// Remove everything, keeping the dense list's allocation; positions follow slots again.
     pub(crate) fn clear(&mut self) {
-        for i in 0..self.dense.len() {
-            let at = self.offset(self.dense[i]);
-            self.sparse[at] = Sparse::EMPTY;
-        }
         self.dense.clear();
+        self.sparse = Vec::new();
+        self.moved = HashMap::default();
+        self.indexed = false;
         self.unordered = false;
     }
 
     /// The member in `slot`, whatever its generation.
     #[inline]
     pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
+        if !self.indexed {
+            return self.direct_position(slot).map(|p| self.dense[p]);
+        }
         let s = self.sparse.get(slot.wrapping_sub(self.base) as usize)?;
         Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
     }
 
-    /// Where `entity`'s slot's entry is in `sparse` (past its end, if below `base`).
+    /// Where `entity`'s slot's entry is in `sparse`, or the position its slot gives it while
+    /// positions follow slots (past the end, if below `base`).
     #[inline]
     fn offset(&self, entity: Entity) -> usize {
         entity.index().wrapping_sub(self.base) as usize
@@ -178,9 +342,12 @@ impl EntitySet {
         self.dense.len()
     }
 
-    /// Bytes allocated on the heap (by capacity).
+    /// Bytes allocated on the heap (by capacity; a `moved` entry as its key, value and
+    /// control byte).
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<Sparse>()
+        self.dense.capacity() * size_of::<Entity>()
+            + self.sparse.capacity() * size_of::<Sparse>()
+            + self.moved.capacity() * (size_of::<(u32, u32)>() + 1)
     }
 }
 
@@ -372,6 +539,98 @@ mod tests {
         assert!(set.insert(e(3, 2)));
         assert_eq!(set.as_slice(), [e(3, 2)]);
         assert_eq!(set.remove(e(3, 1)), None);
+    }
+
+    #[test]
+    fn a_set_filled_in_slot_order_is_its_own_index() {
+        let mut set = EntitySet::default();
+        for i in 10..1_010 {
+            assert!(set.insert(e(i, 1)));
+        }
+        assert_eq!(set.heap_bytes(), set.dense.capacity() * size_of::<Entity>());
+        assert!(
+            set.insert(e(20, 2)),
+            "newer generation replaces the stale one"
+        );
+        assert_eq!(set.index_of(e(20, 2)), Some(10));
+        assert!(!set.contains(e(20, 1)) && !set.contains(e(9, 1)));
+        // The last member fills the hole: it is found through `moved`.
+        assert_eq!(set.remove(e(15, 1)), Some(5));
+        assert_eq!(set.index_of(e(1_009, 1)), Some(5));
+        assert_eq!(set.in_slot(1_009), Some(e(1_009, 1)));
+        assert_eq!(set.in_slot(15), None);
+        assert!(!set.contains(e(15, 1)));
+        // Back in the slot's place, it leaves `moved`.
+        assert!(set.insert(e(15, 3)));
+        assert_eq!(set.remove(e(1_009, 1)), Some(5));
+        assert_eq!(set.index_of(e(15, 3)), Some(5));
+        assert!(set.moved.is_empty() && !set.indexed);
+        // Out of slot order: below `base`, and past the end.
+        assert!(set.insert(e(2, 1)) && set.insert(e(5_000, 1)));
+        assert!(set.contains(e(2, 1)) && set.contains(e(5_000, 1)));
+        assert!(!set.indexed, "2 moved of 1,001");
+        for i in (0..20).map(|k| 6_000 + 2 * k) {
+            set.insert(e(i, 1));
+        }
+        assert!(set.indexed, "more than one in 64 moved: indexed");
+        for i in (10..1_009).filter(|&i| i != 15 && i != 20) {
+            assert!(set.contains(e(i, 1)), "{i}");
+        }
+        assert!(set.contains(e(15, 3)) && set.contains(e(20, 2)) && set.contains(e(6_038, 1)));
+        assert!(!set.contains(e(1_009, 1)) && !set.contains(e(20, 1)));
+        set.clear();
+        assert!(!set.indexed && set.sparse.capacity() == 0);
+        assert!(set.insert(e(7, 1)) && set.contains(e(7, 1)));
+    }
+
+    #[test]
+    fn direct_and_indexed_sets_agree_with_a_model() {
+        // A small linear congruential generator: the same operations every run.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = move |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        let mut set = EntitySet::default();
+        let mut model: Vec<Entity> = Vec::new();
+        for step in 0..20_000 {
+            let entity = e(next(3_000) as u32, 1 + next(3) as u32);
+            match next(10) {
+                0..=5 => {
+                    let stale = model.iter().position(|m| m.index() == entity.index());
+                    let fresh = match stale {
+                        Some(p) if model[p] == entity => false,
+                        Some(p) => {
+                            model[p] = entity;
+                            true
+                        }
+                        None => {
+                            model.push(entity);
+                            true
+                        }
+                    };
+                    assert_eq!(set.insert(entity), fresh, "step {step}");
+                }
+                6..=8 => {
+                    let p = model.iter().position(|&m| m == entity);
+                    if let Some(p) = p {
+                        model.swap_remove(p);
+                    }
+                    assert_eq!(set.remove(entity), p, "step {step}");
+                }
+                _ => {
+                    if next(50) == 0 {
+                        set.clear();
+                        model.clear();
+                    }
+                }
+            }
+            assert_eq!(set.as_slice(), model, "step {step}");
+            assert_eq!(
+                set.in_slot(entity.index()),
+                model.iter().copied().find(|m| m.index() == entity.index())
+            );
+        }
     }
 
     #[test]

@@ -390,3 +390,104 @@ pub(crate) struct SystemSets {
     /// See [`SystemEntities::whole`]; set for the run only.
     pub(crate) whole: Option<(Rc<RefCell<ChangeLog>>, usize)>,
 }
+
+/// A system's own dirty set: entities that do not come from a change log (newly tracked ones,
+/// and log entries taken over while the system did not run).
+///
+/// While every tracked entity is newly tracked (the load of a level, or a system added to a
+/// full world) the set would repeat the tracked set entry for entry, in the same order: both
+/// append an insert, replace a stale generation in place and fill a removal with their last
+/// member. It then holds nothing and stands for the tracked set (`mirrors_tracked`), so a
+/// level of many entities does not keep a second copy of every system's tracked set until
+/// the first update. The first change that the tracked set does not share (a take-over, a
+/// delivery) ends the mirroring.
+#[derive(Debug, Default)]
+pub(crate) struct OwnDirty {
+    set: ClearableSet,
+    /// Whether the dirty set is the tracked set (then `set` is empty).
+    mirrors_tracked: bool,
+}
+
+impl OwnDirty {
+    /// Note `entity`, just inserted into `tracked` (its insert returned `true`), as newly
+    /// tracked.
+    #[inline]
+    pub(crate) fn insert_tracked(&mut self, entity: Entity, tracked: &EntitySet) {
+        if self.mirrors_tracked {
+            return;
+        }
+        if self.set.is_empty() && tracked.len() == 1 {
+            // Both held nothing before: from here they change alike.
+            self.mirrors_tracked = true;
+            return;
+        }
+        self.set.insert(entity);
+    }
+
+    /// Insert `entity`, a member of the tracked set.
+    #[inline]
+    pub(crate) fn insert(&mut self, entity: Entity) {
+        if !self.mirrors_tracked {
+            self.set.insert(entity);
+        }
+    }
+
+    /// Remove `entity`, just removed from the tracked set.
+    #[inline]
+    pub(crate) fn remove_untracked(&mut self, entity: Entity) {
+        if !self.mirrors_tracked {
+            self.set.remove(entity);
+        }
+    }
+
+    /// Make room for `additional` more newly tracked entities in slots below `slot_end`,
+    /// unless they will be mirrored (both sets empty now).
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32, tracked: &EntitySet) {
+        let will_mirror = self.mirrors_tracked || self.set.is_empty() && tracked.len() == 0;
+        if !will_mirror {
+            self.set.reserve(additional, slot_end);
+        }
+    }
+
+    /// Remove everything, keeping the allocations.
+    pub(crate) fn clear(&mut self) {
+        self.mirrors_tracked = false;
+        self.set.clear();
+    }
+
+    /// Remove everything, giving the memory back after a burst
+    /// ([`ClearableSet::clear_and_release`]).
+    pub(crate) fn clear_and_release(&mut self) {
+        self.mirrors_tracked = false;
+        self.set.clear_and_release();
+    }
+
+    /// The members, in insertion order (with removals filled by the last member).
+    #[inline]
+    pub(crate) fn as_slice<'a>(&'a self, tracked: &'a EntitySet) -> &'a [Entity] {
+        if self.mirrors_tracked {
+            tracked.as_slice()
+        } else {
+            self.set.as_slice()
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self, tracked: &EntitySet) -> usize {
+        if self.mirrors_tracked {
+            tracked.len()
+        } else {
+            self.set.len()
+        }
+    }
+
+    #[inline]
+    pub(crate) fn is_empty(&self, tracked: &EntitySet) -> bool {
+        self.len(tracked) == 0
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.set.heap_bytes()
+    }
+}

@@ -3,6 +3,9 @@
 mod common;
 
 use common::{Pos, Tag, Vel};
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use ecs::{Entity, NoSuchEntity, SystemDesc, SystemEntities, World};
 
 #[test]
@@ -269,4 +272,38 @@ fn spawn_batch_from_a_running_system_is_tracked_after_it() {
     world.update();
     let all: std::collections::BTreeSet<Entity> = spawned.borrow().iter().copied().collect();
     assert_eq!(common::last_tracked(&runs), all);
+}
+
+#[test]
+fn newly_tracked_entities_are_dirty_in_tracked_order_without_a_second_set() {
+    let mut world = World::new();
+    world.set_dense_delivery(ecs::DenseDelivery::NEVER);
+    let seen: Rc<RefCell<(Vec<Entity>, Vec<Entity>)>> = Rc::default();
+    let out = Rc::clone(&seen);
+    world.add_system(
+        common::watcher::<Pos>("watch_pos"),
+        move |_: &mut World, e: &SystemEntities<'_>| {
+            *out.borrow_mut() = (e.tracked().to_vec(), e.dirty().to_vec());
+        },
+    );
+    let spawned = world.spawn_batch((0..20_000).map(|i| (Pos(i),)));
+    let one_set = world.memory_use().systems[0].1;
+    // Removals fill the hole with the last member; a newer generation replaces a stale one.
+    world.despawn(spawned[3]);
+    world.despawn(spawned[19_999]);
+    let reused = world.spawn((Pos(-1),));
+    world.update();
+    let (tracked, dirty) = seen.borrow().clone();
+    assert_eq!(dirty, tracked, "every tracked entity, in the tracked order");
+    assert_eq!(tracked.len(), 19_999);
+    assert!(tracked.contains(&reused) && !tracked.contains(&spawned[3]));
+    assert!(
+        one_set < 20_000 * 20,
+        "{one_set} bytes: a dirty set repeats the tracked set (16 bytes per entity)"
+    );
+    // Once delivered, newly tracked entities are a set of their own again.
+    let late = world.spawn((Pos(7),));
+    world.get_mut::<Pos>(spawned[5]).unwrap().0 = 5;
+    world.update();
+    assert_eq!(seen.borrow().1, [late, spawned[5]]);
 }

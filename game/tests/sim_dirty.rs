@@ -5,6 +5,7 @@ mod common;
 use common::{clip_name, sim_from_file, sim_from_rows_and};
 use game::sim::Input;
 use game::sim::components::{Animating, Crate, Fuse, Keg};
+use game::sim::resources::DrawDirtyLog;
 
 fn system(sim: &game::sim::Sim, name: &str) -> ecs::SystemInfo {
     sim.world()
@@ -199,4 +200,17 @@ fn a_chain_of_kegs_gives_the_same_state_with_tracking_on_and_off_at_every_step()
         "all {kegs} kegs went off"
     );
     assert_eq!(on.state(), off.state());
+}
+
+#[test]
+fn the_draw_data_log_notes_a_step_that_recomputed_every_sprite_without_listing_them() {
+    let mut sim = sim_from_file("cratetopia.ron", 1);
+    sim.step(Input::default());
+    let log = sim.world().resource::<DrawDirtyLog>();
+    assert!(log.all, "the first step recomputes every sprite");
+    assert!(log.entities.is_empty());
+    sim.step(Input::default());
+    let log = sim.world().resource::<DrawDirtyLog>();
+    assert!(!log.all);
+    assert_eq!(log.entities.len(), system(&sim, "draw_data").last_dirty);
 }

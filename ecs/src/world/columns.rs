@@ -136,7 +136,8 @@ impl World {
     ///     world.spawn((Hp(i),));
     /// }
     /// let memory = world.memory_use();
-    /// assert!(memory.columns[0].1 >= 100 * (4 + 8 + 8), "values, dense handles, sparse index");
+    /// // Spawned in slot order, the handles are their own index (see `EntitySet`).
+    /// assert!(memory.columns[0].1 >= 100 * (4 + 8), "values, dense handles");
     /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
     /// ```
     pub fn memory_use(&self) -> MemoryUse {

@@ -19,13 +19,13 @@ impl World {
     }
 
     /// Entries after system `s`'s cursors plus its own dirty set: what a delivery looks at.
-    pub(super) fn pending_upper_bound(&self, s: usize) -> usize {
+    pub(super) fn pending_upper_bound(&self, s: usize, tracked: &EntitySet) -> usize {
         let slot = &self.systems[s];
         slot.watches
             .iter()
             .map(|w| change_log(&self.logs, w.id).borrow().entries.len() - w.cursor)
             .sum::<usize>()
-            + slot.dirty.len()
+            + slot.dirty.len(tracked)
     }
 
     /// Expand [`Column::values_mut`]'s "everything changed" into log entries for the
@@ -53,7 +53,7 @@ impl World {
         out.clear();
         let slot = &self.systems[s];
         let mut all = false;
-        let mut any = !slot.dirty.is_empty();
+        let mut any = !slot.dirty.is_empty(tracked);
         for w in &slot.watches {
             let log = change_log(&self.logs, w.id).borrow();
             all |= log.all;
@@ -67,22 +67,22 @@ impl World {
         if all {
             self.expand_all(s);
         }
-        let candidates = self.pending_upper_bound(s);
+        let candidates = self.pending_upper_bound(s, tracked);
         let dense = self.is_dense(candidates);
         let slot = &mut self.systems[s];
         // Every tracked entity is newly tracked (the first update of a level, or a system
         // added to a full world): the tracked set, if in slot order, is the delivery.
-        if dense && slot.dirty.len() == tracked.len() && tracked.is_in_slot_order() {
+        if dense && slot.dirty.len(tracked) == tracked.len() && tracked.is_in_slot_order() {
             self.consume(s);
             return Delivery::Tracked;
         }
-        if slot.dirty.is_empty()
+        if slot.dirty.is_empty(tracked)
             && let Some(delivery) = self.deliver_one_log(s, tracked, dense, out, bits)
         {
             return delivery;
         }
         if dense && self.entries_tracked(s) {
-            self.deliver_bits(s, bits);
+            self.deliver_bits(s, tracked, bits);
             self.consume(s);
             return Delivery::Bits;
         }
@@ -184,10 +184,10 @@ impl World {
 
     /// Set a bit in `bits` for the slot of each of system `s`'s dirty entities (its own dirty
     /// set and the log entries after its cursors, every one of them tracked).
-    fn deliver_bits(&mut self, s: usize, bits: &mut DirtyBits) {
+    fn deliver_bits(&mut self, s: usize, tracked: &EntitySet, bits: &mut DirtyBits) {
         let mut words = self.sorter.take_slots(self.entities.slot_count());
         let slot = &self.systems[s];
-        set_bits(&mut words, slot.dirty.as_slice());
+        set_bits(&mut words, slot.dirty.as_slice(tracked));
         for w in &slot.watches {
             set_bits(
                 &mut words,
@@ -267,7 +267,7 @@ pub(super) fn collect(
                 .iter()
                 .map(|w| (w, change_log(logs, w.id).borrow()))
                 .collect();
-            let mut parts = vec![slot.dirty.as_slice()];
+            let mut parts = vec![slot.dirty.as_slice(tracked)];
             let mut all_tracked = true;
             for (w, log) in &logs {
                 all_tracked &= slot.required_only == Some(w.id) && log.present_from(w.cursor);
@@ -287,7 +287,7 @@ pub(super) fn collect(
             }
         }
         Order::Change(scratch) => {
-            for &e in slot.dirty.as_slice() {
+            for &e in slot.dirty.as_slice(tracked) {
                 scratch.set(e.index());
                 out.push(e);
             }

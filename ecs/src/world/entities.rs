@@ -81,7 +81,7 @@ impl World {
         } else if slot.sets.tracked.insert(entity) {
             slot.sets.removed.remove(entity);
             if slot.watches_any {
-                slot.dirty.insert(entity);
+                slot.dirty.insert_tracked(entity, &slot.sets.tracked);
                 self.sets_pending = true;
             }
         }
@@ -119,7 +119,7 @@ impl World {
             }
             slot.sets.tracked.reserve(additional, slot_end);
             if slot.watches_any {
-                slot.dirty.reserve(additional, slot_end);
+                slot.dirty.reserve(additional, slot_end, &slot.sets.tracked);
             }
         }
     }
@@ -286,7 +286,7 @@ impl World {
         }
         for slot in &mut self.systems {
             if slot.sets.tracked.remove(entity).is_some() {
-                slot.dirty.remove(entity);
+                slot.dirty.remove_untracked(entity);
                 slot.sets.removed.insert(entity);
                 self.sets_pending = true;
             }
@@ -358,12 +358,12 @@ impl World {
             if slot.sets.tracked.insert(entity) {
                 slot.sets.removed.remove(entity);
                 if slot.watches_any {
-                    slot.dirty.insert(entity);
+                    slot.dirty.insert_tracked(entity, &slot.sets.tracked);
                     self.sets_pending = true;
                 }
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
-            slot.dirty.remove(entity);
+            slot.dirty.remove_untracked(entity);
             slot.sets.removed.insert(entity);
             self.sets_pending = true;
         }

@@ -14,10 +14,9 @@ use crate::change_log::{ChangeLog, SlotBits};
 use crate::column::{AnyColumn, Column};
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::entity::Entities;
-use crate::entity_set::ClearableSet;
 use crate::events::AnyEvents;
 use crate::slot_sort::SlotSorter;
-use crate::system::{SystemEntities, SystemSets, Watch};
+use crate::system::{OwnDirty, SystemEntities, SystemSets, Watch};
 
 pub(crate) mod bundle;
 pub(crate) mod columns;
@@ -214,7 +213,7 @@ pub(crate) struct SystemSlot {
     pub(crate) watches: Vec<Watch>,
     /// Dirty entities that do not come from a change log: newly tracked ones, and log entries
     /// taken over while the system did not run (disabled, or a debug-only update).
-    pub(crate) dirty: ClearableSet,
+    pub(crate) dirty: OwnDirty,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
     /// Whether it is running; then `sets` is the placeholder and this is its tracked count.

@@ -10,8 +10,7 @@ use super::delivery::{Order, collect};
 use super::{System, SystemSlot};
 use crate::change_log::ChangeLog;
 use crate::component::ComponentSet;
-use crate::entity_set::ClearableSet;
-use crate::system::{Dirty, SystemEntities, SystemId, SystemInfo, Watch};
+use crate::system::{Dirty, OwnDirty, SystemEntities, SystemId, SystemInfo, Watch};
 use crate::system_desc::SystemDesc;
 
 impl World {
@@ -68,7 +67,7 @@ impl World {
             enabled: true,
             sets: Box::default(),
             watches,
-            dirty: ClearableSet::default(),
+            dirty: OwnDirty::default(),
             pending_membership: Vec::new(),
             running: None,
             last_dirty: 0,
@@ -79,7 +78,7 @@ impl World {
             if sig.is_superset(&slot.required) {
                 slot.sets.tracked.insert(entity);
                 if slot.watches_any {
-                    slot.dirty.insert(entity);
+                    slot.dirty.insert_tracked(entity, &slot.sets.tracked);
                     self.sets_pending = true;
                 }
             }
@@ -135,7 +134,7 @@ impl World {
         let slot = &self.systems[s];
         if slot.watches_any {
             if self.change_tracking {
-                let order = if self.is_dense(self.pending_upper_bound(s)) {
+                let order = if self.is_dense(self.pending_upper_bound(s, &slot.sets.tracked)) {
                     Order::Slot(&mut self.sorter, self.entities.slot_count())
                 } else {
                     Order::Change(&mut self.scratch)

@@ -43,10 +43,9 @@ impl World {
             self.clear_now();
         }
         if self.sets_pending {
-            self.sets_pending = self
-                .systems
-                .iter()
-                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+            self.sets_pending = self.systems.iter().any(|slot| {
+                !slot.dirty.is_empty(&slot.sets.tracked) || !slot.sets.removed.is_empty()
+            });
         }
     }
 
@@ -215,7 +214,7 @@ impl World {
         let placeholder = std::mem::replace(&mut slot.sets, sets);
         // Nothing reaches a running system's sets: membership changes wait in
         // `pending_membership`, and value changes wait in the change logs.
-        debug_assert!(slot.dirty.is_empty() && placeholder.tracked.len() == 0);
+        debug_assert!(slot.dirty.is_empty(&slot.sets.tracked) && placeholder.tracked.len() == 0);
         slot.last_dirty = last_dirty;
         slot.last_duration = elapsed;
         if slot.reactive && (last_dirty != 0 || elapsed != Duration::ZERO) {
@@ -238,7 +237,7 @@ impl World {
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
-        slot.dirty.is_empty()
+        slot.dirty.is_empty(&slot.sets.tracked)
             && slot.sets.removed.is_empty()
             && slot.watches.iter().all(|w| {
                 change_log(&self.logs, w.id)
@@ -281,7 +280,7 @@ impl World {
         }
         // What moved into the own dirty set is pending: an update after the logs are
         // compacted must not take the world for quiet and skip the system once re-enabled.
-        if !slot.dirty.is_empty() {
+        if !slot.dirty.is_empty(&slot.sets.tracked) {
             self.sets_pending = true;
         }
     }

@@ -337,7 +337,13 @@ pub struct DebugCounts {
 
 /// Entities the draw-data system recomputed on its last run (the debug overlay's dirty view).
 #[derive(Clone, Debug, Default)]
-pub struct DrawDirtyLog(pub Vec<Entity>);
+pub struct DrawDirtyLog {
+    /// The entities, unless `all`.
+    pub entities: Vec<Entity>,
+    /// Whether it recomputed every entity it tracks (a level's first step, or tracking off):
+    /// then `entities` is empty, so that such a run keeps no handle per sprite.
+    pub all: bool,
+}
 
 /// The clips the rules refer to by role, resolved once when the level starts.
 #[derive(Clone, Debug)]

@@ -129,8 +129,7 @@ impl Overlay {
             }
         }
         if self.views.is_on(View::Dirty) {
-            let log = &world.resource::<DrawDirtyLog>().0;
-            for &e in log {
+            let mark = |e| {
                 if let Some(d) = world.get::<DrawData>(e) {
                     let r = Aabb {
                         min_x: d.x,
@@ -148,6 +147,14 @@ impl Overlay {
                         );
                     }
                 }
+            };
+            let log = world.resource::<DrawDirtyLog>();
+            if log.all {
+                // Everything was recomputed: what the render grid holds in view.
+                world.resource::<DrawGrid>().0.query(view, &mut self.hits);
+                self.hits.iter().for_each(|hit| mark(hit.entity));
+            } else {
+                log.entities.iter().for_each(|&e| mark(e));
             }
         }
         if self.views.is_on(View::Boxes) {

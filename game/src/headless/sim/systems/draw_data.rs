@@ -23,7 +23,10 @@ const CHUNK: usize = 4096;
 impl ecs::System for DrawDataSystem {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("draw_data");
-        let log = &mut world.resource_mut::<DrawDirtyLog>().0;
+        let all = entities.dirty_len() > 0 && entities.dirty_len() == entities.tracked().len();
+        let log = world.resource_mut::<DrawDirtyLog>();
+        log.all = all;
+        let log = &mut log.entities;
         log.clear();
         // A burst's worth of capacity is given back once the burst is over.
         if log.capacity() > 4 * entities.dirty().len().max(CHUNK) {
@@ -36,8 +39,10 @@ impl ecs::System for DrawDataSystem {
         grid.reserve_slots(super::spatial_hash::slots_below(entities.dirty()));
         for chunk in entities.dirty().chunks(CHUNK) {
             self.compute(world, chunk);
-            let log = &mut world.resource_mut::<DrawDirtyLog>().0;
-            log.extend(self.computed.iter().map(|&(e, _, _)| e));
+            if !all {
+                let log = &mut world.resource_mut::<DrawDirtyLog>().entities;
+                log.extend(self.computed.iter().map(|&(e, _, _)| e));
+            }
             let grid = &mut world.resource_mut::<DrawGrid>().0;
             for &(e, data, _) in &self.computed {
                 match data {
