@@ -416,24 +416,29 @@ impl CheckpointSum {
 
     /// Fold the entities being despawned in this update that are pending.
     pub(crate) fn fold_dying(&mut self, columns: &HashedColumns<'_>, world: &World) {
-        let mut dying = std::mem::take(&mut self.dying);
-        for e in dying.drain(..) {
-            if self.is_pending(e) && world.is_alive(e) {
-                self.fold(columns, world, e);
-            }
-        }
-        self.dying = dying;
+        let dying = std::mem::take(&mut self.dying);
+        self.dying = self.fold_drained(dying, columns, world);
     }
 
     /// Fold every pending entity and empty the list.
     pub(crate) fn fold_all(&mut self, columns: &HashedColumns<'_>, world: &World) {
-        let mut listed = std::mem::take(&mut self.listed);
-        for e in listed.drain(..) {
+        let listed = std::mem::take(&mut self.listed);
+        self.listed = self.fold_drained(listed, columns, world);
+    }
+
+    /// Fold each live, pending entity of `list`; returns `list` emptied, its allocation kept.
+    fn fold_drained(
+        &mut self,
+        mut list: Vec<Entity>,
+        columns: &HashedColumns<'_>,
+        world: &World,
+    ) -> Vec<Entity> {
+        for e in list.drain(..) {
             if self.is_pending(e) && world.is_alive(e) {
                 self.fold(columns, world, e);
             }
         }
-        self.listed = listed;
+        list
     }
 
     /// Whether `e`'s slot is pending (for a live `e`: whether `e` is).
