@@ -14,7 +14,6 @@ use game::sim::components::{
 use game::sim::resources::{SimRng, TileMap};
 use game::sim::state_hash::{hashed_components, hashed_resources, unhashed_resources};
 use game::sim::{Input, Sim};
-use rand::RngExt;
 
 /// A room with a plain crate, a strong one, a coin crate, a keg and a loose coin, played by the
 /// bot, who lights the keg and is caught in its blast.
@@ -148,7 +147,7 @@ fn a_change_to_a_sprite_a_friction_the_camera_target_the_map_or_the_rng_changes_
             world.resource_mut::<TileMap>().set_crate(i, None);
         }),
         ("a random draw", |world| {
-            let _: u32 = world.resource_mut::<SimRng>().random();
+            world.resource_mut::<SimRng>().next_u32();
         }),
     ];
     for (what, edit) in edits {
