@@ -1,7 +1,7 @@
 //! Resources: the singletons systems share (input, clips, game state, camera, random numbers,
 //! the collision and render grids, debug counts).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use ecs::Entity;
 
@@ -349,6 +349,26 @@ impl Pcg32 {
             .wrapping_mul(Self::MULTIPLIER)
             .wrapping_add(self.inc);
     }
+}
+
+/// The bot's plan, as the `bot` system keeps it between steps: the crate it is after, the
+/// cells it still has to walk through, which way to face at the end, and the steps since it
+/// planned (it plans again after [`BotPlan::REPLAN_AFTER`], in case something blocks the way).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotPlan {
+    /// The crate to smash (`None`: no reachable crate at the last plan).
+    pub target: Option<Entity>,
+    /// Map cells still to walk through, next first.
+    pub path: VecDeque<(i32, i32)>,
+    /// Which way to face at the end of the path.
+    pub face: Facing,
+    /// Steps since the last plan.
+    pub since_plan: u32,
+}
+
+impl BotPlan {
+    /// Steps after which the bot plans again even though its target stands.
+    pub const REPLAN_AFTER: u32 = 600;
 }
 
 /// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
