@@ -164,12 +164,6 @@ impl Entities {
         self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
     }
 
-    /// Number of slots ever used (live, free or retired): the range of [`Entity::index`].
-    #[inline]
-    pub(crate) fn slot_count(&self) -> usize {
-        self.slots.len()
-    }
-
     /// Live entities in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &ComponentSet)> + '_ {
         self.slots

@@ -1,5 +1,4 @@
 //! Sparse sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
-//! [`EntitySet`] makes membership one load; [`ClearableSet`] makes clearing O(1).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -342,123 +341,17 @@ impl EntitySet {
         self.dense.len()
     }
 
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.dense.is_empty()
+    }
+
     /// Bytes allocated on the heap (by capacity; a `moved` entry as its key, value and
     /// control byte).
     pub(crate) fn heap_bytes(&self) -> usize {
         self.dense.capacity() * size_of::<Entity>()
             + self.sparse.capacity() * size_of::<Sparse>()
             + self.moved.capacity() * (size_of::<(u32, u32)>() + 1)
-    }
-}
-
-/// Set of entities that is emptied often (dirty sets, change logs): like [`EntitySet`], but
-/// [`ClearableSet::clear`] is O(1) because the sparse table is never reset.
-///
-/// A sparse entry is trusted only if it points inside `dense` at an entity of the same slot
-/// (each slot occurs at most once in `dense`), so stale entries left by a clear or a removal
-/// are harmless:
-///
-/// ```text
-/// sparse: [ 1 | 7 | 0 | 0 ]     slot index -> position in dense (7 and slot 3's 0 are stale)
-/// dense:  [ 2v1, 0v3 ]
-/// ```
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ClearableSet {
-    dense: Vec<Entity>,
-    sparse: Vec<u32>,
-}
-
-impl ClearableSet {
-    /// Position of the member in `index`'s slot, whatever its generation.
-    #[inline]
-    fn slot_position(&self, index: u32) -> Option<usize> {
-        let p = *self.sparse.get(index as usize)? as usize;
-        match self.dense.get(p) {
-            Some(e) if e.index() == index => Some(p),
-            _ => None,
-        }
-    }
-
-    /// Insert `entity`; returns `false` if it was already present.
-    #[inline]
-    pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        if let Some(p) = self.slot_position(entity.index()) {
-            // Present, or a stale generation of this slot that the newer handle replaces.
-            let present = self.dense[p] == entity;
-            self.dense[p] = entity;
-            return !present;
-        }
-        let i = entity.index() as usize;
-        match i.cmp(&self.sparse.len()) {
-            std::cmp::Ordering::Less => self.sparse[i] = self.dense.len() as u32,
-            std::cmp::Ordering::Equal => self.sparse.push(self.dense.len() as u32),
-            std::cmp::Ordering::Greater => {
-                self.sparse.resize(i + 1, 0);
-                self.sparse[i] = self.dense.len() as u32;
-            }
-        }
-        self.dense.push(entity);
-        true
-    }
-
-    /// Remove `entity` (this exact generation); returns whether it was present.
-    #[inline]
-    pub(crate) fn remove(&mut self, entity: Entity) -> bool {
-        match self.slot_position(entity.index()) {
-            Some(p) if self.dense[p] == entity => {
-                self.dense.swap_remove(p);
-                if let Some(&moved) = self.dense.get(p) {
-                    self.sparse[moved.index() as usize] = p as u32;
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Make room for `additional` more members, all in slots below `slot_end`, with exact
-    /// capacities.
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
-        self.dense.reserve_exact(additional);
-        self.sparse
-            .reserve_exact((slot_end as usize).saturating_sub(self.sparse.len()));
-    }
-
-    /// Remove everything in O(1), keeping the allocations.
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        self.dense.clear();
-    }
-
-    /// Remove everything, and give the memory back if the set had grown far past what it held
-    /// (after a burst, like the first update of a large level): the sparse table may go too,
-    /// its entries being trusted only when they point at a member.
-    pub(crate) fn clear_and_release(&mut self) {
-        if crate::change_log::oversized(self.dense.capacity(), self.dense.len()) {
-            *self = Self::default();
-        } else {
-            self.dense.clear();
-        }
-    }
-
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[Entity] {
-        &self.dense
-    }
-
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.dense.len()
-    }
-
-    #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.dense.is_empty()
-    }
-
-    /// Bytes allocated on the heap (by capacity).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<u32>()
     }
 }
 
@@ -631,35 +524,5 @@ mod tests {
                 model.iter().copied().find(|m| m.index() == entity.index())
             );
         }
-    }
-
-    #[test]
-    fn clearable_set_ignores_stale_sparse_entries() {
-        let mut set = ClearableSet::default();
-        assert!(set.insert(e(5, 1)));
-        assert!(set.insert(e(2, 1)));
-        assert!(!set.insert(e(2, 1)));
-        set.clear();
-        assert!(set.is_empty());
-        assert!(!set.remove(e(5, 1)), "cleared");
-        assert!(
-            set.insert(e(2, 1)),
-            "slot 2's stale entry points at position 1, past the end"
-        );
-        assert!(set.insert(e(7, 1)));
-        assert!(set.insert(e(9, 1)));
-        assert!(!set.remove(e(5, 1)), "slot 5's stale entry points at 7v1");
-        assert!(set.remove(e(7, 1)));
-        assert_eq!(set.as_slice(), [e(2, 1), e(9, 1)]);
-        assert!(
-            set.insert(e(2, 2)),
-            "newer generation replaces the stale one"
-        );
-        assert_eq!(set.as_slice(), [e(2, 2), e(9, 1)]);
-        assert!(!set.remove(e(2, 1)));
-        assert!(set.remove(e(2, 2)));
-        assert_eq!(set.as_slice(), [e(9, 1)]);
-        assert!(set.insert(e(7, 1)), "removed");
-        assert_eq!(set.len(), 2);
     }
 }

@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::World;
+
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next, so a reader that runs every update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
@@ -75,8 +77,7 @@ impl<E: 'static> AnyEvents for Events<E> {
     }
 }
 
-/// A system's cursor into an event queue: [`EventReader::read`] returns each event once (it is
-/// defined beside [`World`](crate::World), whose queues it reads).
+/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
 ///
 /// ```
 /// use ecs::{EventReader, World};
@@ -107,5 +108,22 @@ impl<E> fmt::Debug for EventReader<E> {
         f.debug_struct("EventReader")
             .field("next", &self.next)
             .finish()
+    }
+}
+
+impl<E: 'static> EventReader<E> {
+    /// Events sent since this reader last read (that are still queued), oldest first.
+    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
+        let (skip, events) = match world.events::<E>() {
+            Some(events) => {
+                let skip = self.next.saturating_sub(events.first) as usize;
+                self.next = events.end();
+                (skip, Some(events))
+            }
+            None => (0, None),
+        };
+        events
+            .into_iter()
+            .flat_map(move |ev| ev.queue.iter().skip(skip))
     }
 }

@@ -64,22 +64,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod change_log;
+mod bundle;
 mod column;
 mod component;
+mod delivery;
 mod entity;
 mod entity_set;
 mod events;
-mod slot_sort;
 mod system;
-mod system_desc;
 mod world;
 
-pub use column::{Column, Mut, join_mut, join_values_mut};
+pub use bundle::Bundle;
+pub use column::{Column, Mut};
 pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::{EventReader, Events};
-pub use system::{MemoryUse, SystemEntities, SystemId, SystemInfo};
-pub use system_desc::SystemDesc;
-pub use world::bundle::Bundle;
-pub use world::{DenseDelivery, NoSuchEntity, System, World};
+pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use world::{MemoryUse, NoSuchEntity, World};

@@ -1,8 +1,7 @@
 //! Bundles: groups of components that [`World::spawn`] inserts together.
 
-use super::World;
-use crate::Entity;
 use crate::component::{Component, ComponentId};
+use crate::{Entity, World};
 
 /// A group of components inserted together by [`World::spawn`]: `()` and tuples of up to eight
 /// distinct component types.

@@ -1,0 +1,950 @@
+//! The `World`: entities, their components in columns, resources and events, and the systems
+//! that run on them (added and run in `system.rs`).
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+use crate::Entity;
+use crate::bundle::Bundle;
+use crate::column::{AnyColumn, Column, Mut};
+use crate::component::{Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
+use crate::entity::Entities;
+use crate::events::{AnyEvents, Events};
+use crate::system::{SystemSets, SystemSlot};
+
+/// Error returned when an operation names an entity that is not alive (despawned, or a stale
+/// handle whose slot was reused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchEntity(pub Entity);
+
+impl fmt::Display for NoSuchEntity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entity {} is not alive (despawned or a stale handle)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoSuchEntity {}
+
+/// `TypeId`s are already hashes; feeding them through SipHash only costs time.
+#[derive(Default)]
+pub(crate) struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
+
+/// Where no component type is, in [`TypeTable::ids`].
+const NO_TYPE: u16 = u16::MAX;
+
+/// Component ids by `TypeId`: a table in which every registered type has a slot of its own (a
+/// perfect hash, rebuilt with another multiplier or twice the size when a new type collides),
+/// so finding a type's id is a multiply, a shift and one load, with no probing and no compare
+/// of `TypeId`s.
+#[derive(Debug)]
+pub(crate) struct TypeTable {
+    /// Component id by slot, [`NO_TYPE`] where none.
+    ids: Vec<u16>,
+    multiplier: u64,
+    /// `64 - log2(ids.len())`: the slot is the top bits of the multiplied hash.
+    shift: u32,
+}
+
+impl TypeTable {
+    const MIN_BITS: u32 = 4;
+
+    fn new() -> Self {
+        Self {
+            ids: vec![NO_TYPE; 1 << Self::MIN_BITS],
+            multiplier: 0x9e37_79b9_7f4a_7c15,
+            shift: 64 - Self::MIN_BITS,
+        }
+    }
+
+    /// The `TypeId`'s own hash (a constant for each type, folded at compile time).
+    #[inline]
+    fn hash(t: TypeId) -> u64 {
+        let mut h = TypeIdHasher::default();
+        t.hash(&mut h);
+        h.finish()
+    }
+
+    #[inline]
+    fn slot(hash: u64, multiplier: u64, shift: u32) -> usize {
+        (hash.wrapping_mul(multiplier) >> shift) as usize
+    }
+
+    /// The id in `t`'s slot: `t`'s own if `t` is registered, else [`NO_TYPE`] or another
+    /// type's id (callers check the type).
+    #[inline]
+    fn get(&self, t: TypeId) -> u16 {
+        let slot = Self::slot(Self::hash(t), self.multiplier, self.shift);
+        self.ids.get(slot).copied().unwrap_or(NO_TYPE)
+    }
+
+    /// Add `types[id]`; `types` holds every registered type, by id.
+    fn insert(&mut self, id: usize, types: &[(TypeId, &'static str)]) {
+        let slot = Self::slot(Self::hash(types[id].0), self.multiplier, self.shift);
+        if self.ids[slot] == NO_TYPE {
+            self.ids[slot] = id as u16;
+            return;
+        }
+        // Another multiplier, a few times, then twice the size: with a table of at least
+        // four slots per type, a random multiplier is collision-free more often than not.
+        let mut bits = 64 - self.shift;
+        let mut multiplier = self.multiplier;
+        loop {
+            if types.len() * 4 > 1 << bits {
+                bits += 1;
+                continue;
+            }
+            for _ in 0..8 {
+                multiplier = multiplier
+                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                    .wrapping_add(0x1405_7b7e_f767_814f)
+                    | 1;
+                let shift = 64 - bits;
+                let mut ids = vec![NO_TYPE; 1 << bits];
+                let placed = types.iter().enumerate().all(|(i, &(t, _))| {
+                    let slot = Self::slot(Self::hash(t), multiplier, shift);
+                    let free = ids[slot] == NO_TYPE;
+                    ids[slot] = i as u16;
+                    free
+                });
+                if placed {
+                    *self = Self {
+                        ids,
+                        multiplier,
+                        shift,
+                    };
+                    return;
+                }
+            }
+            bits += 1;
+        }
+    }
+}
+
+/// What the world is doing, for the calls that must wait or be refused meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Between updates: every call acts at once.
+    Idle,
+    /// Running this system's update: despawns and clears wait for the end of the update.
+    Updating(usize),
+    /// Running this system's [`System::on_clear`](crate::System::on_clear): a clear waits for
+    /// the current one to finish.
+    Clearing(usize),
+}
+
+/// Everything in one ECS: entities, components, systems, resources and events.
+///
+/// See the [crate documentation](crate) for the model and a walkthrough.
+pub struct World {
+    pub(crate) entities: Entities,
+    /// Component ids by type.
+    pub(crate) component_ids: TypeTable,
+    pub(crate) columns: Vec<Box<dyn AnyColumn>>,
+    /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
+    pub(crate) component_types: Vec<(TypeId, &'static str)>,
+    /// Per component type: systems that require it (their membership can change with it).
+    pub(crate) requirers: Vec<Vec<usize>>,
+    /// Per component type: systems that watch it.
+    pub(crate) watchers: Vec<Vec<usize>>,
+    pub(crate) watched: Vec<ComponentId>,
+    pub(crate) timing: bool,
+    /// Stands in for the sets of the running system (see `SystemSlot::sets`).
+    pub(crate) placeholder: Option<Box<SystemSets>>,
+    /// Systems that require nothing and so track every entity.
+    pub(crate) requires_nothing: Vec<usize>,
+    pub(crate) systems: Vec<SystemSlot>,
+    /// Indices into `systems`, by priority then insertion.
+    pub(crate) order: Vec<usize>,
+    pub(crate) resources: TypeMap<Resource>,
+    pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
+    pub(crate) phase: Phase,
+    pub(crate) pending_despawns: Vec<Entity>,
+    pub(crate) pending_clear: bool,
+    pub(crate) change_tracking: bool,
+    /// Per bundle type: index into `bundles`.
+    pub(crate) bundle_ids: TypeMap<usize>,
+    pub(crate) bundles: Vec<BundleInfo>,
+}
+
+/// One resource and the name of its type (for [`World::resource_types`]).
+pub(crate) struct Resource {
+    pub(crate) value: Box<dyn Any>,
+    pub(crate) name: &'static str,
+}
+
+/// What [`World::spawn`] needs to know about one bundle type, computed once.
+#[derive(Debug, Default)]
+pub(crate) struct BundleInfo {
+    /// Component ids in tuple order.
+    pub(crate) ids: Vec<ComponentId>,
+    pub(crate) signature: ComponentSet,
+    /// Systems whose membership a spawn with this bundle can change, each once.
+    pub(crate) systems: Vec<usize>,
+    /// `systems.len()` of the world when `systems` was computed.
+    pub(crate) systems_seen: usize,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for World {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("World")
+            .field("entities", &self.entities.len())
+            .field(
+                "component_types",
+                &self.component_types.iter().map(|t| t.1).collect::<Vec<_>>(),
+            )
+            .field(
+                "systems",
+                &self
+                    .order
+                    .iter()
+                    .map(|&s| self.systems[s].name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// Create an empty world with change tracking on.
+    pub fn new() -> Self {
+        Self {
+            entities: Entities::default(),
+            component_ids: TypeTable::new(),
+            columns: Vec::new(),
+            component_types: Vec::new(),
+            requirers: Vec::new(),
+            watchers: Vec::new(),
+            watched: Vec::new(),
+            timing: false,
+            placeholder: Some(Box::default()),
+            requires_nothing: Vec::new(),
+            systems: Vec::new(),
+            order: Vec::new(),
+            resources: TypeMap::default(),
+            events: TypeMap::default(),
+            phase: Phase::Idle,
+            pending_despawns: Vec::new(),
+            pending_clear: false,
+            change_tracking: true,
+            bundle_ids: TypeMap::default(),
+            bundles: Vec::new(),
+        }
+    }
+}
+
+// Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
+#[inline]
+fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    let column: &mut dyn Any = column;
+    column
+        .downcast_mut()
+        .expect("column stored under its own TypeId")
+}
+
+impl World {
+    /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
+    ///
+    /// Systems see the entity (and its watched components as dirty) on their next run.
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
+        let entity = self.entities.alloc();
+        let b = self.bundle_index::<B>();
+        // Moved out (three pointers) so the world can be borrowed mutably while reading it.
+        let info = std::mem::take(&mut self.bundles[b]);
+        bundle.insert_into(self, entity, &info.ids);
+        if let Some(sig) = self.entities.components_mut(entity) {
+            *sig = info.signature;
+        }
+        for &s in &info.systems {
+            self.refresh_membership(s, entity);
+        }
+        self.bundles[b] = info;
+        entity
+    }
+
+    /// Create one entity per bundle of `bundles`, in order, as [`World::spawn`] would one by
+    /// one, and return them. Faster for many: room is reserved from the iterator's size hint
+    /// (see [`World::reserve`]), and the bundle's component ids and which systems will track
+    /// the new entities are found once for the whole batch instead of once per entity.
+    ///
+    /// ```
+    /// struct Pos(i32);
+    /// let mut world = ecs::World::new();
+    /// let spawned = world.spawn_batch((0..3).map(|i| (Pos(i),)));
+    /// assert_eq!(spawned.len(), 3);
+    /// assert_eq!(world.get::<Pos>(spawned[2]).map(|p| p.0), Some(2));
+    /// ```
+    pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
+        let bundles = bundles.into_iter();
+        let expected = bundles.size_hint().0;
+        self.reserve::<B>(expected);
+        let b = self.bundle_index::<B>();
+        let info = std::mem::take(&mut self.bundles[b]);
+        // A new entity has exactly the bundle's components: the systems requiring a subset of
+        // them track it, the others cannot.
+        let tracking: Vec<usize> = info
+            .systems
+            .iter()
+            .copied()
+            .filter(|&s| info.signature.is_superset(&self.systems[s].required))
+            .collect();
+        let mut spawned = Vec::with_capacity(expected);
+        for bundle in bundles {
+            let entity = self.entities.alloc();
+            bundle.insert_into(self, entity, &info.ids);
+            if let Some(sig) = self.entities.components_mut(entity) {
+                *sig = info.signature;
+            }
+            for &s in &tracking {
+                self.track_new(s, entity);
+            }
+            spawned.push(entity);
+        }
+        self.bundles[b] = info;
+        spawned
+    }
+
+    /// Make system `s` track `entity`, just spawned with components it requires (what
+    /// [`World::refresh_membership`] decides for such an entity).
+    #[inline]
+    fn track_new(&mut self, s: usize, entity: Entity) {
+        let slot = &mut self.systems[s];
+        if slot.running.is_some() {
+            slot.pending_membership.push(entity);
+        } else if slot.sets.tracked.insert(entity) {
+            slot.sets.removed.remove(entity);
+            if !slot.watches.is_empty() {
+                slot.dirty.insert(entity.index());
+            }
+        }
+    }
+
+    /// Make room for `additional` more entities with the components of bundle `B`: entity
+    /// slots, room in each of `B`'s columns, and room in the entity sets of the systems that
+    /// will track such entities (a spawn logs no change: those systems receive the new entities
+    /// as newly tracked). Capacities are
+    /// exact, so a world filled to what was reserved holds no slack from growth by doubling.
+    /// Only capacity changes: spawning afterwards behaves as without it, only faster.
+    ///
+    /// ```
+    /// struct Pos(f32);
+    /// struct Vel(f32);
+    /// let mut world = ecs::World::new();
+    /// world.reserve::<(Pos, Vel)>(1_000);
+    /// let before = world.memory_use().total();
+    /// for i in 0..1_000 {
+    ///     world.spawn((Pos(i as f32), Vel(1.0)));
+    /// }
+    /// assert_eq!(world.memory_use().total(), before, "no reallocation");
+    /// ```
+    pub fn reserve<B: Bundle>(&mut self, additional: usize) {
+        let b = self.bundle_index::<B>();
+        let slot_end = self.entities.reserve(additional);
+        let info = &self.bundles[b];
+        for id in &info.ids {
+            self.columns[id.index()].reserve(additional, slot_end);
+        }
+        for &s in &info.systems {
+            let slot = &mut self.systems[s];
+            if slot.running.is_some() || !info.signature.is_superset(&slot.required) {
+                continue;
+            }
+            slot.sets.tracked.reserve(additional, slot_end);
+            if !slot.watches.is_empty() {
+                slot.dirty.reserve(slot_end);
+            }
+        }
+    }
+
+    /// Index into `bundles` of `B`'s cached ids, registering them on first use and refreshing
+    /// the systems to notify when systems were added since.
+    fn bundle_index<B: Bundle>(&mut self) -> usize {
+        let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
+            Some(&b) => b,
+            None => {
+                let mut ids = Vec::new();
+                B::register(self, &mut ids);
+                let mut signature = ComponentSet::EMPTY;
+                for &id in &ids {
+                    signature.insert(id);
+                }
+                self.bundles.push(BundleInfo {
+                    ids,
+                    signature,
+                    systems: Vec::new(),
+                    systems_seen: usize::MAX,
+                });
+                self.bundle_ids
+                    .insert(TypeId::of::<B>(), self.bundles.len() - 1);
+                self.bundles.len() - 1
+            }
+        };
+        // Systems are never removed, so the count tells whether the list is current.
+        if self.bundles[b].systems_seen != self.systems.len() {
+            let mut systems = self.requires_nothing.clone();
+            for id in self.bundles[b].signature.iter() {
+                systems.extend_from_slice(&self.requirers[id.index()]);
+            }
+            systems.sort_unstable();
+            systems.dedup();
+            let info = &mut self.bundles[b];
+            info.systems = systems;
+            info.systems_seen = self.systems.len();
+        }
+        b
+    }
+
+    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
+    /// [`World::spawn`], which sets the signature and refreshes membership afterwards.
+    #[doc(hidden)]
+    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
+        downcast_mut::<T>(&mut *self.columns[id.index()]).insert_spawned(entity, value);
+    }
+
+    /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
+    /// component counts as changed for systems watching `T`.
+    ///
+    /// # Errors
+    /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
+    pub fn insert<T: Component>(
+        &mut self,
+        entity: Entity,
+        value: T,
+    ) -> Result<Option<T>, NoSuchEntity> {
+        if !self.entities.is_alive(entity) {
+            return Err(NoSuchEntity(entity));
+        }
+        let id = self.register::<T>();
+        let old = downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        if old.is_none() {
+            if let Some(sig) = self.entities.components_mut(entity) {
+                sig.insert(id);
+            }
+            self.refresh_requirers(id, entity);
+        }
+        Ok(old)
+    }
+
+    /// Remove `entity`'s `T` and return it; `None` if it had none or the handle is stale.
+    pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
+        let id = self.component_id::<T>()?;
+        let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
+        if let Some(sig) = self.entities.components_mut(entity) {
+            sig.remove(id);
+        }
+        self.refresh_requirers(id, entity);
+        Some(value)
+    }
+
+    /// `entity`'s `T`, or `None` if it has none or the handle is stale.
+    #[inline]
+    pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
+        self.try_column::<T>()?.get(entity)
+    }
+
+    /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        self.typed_column_mut::<T>()?.get_mut(entity)
+    }
+
+    /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
+    /// signature, for code that looks components up by id from a table of its own (resolve
+    /// each type's column once, then skip, per entity, the columns it has no component in).
+    #[inline]
+    pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
+        self.entities
+            .components(entity)
+            .is_some_and(|sig| sig.contains(id))
+    }
+
+    /// Whether `entity` is alive and has a `T`.
+    #[inline]
+    pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        self.try_column::<T>().is_some_and(|c| c.contains(entity))
+    }
+
+    /// Whether `entity` is alive (not despawned, not stale).
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.entities.is_alive(entity)
+    }
+
+    /// Number of live entities (including ones despawned during this update, until it ends).
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether there are no live entities.
+    pub fn is_empty(&self) -> bool {
+        self.entities.len() == 0
+    }
+
+    /// Every live entity, in slot order.
+    pub fn iter_entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.entities.iter().map(|(e, _)| e)
+    }
+
+    /// Despawn `entity`: immediately outside an update; at the end of the update when called
+    /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    pub fn despawn(&mut self, entity: Entity) -> bool {
+        if !self.entities.is_alive(entity) {
+            return false;
+        }
+        if matches!(self.phase, Phase::Updating(_)) {
+            self.pending_despawns.push(entity);
+        } else {
+            self.despawn_now(entity);
+        }
+        true
+    }
+
+    pub(crate) fn despawn_now(&mut self, entity: Entity) {
+        let Some(sig) = self.entities.free(entity) else {
+            return; // despawned twice in one update
+        };
+        for id in sig.iter() {
+            self.columns[id.index()].despawn(entity);
+        }
+        for slot in &mut self.systems {
+            if slot.sets.tracked.remove(entity).is_some() {
+                slot.dirty.remove(entity.index());
+                slot.sets.removed.insert(entity);
+            }
+        }
+    }
+
+    /// Remove every entity and component at once. Systems' [`System::on_clear`](crate::System::on_clear) run afterwards
+    /// and may spawn again; old handles stay stale, so nothing new aliases anything old.
+    /// Called from a system, the clear happens at the end of the update; called from an
+    /// `on_clear`, once every `on_clear` of the current clear has run. Resources remain.
+    ///
+    /// A panic in an `on_clear` propagates out of `clear` after the world has taken the system
+    /// back; the `on_clear`s after it do not run.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((Hp(1),));
+    /// world.clear();
+    /// assert!(world.is_empty() && !world.is_alive(e));
+    /// ```
+    pub fn clear(&mut self) {
+        if self.phase == Phase::Idle {
+            self.clear_now();
+        } else {
+            self.pending_clear = true;
+        }
+    }
+
+    pub(crate) fn clear_now(&mut self) {
+        self.pending_clear = true;
+        while std::mem::take(&mut self.pending_clear) {
+            self.clear_once();
+        }
+    }
+
+    fn clear_once(&mut self) {
+        let live: Vec<Entity> = self.iter_entities().collect();
+        for entity in live {
+            self.entities.free(entity);
+        }
+        for column in &mut self.columns {
+            column.clear();
+        }
+        for slot in &mut self.systems {
+            for w in &mut slot.watches {
+                w.cursor = 0;
+            }
+            for &entity in slot.sets.tracked.as_slice() {
+                slot.sets.removed.insert(entity);
+            }
+            slot.sets.tracked.clear();
+            slot.dirty.clear();
+            slot.pending_membership.clear();
+        }
+        self.pending_despawns.clear();
+        for k in 0..self.order.len() {
+            let s = self.order[k];
+            let Some(mut system) = self.systems[s].system.take() else {
+                continue;
+            };
+            self.phase = Phase::Clearing(s);
+            let outcome = catch_unwind(AssertUnwindSafe(|| system.on_clear(self)));
+            self.phase = Phase::Idle;
+            self.systems[s].system = Some(system);
+            if let Err(panic) = outcome {
+                self.pending_clear = false;
+                resume_unwind(panic);
+            }
+        }
+    }
+
+    fn refresh_requirers(&mut self, id: ComponentId, entity: Entity) {
+        for i in 0..self.requirers[id.index()].len() {
+            self.refresh_membership(self.requirers[id.index()][i], entity);
+        }
+    }
+
+    /// Make system `s` track `entity` iff it is alive and has every required component.
+    pub(crate) fn refresh_membership(&mut self, s: usize, entity: Entity) {
+        let slot = &mut self.systems[s];
+        if slot.running.is_some() {
+            slot.pending_membership.push(entity);
+            return;
+        }
+        let matches = self
+            .entities
+            .components(entity)
+            .is_some_and(|sig| sig.is_superset(&slot.required));
+        if matches {
+            if slot.sets.tracked.insert(entity) {
+                slot.sets.removed.remove(entity);
+                if !slot.watches.is_empty() {
+                    slot.dirty.insert(entity.index());
+                }
+            }
+        } else if slot.sets.tracked.remove(entity).is_some() {
+            slot.dirty.remove(entity.index());
+            slot.sets.removed.insert(entity);
+        }
+    }
+}
+
+impl World {
+    /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
+    /// adding systems register types implicitly.
+    ///
+    /// # Panics
+    /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
+    pub fn register<T: Component>(&mut self) -> ComponentId {
+        if let Some(id) = self.component_id::<T>() {
+            return id;
+        }
+        let index = self.columns.len();
+        assert!(
+            index < MAX_COMPONENT_TYPES,
+            "cannot register `{}`: a world holds at most {MAX_COMPONENT_TYPES} component types",
+            type_name::<T>()
+        );
+        let id = ComponentId(index as u16);
+        self.columns.push(Box::new(Column::<T>::default()));
+        self.component_types
+            .push((TypeId::of::<T>(), type_name::<T>()));
+        self.component_ids.insert(index, &self.component_types);
+        self.requirers.push(Vec::new());
+        self.watchers.push(Vec::new());
+        id
+    }
+
+    /// Every component type the world has a column for, in registration order (the order of
+    /// their [`ComponentId`]s): its `TypeId` and its [`type_name`]. A type is registered by the
+    /// first spawn or insert of one, by a system that requires or watches it, or by
+    /// [`World::register`], and stays registered (its column may be empty, even after
+    /// [`World::clear`]). For checks that must cover every component type, such as a test that a
+    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
+    /// and `std` does not promise their exact form).
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    ///
+    /// struct Health(u32);
+    /// struct Name(&'static str);
+    /// let mut world = ecs::World::new();
+    /// world.spawn((Health(3),));
+    /// world.register::<Name>();
+    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
+    /// assert_eq!(types, [TypeId::of::<Health>(), TypeId::of::<Name>()]);
+    /// ```
+    pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.component_types.iter().copied()
+    }
+
+    /// Id of component type `T`, if registered.
+    #[inline]
+    pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
+        let t = TypeId::of::<T>();
+        let id = self.component_ids.get(t);
+        match self.component_types.get(usize::from(id)) {
+            Some(&(seen, _)) if seen == t => Some(ComponentId(id)),
+            _ => None,
+        }
+    }
+
+    /// `T`'s column, if registered: found with one table load, its type checked by the
+    /// downcast alone.
+    #[inline]
+    pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
+        let id = self.component_ids.get(TypeId::of::<T>());
+        let column: &dyn Any = &**self.columns.get(usize::from(id))?;
+        column.downcast_ref()
+    }
+
+    /// [`World::typed_column`], mutably.
+    #[inline]
+    pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
+        let id = self.component_ids.get(TypeId::of::<T>());
+        let column: &mut dyn Any = &mut **self.columns.get_mut(usize::from(id))?;
+        column.downcast_mut()
+    }
+
+    /// Every component of type `T`.
+    ///
+    /// # Panics
+    /// If `T` was never registered (no entity ever had one and no system names it); use
+    /// [`World::try_column`] when that is expected.
+    #[inline]
+    pub fn column<T: Component>(&self) -> &Column<T> {
+        self.try_column()
+            .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
+    }
+
+    /// Every component of type `T`, or `None` if `T` was never registered.
+    #[inline]
+    pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
+        self.typed_column()
+    }
+
+    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
+    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    #[inline]
+    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+        let column: &dyn Any = &**self.columns.get(id.index())?;
+        column.downcast_ref()
+    }
+
+    /// Where the world's heap bytes go: entities, each column, each change log, each system's
+    /// entity sets, the delivery buffers (by capacity). Resources and events are left out:
+    /// their types are the caller's, who can count them.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// for i in 0..100 {
+    ///     world.spawn((Hp(i),));
+    /// }
+    /// let memory = world.memory_use();
+    /// // Spawned in slot order, the handles are their own index (see `EntitySet`).
+    /// assert!(memory.columns[0].1 >= 100 * (4 + 8), "values, dense handles");
+    /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
+    /// ```
+    pub fn memory_use(&self) -> MemoryUse {
+        MemoryUse {
+            entities: self.entities.heap_bytes(),
+            columns: self
+                .component_types
+                .iter()
+                .zip(&self.columns)
+                .map(|((_, name), c)| (*name, c.heap_bytes()))
+                .collect(),
+            change_logs: self
+                .watched
+                .iter()
+                .map(|id| {
+                    let bytes = self.columns[id.index()].change_log_bytes();
+                    (self.component_types[id.index()].1, bytes)
+                })
+                .collect(),
+            systems: self
+                .order
+                .iter()
+                .map(|&s| (self.systems[s].name, self.systems[s].heap_bytes()))
+                .collect(),
+        }
+    }
+
+    /// Number of registered component types; grows by one with each new type, so a cache of
+    /// ids is current while this is unchanged.
+    #[inline]
+    pub fn component_type_count(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Every component of type `T`, mutably (registering `T` if needed). Writes through
+    /// [`Column::get_mut`] signal changes; adding and removing go through the world.
+    #[inline]
+    pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
+        let id = self.register::<T>();
+        downcast_mut::<T>(&mut *self.columns[id.index()])
+    }
+
+    /// Two columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If `A` and `B` are the same type.
+    pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
+        let a = self.register::<A>().index();
+        let b = self.register::<B>().index();
+        assert_ne!(
+            a,
+            b,
+            "columns_mut::<{0}, {0}>: asked for the same column twice",
+            type_name::<A>()
+        );
+        let [ca, cb] = self
+            .columns
+            .get_disjoint_mut([a, b])
+            .expect("distinct registered columns");
+        (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
+    }
+}
+
+impl World {
+    /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
+    /// one.
+    pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+        let resource = Resource {
+            value: Box::new(resource),
+            name: type_name::<R>(),
+        };
+        self.resources
+            .insert(TypeId::of::<R>(), resource)
+            .map(|old| {
+                *old.value
+                    .downcast::<R>()
+                    .expect("resource stored under its own TypeId")
+            })
+    }
+
+    /// The `R` resource.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
+    #[inline]
+    pub fn resource<R: 'static>(&self) -> &R {
+        self.get_resource().unwrap_or_else(|| {
+            panic!(
+                "no resource `{}`: call World::insert_resource first",
+                type_name::<R>()
+            )
+        })
+    }
+
+    /// The `R` resource, mutably.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
+    #[inline]
+    pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
+        self.get_resource_mut().unwrap_or_else(|| {
+            panic!(
+                "no resource `{}`: call World::insert_resource first",
+                type_name::<R>()
+            )
+        })
+    }
+
+    /// The `R` resource, if inserted.
+    #[inline]
+    pub fn get_resource<R: 'static>(&self) -> Option<&R> {
+        self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
+    }
+
+    /// The `R` resource mutably, if inserted.
+    #[inline]
+    pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
+        self.resources
+            .get_mut(&TypeId::of::<R>())?
+            .value
+            .downcast_mut()
+    }
+
+    /// Remove and return the `R` resource.
+    pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
+        self.resources.remove(&TypeId::of::<R>()).map(|old| {
+            *old.value
+                .downcast::<R>()
+                .expect("resource stored under its own TypeId")
+        })
+    }
+
+    /// Every resource type the world holds: its `TypeId` and its [`type_name`], in no
+    /// particular order. For checks that must cover every resource, such as a test that a
+    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
+    /// and `std` does not promise their exact form).
+    ///
+    /// ```
+    /// use std::any::TypeId;
+    ///
+    /// struct Score(u32);
+    /// let mut world = ecs::World::new();
+    /// world.insert_resource(Score(0));
+    /// let types: Vec<_> = world.resource_types().collect();
+    /// assert_eq!(types.len(), 1);
+    /// assert_eq!(types[0].0, TypeId::of::<Score>());
+    /// assert!(types[0].1.ends_with("Score"));
+    /// ```
+    pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.resources.iter().map(|(&id, r)| (id, r.name))
+    }
+
+    /// Send an event to every [`EventReader<E>`](crate::EventReader).
+    pub fn send<E: 'static>(&mut self, event: E) {
+        self.events
+            .entry(TypeId::of::<E>())
+            .or_insert_with(|| Box::new(Events::<E>::default()))
+            .as_any_mut()
+            .downcast_mut::<Events<E>>()
+            .expect("events stored under their own TypeId")
+            .send(event);
+    }
+
+    /// The queue of `E` events, if any were ever sent.
+    pub fn events<E: 'static>(&self) -> Option<&Events<E>> {
+        self.events.get(&TypeId::of::<E>())?.as_any().downcast_ref()
+    }
+}
+
+/// Where a world's heap bytes go, by capacity (what is allocated, used or not):
+/// [`World::memory_use`].
+///
+/// [`World::memory_use`]: crate::World::memory_use
+#[derive(Clone, Debug, Default)]
+pub struct MemoryUse {
+    /// The entity allocator: a slot (generation, liveness, component signature) per index.
+    pub entities: usize,
+    /// Per component type (its name): its column's entity index and values.
+    pub columns: Vec<(&'static str, usize)>,
+    /// Per watched component type (its name): its change log and the bit set that dedupes it.
+    pub change_logs: Vec<(&'static str, usize)>,
+    /// Per system (its name): its tracked, dirty, removed and delivered sets.
+    pub systems: Vec<(&'static str, usize)>,
+}
+
+impl MemoryUse {
+    /// Everything above, added up.
+    pub fn total(&self) -> usize {
+        let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
+        self.entities + sum(&self.columns) + sum(&self.change_logs) + sum(&self.systems)
+    }
+}
