@@ -4,7 +4,7 @@
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use crate::Entity;
@@ -54,97 +54,6 @@ impl Hasher for TypeIdHasher {
 
 pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
-/// Where no component type is, in [`TypeTable::ids`].
-const NO_TYPE: u16 = u16::MAX;
-
-/// Component ids by `TypeId`: a table in which every registered type has a slot of its own (a
-/// perfect hash, rebuilt with another multiplier or twice the size when a new type collides),
-/// so finding a type's id is a multiply, a shift and one load, with no probing and no compare
-/// of `TypeId`s.
-#[derive(Debug)]
-pub(crate) struct TypeTable {
-    /// Component id by slot, [`NO_TYPE`] where none.
-    ids: Vec<u16>,
-    multiplier: u64,
-    /// `64 - log2(ids.len())`: the slot is the top bits of the multiplied hash.
-    shift: u32,
-}
-
-impl TypeTable {
-    const MIN_BITS: u32 = 4;
-
-    fn new() -> Self {
-        Self {
-            ids: vec![NO_TYPE; 1 << Self::MIN_BITS],
-            multiplier: 0x9e37_79b9_7f4a_7c15,
-            shift: 64 - Self::MIN_BITS,
-        }
-    }
-
-    /// The `TypeId`'s own hash (a constant for each type, folded at compile time).
-    #[inline]
-    fn hash(t: TypeId) -> u64 {
-        let mut h = TypeIdHasher::default();
-        t.hash(&mut h);
-        h.finish()
-    }
-
-    #[inline]
-    fn slot(hash: u64, multiplier: u64, shift: u32) -> usize {
-        (hash.wrapping_mul(multiplier) >> shift) as usize
-    }
-
-    /// The id in `t`'s slot: `t`'s own if `t` is registered, else [`NO_TYPE`] or another
-    /// type's id (callers check the type).
-    #[inline]
-    fn get(&self, t: TypeId) -> u16 {
-        let slot = Self::slot(Self::hash(t), self.multiplier, self.shift);
-        self.ids.get(slot).copied().unwrap_or(NO_TYPE)
-    }
-
-    /// Add `types[id]`; `types` holds every registered type, by id.
-    fn insert(&mut self, id: usize, types: &[(TypeId, &'static str)]) {
-        let slot = Self::slot(Self::hash(types[id].0), self.multiplier, self.shift);
-        if self.ids[slot] == NO_TYPE {
-            self.ids[slot] = id as u16;
-            return;
-        }
-        // Another multiplier, a few times, then twice the size: with a table of at least
-        // four slots per type, a random multiplier is collision-free more often than not.
-        let mut bits = 64 - self.shift;
-        let mut multiplier = self.multiplier;
-        loop {
-            if types.len() * 4 > 1 << bits {
-                bits += 1;
-                continue;
-            }
-            for _ in 0..8 {
-                multiplier = multiplier
-                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
-                    .wrapping_add(0x1405_7b7e_f767_814f)
-                    | 1;
-                let shift = 64 - bits;
-                let mut ids = vec![NO_TYPE; 1 << bits];
-                let placed = types.iter().enumerate().all(|(i, &(t, _))| {
-                    let slot = Self::slot(Self::hash(t), multiplier, shift);
-                    let free = ids[slot] == NO_TYPE;
-                    ids[slot] = i as u16;
-                    free
-                });
-                if placed {
-                    *self = Self {
-                        ids,
-                        multiplier,
-                        shift,
-                    };
-                    return;
-                }
-            }
-            bits += 1;
-        }
-    }
-}
-
 /// What the world is doing, for the calls that must wait or be refused meanwhile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -163,7 +72,7 @@ pub(crate) enum Phase {
 pub struct World {
     pub(crate) entities: Entities,
     /// Component ids by type.
-    pub(crate) component_ids: TypeTable,
+    pub(crate) component_ids: TypeMap<ComponentId>,
     pub(crate) columns: Vec<Box<dyn AnyColumn>>,
     /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
     pub(crate) component_types: Vec<(TypeId, &'static str)>,
@@ -240,7 +149,7 @@ impl World {
     pub fn new() -> Self {
         Self {
             entities: Entities::default(),
-            component_ids: TypeTable::new(),
+            component_ids: TypeMap::default(),
             columns: Vec::new(),
             component_types: Vec::new(),
             requirers: Vec::new(),
@@ -661,7 +570,7 @@ impl World {
         self.columns.push(Box::new(Column::<T>::default()));
         self.component_types
             .push((TypeId::of::<T>(), type_name::<T>()));
-        self.component_ids.insert(index, &self.component_types);
+        self.component_ids.insert(TypeId::of::<T>(), id);
         self.requirers.push(Vec::new());
         self.watchers.push(Vec::new());
         id
@@ -693,29 +602,20 @@ impl World {
     /// Id of component type `T`, if registered.
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
-        let t = TypeId::of::<T>();
-        let id = self.component_ids.get(t);
-        match self.component_types.get(usize::from(id)) {
-            Some(&(seen, _)) if seen == t => Some(ComponentId(id)),
-            _ => None,
-        }
+        self.component_ids.get(&TypeId::of::<T>()).copied()
     }
 
-    /// `T`'s column, if registered: found with one table load, its type checked by the
-    /// downcast alone.
+    /// `T`'s column, if registered.
     #[inline]
     pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
-        let id = self.component_ids.get(TypeId::of::<T>());
-        let column: &dyn Any = &**self.columns.get(usize::from(id))?;
-        column.downcast_ref()
+        self.column_by_id(self.component_id::<T>()?)
     }
 
     /// [`World::typed_column`], mutably.
     #[inline]
     pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
-        let id = self.component_ids.get(TypeId::of::<T>());
-        let column: &mut dyn Any = &mut **self.columns.get_mut(usize::from(id))?;
-        column.downcast_mut()
+        let id = self.component_id::<T>()?;
+        Some(downcast_mut(&mut *self.columns[id.index()]))
     }
 
     /// Every component of type `T`.
