@@ -7,6 +7,11 @@ use crate::{Entity, World};
 /// distinct component types.
 ///
 /// Inserting as a bundle updates system membership once, after all components are in place.
+///
+/// ```
+/// # let mut w = ecs::World::new();
+/// let e = w.spawn((1u8, "name")); assert_eq!(w.get::<&str>(e), Some(&"name"));
+/// ```
 pub trait Bundle: 'static {
     /// Register every component type, pushing their ids in tuple order.
     #[doc(hidden)]

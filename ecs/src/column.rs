@@ -14,6 +14,11 @@ use crate::entity_set::EntitySet;
 /// Reading is free of bookkeeping. Writing through [`Column::get_mut`] returns a [`Mut`], which
 /// signals a change when it is mutably dereferenced; only columns that some system *watches*
 /// record those signals, so writes to unwatched types cost nothing extra.
+///
+/// ```
+/// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+/// assert_eq!(w.column::<u32>().len(), 1);
+/// ```
 pub struct Column<T> {
     entities: EntitySet,
     values: Vec<T>,
@@ -43,12 +48,22 @@ impl<T> fmt::Debug for Column<T> {
 
 impl<T: 'static> Column<T> {
     /// The component of `entity`, or `None` if it has none (or the handle is stale).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().get(e), Some(&7));
+    /// ```
     #[inline]
     pub fn get(&self, entity: Entity) -> Option<&T> {
         self.entities.index_of(entity).map(|i| &self.values[i])
     }
 
     /// A change-signalling handle to the component of `entity`.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// *w.column_mut::<u32>().get_mut(e).unwrap() += 1; assert_eq!(w.get::<u32>(e), Some(&8));
+    /// ```
     #[inline]
     pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let i = self.entities.index_of(entity)?;
@@ -60,41 +75,76 @@ impl<T: 'static> Column<T> {
     }
 
     /// Whether `entity` has this component.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.column::<u32>().contains(e));
+    /// ```
     #[inline]
     pub fn contains(&self, entity: Entity) -> bool {
         self.entities.contains(entity)
     }
 
     /// Number of entities with this component.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().len(), 1);
+    /// ```
     #[inline]
     pub fn len(&self) -> usize {
         self.values.len()
     }
 
     /// Whether no entity has this component.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(!w.column::<u32>().is_empty());
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
     /// The entities that have this component, in storage order.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().entities(), [e]);
+    /// ```
     #[inline]
     pub fn entities(&self) -> &[Entity] {
         self.entities.as_slice()
     }
 
     /// Every component, in storage order: `values()[i]` belongs to `entities()[i]`.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().values(), [7]);
+    /// ```
     #[inline]
     pub fn values(&self) -> &[T] {
         &self.values
     }
 
     /// Iterate over `(entity, &component)` in storage order.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().iter().collect::<Vec<_>>(), [(e, &7)]);
+    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Entity, &T)> + '_ {
         self.entities.as_slice().iter().copied().zip(&self.values)
     }
 
     /// Iterate over `(entity, Mut<component>)` in storage order.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// w.column_mut::<u32>().iter_mut().for_each(|(_, mut v)| *v += 1); assert_eq!(w.get::<u32>(e), Some(&8));
+    /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Entity, Mut<'_, T>)> + '_ {
         let changes = self.changes.as_ref();
         self.entities
@@ -247,12 +297,23 @@ pub struct Mut<'a, T> {
 
 impl<T> Mut<'_, T> {
     /// The entity this component belongs to.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.get_mut::<u32>(e).unwrap().entity(), e);
+    /// ```
     #[inline]
     pub fn entity(&self) -> Entity {
         self.entity
     }
 
     /// Signal a change without writing (e.g. after interior mutation).
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new(); let e = w.spawn((7u32,));
+    /// let id = w.add_system(D::new("s").requires::<u32>().watches::<u32>(), |_: &mut World, _: &S| {}); w.update();
+    /// w.get_mut::<u32>(e).unwrap().set_changed(); w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
+    /// ```
     #[inline]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
@@ -262,6 +323,11 @@ impl<T> Mut<'_, T> {
 
     /// Write `value` and signal a change, only if it differs from the current value.
     /// Returns whether it wrote.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(!w.get_mut::<u32>(e).unwrap().set_if_neq(7)); assert!(w.get_mut::<u32>(e).unwrap().set_if_neq(8));
+    /// ```
     #[inline]
     pub fn set_if_neq(&mut self, value: T) -> bool
     where

@@ -20,14 +20,16 @@
 //!   to the ends of the logs, and the set is drained into the list the system reads. A system
 //!   that does not run (disabled, or a debug-only update) is filled but not drained, so its
 //!   changes wait in its bits and the logs can drop what every watcher has read.
-//! - Only an entry naming a tracked entity (this generation) sets a bit, so the bits are exactly
-//!   the system's dirty entities. When they are all of its tracked entities and its tracked list
-//!   is in slot order (a level's first update), the bits are cleared and the tracked list is
-//!   handed out as it is: the one shortcut, which saves building a copy of a large list.
+//! - A bit stands for whichever entity the system tracks in that slot when it is drained: an
+//!   entry of an entity the system does not track (or no longer: despawned, its slot perhaps
+//!   reused) sets the bit of a slot that is then empty for it (skipped), or held by an entity it
+//!   started to track since (dirty anyway: new to it). So a fill needs no lookup, and the drain
+//!   reads the tracked set in slot order.
+//! - The one shortcut: when the bits cover every tracked entity and the tracked list is in slot
+//!   order (a level's first update), that list is handed out as it is, instead of a copy.
 //!
-//! Cost: a fill is a membership test and a bit per entry; a drain reads one summary word per
-//! 4,096 slots plus the leaf words that hold bits. Nothing is sorted, and the write order does
-//! not matter.
+//! Cost: a fill is a bit per entry; a drain reads one summary word per 4,096 slots plus the leaf
+//! words that hold bits. Nothing is sorted, and the write order does not matter.
 
 use crate::Entity;
 use crate::component::ComponentId;
@@ -95,19 +97,12 @@ impl ChangeLog {
         self.fresh_from = self.entries.len();
     }
 
-    /// Set `dirty`'s bits for the entries after `cursor` that name a member of `tracked`, and
-    /// move the cursor to the end.
-    pub(crate) fn read_into(
-        &mut self,
-        cursor: &mut usize,
-        dirty: &mut DirtySet,
-        tracked: &EntitySet,
-    ) {
+    /// Set `dirty`'s bits for the slots of the entries after `cursor`, and move the cursor to
+    /// the end.
+    pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
         if self.entries.len() > *cursor {
-            for &e in &self.entries[*cursor..] {
-                if tracked.contains(e) {
-                    dirty.insert(e.index());
-                }
+            for e in &self.entries[*cursor..] {
+                dirty.insert(e.index());
             }
             self.seal();
             *cursor = self.entries.len();
@@ -224,7 +219,15 @@ impl DirtySet {
         self.len
     }
 
-    /// Append, in slot order, the member of `tracked` in each set slot, and clear every bit.
+    /// How many set slots hold a member of `tracked`.
+    pub(crate) fn count_in(&self, tracked: &EntitySet) -> usize {
+        let mut n = 0;
+        self.for_each(|slot| n += usize::from(tracked.in_slot(slot).is_some()));
+        n
+    }
+
+    /// Append, in slot order, the member of `tracked` in each set slot (skipping the slots it
+    /// has none in), and clear every bit.
     pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
         if self.len == 0 {
             return;
@@ -240,6 +243,22 @@ impl DirtySet {
     /// Clear every bit.
     pub(crate) fn clear(&mut self) {
         self.drain(|_| {});
+    }
+
+    /// Call `f` with each set slot, in ascending order.
+    fn for_each(&self, mut f: impl FnMut(u32)) {
+        for (s, &summary) in self.summary.iter().enumerate() {
+            let mut words = summary;
+            while words != 0 {
+                let w = s * 64 + words.trailing_zeros() as usize;
+                words &= words - 1;
+                let mut leaf = self.leaves[w];
+                while leaf != 0 {
+                    f((w * 64) as u32 + leaf.trailing_zeros());
+                    leaf &= leaf - 1;
+                }
+            }
+        }
     }
 
     /// Call `f` with each set slot, in ascending order, zeroing the words it reads.
@@ -263,55 +282,5 @@ impl DirtySet {
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
         (self.leaves.capacity() + self.summary.capacity()) * size_of::<u64>()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn e(index: u32) -> Entity {
-        Entity::from_bits((1 << 32) | u64::from(index)).unwrap()
-    }
-
-    #[test]
-    fn marks_are_deduped_until_a_seal() {
-        let mut log = ChangeLog::default();
-        for i in [5, 3, 5, 3, 700] {
-            log.mark(e(i));
-        }
-        assert_eq!(log.entries, [e(5), e(3), e(700)]);
-        let mut dirty = DirtySet::default();
-        let mut cursor = 0;
-        let mut tracked = EntitySet::default();
-        for i in [3, 5, 700] {
-            tracked.insert(e(i));
-        }
-        log.read_into(&mut cursor, &mut dirty, &tracked);
-        assert_eq!((cursor, dirty.len), (3, 3));
-        log.mark(e(5));
-        assert_eq!(log.len(), 4, "after a seal a mark is logged again");
-    }
-
-    #[test]
-    fn drain_hands_out_slot_order_once_and_clears() {
-        let mut tracked = EntitySet::default();
-        for i in [9000, 1, 64, 4097] {
-            tracked.insert(e(i));
-        }
-        let mut dirty = DirtySet::default();
-        for i in [4097, 64, 9000, 64, 1] {
-            dirty.insert(i);
-        }
-        dirty.remove(9000);
-        assert_eq!(dirty.len(), 3);
-        let mut out = Vec::new();
-        dirty.drain_into(&tracked, &mut out);
-        assert_eq!(out, [e(1), e(64), e(4097)], "9000 was removed");
-        assert!(dirty.is_empty());
-        out.clear();
-        dirty.drain_into(&tracked, &mut out);
-        assert!(out.is_empty());
-        assert!(dirty.leaves.iter().chain(&dirty.summary).all(|&w| w == 0));
     }
 }

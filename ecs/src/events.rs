@@ -10,7 +10,7 @@ use crate::World;
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next, so a reader that runs every update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
-pub struct Events<E> {
+pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,
     /// Sequence number of `queue[0]`.
     pub(crate) first: u64,
@@ -46,29 +46,14 @@ impl<E> Events<E> {
     pub(crate) fn send(&mut self, event: E) {
         self.queue.push_back(event);
     }
-
-    /// Events still queued, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &E> {
-        self.queue.iter()
-    }
 }
 
 pub(crate) trait AnyEvents: Any {
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Drop events sent before the previous update ended.
     fn end_update(&mut self);
 }
 
 impl<E: 'static> AnyEvents for Events<E> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn end_update(&mut self) {
         let stale = (self.keep_from - self.first) as usize;
         self.queue.drain(..stale);
@@ -113,6 +98,11 @@ impl<E> fmt::Debug for EventReader<E> {
 
 impl<E: 'static> EventReader<E> {
     /// Events sent since this reader last read (that are still queued), oldest first.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
+    /// w.send(3u8); assert_eq!(r.read(&w).collect::<Vec<_>>(), [&3]);
+    /// ```
     pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
         let (skip, events) = match world.events::<E>() {
             Some(events) => {

@@ -20,22 +20,13 @@ use crate::{Entity, World};
 ///
 /// ```
 /// use ecs::{System, SystemDesc, SystemEntities, World};
-///
-/// struct Hp(u32);
-/// struct Count(usize);
-/// impl System for Count {
-///     fn update(&mut self, _: &mut World, entities: &SystemEntities<'_>) {
-///         self.0 += entities.dirty().len();
-///     }
-///     fn on_clear(&mut self, world: &mut World) {
-///         world.spawn((Hp(1),)); // a fresh room
-///     }
+/// struct Room;
+/// impl System for Room {
+///     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
+///     fn on_clear(&mut self, world: &mut World) { world.spawn((1u8,)); } // a fresh room
 /// }
-/// let mut world = World::new();
-/// world.add_system(SystemDesc::new("count").requires::<Hp>().watches::<Hp>(), Count(0));
-/// world.spawn((Hp(3),));
-/// world.clear();
-/// assert_eq!(world.len(), 1, "on_clear spawned one");
+/// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
+/// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
 /// ```
 pub trait System: 'static {
     /// Run one update. `entities` holds the tracked entities and the dirty subset.
@@ -64,6 +55,12 @@ where
 /// These are the sets as the run started: entities spawned, despawned or changed during the run
 /// reach the system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree with each
 /// other throughout.
+///
+/// ```
+/// # use ecs::{SystemDesc, SystemEntities, World}; let mut w = World::new();
+/// w.add_system(SystemDesc::new("s").requires::<u8>(), |_: &mut World, e: &SystemEntities| assert_eq!(e.tracked().len(), 1));
+/// w.spawn((1u8,)); w.update();
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
     tracked: &'a [Entity],
@@ -75,19 +72,9 @@ impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Seen(usize);
-    /// let mut world = World::new();
-    /// world.insert_resource(Seen(0));
-    /// world.add_system(SystemDesc::new("all").requires::<Hp>(), |w: &mut World, e: &SystemEntities| {
-    ///     w.resource_mut::<Seen>().0 = e.tracked().len();
-    /// });
-    /// world.spawn((Hp(1),));
-    /// world.spawn(());
-    /// world.update();
-    /// assert_eq!(world.resource::<Seen>().0, 1);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// w.add_system(D::new("s").requires::<u8>(), |_: &mut World, e: &S| assert_eq!(e.tracked().len(), 1));
+    /// w.spawn((1u8,)); w.spawn(()); w.update();
     /// ```
     #[inline]
     pub fn tracked(&self) -> &'a [Entity] {
@@ -102,23 +89,12 @@ impl<'a> SystemEntities<'a> {
     /// ([`World::set_change_tracking`]) this is every tracked entity, in the same order.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Seen(Vec<ecs::Entity>);
-    /// let mut world = World::new();
-    /// world.insert_resource(Seen(Vec::new()));
-    /// world.add_system(
-    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
-    ///     |w: &mut World, e: &SystemEntities| w.resource_mut::<Seen>().0 = e.dirty().to_vec(),
-    /// );
-    /// let es: Vec<_> = (0..4).map(|i| world.spawn((Hp(i),))).collect();
-    /// world.update();
-    /// for &e in es.iter().rev() {
-    ///     world.get_mut::<Hp>(e).unwrap().0 += 1;
-    /// }
-    /// world.update();
-    /// assert_eq!(world.resource::<Seen>().0, es, "slot order, not change order");
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(Vec::<ecs::Entity>::new());
+    /// w.add_system(D::new("s").watches::<u8>(), |w: &mut World, e: &S| *w.resource_mut() = e.dirty().to_vec());
+    /// let es: Vec<_> = (0..4).map(|i| w.spawn((i as u8,))).collect(); w.update();
+    /// es.iter().rev().for_each(|&e| *w.get_mut::<u8>(e).unwrap() += 1); w.update();
+    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), es, "slot order, not change order");
     /// ```
     ///
     /// [`World::set_change_tracking`]: crate::World::set_change_tracking
@@ -127,54 +103,21 @@ impl<'a> SystemEntities<'a> {
         self.dirty
     }
 
-    /// Number of dirty entities: `dirty().len()`.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Seen(usize);
-    /// let mut world = World::new();
-    /// world.insert_resource(Seen(0));
-    /// world.add_system(
-    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
-    ///     |w: &mut World, e: &SystemEntities| w.resource_mut::<Seen>().0 = e.dirty_len(),
-    /// );
-    /// world.spawn((Hp(1),));
-    /// world.update();
-    /// assert_eq!(world.resource::<Seen>().0, 1);
-    /// ```
-    #[inline]
-    pub fn dirty_len(&self) -> usize {
-        self.dirty.len()
-    }
-
     /// The dirty entities that have a component in `column`, each with that component: the
     /// pairs of `dirty()` looked up in `column`, in the same order. It costs what the loop
     /// `for &e in entities.dirty()` with `column.get(e)` costs, since it is that loop. Writes the
     /// system made to the column before the call are seen.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Total(u32);
-    /// let mut world = World::new();
-    /// world.insert_resource(Total(0));
-    /// world.add_system(
-    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         let total: u32 = entities.dirty_in(world.column::<Hp>()).map(|(_, hp)| hp.0).sum();
-    ///         world.resource_mut::<Total>().0 = total;
-    ///     },
-    /// );
-    /// let a = world.spawn((Hp(3),));
-    /// world.spawn((Hp(4),));
-    /// world.update();
-    /// assert_eq!(world.resource::<Total>().0, 7, "both new");
-    /// world.get_mut::<Hp>(a).unwrap().0 = 10;
-    /// world.update();
-    /// assert_eq!(world.resource::<Total>().0, 10, "only the one that changed");
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(0u32);
+    /// w.add_system(D::new("hp").watches::<u32>(), |w: &mut World, e: &S| {
+    ///     *w.resource_mut::<u32>() = e.dirty_in(w.column::<u32>()).map(|(_, hp)| hp).sum();
+    /// });
+    /// let a = w.spawn((3u32,)); w.spawn((4u32,)); w.update();
+    /// assert_eq!(*w.resource::<u32>(), 7, "both new");
+    /// *w.get_mut::<u32>(a).unwrap() = 10; w.update();
+    /// assert_eq!(*w.resource::<u32>(), 10, "only the one that changed");
     /// ```
     #[inline]
     pub fn dirty_in<'c, T: 'static>(
@@ -193,20 +136,11 @@ impl<'a> SystemEntities<'a> {
     /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Gone(Vec<ecs::Entity>);
-    /// let mut world = World::new();
-    /// world.insert_resource(Gone(Vec::new()));
-    /// world.add_system(SystemDesc::new("index").requires::<Hp>(), |w: &mut World, e: &SystemEntities| {
-    ///     w.resource_mut::<Gone>().0.extend_from_slice(e.removed());
-    /// });
-    /// let a = world.spawn((Hp(1),));
-    /// world.update();
-    /// world.despawn(a);
-    /// world.update();
-    /// assert_eq!(world.resource::<Gone>().0, [a]);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(Vec::<ecs::Entity>::new());
+    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<_>>().extend(e.removed()));
+    /// let a = w.spawn((1u8,)); w.update(); w.despawn(a); w.update();
+    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), [a]);
     /// ```
     #[inline]
     pub fn removed(&self) -> &'a [Entity] {
@@ -218,61 +152,88 @@ impl<'a> SystemEntities<'a> {
 /// components, and whether it is a debug system.
 ///
 /// ```
-/// use ecs::SystemDesc;
-/// # struct Position; struct Sprite; struct Dead;
-/// let desc = SystemDesc::new("draw_data")
-///     .priority(90)
-///     .requires::<Position>()
-///     .requires::<Sprite>()
-///     .watches::<Position>()
-///     .watches::<Dead>(); // watched need not be required
+/// # let mut w = ecs::World::new(); let desc = ecs::SystemDesc::new("draw_data").watches::<u8>();
+/// let id = w.add_system(desc, |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).name, "draw_data");
 /// ```
 #[derive(Clone, Debug)]
 pub struct SystemDesc {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
     pub(crate) debug: bool,
-    pub(crate) runs_when: RunsWhen,
-    pub(crate) requires: Vec<ComponentRef>,
-    pub(crate) watches: Vec<ComponentRef>,
+    /// `Some(true)`: only on changes ([`SystemDesc::reactive`]); `Some(false)`: every update
+    /// ([`SystemDesc::every_update`]); `None`: on changes if it watches something.
+    pub(crate) reactive: Option<bool>,
+    /// Registers a component type with a world (on `add_system`) and returns its id.
+    pub(crate) requires: Vec<fn(&mut World) -> ComponentId>,
+    pub(crate) watches: Vec<fn(&mut World) -> ComponentId>,
 }
 
 impl SystemDesc {
     /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
     /// watches a component, it is called only when it has something to react to, unless
     /// [`every_update`](SystemDesc::every_update).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!((w.system_info(id).name, w.system_info(id).priority), ("s", 0));
+    /// ```
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
             priority: 0,
             debug: false,
-            runs_when: RunsWhen::Default,
+            reactive: None,
             requires: Vec::new(),
             watches: Vec::new(),
         }
     }
 
     /// Lower priorities run first; equal priorities run in the order systems were added.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s").priority(-4), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!(w.system_info(id).priority, -4);
+    /// ```
     pub fn priority(mut self, priority: i32) -> Self {
         self.priority = priority;
         self
     }
 
     /// Track only entities that have a `T` (on top of the other requirements).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.spawn((1u8,)); w.spawn((2u16,));
+    /// let id = w.add_system(ecs::SystemDesc::new("s").requires::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!(w.system_info(id).tracked, 1);
+    /// ```
     pub fn requires<T: Component>(mut self) -> Self {
-        self.requires.push(ComponentRef::of::<T>());
+        self.requires.push(World::register::<T>);
         self
     }
 
     /// Make a tracked entity dirty when its `T` changes, is added or is removed.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((1u8,));
+    /// let id = w.add_system(ecs::SystemDesc::new("s").watches::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// w.update(); *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
+    /// ```
     pub fn watches<T: Component>(mut self) -> Self {
-        self.watches.push(ComponentRef::of::<T>());
+        self.watches.push(World::register::<T>);
         self
     }
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
     ///
     /// [`World::update_debug_only`]: crate::World::update_debug_only
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert!(w.system_info(id).debug);
+    /// ```
     pub fn debug(mut self) -> Self {
         self.debug = true;
         self
@@ -287,28 +248,18 @@ impl SystemDesc {
     /// [`SystemInfo::runs`] as it is and reports zero `last_dirty` and `last_duration`.
     ///
     /// ```
-    /// use ecs::{SystemDesc, World};
-    ///
-    /// struct Hp(u32);
-    /// let mut world = World::new();
-    /// let id = world.add_system(
-    ///     SystemDesc::new("hp_bar").requires::<Hp>().watches::<Hp>().reactive(),
-    ///     |_: &mut World, _: &ecs::SystemEntities| {},
-    /// );
-    /// let e = world.spawn((Hp(3),));
-    /// world.update(); // new entity: runs
-    /// world.update(); // nothing changed: skipped
-    /// assert_eq!(world.system_info(id).runs, 1);
-    /// world.get_mut::<Hp>(e).unwrap().0 = 2;
-    /// world.update();
-    /// assert_eq!(world.system_info(id).runs, 2);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("bar").watches::<u8>().reactive(), |_: &mut World, _: &S| {});
+    /// let e = w.spawn((3u8,)); w.update(); w.update(); // new entity: runs; nothing changed: skipped
+    /// assert_eq!(w.system_info(id).runs, 1);
+    /// *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).runs, 2);
     /// ```
     ///
     /// [`SystemEntities::dirty`]: crate::SystemEntities::dirty
     /// [`SystemEntities::removed`]: crate::SystemEntities::removed
     /// [`SystemInfo::runs`]: crate::SystemInfo::runs
     pub fn reactive(mut self) -> Self {
-        self.runs_when = RunsWhen::Changed;
+        self.reactive = Some(true);
         self
     }
 
@@ -318,57 +269,41 @@ impl SystemDesc {
     /// every update anyway, unless [`reactive`](SystemDesc::reactive).
     ///
     /// ```
-    /// use ecs::{SystemDesc, World};
-    ///
-    /// struct Hp(u32);
-    /// let mut world = World::new();
-    /// let watcher = world.add_system(
-    ///     SystemDesc::new("hp_bar").requires::<Hp>().watches::<Hp>(),
-    ///     |_: &mut World, _: &ecs::SystemEntities| {},
-    /// );
-    /// let ticker = world.add_system(
-    ///     SystemDesc::new("hp_regen").requires::<Hp>().watches::<Hp>().every_update(),
-    ///     |_: &mut World, _: &ecs::SystemEntities| {},
-    /// );
-    /// world.spawn((Hp(3),));
-    /// world.update();
-    /// world.update(); // nothing changed
-    /// assert_eq!(world.system_info(watcher).runs, 1, "a watcher runs on changes");
-    /// assert_eq!(world.system_info(ticker).runs, 2);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let watcher = w.add_system(D::new("bar").watches::<u8>(), |_: &mut World, _: &S| {});
+    /// let ticker = w.add_system(D::new("regen").watches::<u8>().every_update(), |_: &mut World, _: &S| {});
+    /// w.spawn((3u8,)); w.update(); w.update(); // nothing changed
+    /// assert_eq!((w.system_info(watcher).runs, w.system_info(ticker).runs), (1, 2));
     /// ```
     pub fn every_update(mut self) -> Self {
-        self.runs_when = RunsWhen::EveryUpdate;
+        self.reactive = Some(false);
         self
     }
 
     /// Whether the update skips this system when it has nothing dirty and nothing removed.
     pub(crate) fn is_reactive(&self) -> bool {
-        match self.runs_when {
-            RunsWhen::Default => !self.watches.is_empty(),
-            RunsWhen::Changed => true,
-            RunsWhen::EveryUpdate => false,
-        }
+        self.reactive.unwrap_or(!self.watches.is_empty())
     }
-}
-
-/// When a system runs: see [`SystemDesc::reactive`] and [`SystemDesc::every_update`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RunsWhen {
-    /// On changes if it watches something, else on every update.
-    Default,
-    /// Only when it has dirty or removed entities.
-    Changed,
-    /// On every update.
-    EveryUpdate,
 }
 
 /// Handle to a system added with [`World::add_system`].
 ///
 /// [`World::add_system`]: crate::World::add_system
+///
+/// ```
+/// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
+/// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SystemId(pub(crate) usize);
 
 /// Snapshot of one system's scheduling state and last-run figures.
+///
+/// ```
+/// # let mut w = ecs::World::new();
+/// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+/// w.update(); assert_eq!((w.system_info(id).runs, w.system_info(id).enabled), (1, true));
+/// ```
 #[derive(Clone, Debug)]
 pub struct SystemInfo {
     /// Handle of the system.
@@ -394,20 +329,6 @@ pub struct SystemInfo {
     ///
     /// [`SystemDesc::every_update`]: crate::SystemDesc::every_update
     pub runs: u64,
-}
-
-/// Reference to a component type that can register itself with a world later.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ComponentRef {
-    pub(crate) register: fn(&mut World) -> ComponentId,
-}
-
-impl ComponentRef {
-    fn of<T: Component>() -> Self {
-        Self {
-            register: World::register::<T>,
-        }
-    }
 }
 
 /// A system plus the entity sets the world maintains for it.
@@ -481,13 +402,13 @@ impl World {
         let s = self.systems.len();
         let mut required = ComponentSet::EMPTY;
         for r in &desc.requires {
-            let id = (r.register)(self);
+            let id = r(self);
             required.insert(id);
             self.requirers[id.index()].push(s);
         }
         let mut watches: Vec<Watch> = Vec::new();
         for w in &desc.watches {
-            let id = (w.register)(self);
+            let id = w(self);
             if watches.iter().any(|w| w.id == id) {
                 continue;
             }
@@ -557,6 +478,11 @@ impl World {
     }
 
     /// Whether a system is enabled.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert!(w.is_enabled(id));
+    /// ```
     pub fn is_enabled(&self, id: SystemId) -> bool {
         self.slot(id).enabled
     }
@@ -580,6 +506,11 @@ impl World {
     ///
     /// # Panics
     /// If `id` belongs to another world.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).id, id);
+    /// ```
     pub fn system_info(&self, id: SystemId) -> SystemInfo {
         let slot = self.slot(id);
         SystemInfo {
@@ -620,6 +551,10 @@ impl World {
     }
 
     /// Whether change tracking is on (the default).
+    ///
+    /// ```
+    /// assert!(ecs::World::new().change_tracking());
+    /// ```
     pub fn change_tracking(&self) -> bool {
         self.change_tracking
     }
@@ -638,6 +573,10 @@ impl World {
     }
 
     /// Whether system runs are timed.
+    ///
+    /// ```
+    /// assert!(!ecs::World::new().timing());
+    /// ```
     pub fn timing(&self) -> bool {
         self.timing
     }
@@ -740,7 +679,7 @@ impl World {
         let slot = &mut self.systems[s];
         for w in &mut slot.watches {
             if let Some(log) = self.columns[w.id.index()].change_log_mut() {
-                log.read_into(&mut w.cursor, &mut slot.dirty, &slot.sets.tracked);
+                log.read_into(&mut w.cursor, &mut slot.dirty);
             }
         }
     }
@@ -766,7 +705,9 @@ impl World {
             }
         }
         // Every tracked entity dirty, listed in slot order: that list is the delivery.
-        let whole = slot.dirty.len() == tracked.len() && tracked.is_in_slot_order();
+        let whole = slot.dirty.len() >= tracked.len()
+            && tracked.is_in_slot_order()
+            && slot.dirty.count_in(tracked) == tracked.len();
         if whole {
             slot.dirty.clear();
         } else {

@@ -17,6 +17,11 @@ use crate::system::{SystemSets, SystemSlot};
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
+///
+/// ```
+/// # let mut w = ecs::World::new(); let e = w.spawn(()); w.despawn(e);
+/// assert_eq!(w.insert(e, 1u8), Err(ecs::NoSuchEntity(e)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoSuchEntity(pub Entity);
 
@@ -69,6 +74,10 @@ pub(crate) enum Phase {
 /// Everything in one ECS: entities, components, systems, resources and events.
 ///
 /// See the [crate documentation](crate) for the model and a walkthrough.
+///
+/// ```
+/// let mut w = ecs::World::new(); let e = w.spawn((1u8,)); assert_eq!(w.get::<u8>(e), Some(&1));
+/// ```
 pub struct World {
     pub(crate) entities: Entities,
     /// Component ids by type.
@@ -126,26 +135,22 @@ impl Default for World {
 
 impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
+        let systems: Vec<_> = self.order.iter().map(|&s| self.systems[s].name).collect();
         f.debug_struct("World")
             .field("entities", &self.entities.len())
-            .field(
-                "component_types",
-                &self.component_types.iter().map(|t| t.1).collect::<Vec<_>>(),
-            )
-            .field(
-                "systems",
-                &self
-                    .order
-                    .iter()
-                    .map(|&s| self.systems[s].name)
-                    .collect::<Vec<_>>(),
-            )
+            .field("component_types", &types)
+            .field("systems", &systems)
             .finish_non_exhaustive()
     }
 }
 
 impl World {
     /// Create an empty world with change tracking on.
+    ///
+    /// ```
+    /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
+    /// ```
     pub fn new() -> Self {
         Self {
             entities: Entities::default(),
@@ -185,6 +190,11 @@ impl World {
     /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
     ///
     /// Systems see the entity (and its watched components as dirty) on their next run.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let e = w.spawn((1u8, 2u16)); assert!(w.has::<u8>(e) && w.has::<u16>(e));
+    /// ```
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let entity = self.entities.alloc();
         let b = self.bundle_index::<B>();
@@ -202,9 +212,8 @@ impl World {
     }
 
     /// Create one entity per bundle of `bundles`, in order, as [`World::spawn`] would one by
-    /// one, and return them. Faster for many: room is reserved from the iterator's size hint
-    /// (see [`World::reserve`]), and the bundle's component ids and which systems will track
-    /// the new entities are found once for the whole batch instead of once per entity.
+    /// one, and return them, with room reserved from the iterator's size hint first (see
+    /// [`World::reserve`]).
     ///
     /// ```
     /// struct Pos(i32);
@@ -215,66 +224,19 @@ impl World {
     /// ```
     pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
         let bundles = bundles.into_iter();
-        let expected = bundles.size_hint().0;
-        self.reserve::<B>(expected);
-        let b = self.bundle_index::<B>();
-        let info = std::mem::take(&mut self.bundles[b]);
-        // A new entity has exactly the bundle's components: the systems requiring a subset of
-        // them track it, the others cannot.
-        let tracking: Vec<usize> = info
-            .systems
-            .iter()
-            .copied()
-            .filter(|&s| info.signature.is_superset(&self.systems[s].required))
-            .collect();
-        let mut spawned = Vec::with_capacity(expected);
-        for bundle in bundles {
-            let entity = self.entities.alloc();
-            bundle.insert_into(self, entity, &info.ids);
-            if let Some(sig) = self.entities.components_mut(entity) {
-                *sig = info.signature;
-            }
-            for &s in &tracking {
-                self.track_new(s, entity);
-            }
-            spawned.push(entity);
-        }
-        self.bundles[b] = info;
-        spawned
-    }
-
-    /// Make system `s` track `entity`, just spawned with components it requires (what
-    /// [`World::refresh_membership`] decides for such an entity).
-    #[inline]
-    fn track_new(&mut self, s: usize, entity: Entity) {
-        let slot = &mut self.systems[s];
-        if slot.running.is_some() {
-            slot.pending_membership.push(entity);
-        } else if slot.sets.tracked.insert(entity) {
-            slot.sets.removed.remove(entity);
-            if !slot.watches.is_empty() {
-                slot.dirty.insert(entity.index());
-            }
-        }
+        self.reserve::<B>(bundles.size_hint().0);
+        bundles.map(|bundle| self.spawn(bundle)).collect()
     }
 
     /// Make room for `additional` more entities with the components of bundle `B`: entity
-    /// slots, room in each of `B`'s columns, and room in the entity sets of the systems that
-    /// will track such entities (a spawn logs no change: those systems receive the new entities
-    /// as newly tracked). Capacities are
-    /// exact, so a world filled to what was reserved holds no slack from growth by doubling.
-    /// Only capacity changes: spawning afterwards behaves as without it, only faster.
+    /// slots, `B`'s columns, and the sets of the systems that will track them, with exact
+    /// capacities (no slack from growth by doubling). Only capacity changes.
     ///
     /// ```
-    /// struct Pos(f32);
-    /// struct Vel(f32);
-    /// let mut world = ecs::World::new();
-    /// world.reserve::<(Pos, Vel)>(1_000);
-    /// let before = world.memory_use().total();
-    /// for i in 0..1_000 {
-    ///     world.spawn((Pos(i as f32), Vel(1.0)));
-    /// }
-    /// assert_eq!(world.memory_use().total(), before, "no reallocation");
+    /// # let mut w = ecs::World::new();
+    /// w.reserve::<(u32, u8)>(1_000); let before = w.memory_use().total();
+    /// (0..1_000).for_each(|i| { w.spawn((i, 1u8)); });
+    /// assert_eq!(w.memory_use().total(), before, "no reallocation");
     /// ```
     pub fn reserve<B: Bundle>(&mut self, additional: usize) {
         let b = self.bundle_index::<B>();
@@ -345,6 +307,11 @@ impl World {
     ///
     /// # Errors
     /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn(());
+    /// assert_eq!(w.insert(e, 1u8), Ok(None)); assert_eq!(w.insert(e, 2u8), Ok(Some(1)));
+    /// ```
     pub fn insert<T: Component>(
         &mut self,
         entity: Entity,
@@ -365,6 +332,11 @@ impl World {
     }
 
     /// Remove `entity`'s `T` and return it; `None` if it had none or the handle is stale.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.remove::<u32>(e), Some(7)); assert_eq!(w.remove::<u32>(e), None);
+    /// ```
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
         let id = self.component_id::<T>()?;
         let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
@@ -376,12 +348,22 @@ impl World {
     }
 
     /// `entity`'s `T`, or `None` if it has none or the handle is stale.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.get::<u32>(e), Some(&7));
+    /// ```
     #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
         self.try_column::<T>()?.get(entity)
     }
 
     /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// *w.get_mut::<u32>(e).unwrap() = 9; assert_eq!(w.get::<u32>(e), Some(&9));
+    /// ```
     #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         self.typed_column_mut::<T>()?.get_mut(entity)
@@ -390,6 +372,11 @@ impl World {
     /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
     /// signature, for code that looks components up by id from a table of its own (resolve
     /// each type's column once, then skip, per entity, the columns it has no component in).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// let id = w.component_id::<u32>().unwrap(); assert!(w.has_id(e, id));
+    /// ```
     #[inline]
     pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
         self.entities
@@ -398,34 +385,63 @@ impl World {
     }
 
     /// Whether `entity` is alive and has a `T`.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.has::<u32>(e) && !w.has::<u8>(e));
+    /// ```
     #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
         self.try_column::<T>().is_some_and(|c| c.contains(entity))
     }
 
     /// Whether `entity` is alive (not despawned, not stale).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.is_alive(e)); w.despawn(e); assert!(!w.is_alive(e));
+    /// ```
     #[inline]
     pub fn is_alive(&self, entity: Entity) -> bool {
         self.entities.is_alive(entity)
     }
 
     /// Number of live entities (including ones despawned during this update, until it ends).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.len(), 1);
+    /// ```
     pub fn len(&self) -> usize {
         self.entities.len()
     }
 
     /// Whether there are no live entities.
+    ///
+    /// ```
+    /// assert!(ecs::World::new().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entities.len() == 0
     }
 
     /// Every live entity, in slot order.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.iter_entities().collect::<Vec<_>>(), [e]);
+    /// ```
     pub fn iter_entities(&self) -> impl Iterator<Item = Entity> + '_ {
         self.entities.iter().map(|(e, _)| e)
     }
 
     /// Despawn `entity`: immediately outside an update; at the end of the update when called
     /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.despawn(e)); assert!(!w.despawn(e), "already gone");
+    /// ```
     pub fn despawn(&mut self, entity: Entity) -> bool {
         if !self.entities.is_alive(entity) {
             return false;
@@ -556,6 +572,11 @@ impl World {
     ///
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.register::<u32>(); assert_eq!(w.register::<u32>(), id, "idempotent");
+    /// ```
     pub fn register<T: Component>(&mut self) -> ComponentId {
         if let Some(id) = self.component_id::<T>() {
             return id;
@@ -576,30 +597,26 @@ impl World {
         id
     }
 
-    /// Every component type the world has a column for, in registration order (the order of
-    /// their [`ComponentId`]s): its `TypeId` and its [`type_name`]. A type is registered by the
-    /// first spawn or insert of one, by a system that requires or watches it, or by
-    /// [`World::register`], and stays registered (its column may be empty, even after
-    /// [`World::clear`]). For checks that must cover every component type, such as a test that a
-    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
-    /// and `std` does not promise their exact form).
+    /// Every registered component type, in the order of their [`ComponentId`]s: its `TypeId`
+    /// and its [`type_name`] (for messages). A type stays registered, even after
+    /// [`World::clear`]; for checks that must cover every type (a state hash, a save format).
     ///
     /// ```
-    /// use std::any::TypeId;
-    ///
-    /// struct Health(u32);
-    /// struct Name(&'static str);
-    /// let mut world = ecs::World::new();
-    /// world.spawn((Health(3),));
-    /// world.register::<Name>();
-    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
-    /// assert_eq!(types, [TypeId::of::<Health>(), TypeId::of::<Name>()]);
+    /// # use std::any::TypeId; let mut w = ecs::World::new();
+    /// w.spawn((3u32,)); w.register::<u8>();
+    /// let types: Vec<TypeId> = w.component_types().map(|(id, _)| id).collect();
+    /// assert_eq!(types, [TypeId::of::<u32>(), TypeId::of::<u8>()]);
     /// ```
     pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
         self.component_types.iter().copied()
     }
 
     /// Id of component type `T`, if registered.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// assert_eq!(w.component_id::<u32>(), None); let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
+    /// ```
     #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
         self.component_ids.get(&TypeId::of::<T>()).copied()
@@ -623,6 +640,11 @@ impl World {
     /// # Panics
     /// If `T` was never registered (no entity ever had one and no system names it); use
     /// [`World::try_column`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().values(), [7]);
+    /// ```
     #[inline]
     pub fn column<T: Component>(&self) -> &Column<T> {
         self.try_column()
@@ -630,6 +652,11 @@ impl World {
     }
 
     /// Every component of type `T`, or `None` if `T` was never registered.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.try_column::<u32>().is_some() && w.try_column::<u8>().is_none());
+    /// ```
     #[inline]
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
         self.typed_column()
@@ -637,26 +664,25 @@ impl World {
 
     /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
     /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// let id = w.component_id::<u32>().unwrap(); assert_eq!(w.column_by_id::<u32>(id).unwrap().len(), 1);
+    /// ```
     #[inline]
     pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
         let column: &dyn Any = &**self.columns.get(id.index())?;
         column.downcast_ref()
     }
 
-    /// Where the world's heap bytes go: entities, each column, each change log, each system's
-    /// entity sets, the delivery buffers (by capacity). Resources and events are left out:
-    /// their types are the caller's, who can count them.
+    /// Where the world's heap bytes go (by capacity): entities, each column, each change log,
+    /// each system's entity sets. Resources and events are left out (their types are the
+    /// caller's, who can count them).
     ///
     /// ```
-    /// struct Hp(u32);
-    /// let mut world = ecs::World::new();
-    /// for i in 0..100 {
-    ///     world.spawn((Hp(i),));
-    /// }
-    /// let memory = world.memory_use();
-    /// // Spawned in slot order, the handles are their own index (see `EntitySet`).
-    /// assert!(memory.columns[0].1 >= 100 * (4 + 8), "values, dense handles");
-    /// assert!(memory.total() >= memory.entities + memory.columns[0].1);
+    /// # let mut w = ecs::World::new();
+    /// (0..100).for_each(|i| { w.spawn((i as u32,)); }); let m = w.memory_use();
+    /// assert!(m.columns[0].1 >= 100 * (4 + 8), "values and handles");
     /// ```
     pub fn memory_use(&self) -> MemoryUse {
         MemoryUse {
@@ -685,6 +711,11 @@ impl World {
 
     /// Number of registered component types; grows by one with each new type, so a cache of
     /// ids is current while this is unchanged.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.component_type_count(), 1); w.register::<u8>(); assert_eq!(w.component_type_count(), 2);
+    /// ```
     #[inline]
     pub fn component_type_count(&self) -> usize {
         self.columns.len()
@@ -692,6 +723,11 @@ impl World {
 
     /// Every component of type `T`, mutably (registering `T` if needed). Writes through
     /// [`Column::get_mut`] signal changes; adding and removing go through the world.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// *w.column_mut::<u32>().get_mut(e).unwrap() = 1; assert_eq!(w.get::<u32>(e), Some(&1));
+    /// ```
     #[inline]
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
@@ -702,6 +738,11 @@ impl World {
     ///
     /// # Panics
     /// If `A` and `B` are the same type.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32, 2u8));
+    /// let (a, b) = w.columns_mut::<u32, u8>(); *a.get_mut(e).unwrap() += u32::from(*b.get(e).unwrap()); assert_eq!(w.get::<u32>(e), Some(&9));
+    /// ```
     pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
         let a = self.register::<A>().index();
         let b = self.register::<B>().index();
@@ -722,6 +763,11 @@ impl World {
 impl World {
     /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
     /// one.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// assert_eq!(w.insert_resource(1u8), None); assert_eq!(w.insert_resource(2u8), Some(1));
+    /// ```
     pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
             value: Box::new(resource),
@@ -740,6 +786,11 @@ impl World {
     ///
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// assert_eq!(*w.resource::<u8>(), 1);
+    /// ```
     #[inline]
     pub fn resource<R: 'static>(&self) -> &R {
         self.get_resource().unwrap_or_else(|| {
@@ -754,6 +805,11 @@ impl World {
     ///
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// *w.resource_mut::<u8>() += 1; assert_eq!(*w.resource::<u8>(), 2);
+    /// ```
     #[inline]
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
         self.get_resource_mut().unwrap_or_else(|| {
@@ -765,12 +821,21 @@ impl World {
     }
 
     /// The `R` resource, if inserted.
+    ///
+    /// ```
+    /// assert_eq!(ecs::World::new().get_resource::<u8>(), None);
+    /// ```
     #[inline]
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
         self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
     }
 
     /// The `R` resource mutably, if inserted.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// *w.get_resource_mut::<u8>().unwrap() = 5; assert_eq!(w.get_resource::<u8>(), Some(&5));
+    /// ```
     #[inline]
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
         self.resources
@@ -780,6 +845,11 @@ impl World {
     }
 
     /// Remove and return the `R` resource.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// assert_eq!(w.remove_resource::<u8>(), Some(1)); assert_eq!(w.get_resource::<u8>(), None);
+    /// ```
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
         self.resources.remove(&TypeId::of::<R>()).map(|old| {
             *old.value
@@ -788,40 +858,37 @@ impl World {
         })
     }
 
-    /// Every resource type the world holds: its `TypeId` and its [`type_name`], in no
-    /// particular order. For checks that must cover every resource, such as a test that a
-    /// state hash or a save format misses none; compare `TypeId`s (the names are for messages,
-    /// and `std` does not promise their exact form).
+    /// Every resource type the world holds, in no particular order: its `TypeId` and its
+    /// [`type_name`] (for messages); for checks that must cover every resource.
     ///
     /// ```
-    /// use std::any::TypeId;
-    ///
-    /// struct Score(u32);
-    /// let mut world = ecs::World::new();
-    /// world.insert_resource(Score(0));
-    /// let types: Vec<_> = world.resource_types().collect();
-    /// assert_eq!(types.len(), 1);
-    /// assert_eq!(types[0].0, TypeId::of::<Score>());
-    /// assert!(types[0].1.ends_with("Score"));
+    /// # use std::any::TypeId; let mut w = ecs::World::new();
+    /// w.insert_resource(0u32); let types: Vec<_> = w.resource_types().collect();
+    /// assert_eq!(types, [(TypeId::of::<u32>(), "u32")]);
     /// ```
     pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
         self.resources.iter().map(|(&id, r)| (id, r.name))
     }
 
     /// Send an event to every [`EventReader<E>`](crate::EventReader).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
+    /// w.send(1u8); w.send(2u8); assert_eq!(r.read(&w).count(), 2);
+    /// ```
     pub fn send<E: 'static>(&mut self, event: E) {
-        self.events
+        let events: &mut dyn Any = &mut **self
+            .events
             .entry(TypeId::of::<E>())
-            .or_insert_with(|| Box::new(Events::<E>::default()))
-            .as_any_mut()
-            .downcast_mut::<Events<E>>()
-            .expect("events stored under their own TypeId")
-            .send(event);
+            .or_insert_with(|| Box::new(Events::<E>::default()));
+        let events: &mut Events<E> = events.downcast_mut().expect("stored under its TypeId");
+        events.send(event);
     }
 
     /// The queue of `E` events, if any were ever sent.
-    pub fn events<E: 'static>(&self) -> Option<&Events<E>> {
-        self.events.get(&TypeId::of::<E>())?.as_any().downcast_ref()
+    pub(crate) fn events<E: 'static>(&self) -> Option<&Events<E>> {
+        let events: &dyn Any = &**self.events.get(&TypeId::of::<E>())?;
+        events.downcast_ref()
     }
 }
 
@@ -829,6 +896,11 @@ impl World {
 /// [`World::memory_use`].
 ///
 /// [`World::memory_use`]: crate::World::memory_use
+///
+/// ```
+/// # let mut w = ecs::World::new(); w.spawn((7u32,));
+/// let m = w.memory_use(); assert_eq!(m.columns.len(), 1); assert!(m.total() >= m.columns[0].1);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct MemoryUse {
     /// The entity allocator: a slot (generation, liveness, component signature) per index.
@@ -843,6 +915,11 @@ pub struct MemoryUse {
 
 impl MemoryUse {
     /// Everything above, added up.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.spawn((7u32,));
+    /// let m = w.memory_use(); assert_eq!(m.total(), m.entities + m.columns[0].1);
+    /// ```
     pub fn total(&self) -> usize {
         let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
         self.entities + sum(&self.columns) + sum(&self.change_logs) + sum(&self.systems)

@@ -64,7 +64,7 @@ fn changes_in_any_order_are_read_once_each_in_slot_order() {
         SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             let read = read_hp(world, entities);
-            assert_eq!(entities.dirty_len(), read.len());
+            assert_eq!(entities.dirty().len(), read.len());
             assert!(
                 entities.dirty().is_sorted_by_key(|e| e.index()),
                 "slot order"

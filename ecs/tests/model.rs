@@ -642,7 +642,6 @@ fn check_dirty_in<T: Val>(world: &World, entities: &SystemEntities<'_>, system: 
         "{system}: dirty_in over {}",
         std::any::type_name::<T>()
     );
-    assert_eq!(entities.dirty_len(), entities.dirty().len());
 }
 
 fn requires<T: Val>(desc: SystemDesc) -> SystemDesc {
