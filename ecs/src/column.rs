@@ -214,13 +214,11 @@ pub(crate) trait AnyColumn: Any {
     /// Start recording changes (idempotent).
     fn watch(&mut self);
     /// The change log, if some system watches this type.
+    fn change_log(&self) -> Option<&RefCell<ChangeLog>>;
+    /// [`AnyColumn::change_log`], mutably.
     fn change_log_mut(&mut self) -> Option<&mut ChangeLog>;
-    /// Number of entries in the change log (0 if none).
-    fn change_log_len(&self) -> usize;
     /// Bytes allocated on the heap (by capacity): the entity index and the values.
     fn heap_bytes(&self) -> usize;
-    /// Bytes of the change log, if any.
-    fn change_log_bytes(&self) -> usize;
     /// Make room for `additional` more components, of entities in slots below `slot_end`.
     fn reserve(&mut self, additional: usize, slot_end: u32);
 }
@@ -253,14 +251,8 @@ impl<T: 'static> AnyColumn for Column<T> {
         self.entities.heap_bytes() + self.values.capacity() * size_of::<T>()
     }
 
-    fn change_log_len(&self) -> usize {
-        self.changes.as_ref().map_or(0, |log| log.borrow().len())
-    }
-
-    fn change_log_bytes(&self) -> usize {
-        self.changes
-            .as_ref()
-            .map_or(0, |log| log.borrow().heap_bytes())
+    fn change_log(&self) -> Option<&RefCell<ChangeLog>> {
+        self.changes.as_ref()
     }
 
     fn reserve(&mut self, additional: usize, slot_end: u32) {
@@ -275,17 +267,9 @@ impl<T: 'static> AnyColumn for Column<T> {
 /// the entity changed; [`Mut::set_if_neq`] writes and signals only when the value differs.
 ///
 /// ```
-/// use ecs::World;
-///
-/// #[derive(PartialEq, Debug)]
-/// struct Health(u32);
-///
-/// let mut world = World::new();
-/// let e = world.spawn((Health(10),));
-/// let mut health = world.get_mut::<Health>(e).unwrap();
-/// assert!(!health.set_if_neq(Health(10)), "same value: no write, no change signal");
-/// assert!(health.set_if_neq(Health(8)));
-/// assert_eq!(*world.get::<Health>(e).unwrap(), Health(8));
+/// # let mut w = ecs::World::new(); let e = w.spawn((10u32,)); let mut hp = w.get_mut::<u32>(e).unwrap();
+/// assert!(!hp.set_if_neq(10), "same value: no write, no change signal");
+/// assert!(hp.set_if_neq(8)); assert_eq!(*hp, 8);
 /// ```
 pub struct Mut<'a, T> {
     value: &'a mut T,

@@ -1,17 +1,7 @@
 //! Delivery: how a watching system receives its dirty entities. One mechanism, for every
-//! workload:
+//! workload.
 //!
-//! ```text
-//!  column Position ── mark ──> ChangeLog  [ 7 2 9 2' ... ]   one per watched column
-//!                                          ^cursor of S       (a bit per slot dedupes marks)
-//!                                          │ fill: each entry after the cursor sets its slot's bit
-//!                                          v
-//!  system S ── DirtySet   summary  0b0101           a bit per leaf word that may be non-zero
-//!                         leaves   [0b10000100] [0] [0b10000000] ...   a bit per slot
-//!                                          │ drain: set bits in slot order, each slot once,
-//!                                          v        touched words read and zeroed
-//!             dirty list  [ 2v1, 7v1, 9v3 ]  the entity the system tracks in each slot
-//! ```
+//! (`ecs/README.md`, "Delivery", draws it.)
 //!
 //! - Each change is logged once, in its column, however many systems watch it.
 //! - Each system keeps a cursor per watched log and a [`DirtySet`]. Entities it starts to track

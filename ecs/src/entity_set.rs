@@ -7,14 +7,7 @@ use crate::Entity;
 ///
 /// While each member is at the position its slot gives, `slot - base` (a column or a tracked
 /// set of entities spawned together, in slot order), the dense list is its own index and an
-/// exact-handle membership test is one load of the handle there:
-///
-/// ```text
-/// base = 4
-/// dense:  [ 4v1, 5v2, 6v1, 7v1 ]       slot s at s - 4
-/// ```
-///
-/// The first member anywhere else (an insert that skips or goes below a slot, a removal that
+/// exact-handle membership test is one load of the handle there. The first member anywhere else (an insert that skips or goes below a slot, a removal that
 /// moves the last member into the hole) makes the set build a table from each slot to its
 /// member's generation and position (`sparse`), used until the set is cleared:
 ///

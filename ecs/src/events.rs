@@ -2,7 +2,6 @@
 
 use std::any::Any;
 use std::collections::VecDeque;
-use std::fmt;
 use std::marker::PhantomData;
 
 use crate::World;
@@ -10,6 +9,7 @@ use crate::World;
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next, so a reader that runs every update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
+#[derive(Debug)]
 pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,
     /// Sequence number of `queue[0]`.
@@ -25,15 +25,6 @@ impl<E> Default for Events<E> {
             first: 0,
             keep_from: 0,
         }
-    }
-}
-
-impl<E> fmt::Debug for Events<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Events")
-            .field("type", &std::any::type_name::<E>())
-            .field("queued", &self.queue.len())
-            .finish()
     }
 }
 
@@ -74,6 +65,7 @@ impl<E: 'static> AnyEvents for Events<E> {
 /// assert_eq!(reader.read(&world).map(|h| h.0).collect::<Vec<_>>(), [1]);
 /// assert_eq!(reader.read(&world).count(), 0, "already seen");
 /// ```
+#[derive(Debug)]
 pub struct EventReader<E> {
     pub(crate) next: u64,
     _event: PhantomData<fn() -> E>,
@@ -85,14 +77,6 @@ impl<E> Default for EventReader<E> {
             next: 0,
             _event: PhantomData,
         }
-    }
-}
-
-impl<E> fmt::Debug for EventReader<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EventReader")
-            .field("next", &self.next)
-            .finish()
     }
 }
 

@@ -288,8 +288,6 @@ impl SystemDesc {
 
 /// Handle to a system added with [`World::add_system`].
 ///
-/// [`World::add_system`]: crate::World::add_system
-///
 /// ```
 /// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
 /// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
@@ -309,8 +307,6 @@ pub struct SystemInfo {
     /// Handle of the system.
     pub id: SystemId,
     /// Name given in its [`SystemDesc`].
-    ///
-    /// [`SystemDesc`]: crate::SystemDesc
     pub name: &'static str,
     /// Scheduling priority.
     pub priority: i32,
@@ -326,8 +322,6 @@ pub struct SystemInfo {
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates that skipped it for having nothing
     /// to react to; see [`SystemDesc::every_update`]).
-    ///
-    /// [`SystemDesc::every_update`]: crate::SystemDesc::every_update
     pub runs: u64,
 }
 
@@ -384,12 +378,8 @@ impl World {
     /// watches anything), so its first run sees the world as new.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
-    /// world.update();
-    /// assert_eq!(world.system_info(id).runs, 1);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); assert_eq!(w.system_info(id).runs, 1);
     /// ```
     ///
     /// # Panics
@@ -448,6 +438,7 @@ impl World {
                 slot.sets.tracked.insert(entity);
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
+                    self.sets_pending = true;
                 }
             }
         }
@@ -464,14 +455,9 @@ impl World {
     /// entities (each at most once), and receives them all on its first run after re-enabling.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
-    /// world.set_enabled(id, false);
-    /// world.update();
-    /// assert!(!world.is_enabled(id));
-    /// assert_eq!(world.system_info(id).runs, 0);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.set_enabled(id, false);
+    /// w.update(); assert_eq!(w.system_info(id).runs, 0);
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot_mut(id).enabled = enabled;
@@ -490,13 +476,9 @@ impl World {
     /// Figures for every system, in run order.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.add_system(SystemDesc::new("late").priority(5), |_: &mut World, _: &SystemEntities| {});
-    /// world.add_system(SystemDesc::new("early"), |_: &mut World, _: &SystemEntities| {});
-    /// let names: Vec<_> = world.systems().map(|s| s.name).collect();
-    /// assert_eq!(names, ["early", "late"]);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// w.add_system(D::new("late").priority(5), |_: &mut World, _: &S| {}); w.add_system(D::new("early"), |_: &mut World, _: &S| {});
+    /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order.iter().map(|&s| self.system_info(SystemId(s)))
@@ -542,12 +524,10 @@ impl World {
     /// every run (the baseline the optimization is measured against), or back on.
     ///
     /// ```
-    /// let mut world = ecs::World::new();
-    /// world.set_change_tracking(false);
-    /// assert!(!world.change_tracking());
+    /// let mut w = ecs::World::new(); w.set_change_tracking(false); assert!(!w.change_tracking());
     /// ```
     pub fn set_change_tracking(&mut self, on: bool) {
-        self.change_tracking = on;
+        self.tracking_off = !on;
     }
 
     /// Whether change tracking is on (the default).
@@ -556,7 +536,7 @@ impl World {
     /// assert!(ecs::World::new().change_tracking());
     /// ```
     pub fn change_tracking(&self) -> bool {
-        self.change_tracking
+        !self.tracking_off
     }
 
     /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). Two clock
@@ -564,9 +544,7 @@ impl World {
     /// while something reads the timings. While off, `last_duration` is zero.
     ///
     /// ```
-    /// let mut world = ecs::World::new();
-    /// world.set_timing(true);
-    /// assert!(world.timing());
+    /// let mut w = ecs::World::new(); w.set_timing(true); assert!(w.timing());
     /// ```
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
@@ -589,13 +567,8 @@ impl World {
     /// for it).
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
-    /// world.update();
-    /// world.update();
-    /// assert_eq!(world.system_info(id).runs, 2);
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); w.update(); assert_eq!(w.system_info(id).runs, 2);
     /// ```
     ///
     /// # Panics
@@ -609,13 +582,9 @@ impl World {
     /// paused); the other systems keep accumulating dirty entities.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let game = world.add_system(SystemDesc::new("game"), |_: &mut World, _: &SystemEntities| {});
-    /// let overlay = world.add_system(SystemDesc::new("overlay").debug(), |_: &mut World, _: &SystemEntities| {});
-    /// world.update_debug_only();
-    /// assert_eq!((world.system_info(game).runs, world.system_info(overlay).runs), (0, 1));
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let game = w.add_system(D::new("game"), |_: &mut World, _: &S| {}); let overlay = w.add_system(D::new("overlay").debug(), |_: &mut World, _: &S| {});
+    /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
     /// ```
     pub fn update_debug_only(&mut self) {
         self.run(true);
@@ -635,17 +604,30 @@ impl World {
                 self.systems[s].name
             ),
         }
+        // Nothing pending anywhere: no reactive system has anything to react to, until a system
+        // runs (it may write).
+        let mut quiet = !self.sets_pending
+            && !self.tracking_off
+            && self.watched.iter().all(|id| {
+                let log = self.columns[id.index()].change_log();
+                log.is_none_or(|l| l.borrow().len() == 0)
+            });
         for k in 0..self.order.len() {
             let s = self.order[k];
             let slot = &self.systems[s];
-            if !slot.enabled || (debug_only && !slot.debug) {
+            if quiet && slot.reactive {
+                let slot = &mut self.systems[s];
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+            } else if !slot.enabled || (debug_only && !slot.debug) {
                 self.take_over(s);
-            } else if slot.reactive && self.change_tracking && self.nothing_pending(s) {
+            } else if slot.reactive && !self.tracking_off && self.nothing_pending(s) {
                 let slot = &mut self.systems[s];
                 slot.last_dirty = 0;
                 slot.last_duration = Duration::ZERO;
             } else {
                 self.run_system(s);
+                quiet = false;
             }
         }
         for entity in std::mem::take(&mut self.pending_despawns) {
@@ -658,6 +640,10 @@ impl World {
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
+        self.sets_pending = self
+            .systems
+            .iter()
+            .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
     }
 
     /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
@@ -667,10 +653,11 @@ impl World {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
             && slot.sets.removed.is_empty()
-            && slot
-                .watches
-                .iter()
-                .all(|w| self.columns[w.id.index()].change_log_len() == w.cursor)
+            && slot.watches.iter().all(|w| {
+                self.columns[w.id.index()]
+                    .change_log()
+                    .is_none_or(|l| l.borrow().len() == w.cursor)
+            })
     }
 
     /// Move what system `s` (not running now) has in the logs after its cursors into its dirty
@@ -682,6 +669,7 @@ impl World {
                 log.read_into(&mut w.cursor, &mut slot.dirty);
             }
         }
+        self.sets_pending |= !slot.dirty.is_empty();
     }
 
     fn run_system(&mut self, s: usize) {
@@ -699,7 +687,7 @@ impl World {
             removed,
             delivered,
         } = &mut *sets;
-        if !slot.watches.is_empty() && !self.change_tracking {
+        if !slot.watches.is_empty() && self.tracking_off {
             for e in tracked.as_slice() {
                 slot.dirty.insert(e.index());
             }
@@ -760,6 +748,10 @@ impl World {
     /// Drop log entries every watcher has read.
     fn compact_logs(&mut self) {
         for &id in &self.watched {
+            let log = self.columns[id.index()].change_log();
+            if log.is_none_or(|l| l.borrow().len() == 0) {
+                continue;
+            }
             let watchers = &self.watchers[id.index()];
             let cursor = |s: usize| {
                 let watches = &self.systems[s].watches;

@@ -60,9 +60,10 @@ impl Hasher for TypeIdHasher {
 pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
 /// What the world is doing, for the calls that must wait or be refused meanwhile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Phase {
     /// Between updates: every call acts at once.
+    #[default]
     Idle,
     /// Running this system's update: despawns and clears wait for the end of the update.
     Updating(usize),
@@ -78,6 +79,7 @@ pub(crate) enum Phase {
 /// ```
 /// let mut w = ecs::World::new(); let e = w.spawn((1u8,)); assert_eq!(w.get::<u8>(e), Some(&1));
 /// ```
+#[derive(Default)]
 pub struct World {
     pub(crate) entities: Entities,
     /// Component ids by type.
@@ -101,9 +103,13 @@ pub struct World {
     pub(crate) resources: TypeMap<Resource>,
     pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
     pub(crate) phase: Phase,
+    /// Whether some system's dirty bits or removed set may hold something (set by whatever
+    /// fills one, recomputed after an update).
+    pub(crate) sets_pending: bool,
     pub(crate) pending_despawns: Vec<Entity>,
     pub(crate) pending_clear: bool,
-    pub(crate) change_tracking: bool,
+    /// Whether change tracking is off ([`World::set_change_tracking`]).
+    pub(crate) tracking_off: bool,
     /// Per bundle type: index into `bundles`.
     pub(crate) bundle_ids: TypeMap<usize>,
     pub(crate) bundles: Vec<BundleInfo>,
@@ -127,12 +133,6 @@ pub(crate) struct BundleInfo {
     pub(crate) systems_seen: usize,
 }
 
-impl Default for World {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
@@ -152,29 +152,15 @@ impl World {
     /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
     /// ```
     pub fn new() -> Self {
-        Self {
-            entities: Entities::default(),
-            component_ids: TypeMap::default(),
-            columns: Vec::new(),
-            component_types: Vec::new(),
-            requirers: Vec::new(),
-            watchers: Vec::new(),
-            watched: Vec::new(),
-            timing: false,
-            placeholder: Some(Box::default()),
-            requires_nothing: Vec::new(),
-            systems: Vec::new(),
-            order: Vec::new(),
-            resources: TypeMap::default(),
-            events: TypeMap::default(),
-            phase: Phase::Idle,
-            pending_despawns: Vec::new(),
-            pending_clear: false,
-            change_tracking: true,
-            bundle_ids: TypeMap::default(),
-            bundles: Vec::new(),
-        }
+        Self::default()
     }
+}
+
+fn no_resource<R>() -> ! {
+    panic!(
+        "no resource `{}`: call World::insert_resource first",
+        type_name::<R>()
+    )
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
@@ -216,11 +202,8 @@ impl World {
     /// [`World::reserve`]).
     ///
     /// ```
-    /// struct Pos(i32);
-    /// let mut world = ecs::World::new();
-    /// let spawned = world.spawn_batch((0..3).map(|i| (Pos(i),)));
-    /// assert_eq!(spawned.len(), 3);
-    /// assert_eq!(world.get::<Pos>(spawned[2]).map(|p| p.0), Some(2));
+    /// # let mut w = ecs::World::new();
+    /// let spawned = w.spawn_batch((0..3u32).map(|i| (i,))); assert_eq!(w.get::<u32>(spawned[2]), Some(&2));
     /// ```
     pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
         let bundles = bundles.into_iter();
@@ -465,6 +448,7 @@ impl World {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity.index());
                 slot.sets.removed.insert(entity);
+                self.sets_pending = true;
             }
         }
     }
@@ -500,6 +484,7 @@ impl World {
     }
 
     fn clear_once(&mut self) {
+        self.sets_pending = true;
         let live: Vec<Entity> = self.iter_entities().collect();
         for entity in live {
             self.entities.free(entity);
@@ -557,16 +542,16 @@ impl World {
                 slot.sets.removed.remove(entity);
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
+                    self.sets_pending = true;
                 }
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity.index());
             slot.sets.removed.insert(entity);
+            self.sets_pending = true;
         }
     }
-}
 
-impl World {
     /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
     /// adding systems register types implicitly.
     ///
@@ -697,7 +682,8 @@ impl World {
                 .watched
                 .iter()
                 .map(|id| {
-                    let bytes = self.columns[id.index()].change_log_bytes();
+                    let log = self.columns[id.index()].change_log();
+                    let bytes = log.map_or(0, |l| l.borrow().heap_bytes());
                     (self.component_types[id.index()].1, bytes)
                 })
                 .collect(),
@@ -758,9 +744,7 @@ impl World {
             .expect("distinct registered columns");
         (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
     }
-}
 
-impl World {
     /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
     /// one.
     ///
@@ -793,12 +777,7 @@ impl World {
     /// ```
     #[inline]
     pub fn resource<R: 'static>(&self) -> &R {
-        self.get_resource().unwrap_or_else(|| {
-            panic!(
-                "no resource `{}`: call World::insert_resource first",
-                type_name::<R>()
-            )
-        })
+        self.get_resource().unwrap_or_else(|| no_resource::<R>())
     }
 
     /// The `R` resource, mutably.
@@ -812,12 +791,8 @@ impl World {
     /// ```
     #[inline]
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
-        self.get_resource_mut().unwrap_or_else(|| {
-            panic!(
-                "no resource `{}`: call World::insert_resource first",
-                type_name::<R>()
-            )
-        })
+        self.get_resource_mut()
+            .unwrap_or_else(|| no_resource::<R>())
     }
 
     /// The `R` resource, if inserted.
