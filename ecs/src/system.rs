@@ -640,10 +640,12 @@ impl World {
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
-        self.sets_pending = self
-            .systems
-            .iter()
-            .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+        if self.sets_pending {
+            self.sets_pending = self
+                .systems
+                .iter()
+                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+        }
     }
 
     /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
