@@ -5,9 +5,9 @@
 //! - `write_cost/{unwatched,watched}/10000`: one write through `Mut` per entity, the column
 //!   fetched once; `watched_world_get_mut`: the watched writes through `World::get_mut`.
 //! - `dense_iteration/*/10000`: `pos += vel` over every entity: a plain `Vec<struct>` loop
-//!   (`vec`), `join_mut` (a `Mut` per element) and `join_values_mut` (plain `&mut`, signals every
-//!   `Pos` at once). `*_watched` has a system watching `Pos`; `*_frame` also times the update
-//!   that delivers the changes, because `join_values_mut` defers that work to it.
+//!   (`vec`), and `Column::iter_mut` with a `Vel` lookup per entity (a `Mut` per element).
+//!   `*_watched` has a system watching `Pos`; `*_frame` also times the update that delivers the
+//!   changes.
 //! - `spawn/4_components/10000`: spawning into a world with one tracking system;
 //!   `spawn/4_components_batch/10000` the same through `World::spawn_batch`.
 //! - `idle_update/{8_systems,8_every_update_systems}/N`: `world.update()` with eight watching
@@ -15,16 +15,16 @@
 //!   to react to), or declared [`every_update`](ecs::SystemDesc::every_update).
 //! - `reader/N/k`: the update in which one system visits the k dirty entities (of N) and reads
 //!   their `Value`; the k writes before it are untimed and made in a shuffled order, so change
-//!   order is not memory order. `reader_in_order/N/k`: the same with writes in slot order.
-//! - `delivery/{sparse,dense}/N/k`: `reader` with dense delivery forced off or on, to choose
-//!   the default (`DenseDelivery::DEFAULT`).
+//!   order is not memory order; the reader loops over `dirty()` with `Column::get`.
+//!   `reader_dirty_in/N/k`: the same reader through `SystemEntities::dirty_in`.
+//!   `reader_in_order/N/k`: the same with writes in slot order.
 //! - `watchers/W/N/k`: `reader` with W systems watching `Value`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World, join_mut, join_values_mut};
+use ecs::{Column, Entity, SystemDesc, SystemEntities, World};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Value(u64);
@@ -223,61 +223,27 @@ fn dense_iteration(c: &mut Criterion) {
         world.update();
         let suffix = if watched { "_watched" } else { "" };
         // Loop only; with Pos watched, the per-element change signals are in the loop.
-        group.bench_function(BenchmarkId::new(format!("join_mut{suffix}"), N), |b| {
+        group.bench_function(BenchmarkId::new(format!("iter_mut{suffix}"), N), |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     let (pos, vel) = world.columns_mut::<Pos, Vel>();
                     let start = Instant::now();
-                    for (_, mut p, v) in join_mut(pos, vel) {
-                        p.x += v.x;
-                        p.y += v.y;
-                    }
+                    step(pos, vel);
                     total += start.elapsed();
                     world.update(); // drain the changes, untimed
                 }
                 total
             });
         });
-        // `join_values_mut` signals every Pos in O(1) and the delivery happens in the update,
-        // so with Pos watched the fair figure is loop + update (`_frame`), for both joins.
-        let frame = watched;
-        let name = if frame {
-            "join_values_mut_watched_frame"
-        } else {
-            "join_values_mut"
-        };
-        group.bench_function(BenchmarkId::new(name, N), |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let (pos, vel) = world.columns_mut::<Pos, Vel>();
-                    let start = Instant::now();
-                    for (_, p, v) in join_values_mut(pos, vel) {
-                        p.x += v.x;
-                        p.y += v.y;
-                    }
-                    if frame {
-                        world.update();
-                    }
-                    total += start.elapsed();
-                    if !frame {
-                        world.update();
-                    }
-                }
-                total
-            });
-        });
-        if frame {
-            group.bench_function(BenchmarkId::new("join_mut_watched_frame", N), |b| {
+        if watched {
+            // Loop and the update that delivers the changes.
+            group.bench_function(BenchmarkId::new("iter_mut_watched_frame", N), |b| {
                 b.iter_custom(|iters| {
                     let start = Instant::now();
                     for _ in 0..iters {
                         let (pos, vel) = world.columns_mut::<Pos, Vel>();
-                        for (_, mut p, v) in join_mut(pos, vel) {
-                            p.x += v.x;
-                            p.y += v.y;
-                        }
+                        step(pos, vel);
                         world.update();
                     }
                     start.elapsed()
@@ -286,6 +252,16 @@ fn dense_iteration(c: &mut Criterion) {
         }
     }
     group.finish();
+}
+
+/// `pos += vel` for every entity with both, each `Pos` through its `Mut`.
+fn step(pos: &mut Column<Pos>, vel: &Column<Vel>) {
+    for (e, mut p) in pos.iter_mut() {
+        if let Some(v) = vel.get(e) {
+            p.x += v.x;
+            p.y += v.y;
+        }
+    }
 }
 
 fn spawn(c: &mut Criterion) {
@@ -372,13 +348,18 @@ fn value_readers_world(n: usize, name: &'static str, watchers: usize) -> (World,
             |world: &mut World, entities: &SystemEntities<'_>| {
                 let column = world.column::<Value>();
                 let mut sum = 0;
-                for &e in entities.dirty() {
-                    sum += column.get(e).map_or(0, |v| v.0);
+                if world.resource::<ViaDirtyIn>().0 {
+                    entities.dirty_in(column).for_each(|(_, v)| sum += v.0);
+                } else {
+                    for &e in entities.dirty() {
+                        sum += column.get(e).map_or(0, |v| v.0);
+                    }
                 }
                 black_box(sum);
             },
         );
     }
+    world.insert_resource(ViaDirtyIn(false));
     let entities = (0..n as u64).map(|i| world.spawn((Value(i),))).collect();
     world.update();
     (world, entities)
@@ -423,6 +404,9 @@ fn bench_reader(
         });
     });
 }
+
+/// Whether the readers of `value_readers_world` read through `dirty_in`.
+struct ViaDirtyIn(bool);
 
 fn label(n: usize) -> String {
     match n {
@@ -484,6 +468,17 @@ fn reader(c: &mut Criterion) {
         }
     }
     group.finish();
+    let mut group = c.benchmark_group("reader_dirty_in");
+    for n in [100_000, 1_000_000] {
+        let (mut world, entities) = reader_world(n, 1);
+        world.insert_resource(ViaDirtyIn(true));
+        let order = shuffled(&entities);
+        for k in [n / 10, n] {
+            let id = BenchmarkId::new(label(n), label(k));
+            bench_reader(&mut group, id, &mut world, &order, k);
+        }
+    }
+    group.finish();
     let mut group = c.benchmark_group("reader_in_order");
     let n = 1_000_000;
     let (mut world, entities) = reader_world(n, 1);
@@ -491,25 +486,6 @@ fn reader(c: &mut Criterion) {
         let stride: Vec<Entity> = entities.iter().step_by(n / k).copied().collect();
         let id = BenchmarkId::new(label(n), label(k));
         bench_reader(&mut group, id, &mut world, &stride, k);
-    }
-    group.finish();
-}
-
-fn delivery(c: &mut Criterion) {
-    let mut group = c.benchmark_group("delivery");
-    for n in [100_000, 1_000_000] {
-        let (mut world, entities) = reader_world(n, 1);
-        let order = shuffled(&entities);
-        for k in [n / 100, n / 20, n / 10, n / 5] {
-            for (mode, dense) in [
-                ("sparse", DenseDelivery::NEVER),
-                ("dense", DenseDelivery::ALWAYS),
-            ] {
-                world.set_dense_delivery(dense);
-                let id = BenchmarkId::new(format!("{mode}/{}", label(n)), k);
-                bench_reader(&mut group, id, &mut world, &order, k);
-            }
-        }
     }
     group.finish();
 }
@@ -537,7 +513,6 @@ criterion_group!(
     spawn,
     idle_update,
     reader,
-    delivery,
     watchers
 );
 criterion_main!(benches);

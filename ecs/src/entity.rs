@@ -10,6 +10,11 @@ use crate::component::ComponentSet;
 /// When an entity is despawned its slot's generation is bumped, so every handle that still names
 /// the old generation is *stale*: [`World`](crate::World) operations on it return `None`,
 /// `false` or an error, and never reach the entity that later reuses the slot.
+///
+/// ```
+/// # let mut w = ecs::World::new();
+/// let e = w.spawn(()); assert!(w.despawn(e)); assert!(!w.is_alive(e), "stale");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Entity {
     index: u32,
@@ -18,24 +23,43 @@ pub struct Entity {
 
 impl Entity {
     /// Slot index of this entity; unique among live entities, reused after despawn.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let a = w.spawn(()); w.despawn(a); let b = w.spawn(()); assert_eq!(a.index(), b.index());
+    /// ```
     #[inline]
     pub const fn index(self) -> u32 {
         self.index
     }
 
     /// Generation of the slot when this handle was created (starts at 1).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let a = w.spawn(()); w.despawn(a); assert_eq!(w.spawn(()).generation(), a.generation() + 1);
+    /// ```
     #[inline]
     pub const fn generation(self) -> u32 {
         self.generation.get()
     }
 
     /// Pack the handle into a `u64` (generation in the high half), e.g. for hashing or saving.
+    ///
+    /// ```
+    /// # let e = ecs::World::new().spawn(());
+    /// assert_eq!(ecs::Entity::from_bits(e.to_bits()), Some(e));
+    /// ```
     #[inline]
     pub const fn to_bits(self) -> u64 {
         ((self.generation.get() as u64) << 32) | self.index as u64
     }
 
     /// Rebuild a handle from [`Entity::to_bits`]; `None` if the generation half is zero.
+    ///
+    /// ```
+    /// assert_eq!(ecs::Entity::from_bits(7), None, "generation 0");
+    /// ```
     #[inline]
     pub const fn from_bits(bits: u64) -> Option<Self> {
         match NonZeroU32::new((bits >> 32) as u32) {
@@ -164,12 +188,6 @@ impl Entities {
         self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
     }
 
-    /// Number of slots ever used (live, free or retired): the range of [`Entity::index`].
-    #[inline]
-    pub(crate) fn slot_count(&self) -> usize {
-        self.slots.len()
-    }
-
     /// Live entities in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &ComponentSet)> + '_ {
         self.slots
@@ -185,34 +203,5 @@ impl Entities {
                     &s.components,
                 )
             })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn freed_slot_is_reused_with_a_new_generation() {
-        let mut entities = Entities::default();
-        let a = entities.alloc();
-        assert!(entities.free(a).is_some());
-        let b = entities.alloc();
-        assert_eq!(a.index(), b.index());
-        assert_ne!(a, b);
-        assert!(!entities.is_alive(a));
-        assert!(entities.is_alive(b));
-        assert!(
-            entities.free(a).is_none(),
-            "double free through a stale handle"
-        );
-    }
-
-    #[test]
-    fn bits_round_trip() {
-        let mut entities = Entities::default();
-        let e = entities.alloc();
-        assert_eq!(Entity::from_bits(e.to_bits()), Some(e));
-        assert_eq!(Entity::from_bits(7), None);
     }
 }

@@ -1,62 +1,38 @@
-//! Sparse sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
-//! [`EntitySet`] makes membership one load; [`ClearableSet`] makes clearing O(1).
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! Sets of entities: O(1) insert, remove and membership, iteration over a dense slice.
 
 use crate::Entity;
 
 /// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
 /// and a way from a slot index to its member's position in that list.
 ///
-/// A set filled in slot order (a column or a tracked set of entities spawned together) keeps
-/// each member at the position its slot gives, `slot - base`: the dense list is then its own
-/// index, and an exact-handle membership test is one load of the handle there. Members
-/// elsewhere (after a removal moved the last member into the hole, or an insert out of slot
-/// order) are found through `moved`, by slot:
+/// While each member is at the position its slot gives, `slot - base` (a column or a tracked
+/// set of entities spawned together, in slot order), the dense list is its own index and an
+/// exact-handle membership test is one load of the handle there. The first member anywhere else (an insert that skips or goes below a slot, a removal that
+/// moves the last member into the hole) makes the set build a table from each slot to its
+/// member's generation and position (`sparse`), used until the set is cleared:
 ///
 /// ```text
-/// base = 4
-/// dense:  [ 4v1, 5v2, 8v1, 7v1 ]        slot 6 was removed: 8v1, the last, took its place
-/// moved:  { 8 -> 2 }
+/// sparse: [ v3@1 | - | v1@0 | - ]      slot - base -> generation @ position in dense
+/// dense:  [ 2v1, 0v3 ]
 /// ```
 ///
-/// Once more than one member in [`MOVED_PER_MEMBER`] is moved, the set builds a table from
-/// each slot to its member's generation and position (`sparse`) and uses it from then on:
-///
-/// ```text
-/// sparse: [ v3@1 | - | v1@0 | - ]      slot index -> generation @ position in dense
-/// dense:  [ 2v1, 0v3 ]                  the members, contiguous
-/// ```
-///
-/// Keeping the generation in the sparse table makes an exact-handle membership test one load
-/// there too. The set keys by slot index, so it holds at most one generation per slot;
-/// inserting a newer handle for an occupied slot replaces the stale one. Memory is bounded by
-/// the number of slots, never by how often entities are inserted: 8 bytes per member while
+/// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
+/// handle for an occupied slot replaces the stale one. Memory: 8 bytes per member while
 /// positions follow slots, 16 once indexed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,
     /// Once indexed: the entry of slot `base + i` at `i` (a set of entities spawned late, the
-    /// player of a level of a million crates, has no table for the slots before them). Empty
-    /// while positions follow slots.
+    /// player of a level of a million crates, has no table for the slots before them).
     sparse: Vec<Sparse>,
-    /// The slot whose member belongs at position 0 (while positions follow slots), or the
-    /// first slot of `sparse` (once indexed).
+    /// The slot of position 0 (while positions follow slots), or of `sparse[0]` (once indexed).
     base: u32,
-    /// While positions follow slots: the position of each member that is not at
-    /// `slot - base`, by slot. Empty once indexed.
-    moved: HashMap<u32, u32, BuildHasherDefault<SlotHasher>>,
     /// Whether `sparse` is the index.
     indexed: bool,
     /// Whether `dense` may be out of slot order: set by an insert below the last member or a
     /// removal that moved the last member, cleared by [`EntitySet::clear`].
     unordered: bool,
 }
-
-/// Members per moved member a set tolerates before it builds its sparse table: a moved
-/// member's lookup hashes, and its entry costs about 9 bytes where the table costs 8 per slot.
-pub(crate) const MOVED_PER_MEMBER: usize = 64;
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,60 +41,18 @@ struct Sparse {
     position: u32,
 }
 
-impl Sparse {
-    const EMPTY: Self = Self {
-        generation: 0,
-        position: 0,
-    };
-}
-
-/// Hasher of slot indices (a multiplication: the keys are distinct `u32`s, not chosen by an
-/// adversary).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SlotHasher(u64);
-
-impl Hasher for SlotHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    #[inline]
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 impl EntitySet {
     /// Position of `entity` (this exact generation) in [`EntitySet::as_slice`].
     #[inline(always)]
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
-        let i = self.offset(entity);
+        let i = entity.index().wrapping_sub(self.base) as usize;
         if !self.indexed {
-            return match self.dense.get(i) {
-                Some(&e) if e == entity => Some(i),
-                _ if self.moved.is_empty() => None,
-                _ => self.moved_index_of(entity),
-            };
+            return (self.dense.get(i) == Some(&entity)).then_some(i);
         }
         match self.sparse.get(i) {
             Some(s) if s.generation == entity.generation() => Some(s.position as usize),
             _ => None,
         }
-    }
-
-    /// [`EntitySet::index_of`] of a member that is not at its slot's position, kept out of
-    /// the callers' loops.
-    #[inline(never)]
-    fn moved_index_of(&self, entity: Entity) -> Option<usize> {
-        let p = *self.moved.get(&entity.index())? as usize;
-        (self.dense[p] == entity).then_some(p)
     }
 
     /// Whether `entity` (this exact generation) is in the set.
@@ -127,57 +61,42 @@ impl EntitySet {
         self.index_of(entity).is_some()
     }
 
-    /// Where the member in `slot` is, whatever its generation, while positions follow slots.
+    /// The member in `slot`, whatever its generation.
     #[inline]
-    fn direct_position(&self, slot: u32) -> Option<usize> {
+    pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
         let i = slot.wrapping_sub(self.base) as usize;
-        match self.dense.get(i) {
-            Some(e) if e.index() == slot => Some(i),
-            _ => self.moved_position(slot),
+        if !self.indexed {
+            return self.dense.get(i).copied().filter(|e| e.index() == slot);
         }
-    }
-
-    /// The position `moved` gives `slot`'s member, if any.
-    #[inline]
-    fn moved_position(&self, slot: u32) -> Option<usize> {
-        if self.moved.is_empty() {
-            return None;
-        }
-        self.look_up_moved(slot)
-    }
-
-    /// The hash lookup of [`EntitySet::moved_position`], kept out of the callers' loops.
-    #[inline(never)]
-    fn look_up_moved(&self, slot: u32) -> Option<usize> {
-        self.moved.get(&slot).map(|&p| p as usize)
+        let s = self.sparse.get(i)?;
+        Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
     }
 
     /// Insert `entity`; returns `false` if it was already present.
     #[inline]
     pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        if self.indexed {
-            return self.insert_indexed(entity);
-        }
-        let slot = entity.index();
-        if self.dense.is_empty() {
-            // `moved` is empty too: the positions start over from this slot.
-            self.base = slot;
-        } else if let Some(p) = self.direct_position(slot) {
-            if self.dense[p] == entity {
-                return false;
+        if !self.indexed {
+            let slot = entity.index();
+            if self.dense.is_empty() {
+                self.base = slot;
             }
-            // A stale generation of this slot: the newer handle takes its place.
-            self.dense[p] = entity;
-            return true;
+            let i = slot.wrapping_sub(self.base) as usize;
+            let len = self.dense.len();
+            match self.dense.get_mut(i) {
+                Some(e) if e.index() == slot => {
+                    // Present, or a stale generation of this slot that the newer one replaces.
+                    let fresh = *e != entity;
+                    *e = entity;
+                    return fresh;
+                }
+                None if i == len => {
+                    self.dense.push(entity);
+                    return true;
+                }
+                _ => self.build_index(),
+            }
         }
-        let p = self.dense.len();
-        self.unordered |= self.dense.last().is_some_and(|l| l.index() > slot);
-        self.dense.push(entity);
-        if slot.wrapping_sub(self.base) as usize != p {
-            self.moved.insert(slot, p as u32);
-            self.index_if_many_moved();
-        }
-        true
+        self.insert_indexed(entity)
     }
 
     /// [`EntitySet::insert`] through the sparse table.
@@ -185,12 +104,9 @@ impl EntitySet {
         if entity.index() < self.base || self.sparse.is_empty() {
             self.cover(entity.index());
         }
-        let i = self.offset(entity);
-        match i.cmp(&self.sparse.len()) {
-            std::cmp::Ordering::Less => {}
-            // Spawning in slot order appends.
-            std::cmp::Ordering::Equal => self.sparse.push(Sparse::EMPTY),
-            std::cmp::Ordering::Greater => self.sparse.resize(i + 1, Sparse::EMPTY),
+        let i = (entity.index() - self.base) as usize;
+        if i >= self.sparse.len() {
+            self.sparse.resize(i + 1, Sparse::default());
         }
         let s = &mut self.sparse[i];
         if s.generation == entity.generation() {
@@ -218,34 +134,19 @@ impl EntitySet {
     #[inline]
     pub(crate) fn remove(&mut self, entity: Entity) -> Option<usize> {
         let p = self.index_of(entity)?;
+        if p + 1 != self.dense.len() && !self.indexed {
+            // The last member will fill the hole, out of its slot's place.
+            self.build_index();
+        }
         if self.indexed {
-            let i = self.offset(entity);
-            self.sparse[i] = Sparse::EMPTY;
-        } else if self.offset(entity) != p {
-            self.moved.remove(&entity.index());
+            self.sparse[(entity.index() - self.base) as usize] = Sparse::default();
         }
         self.dense.swap_remove(p);
         if let Some(&last) = self.dense.get(p) {
-            let i = self.offset(last);
-            if self.indexed {
-                self.sparse[i].position = p as u32;
-            } else if i == p {
-                self.moved.remove(&last.index());
-            } else {
-                self.moved.insert(last.index(), p as u32);
-                self.index_if_many_moved();
-            }
+            self.sparse[(last.index() - self.base) as usize].position = p as u32;
             self.unordered = true;
         }
         Some(p)
-    }
-
-    /// Build the sparse table if more than one member in [`MOVED_PER_MEMBER`] is moved.
-    #[inline]
-    fn index_if_many_moved(&mut self) {
-        if self.moved.len() > self.dense.len() / MOVED_PER_MEMBER {
-            self.build_index();
-        }
     }
 
     /// Switch to the sparse table: from the lowest member's slot to the highest's.
@@ -254,7 +155,7 @@ impl EntitySet {
     fn build_index(&mut self) {
         let low = self.dense.iter().map(|e| e.index()).min().unwrap_or(0);
         let high = self.dense.iter().map(|e| e.index()).max().unwrap_or(0);
-        let mut sparse = vec![Sparse::EMPTY; (high - low) as usize + 1];
+        let mut sparse = vec![Sparse::default(); (high - low) as usize + 1];
         for (p, e) in self.dense.iter().enumerate() {
             sparse[(e.index() - low) as usize] = Sparse {
                 generation: e.generation(),
@@ -263,52 +164,7 @@ impl EntitySet {
         }
         self.sparse = sparse;
         self.base = low;
-        self.moved = HashMap::default();
         self.indexed = true;
-    }
-
-    /// Make room for `additional` more members, all in slots below `slot_end` (once indexed,
-    /// the sparse table then covers every slot from the lowest member's up to `slot_end`),
-    /// with exact capacities: a set filled to what was reserved holds no slack.
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
-        self.dense.reserve_exact(additional);
-        if !self.indexed {
-            return;
-        }
-        let start = if self.sparse.is_empty() {
-            slot_end.saturating_sub(u32::try_from(additional).unwrap_or(u32::MAX))
-        } else {
-            self.base
-        };
-        let wanted = slot_end.saturating_sub(start) as usize;
-        self.sparse
-            .reserve_exact(wanted.saturating_sub(self.sparse.len()));
-    }
-
-    /// Remove everything, keeping the dense list's allocation; positions follow slots again.
-    pub(crate) fn clear(&mut self) {
-        self.dense.clear();
-        self.sparse = Vec::new();
-        self.moved = HashMap::default();
-        self.indexed = false;
-        self.unordered = false;
-    }
-
-    /// The member in `slot`, whatever its generation.
-    #[inline]
-    pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
-        if !self.indexed {
-            return self.direct_position(slot).map(|p| self.dense[p]);
-        }
-        let s = self.sparse.get(slot.wrapping_sub(self.base) as usize)?;
-        Entity::from_bits((u64::from(s.generation) << 32) | u64::from(slot))
-    }
-
-    /// Where `entity`'s slot's entry is in `sparse`, or the position its slot gives it while
-    /// positions follow slots (past the end, if below `base`).
-    #[inline]
-    fn offset(&self, entity: Entity) -> usize {
-        entity.index().wrapping_sub(self.base) as usize
     }
 
     /// Make `sparse` start at or below `slot`: the first insert sets `base`; one below it
@@ -321,124 +177,35 @@ impl EntitySet {
             let base = self.base.saturating_sub(grow);
             let added = (self.base - base) as usize;
             self.sparse
-                .splice(0..0, std::iter::repeat_n(Sparse::EMPTY, added));
+                .splice(0..0, std::iter::repeat_n(Sparse::default(), added));
             self.base = base;
         }
+    }
+
+    /// Make room for `additional` more members, all in slots below `slot_end` (once indexed,
+    /// the sparse table then covers every slot from the lowest member's up to `slot_end`),
+    /// with exact capacities: a set filled to what was reserved holds no slack.
+    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
+        self.dense.reserve_exact(additional);
+        if self.indexed {
+            let wanted = slot_end.saturating_sub(self.base) as usize;
+            self.sparse
+                .reserve_exact(wanted.saturating_sub(self.sparse.len()));
+        }
+    }
+
+    /// Remove everything, keeping the dense list's allocation; positions follow slots again.
+    pub(crate) fn clear(&mut self) {
+        self.dense.clear();
+        self.sparse = Vec::new();
+        self.indexed = false;
+        self.unordered = false;
     }
 
     /// Whether [`EntitySet::as_slice`] is in ascending slot order, known without a scan.
     #[inline]
     pub(crate) fn is_in_slot_order(&self) -> bool {
         !self.unordered
-    }
-
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[Entity] {
-        &self.dense
-    }
-
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.dense.len()
-    }
-
-    /// Bytes allocated on the heap (by capacity; a `moved` entry as its key, value and
-    /// control byte).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.dense.capacity() * size_of::<Entity>()
-            + self.sparse.capacity() * size_of::<Sparse>()
-            + self.moved.capacity() * (size_of::<(u32, u32)>() + 1)
-    }
-}
-
-/// Set of entities that is emptied often (dirty sets, change logs): like [`EntitySet`], but
-/// [`ClearableSet::clear`] is O(1) because the sparse table is never reset.
-///
-/// A sparse entry is trusted only if it points inside `dense` at an entity of the same slot
-/// (each slot occurs at most once in `dense`), so stale entries left by a clear or a removal
-/// are harmless:
-///
-/// ```text
-/// sparse: [ 1 | 7 | 0 | 0 ]     slot index -> position in dense (7 and slot 3's 0 are stale)
-/// dense:  [ 2v1, 0v3 ]
-/// ```
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ClearableSet {
-    dense: Vec<Entity>,
-    sparse: Vec<u32>,
-}
-
-impl ClearableSet {
-    /// Position of the member in `index`'s slot, whatever its generation.
-    #[inline]
-    fn slot_position(&self, index: u32) -> Option<usize> {
-        let p = *self.sparse.get(index as usize)? as usize;
-        match self.dense.get(p) {
-            Some(e) if e.index() == index => Some(p),
-            _ => None,
-        }
-    }
-
-    /// Insert `entity`; returns `false` if it was already present.
-    #[inline]
-    pub(crate) fn insert(&mut self, entity: Entity) -> bool {
-        if let Some(p) = self.slot_position(entity.index()) {
-            // Present, or a stale generation of this slot that the newer handle replaces.
-            let present = self.dense[p] == entity;
-            self.dense[p] = entity;
-            return !present;
-        }
-        let i = entity.index() as usize;
-        match i.cmp(&self.sparse.len()) {
-            std::cmp::Ordering::Less => self.sparse[i] = self.dense.len() as u32,
-            std::cmp::Ordering::Equal => self.sparse.push(self.dense.len() as u32),
-            std::cmp::Ordering::Greater => {
-                self.sparse.resize(i + 1, 0);
-                self.sparse[i] = self.dense.len() as u32;
-            }
-        }
-        self.dense.push(entity);
-        true
-    }
-
-    /// Remove `entity` (this exact generation); returns whether it was present.
-    #[inline]
-    pub(crate) fn remove(&mut self, entity: Entity) -> bool {
-        match self.slot_position(entity.index()) {
-            Some(p) if self.dense[p] == entity => {
-                self.dense.swap_remove(p);
-                if let Some(&moved) = self.dense.get(p) {
-                    self.sparse[moved.index() as usize] = p as u32;
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Make room for `additional` more members, all in slots below `slot_end`, with exact
-    /// capacities.
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32) {
-        self.dense.reserve_exact(additional);
-        self.sparse
-            .reserve_exact((slot_end as usize).saturating_sub(self.sparse.len()));
-    }
-
-    /// Remove everything in O(1), keeping the allocations.
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        self.dense.clear();
-    }
-
-    /// Remove everything, and give the memory back if the set had grown far past what it held
-    /// (after a burst, like the first update of a large level): the sparse table may go too,
-    /// its entries being trusted only when they point at a member.
-    pub(crate) fn clear_and_release(&mut self) {
-        if crate::change_log::oversized(self.dense.capacity(), self.dense.len()) {
-            *self = Self::default();
-        } else {
-            self.dense.clear();
-        }
     }
 
     #[inline]
@@ -458,208 +225,6 @@ impl ClearableSet {
 
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<u32>()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn e(index: u32, generation: u32) -> Entity {
-        Entity::from_bits(((generation as u64) << 32) | index as u64).unwrap()
-    }
-
-    #[test]
-    fn insert_remove_keep_dense_and_sparse_in_step() {
-        let mut set = EntitySet::default();
-        assert!(set.insert(e(5, 1)));
-        assert!(set.insert(e(2, 1)));
-        assert!(!set.insert(e(5, 1)));
-        assert_eq!(set.as_slice(), [e(5, 1), e(2, 1)]);
-        assert_eq!(set.remove(e(5, 1)), Some(0));
-        assert_eq!(set.as_slice(), [e(2, 1)]);
-        assert!(set.contains(e(2, 1)));
-        assert!(!set.contains(e(5, 1)));
-        set.clear();
-        assert_eq!(set.len(), 0);
-        assert!(!set.contains(e(2, 1)));
-    }
-
-    #[test]
-    fn a_set_of_late_slots_has_no_table_below_them() {
-        let mut set = EntitySet::default();
-        set.insert(e(1_000_000, 1));
-        assert!(set.heap_bytes() < 1_000, "{} bytes", set.heap_bytes());
-        for i in [999_990, 5, 1_000_003, 0] {
-            assert!(set.insert(e(i, 1)), "{i}");
-        }
-        for i in [1_000_000, 999_990, 5, 1_000_003, 0] {
-            assert!(set.contains(e(i, 1)), "{i}");
-            assert!(!set.contains(e(i, 2)), "{i}v2");
-        }
-        assert!(!set.contains(e(6, 1)) && !set.contains(e(2_000_000, 1)));
-        assert_eq!(set.remove(e(5, 1)), Some(2));
-        assert_eq!(
-            set.index_of(e(0, 1)),
-            Some(2),
-            "the last member moved into its place"
-        );
-        set.clear();
-        assert!(!set.contains(e(0, 1)) && !set.contains(e(1_000_000, 1)));
-    }
-
-    #[test]
-    fn slot_order_is_known_until_an_insert_below_or_a_move() {
-        let mut set = EntitySet::default();
-        for i in [1, 4, 9] {
-            set.insert(e(i, 1));
-        }
-        assert!(set.is_in_slot_order());
-        set.remove(e(9, 1));
-        set.insert(e(4, 2));
-        assert!(
-            set.is_in_slot_order(),
-            "last removed, stale replaced in place"
-        );
-        set.remove(e(1, 1));
-        assert!(!set.is_in_slot_order(), "4v2 moved to the front");
-        set.clear();
-        set.insert(e(3, 1));
-        assert!(set.is_in_slot_order());
-        set.insert(e(2, 1));
-        assert!(!set.is_in_slot_order());
-        assert_eq!(set.as_slice(), [e(3, 1), e(2, 1)]);
-    }
-
-    #[test]
-    fn newer_generation_replaces_stale_one() {
-        let mut set = EntitySet::default();
-        set.insert(e(3, 1));
-        assert!(set.insert(e(3, 2)));
-        assert_eq!(set.as_slice(), [e(3, 2)]);
-        assert_eq!(set.remove(e(3, 1)), None);
-    }
-
-    #[test]
-    fn a_set_filled_in_slot_order_is_its_own_index() {
-        let mut set = EntitySet::default();
-        for i in 10..1_010 {
-            assert!(set.insert(e(i, 1)));
-        }
-        assert_eq!(set.heap_bytes(), set.dense.capacity() * size_of::<Entity>());
-        assert!(
-            set.insert(e(20, 2)),
-            "newer generation replaces the stale one"
-        );
-        assert_eq!(set.index_of(e(20, 2)), Some(10));
-        assert!(!set.contains(e(20, 1)) && !set.contains(e(9, 1)));
-        // The last member fills the hole: it is found through `moved`.
-        assert_eq!(set.remove(e(15, 1)), Some(5));
-        assert_eq!(set.index_of(e(1_009, 1)), Some(5));
-        assert_eq!(set.in_slot(1_009), Some(e(1_009, 1)));
-        assert_eq!(set.in_slot(15), None);
-        assert!(!set.contains(e(15, 1)));
-        // Back in the slot's place, it leaves `moved`.
-        assert!(set.insert(e(15, 3)));
-        assert_eq!(set.remove(e(1_009, 1)), Some(5));
-        assert_eq!(set.index_of(e(15, 3)), Some(5));
-        assert!(set.moved.is_empty() && !set.indexed);
-        // Out of slot order: below `base`, and past the end.
-        assert!(set.insert(e(2, 1)) && set.insert(e(5_000, 1)));
-        assert!(set.contains(e(2, 1)) && set.contains(e(5_000, 1)));
-        assert!(!set.indexed, "2 moved of 1,001");
-        for i in (0..20).map(|k| 6_000 + 2 * k) {
-            set.insert(e(i, 1));
-        }
-        assert!(set.indexed, "more than one in 64 moved: indexed");
-        for i in (10..1_009).filter(|&i| i != 15 && i != 20) {
-            assert!(set.contains(e(i, 1)), "{i}");
-        }
-        assert!(set.contains(e(15, 3)) && set.contains(e(20, 2)) && set.contains(e(6_038, 1)));
-        assert!(!set.contains(e(1_009, 1)) && !set.contains(e(20, 1)));
-        set.clear();
-        assert!(!set.indexed && set.sparse.capacity() == 0);
-        assert!(set.insert(e(7, 1)) && set.contains(e(7, 1)));
-    }
-
-    #[test]
-    fn direct_and_indexed_sets_agree_with_a_model() {
-        // A small linear congruential generator: the same operations every run.
-        let mut seed = 0x2545_f491_u64;
-        let mut next = move |n: u64| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 33) % n
-        };
-        let mut set = EntitySet::default();
-        let mut model: Vec<Entity> = Vec::new();
-        for step in 0..20_000 {
-            let entity = e(next(3_000) as u32, 1 + next(3) as u32);
-            match next(10) {
-                0..=5 => {
-                    let stale = model.iter().position(|m| m.index() == entity.index());
-                    let fresh = match stale {
-                        Some(p) if model[p] == entity => false,
-                        Some(p) => {
-                            model[p] = entity;
-                            true
-                        }
-                        None => {
-                            model.push(entity);
-                            true
-                        }
-                    };
-                    assert_eq!(set.insert(entity), fresh, "step {step}");
-                }
-                6..=8 => {
-                    let p = model.iter().position(|&m| m == entity);
-                    if let Some(p) = p {
-                        model.swap_remove(p);
-                    }
-                    assert_eq!(set.remove(entity), p, "step {step}");
-                }
-                _ => {
-                    if next(50) == 0 {
-                        set.clear();
-                        model.clear();
-                    }
-                }
-            }
-            assert_eq!(set.as_slice(), model, "step {step}");
-            assert_eq!(
-                set.in_slot(entity.index()),
-                model.iter().copied().find(|m| m.index() == entity.index())
-            );
-        }
-    }
-
-    #[test]
-    fn clearable_set_ignores_stale_sparse_entries() {
-        let mut set = ClearableSet::default();
-        assert!(set.insert(e(5, 1)));
-        assert!(set.insert(e(2, 1)));
-        assert!(!set.insert(e(2, 1)));
-        set.clear();
-        assert!(set.is_empty());
-        assert!(!set.remove(e(5, 1)), "cleared");
-        assert!(
-            set.insert(e(2, 1)),
-            "slot 2's stale entry points at position 1, past the end"
-        );
-        assert!(set.insert(e(7, 1)));
-        assert!(set.insert(e(9, 1)));
-        assert!(!set.remove(e(5, 1)), "slot 5's stale entry points at 7v1");
-        assert!(set.remove(e(7, 1)));
-        assert_eq!(set.as_slice(), [e(2, 1), e(9, 1)]);
-        assert!(
-            set.insert(e(2, 2)),
-            "newer generation replaces the stale one"
-        );
-        assert_eq!(set.as_slice(), [e(2, 2), e(9, 1)]);
-        assert!(!set.remove(e(2, 1)));
-        assert!(set.remove(e(2, 2)));
-        assert_eq!(set.as_slice(), [e(9, 1)]);
-        assert!(set.insert(e(7, 1)), "removed");
-        assert_eq!(set.len(), 2);
+        self.dense.capacity() * size_of::<Entity>() + self.sparse.capacity() * size_of::<Sparse>()
     }
 }

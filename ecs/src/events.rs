@@ -2,13 +2,15 @@
 
 use std::any::Any;
 use std::collections::VecDeque;
-use std::fmt;
 use std::marker::PhantomData;
+
+use crate::World;
 
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next, so a reader that runs every update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
-pub struct Events<E> {
+#[derive(Debug)]
+pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,
     /// Sequence number of `queue[0]`.
     pub(crate) first: u64,
@@ -26,15 +28,6 @@ impl<E> Default for Events<E> {
     }
 }
 
-impl<E> fmt::Debug for Events<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Events")
-            .field("type", &std::any::type_name::<E>())
-            .field("queued", &self.queue.len())
-            .finish()
-    }
-}
-
 impl<E> Events<E> {
     /// Number one past the newest event.
     pub(crate) fn end(&self) -> u64 {
@@ -44,29 +37,14 @@ impl<E> Events<E> {
     pub(crate) fn send(&mut self, event: E) {
         self.queue.push_back(event);
     }
-
-    /// Events still queued, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &E> {
-        self.queue.iter()
-    }
 }
 
 pub(crate) trait AnyEvents: Any {
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Drop events sent before the previous update ended.
     fn end_update(&mut self);
 }
 
 impl<E: 'static> AnyEvents for Events<E> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn end_update(&mut self) {
         let stale = (self.keep_from - self.first) as usize;
         self.queue.drain(..stale);
@@ -75,8 +53,7 @@ impl<E: 'static> AnyEvents for Events<E> {
     }
 }
 
-/// A system's cursor into an event queue: [`EventReader::read`] returns each event once (it is
-/// defined beside [`World`](crate::World), whose queues it reads).
+/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
 ///
 /// ```
 /// use ecs::{EventReader, World};
@@ -88,6 +65,7 @@ impl<E: 'static> AnyEvents for Events<E> {
 /// assert_eq!(reader.read(&world).map(|h| h.0).collect::<Vec<_>>(), [1]);
 /// assert_eq!(reader.read(&world).count(), 0, "already seen");
 /// ```
+#[derive(Debug)]
 pub struct EventReader<E> {
     pub(crate) next: u64,
     _event: PhantomData<fn() -> E>,
@@ -102,10 +80,24 @@ impl<E> Default for EventReader<E> {
     }
 }
 
-impl<E> fmt::Debug for EventReader<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EventReader")
-            .field("next", &self.next)
-            .finish()
+impl<E: 'static> EventReader<E> {
+    /// Events sent since this reader last read (that are still queued), oldest first.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
+    /// w.send(3u8); assert_eq!(r.read(&w).collect::<Vec<_>>(), [&3]);
+    /// ```
+    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
+        let (skip, events) = match world.events::<E>() {
+            Some(events) => {
+                let skip = self.next.saturating_sub(events.first) as usize;
+                self.next = events.end();
+                (skip, Some(events))
+            }
+            None => (0, None),
+        };
+        events
+            .into_iter()
+            .flat_map(move |ev| ev.queue.iter().skip(skip))
     }
 }

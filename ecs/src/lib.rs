@@ -8,22 +8,19 @@
 //! such a system nothing.
 //!
 //! # Goals, in order
-//! 1. **Correct change tracking.** A change is never lost and never seen twice by the same
-//!    system: each watched component has one change log, and each system watching it reads
-//!    from its own cursor, so a change made by a later system reaches an earlier one on the next
-//!    update, and one made by an earlier system reaches a later one in the same update.
-//!    Disabled systems keep collecting (deduplicated).
-//! 2. **Cost proportional to change.** An update where nothing changed costs the same at a
-//!    thousand entities as at a million, and calls no system that only reacts to changes; marking a watched component changed is a few
-//!    nanoseconds; writes to unwatched types cost nothing extra; a change is logged once however
-//!    many systems watch it; a large batch of changes is handed out in memory (slot) order.
+//! 1. **Correct change tracking.** A change is never lost and never seen twice by a system,
+//!    whichever system made it and whenever; disabled systems keep collecting.
+//! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
+//!    size and calls no system that only reacts to changes; a change is logged once however
+//!    many systems watch it; each system gets its dirty entities in slot order, through one
+//!    mechanism (the `delivery` module, and `ecs/README.md`).
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
 //!    `None`, `false` or an error, even after its slot is reused.
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
 //! It is not a parallel scheduler, has no archetypes and no query language: systems read and
-//! write [`Column`]s by entity. To read the components of the dirty entities,
-//! [`SystemEntities::dirty_in`] walks a column in memory order when much of it changed.
+//! write [`Column`]s by entity. `World` is not `Send`: components, resources and systems may be
+//! any `'static` type.
 //!
 //! # How systems communicate
 //! Systems never call each other. They communicate in exactly three ways, all through the
@@ -64,22 +61,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod change_log;
+mod bundle;
 mod column;
 mod component;
+mod delivery;
 mod entity;
 mod entity_set;
 mod events;
-mod slot_sort;
 mod system;
-mod system_desc;
 mod world;
 
-pub use column::{Column, Mut, join_mut, join_values_mut};
+pub use bundle::Bundle;
+pub use column::{Column, Mut};
 pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
-pub use events::{EventReader, Events};
-pub use system::{MemoryUse, SystemEntities, SystemId, SystemInfo};
-pub use system_desc::SystemDesc;
-pub use world::bundle::Bundle;
-pub use world::{DenseDelivery, NoSuchEntity, System, World};
+pub use events::EventReader;
+pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use world::{MemoryUse, NoSuchEntity, World};

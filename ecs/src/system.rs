@@ -1,131 +1,132 @@
-//! What systems receive and report: their entities, ids, run figures and the sets the world keeps
-//! for each.
+//! Systems: the `System` trait, how one is described (`SystemDesc`), what it receives each
+//! update (`SystemEntities`), what the world reports about it, and the update loop that runs them.
 
-use std::cell::{OnceCell, RefCell};
-use std::rc::Rc;
-use std::time::Duration;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::time::{Duration, Instant};
 
-use crate::Entity;
-use crate::change_log::ChangeLog;
 use crate::column::Column;
-use crate::entity_set::{ClearableSet, EntitySet};
+use crate::component::{Component, ComponentId, ComponentSet};
+use crate::delivery::{DirtySet, Watch};
+use crate::entity_set::EntitySet;
+use crate::world::Phase;
+use crate::{Entity, World};
 
-/// What a system receives each update: the entities it tracks and the dirty subset.
+/// Game logic run once per [`World::update`], in priority order.
 ///
-/// To read the dirty entities' components, [`SystemEntities::dirty_in`] is the way: it walks
-/// the column in memory order when much of it changed.
-#[derive(Clone, Copy, Debug)]
-pub struct SystemEntities<'a> {
-    pub(crate) tracked: &'a EntitySet,
-    pub(crate) dirty: Dirty<'a>,
-    pub(crate) removed: &'a [Entity],
-    /// Set when every tracked entity is dirty and the system tracks exactly one column's
-    /// entities: that column's change log and its length when the run started (a mark since,
-    /// which every insert into or removal from the column makes, ends the shortcut).
-    pub(crate) whole: Option<&'a (Rc<RefCell<ChangeLog>>, usize)>,
+/// A system sees the world only through `&mut World`: components, resources and events. Systems
+/// never call each other; that is the one rule for how they communicate (see the crate docs).
+///
+/// Closures `FnMut(&mut World, &SystemEntities)` are systems too.
+///
+/// ```
+/// use ecs::{System, SystemDesc, SystemEntities, World};
+/// struct Room;
+/// impl System for Room {
+///     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
+///     fn on_clear(&mut self, world: &mut World) { world.spawn((1u8,)); } // a fresh room
+/// }
+/// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
+/// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
+/// ```
+pub trait System: 'static {
+    /// Run one update. `entities` holds the tracked entities and the dirty subset.
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>);
+
+    /// React to [`World::clear`], after every entity is gone (e.g. rebuild a pool of entities).
+    /// It may spawn, despawn and call [`World::clear`] again (that clear follows this one);
+    /// [`World::update`] is refused.
+    fn on_clear(&mut self, world: &mut World) {
+        let _ = world;
+    }
 }
 
-/// Where a run's dirty entities are.
+impl<F> System for F
+where
+    F: FnMut(&mut World, &SystemEntities<'_>) + 'static,
+{
+    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
+        self(world, entities)
+    }
+}
+
+/// What a system receives each update: the entities it tracks, the dirty subset and the removed
+/// ones.
+///
+/// These are the sets as the run started: entities spawned, despawned or changed during the run
+/// reach the system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree with each
+/// other throughout.
+///
+/// ```
+/// # use ecs::{SystemDesc, SystemEntities, World}; let mut w = World::new();
+/// w.add_system(SystemDesc::new("s").requires::<u8>(), |_: &mut World, e: &SystemEntities| assert_eq!(e.tracked().len(), 1));
+/// w.spawn((1u8,)); w.update();
+/// ```
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Dirty<'a> {
-    /// A list, in the order the delivery chose.
-    List(&'a [Entity]),
-    /// A bit per slot of each dirty entity (a dense delivery): the list is made from it, in
-    /// slot order, only if the system asks for it.
-    Bits(&'a DirtyBits),
-    /// Both: a list in slot order (a lent log that ascends) and its bits.
-    ListAndBits(&'a [Entity], &'a DirtyBits),
+pub struct SystemEntities<'a> {
+    tracked: &'a [Entity],
+    dirty: &'a [Entity],
+    removed: &'a [Entity],
 }
 
 impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// w.add_system(D::new("s").requires::<u8>(), |_: &mut World, e: &S| assert_eq!(e.tracked().len(), 1));
+    /// w.spawn((1u8,)); w.spawn(()); w.update();
+    /// ```
     #[inline]
     pub fn tracked(&self) -> &'a [Entity] {
-        self.tracked.as_slice()
+        self.tracked
     }
 
     /// Tracked entities for which a watched component changed, was added or was removed since
-    /// this system last ran, plus entities that started being tracked since then.
+    /// this system last ran, plus entities that started being tracked since then: each once, in
+    /// slot order ([`Entity::index`], ascending).
     ///
-    /// Each entity appears at most once. Empty for systems that watch nothing. When change
-    /// tracking is switched off ([`World::set_change_tracking`]) this is every tracked entity.
+    /// Empty for systems that watch nothing. When change tracking is switched off
+    /// ([`World::set_change_tracking`]) this is every tracked entity, in the same order.
     ///
-    /// To read their components, prefer [`SystemEntities::dirty_in`]: after a dense delivery
-    /// this list is built only when asked for.
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(Vec::<ecs::Entity>::new());
+    /// w.add_system(D::new("s").watches::<u8>(), |w: &mut World, e: &S| *w.resource_mut() = e.dirty().to_vec());
+    /// let es: Vec<_> = (0..4).map(|i| w.spawn((i as u8,))).collect(); w.update();
+    /// es.iter().rev().for_each(|&e| *w.get_mut::<u8>(e).unwrap() += 1); w.update();
+    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), es, "slot order, not change order");
+    /// ```
     ///
     /// [`World::set_change_tracking`]: crate::World::set_change_tracking
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
-        match self.dirty {
-            Dirty::List(list) | Dirty::ListAndBits(list, _) => list,
-            Dirty::Bits(bits) => bits.list(self.tracked),
-        }
-    }
-
-    /// Number of dirty entities: `dirty().len()`, without building the list.
-    #[inline]
-    pub fn dirty_len(&self) -> usize {
-        match self.dirty {
-            Dirty::List(list) | Dirty::ListAndBits(list, _) => list.len(),
-            Dirty::Bits(bits) => bits.count,
-        }
+        self.dirty
     }
 
     /// The dirty entities that have a component in `column`, each with that component: the
-    /// way to read what changed.
-    ///
-    /// The same pairs as `dirty()` looked up in `column` one by one, in an order that walks
-    /// memory forwards: when every entity of `column` is dirty, the column in storage order
-    /// (a plain walk of its values); after a dense delivery, slot order (through a bit per
-    /// slot, never building the dirty list); otherwise the order of `dirty()`. Writes the
-    /// system made to the column before the call are seen. `column` must be one of the
-    /// world the system runs in.
-    ///
-    /// Consume it with `for_each` (or `sum`, `fold`, ...: anything built on `fold`), which runs
-    /// one plain loop for the kind of delivery at hand; a `for` loop goes through `next`,
-    /// which decides again at each entity, and costs up to 1.4 times as much per entity once
-    /// the reads miss the caches (as with bevy's `Query::for_each`).
+    /// pairs of `dirty()` looked up in `column`, in the same order. It costs what the loop
+    /// `for &e in entities.dirty()` with `column.get(e)` costs, since it is that loop. Writes the
+    /// system made to the column before the call are seen.
     ///
     /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Hp(u32);
-    /// struct Total(u32);
-    /// let mut world = World::new();
-    /// world.insert_resource(Total(0));
-    /// world.add_system(
-    ///     SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         let total: u32 = entities.dirty_in(world.column::<Hp>()).map(|(_, hp)| hp.0).sum();
-    ///         world.resource_mut::<Total>().0 = total;
-    ///     },
-    /// );
-    /// let a = world.spawn((Hp(3),));
-    /// world.spawn((Hp(4),));
-    /// world.update();
-    /// assert_eq!(world.resource::<Total>().0, 7, "both new");
-    /// world.get_mut::<Hp>(a).unwrap().0 = 10;
-    /// world.update();
-    /// assert_eq!(world.resource::<Total>().0, 10, "only the one that changed");
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(0u32);
+    /// w.add_system(D::new("hp").watches::<u32>(), |w: &mut World, e: &S| {
+    ///     *w.resource_mut::<u32>() = e.dirty_in(w.column::<u32>()).map(|(_, hp)| hp).sum();
+    /// });
+    /// let a = w.spawn((3u32,)); w.spawn((4u32,)); w.update();
+    /// assert_eq!(*w.resource::<u32>(), 7, "both new");
+    /// *w.get_mut::<u32>(a).unwrap() = 10; w.update();
+    /// assert_eq!(*w.resource::<u32>(), 10, "only the one that changed");
     /// ```
+    #[inline]
     pub fn dirty_in<'c, T: 'static>(
         &self,
         column: &'c Column<T>,
     ) -> impl Iterator<Item = (Entity, &'c T)> + use<'a, 'c, T> {
-        let whole = self.whole.is_some_and(|(log, len)| {
-            column
-                .change_log()
-                .is_some_and(|l| Rc::ptr_eq(l, log) && l.borrow().entries.len() == *len)
-        });
-        if whole {
-            return DirtyIn::new(Walk::Column, column, &[], &[]);
-        }
-        match self.dirty {
-            Dirty::List(list) => DirtyIn::new(Walk::List, column, list, &[]),
-            Dirty::Bits(bits) | Dirty::ListAndBits(_, bits) => {
-                DirtyIn::new(Walk::Bits, column, &[], &bits.words)
-            }
-        }
+        self.dirty
+            .iter()
+            .filter_map(move |&e| column.get(e).map(|v| (e, v)))
     }
 
     /// Entities that stopped being tracked since this system last ran: despawned, cleared, or
@@ -133,193 +134,179 @@ impl<'a> SystemEntities<'a> {
     /// components. Delivered whether or not change tracking is on, so a system that keeps
     /// per-entity state (an index, a cache) can drop it. Holds at most one handle per slot (the
     /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// # w.insert_resource(Vec::<ecs::Entity>::new());
+    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<_>>().extend(e.removed()));
+    /// let a = w.spawn((1u8,)); w.update(); w.despawn(a); w.update();
+    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), [a]);
+    /// ```
     #[inline]
     pub fn removed(&self) -> &'a [Entity] {
         self.removed
     }
 }
 
-/// How [`DirtyIn`] walks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Walk {
-    /// Every entity of the column is dirty: the column, by position.
-    Column,
-    /// The dirty list, each looked up.
-    List,
-    /// The bit set of a dense delivery, each set slot looked up.
-    Bits,
+/// How a system is scheduled and what it tracks: its name, priority, required and watched
+/// components, and whether it is a debug system.
+///
+/// ```
+/// # let mut w = ecs::World::new(); let desc = ecs::SystemDesc::new("draw_data").watches::<u8>();
+/// let id = w.add_system(desc, |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).name, "draw_data");
+/// ```
+#[derive(Clone, Debug)]
+pub struct SystemDesc {
+    pub(crate) name: &'static str,
+    pub(crate) priority: i32,
+    pub(crate) debug: bool,
+    /// `Some(true)`: only on changes ([`SystemDesc::reactive`]); `Some(false)`: every update
+    /// ([`SystemDesc::every_update`]); `None`: on changes if it watches something.
+    pub(crate) reactive: Option<bool>,
+    /// Registers a component type with a world (on `add_system`) and returns its id.
+    pub(crate) requires: Vec<fn(&mut World) -> ComponentId>,
+    pub(crate) watches: Vec<fn(&mut World) -> ComponentId>,
 }
 
-/// The iterator of [`SystemEntities::dirty_in`]. A struct rather than an enum of iterators, so
-/// that a `for` loop, which calls `next` at each entity, can keep its state in registers.
-struct DirtyIn<'a, 'c, T> {
-    walk: Walk,
-    column: &'c Column<T>,
-    /// `Walk::List`: the dirty entities.
-    list: &'a [Entity],
-    /// `Walk::Bits`: the bits.
-    words: &'a [u64],
-    /// The next position in the column (`Column`) or the list (`List`); one past the word
-    /// `word` came from (`Bits`).
-    at: usize,
-    /// `Walk::Bits`: the bits of `words[at - 1]` not handed out yet.
-    word: u64,
-}
-
-impl<'a, 'c, T: 'static> DirtyIn<'a, 'c, T> {
-    fn new(walk: Walk, column: &'c Column<T>, list: &'a [Entity], words: &'a [u64]) -> Self {
+impl SystemDesc {
+    /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
+    /// watches a component, it is called only when it has something to react to, unless
+    /// [`every_update`](SystemDesc::every_update).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!((w.system_info(id).name, w.system_info(id).priority), ("s", 0));
+    /// ```
+    pub fn new(name: &'static str) -> Self {
         Self {
-            walk,
-            column,
-            list,
-            words,
-            at: 0,
-            word: 0,
-        }
-    }
-}
-
-impl<'c, T: 'static> Iterator for DirtyIn<'_, 'c, T> {
-    type Item = (Entity, &'c T);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let column = self.column;
-        match self.walk {
-            Walk::Column => {
-                let e = *column.entities().get(self.at)?;
-                let v = &column.values()[self.at];
-                self.at += 1;
-                Some((e, v))
-            }
-            Walk::List => {
-                while let Some(&e) = self.list.get(self.at) {
-                    self.at += 1;
-                    if let Some(v) = column.get(e) {
-                        return Some((e, v));
-                    }
-                }
-                None
-            }
-            Walk::Bits => loop {
-                while self.word == 0 {
-                    self.word = *self.words.get(self.at)?;
-                    self.at += 1;
-                }
-                let slot = ((self.at - 1) * 64) as u32 + self.word.trailing_zeros();
-                self.word &= self.word - 1;
-                if let Some(hit) = column.get_in_slot(slot) {
-                    return Some(hit);
-                }
-            },
+            name,
+            priority: 0,
+            debug: false,
+            reactive: None,
+            requires: Vec::new(),
+            watches: Vec::new(),
         }
     }
 
-    #[inline]
-    fn fold<Acc, F>(self, init: Acc, mut f: F) -> Acc
-    where
-        F: FnMut(Acc, Self::Item) -> Acc,
-    {
-        // One loop per walk, each plain enough for the optimizer.
-        let column = self.column;
-        match self.walk {
-            Walk::Column => column.entities()[self.at..]
-                .iter()
-                .zip(&column.values()[self.at..])
-                .fold(init, |acc, (&e, v)| f(acc, (e, v))),
-            Walk::List => self.list[self.at..]
-                .iter()
-                .fold(init, |acc, &e| match column.get(e) {
-                    Some(v) => f(acc, (e, v)),
-                    None => acc,
-                }),
-            Walk::Bits => {
-                let mut acc = init;
-                // `word` is what is left of word `at - 1`; the words from `at` on are whole.
-                let first = self.at.checked_sub(1).map(|w| (w, self.word));
-                let rest = self.words.iter().copied().enumerate().skip(self.at);
-                for (w, mut set) in first.into_iter().chain(rest) {
-                    let base = (w * 64) as u32;
-                    while set != 0 {
-                        if let Some(hit) = column.get_in_slot(base + set.trailing_zeros()) {
-                            acc = f(acc, hit);
-                        }
-                        set &= set - 1;
-                    }
-                }
-                acc
-            }
-        }
-    }
-}
-
-/// A dense delivery's dirty entities as a bit per slot, and the list made from it on demand.
-#[derive(Debug, Default)]
-pub(crate) struct DirtyBits {
-    /// Bit `i % 64` of word `i / 64`: slot `i` holds a dirty entity (live and tracked, so no
-    /// other entity can hold that slot during the run). All zero outside a run.
-    pub(crate) words: Vec<u64>,
-    /// Number of bits set.
-    pub(crate) count: usize,
-    /// The dirty list, in slot order, once asked for.
-    list: OnceCell<Vec<Entity>>,
-    /// The list's buffer between runs.
-    spare: RefCell<Vec<Entity>>,
-}
-
-impl DirtyBits {
-    /// The dirty list in slot order, built on the first call of the run: each set slot's
-    /// member of `tracked`.
-    fn list(&self, tracked: &EntitySet) -> &[Entity] {
-        self.list.get_or_init(|| {
-            let mut list = self.spare.take();
-            list.clear();
-            list.reserve(self.count);
-            for (w, &word) in self.words.iter().enumerate() {
-                let mut set = word;
-                while set != 0 {
-                    if let Some(e) = tracked.in_slot((w * 64) as u32 + set.trailing_zeros()) {
-                        list.push(e);
-                    }
-                    set &= set - 1;
-                }
-            }
-            list
-        })
+    /// Lower priorities run first; equal priorities run in the order systems were added.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s").priority(-4), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!(w.system_info(id).priority, -4);
+    /// ```
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.priority = priority;
+        self
     }
 
-    /// Forget the run's dirty entities (zeroing the bits) and keep the buffers.
-    pub(crate) fn reset(&mut self) {
-        self.words.fill(0);
-        if let Some(mut list) = self.list.take() {
-            list.clear();
-            crate::change_log::release_if_oversized(&mut list, self.count);
-            *self.spare.get_mut() = list;
-        }
-        self.count = 0;
+    /// Track only entities that have a `T` (on top of the other requirements).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.spawn((1u8,)); w.spawn((2u16,));
+    /// let id = w.add_system(ecs::SystemDesc::new("s").requires::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert_eq!(w.system_info(id).tracked, 1);
+    /// ```
+    pub fn requires<T: Component>(mut self) -> Self {
+        self.requires.push(World::register::<T>);
+        self
     }
 
-    /// Bytes allocated on the heap (by capacity).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.words.capacity() * size_of::<u64>()
-            + self.spare.borrow().capacity() * size_of::<Entity>()
+    /// Make a tracked entity dirty when its `T` changes, is added or is removed.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((1u8,));
+    /// let id = w.add_system(ecs::SystemDesc::new("s").watches::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// w.update(); *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
+    /// ```
+    pub fn watches<T: Component>(mut self) -> Self {
+        self.watches.push(World::register::<T>);
+        self
+    }
+
+    /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
+    ///
+    /// [`World::update_debug_only`]: crate::World::update_debug_only
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+    /// assert!(w.system_info(id).debug);
+    /// ```
+    pub fn debug(mut self) -> Self {
+        self.debug = true;
+        self
+    }
+
+    /// Run only when there is something to react to: when [`SystemEntities::dirty`] or
+    /// [`SystemEntities::removed`] would not be empty. This is already the default for a
+    /// system that watches something; `reactive` extends it to one that watches nothing (it
+    /// then runs when an entity stopped being tracked). For systems whose whole work is their
+    /// dirty and removed entities (an index, a cache, derived data). An update where nothing
+    /// changed skips the system without calling it; a skipped run leaves
+    /// [`SystemInfo::runs`] as it is and reports zero `last_dirty` and `last_duration`.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("bar").watches::<u8>().reactive(), |_: &mut World, _: &S| {});
+    /// let e = w.spawn((3u8,)); w.update(); w.update(); // new entity: runs; nothing changed: skipped
+    /// assert_eq!(w.system_info(id).runs, 1);
+    /// *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).runs, 2);
+    /// ```
+    ///
+    /// [`SystemEntities::dirty`]: crate::SystemEntities::dirty
+    /// [`SystemEntities::removed`]: crate::SystemEntities::removed
+    /// [`SystemInfo::runs`]: crate::SystemInfo::runs
+    pub fn reactive(mut self) -> Self {
+        self.reactive = Some(true);
+        self
+    }
+
+    /// Run on every update, even one with nothing dirty and nothing removed: for a system
+    /// that watches components but also has work of its own each update (reads input or
+    /// events, counts time, clears a per-update resource). Systems that watch nothing run on
+    /// every update anyway, unless [`reactive`](SystemDesc::reactive).
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let watcher = w.add_system(D::new("bar").watches::<u8>(), |_: &mut World, _: &S| {});
+    /// let ticker = w.add_system(D::new("regen").watches::<u8>().every_update(), |_: &mut World, _: &S| {});
+    /// w.spawn((3u8,)); w.update(); w.update(); // nothing changed
+    /// assert_eq!((w.system_info(watcher).runs, w.system_info(ticker).runs), (1, 2));
+    /// ```
+    pub fn every_update(mut self) -> Self {
+        self.reactive = Some(false);
+        self
+    }
+
+    /// Whether the update skips this system when it has nothing dirty and nothing removed.
+    pub(crate) fn is_reactive(&self) -> bool {
+        self.reactive.unwrap_or(!self.watches.is_empty())
     }
 }
 
 /// Handle to a system added with [`World::add_system`].
 ///
-/// [`World::add_system`]: crate::World::add_system
+/// ```
+/// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
+/// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SystemId(pub(crate) usize);
 
 /// Snapshot of one system's scheduling state and last-run figures.
+///
+/// ```
+/// # let mut w = ecs::World::new();
+/// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
+/// w.update(); assert_eq!((w.system_info(id).runs, w.system_info(id).enabled), (1, true));
+/// ```
 #[derive(Clone, Debug)]
 pub struct SystemInfo {
     /// Handle of the system.
     pub id: SystemId,
     /// Name given in its [`SystemDesc`].
-    ///
-    /// [`SystemDesc`]: crate::SystemDesc
     pub name: &'static str,
     /// Scheduling priority.
     pub priority: i32,
@@ -335,159 +322,459 @@ pub struct SystemInfo {
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates that skipped it for having nothing
     /// to react to; see [`SystemDesc::every_update`]).
-    ///
-    /// [`SystemDesc::every_update`]: crate::SystemDesc::every_update
     pub runs: u64,
 }
 
-/// Where a world's heap bytes go, by capacity (what is allocated, used or not):
-/// [`World::memory_use`].
-///
-/// [`World::memory_use`]: crate::World::memory_use
-#[derive(Clone, Debug, Default)]
-pub struct MemoryUse {
-    /// The entity allocator: a slot (generation, liveness, component signature) per index.
-    pub entities: usize,
-    /// Per component type (its name): its column's entity index and values.
-    pub columns: Vec<(&'static str, usize)>,
-    /// Per watched component type (its name): its change log and the bit set that dedupes it.
-    pub change_logs: Vec<(&'static str, usize)>,
-    /// Per system (its name): its tracked, dirty, removed and delivered sets.
-    pub systems: Vec<(&'static str, usize)>,
-    /// The buffers deliveries use (a bit set and the sort's buffers).
-    pub delivery: usize,
+/// A system plus the entity sets the world maintains for it.
+pub(crate) struct SystemSlot {
+    pub(crate) name: &'static str,
+    pub(crate) priority: i32,
+    pub(crate) debug: bool,
+    /// `None` while the system is running (it is moved out to borrow the world).
+    pub(crate) system: Option<Box<dyn System>>,
+    pub(crate) required: ComponentSet,
+    /// Skipped by an update in which it has nothing dirty and nothing removed.
+    pub(crate) reactive: bool,
+    pub(crate) enabled: bool,
+    /// What the system reads while it runs, boxed so that running it moves one pointer out
+    /// (to lend the sets while the system borrows the world) and back. While it runs, an empty
+    /// placeholder stands in.
+    pub(crate) sets: Box<SystemSets>,
+    /// Watched components and, for each, how far into its change log this system has read.
+    pub(crate) watches: Vec<Watch>,
+    /// Its dirty entities not handed out yet (see the `delivery` module).
+    pub(crate) dirty: DirtySet,
+    /// Entities whose membership must be re-evaluated once the running system finishes.
+    pub(crate) pending_membership: Vec<Entity>,
+    /// While it runs: its tracked count (its sets are lent out).
+    pub(crate) running: Option<usize>,
+    pub(crate) last_dirty: usize,
+    pub(crate) last_duration: Duration,
+    pub(crate) runs: u64,
 }
 
-impl MemoryUse {
-    /// Everything above, added up.
-    pub fn total(&self) -> usize {
-        let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
-        self.entities
-            + sum(&self.columns)
-            + sum(&self.change_logs)
-            + sum(&self.systems)
-            + self.delivery
+impl SystemSlot {
+    /// Bytes its entity sets allocate on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.sets.tracked.heap_bytes()
+            + self.sets.removed.heap_bytes()
+            + self.sets.delivered.capacity() * size_of::<Entity>()
+            + self.dirty.heap_bytes()
+            + self.pending_membership.capacity() * size_of::<Entity>()
     }
-}
-
-/// One watched component of a system and its cursor into that component's change log.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Watch {
-    pub(crate) id: crate::ComponentId,
-    /// Entries before this position were delivered to (or taken over by) the system.
-    pub(crate) cursor: usize,
 }
 
 /// The entity sets a system reads while it runs.
 #[derive(Debug, Default)]
 pub(crate) struct SystemSets {
     pub(crate) tracked: EntitySet,
-    pub(crate) removed: ClearableSet,
-    /// What the last delivery handed out, when it was not a lent log range.
+    pub(crate) removed: EntitySet,
+    /// The dirty list of the run.
     pub(crate) delivered: Vec<Entity>,
-    /// What a dense delivery handed out, as bits (see [`Dirty::Bits`]).
-    pub(crate) bits: DirtyBits,
-    /// See [`SystemEntities::whole`]; set for the run only.
-    pub(crate) whole: Option<(Rc<RefCell<ChangeLog>>, usize)>,
 }
 
-/// A system's own dirty set: entities that do not come from a change log (newly tracked ones,
-/// and log entries taken over while the system did not run).
-///
-/// While every tracked entity is newly tracked (the load of a level, or a system added to a
-/// full world) the set would repeat the tracked set entry for entry, in the same order: both
-/// append an insert, replace a stale generation in place and fill a removal with their last
-/// member. It then holds nothing and stands for the tracked set (`mirrors_tracked`), so a
-/// level of many entities does not keep a second copy of every system's tracked set until
-/// the first update. The first change that the tracked set does not share (a take-over, a
-/// delivery) ends the mirroring.
-#[derive(Debug, Default)]
-pub(crate) struct OwnDirty {
-    set: ClearableSet,
-    /// Whether the dirty set is the tracked set (then `set` is empty).
-    mirrors_tracked: bool,
-}
+impl World {
+    /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
+    /// watches anything), so its first run sees the world as new.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); assert_eq!(w.system_info(id).runs, 1);
+    /// ```
+    ///
+    /// # Panics
+    /// If called from inside a system's update or from [`System::on_clear`].
+    pub fn add_system(&mut self, desc: SystemDesc, system: impl System) -> SystemId {
+        assert!(
+            self.phase == Phase::Idle,
+            "World::add_system called during an update or a clear: add systems between updates"
+        );
+        let s = self.systems.len();
+        let mut required = ComponentSet::EMPTY;
+        for r in &desc.requires {
+            let id = r(self);
+            required.insert(id);
+            self.requirers[id.index()].push(s);
+        }
+        let mut watches: Vec<Watch> = Vec::new();
+        for w in &desc.watches {
+            let id = w(self);
+            if watches.iter().any(|w| w.id == id) {
+                continue;
+            }
+            self.watchers[id.index()].push(s);
+            if !self.watched.contains(&id) {
+                self.watched.push(id);
+            }
+            let column = &mut self.columns[id.index()];
+            column.watch();
+            // Cursors never pass the start of the fresh part (see `ChangeLog`); what lies after
+            // it is delivered again, harmlessly: every tracked entity is new to this system.
+            let cursor = column.change_log_mut().map_or(0, |log| log.fresh_from());
+            watches.push(Watch { id, cursor });
+        }
+        if required.is_empty() {
+            self.requires_nothing.push(s);
+        }
+        let mut slot = SystemSlot {
+            reactive: desc.is_reactive(),
+            name: desc.name,
+            priority: desc.priority,
+            debug: desc.debug,
+            system: Some(Box::new(system)),
+            required,
+            enabled: true,
+            sets: Box::default(),
+            watches,
+            dirty: DirtySet::default(),
+            pending_membership: Vec::new(),
+            running: None,
+            last_dirty: 0,
+            last_duration: Duration::ZERO,
+            runs: 0,
+        };
+        for (entity, sig) in self.entities.iter() {
+            if sig.is_superset(&slot.required) {
+                slot.sets.tracked.insert(entity);
+                if !slot.watches.is_empty() {
+                    slot.dirty.insert(entity.index());
+                    self.sets_pending = true;
+                }
+            }
+        }
+        let priority = slot.priority;
+        self.systems.push(slot);
+        let at = self
+            .order
+            .partition_point(|&o| self.systems[o].priority <= priority);
+        self.order.insert(at, s);
+        SystemId(s)
+    }
 
-impl OwnDirty {
-    /// Note `entity`, just inserted into `tracked` (its insert returned `true`), as newly
-    /// tracked.
+    /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
+    /// entities (each at most once), and receives them all on its first run after re-enabling.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.set_enabled(id, false);
+    /// w.update(); assert_eq!(w.system_info(id).runs, 0);
+    /// ```
+    pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
+        self.slot_mut(id).enabled = enabled;
+    }
+
+    /// Whether a system is enabled.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert!(w.is_enabled(id));
+    /// ```
+    pub fn is_enabled(&self, id: SystemId) -> bool {
+        self.slot(id).enabled
+    }
+
+    /// Figures for every system, in run order.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// w.add_system(D::new("late").priority(5), |_: &mut World, _: &S| {}); w.add_system(D::new("early"), |_: &mut World, _: &S| {});
+    /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
+    /// ```
+    pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
+        self.order.iter().map(|&s| self.system_info(SystemId(s)))
+    }
+
+    /// Figures for one system.
+    ///
+    /// # Panics
+    /// If `id` belongs to another world.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).id, id);
+    /// ```
+    pub fn system_info(&self, id: SystemId) -> SystemInfo {
+        let slot = self.slot(id);
+        SystemInfo {
+            id,
+            name: slot.name,
+            priority: slot.priority,
+            debug: slot.debug,
+            enabled: slot.enabled,
+            tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
+            last_dirty: slot.last_dirty,
+            last_duration: slot.last_duration,
+            runs: slot.runs,
+        }
+    }
+
+    fn slot(&self, id: SystemId) -> &SystemSlot {
+        self.systems
+            .get(id.0)
+            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+    }
+
+    fn slot_mut(&mut self, id: SystemId) -> &mut SystemSlot {
+        self.systems
+            .get_mut(id.0)
+            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+    }
+
+    /// Switch change tracking off to hand every system all of its tracked entities as dirty on
+    /// every run (the baseline the optimization is measured against), or back on.
+    ///
+    /// ```
+    /// let mut w = ecs::World::new(); w.set_change_tracking(false); assert!(!w.change_tracking());
+    /// ```
+    pub fn set_change_tracking(&mut self, on: bool) {
+        self.tracking_off = !on;
+    }
+
+    /// Whether change tracking is on (the default).
+    ///
+    /// ```
+    /// assert!(ecs::World::new().change_tracking());
+    /// ```
+    pub fn change_tracking(&self) -> bool {
+        !self.tracking_off
+    }
+
+    /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). Two clock
+    /// reads per system cost more than an update where nothing changed, so turn this on only
+    /// while something reads the timings. While off, `last_duration` is zero.
+    ///
+    /// ```
+    /// let mut w = ecs::World::new(); w.set_timing(true); assert!(w.timing());
+    /// ```
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on;
+    }
+
+    /// Whether system runs are timed.
+    ///
+    /// ```
+    /// assert!(!ecs::World::new().timing());
+    /// ```
+    pub fn timing(&self) -> bool {
+        self.timing
+    }
+
+    /// Run every enabled system once, in priority order, then apply deferred despawns and
+    /// clears.
+    ///
+    /// A panic in a system propagates out of `update` after the world has taken the system
+    /// back, so the next `update` runs normally (the systems after the one that panicked wait
+    /// for it).
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); w.update(); assert_eq!(w.system_info(id).runs, 2);
+    /// ```
+    ///
+    /// # Panics
+    /// If called from inside a system's update or from [`System::on_clear`], with a message that
+    /// says so; and if a system panics.
+    pub fn update(&mut self) {
+        self.run(false);
+    }
+
+    /// Like [`World::update`], but run only enabled debug systems (e.g. while the game is
+    /// paused); the other systems keep accumulating dirty entities.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let game = w.add_system(D::new("game"), |_: &mut World, _: &S| {}); let overlay = w.add_system(D::new("overlay").debug(), |_: &mut World, _: &S| {});
+    /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
+    /// ```
+    pub fn update_debug_only(&mut self) {
+        self.run(true);
+    }
+
+    fn run(&mut self, debug_only: bool) {
+        match self.phase {
+            Phase::Idle => {}
+            Phase::Updating(s) => panic!(
+                "World::update called from inside system `{}`: an update cannot run inside \
+                 another; send an event or set a resource for work that must wait for the next one",
+                self.systems[s].name
+            ),
+            Phase::Clearing(s) => panic!(
+                "World::update called from the on_clear of system `{}`: World::clear runs \
+                 on_clear between updates; update after World::clear returns",
+                self.systems[s].name
+            ),
+        }
+        // Nothing pending anywhere: no reactive system has anything to react to, until a system
+        // runs (it may write).
+        let mut quiet = !self.sets_pending
+            && !self.tracking_off
+            && self.watched.iter().all(|id| {
+                let log = self.columns[id.index()].change_log();
+                log.is_none_or(|l| l.borrow().len() == 0)
+            });
+        for k in 0..self.order.len() {
+            let s = self.order[k];
+            let slot = &self.systems[s];
+            if quiet && slot.reactive {
+                let slot = &mut self.systems[s];
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+            } else if !slot.enabled || (debug_only && !slot.debug) {
+                self.take_over(s);
+            } else if slot.reactive && !self.tracking_off && self.nothing_pending(s) {
+                let slot = &mut self.systems[s];
+                slot.last_dirty = 0;
+                slot.last_duration = Duration::ZERO;
+            } else {
+                self.run_system(s);
+                quiet = false;
+            }
+        }
+        for entity in std::mem::take(&mut self.pending_despawns) {
+            self.despawn_now(entity);
+        }
+        for events in self.events.values_mut() {
+            events.end_update();
+        }
+        self.compact_logs();
+        if std::mem::take(&mut self.pending_clear) {
+            self.clear_now();
+        }
+        if self.sets_pending {
+            self.sets_pending = self
+                .systems
+                .iter()
+                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+        }
+    }
+
+    /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
+    /// one (change tracking on).
     #[inline]
-    pub(crate) fn insert_tracked(&mut self, entity: Entity, tracked: &EntitySet) {
-        if self.mirrors_tracked {
-            return;
+    fn nothing_pending(&self, s: usize) -> bool {
+        let slot = &self.systems[s];
+        slot.dirty.is_empty()
+            && slot.sets.removed.is_empty()
+            && slot.watches.iter().all(|w| {
+                self.columns[w.id.index()]
+                    .change_log()
+                    .is_none_or(|l| l.borrow().len() == w.cursor)
+            })
+    }
+
+    /// Move what system `s` (not running now) has in the logs after its cursors into its dirty
+    /// bits, so that the logs can drop it however long the system waits.
+    fn take_over(&mut self, s: usize) {
+        let slot = &mut self.systems[s];
+        for w in &mut slot.watches {
+            if let Some(log) = self.columns[w.id.index()].change_log_mut() {
+                log.read_into(&mut w.cursor, &mut slot.dirty);
+            }
         }
-        if self.set.is_empty() && tracked.len() == 1 {
-            // Both held nothing before: from here they change alike.
-            self.mirrors_tracked = true;
-            return;
+        self.sets_pending |= !slot.dirty.is_empty();
+    }
+
+    fn run_system(&mut self, s: usize) {
+        let placeholder = self.placeholder.take().unwrap_or_default();
+        self.take_over(s);
+        let slot = &mut self.systems[s];
+        let mut system = slot
+            .system
+            .take()
+            .expect("a system is taken out only while it runs");
+        let mut sets = std::mem::replace(&mut slot.sets, placeholder);
+        slot.running = Some(sets.tracked.len());
+        let SystemSets {
+            tracked,
+            removed,
+            delivered,
+        } = &mut *sets;
+        if !slot.watches.is_empty() && self.tracking_off {
+            for e in tracked.as_slice() {
+                slot.dirty.insert(e.index());
+            }
         }
-        self.set.insert(entity);
-    }
-
-    /// Insert `entity`, a member of the tracked set.
-    #[inline]
-    pub(crate) fn insert(&mut self, entity: Entity) {
-        if !self.mirrors_tracked {
-            self.set.insert(entity);
+        // Every tracked entity dirty, listed in slot order: that list is the delivery.
+        let whole = slot.dirty.len() >= tracked.len()
+            && tracked.is_in_slot_order()
+            && slot.dirty.count_in(tracked) == tracked.len();
+        if whole {
+            slot.dirty.clear();
+        } else {
+            slot.dirty.drain_into(tracked, delivered);
         }
-    }
-
-    /// Remove `entity`, just removed from the tracked set.
-    #[inline]
-    pub(crate) fn remove_untracked(&mut self, entity: Entity) {
-        if !self.mirrors_tracked {
-            self.set.remove(entity);
-        }
-    }
-
-    /// Make room for `additional` more newly tracked entities in slots below `slot_end`,
-    /// unless they will be mirrored (both sets empty now).
-    pub(crate) fn reserve(&mut self, additional: usize, slot_end: u32, tracked: &EntitySet) {
-        let will_mirror = self.mirrors_tracked || self.set.is_empty() && tracked.len() == 0;
-        if !will_mirror {
-            self.set.reserve(additional, slot_end);
-        }
-    }
-
-    /// Remove everything, keeping the allocations.
-    pub(crate) fn clear(&mut self) {
-        self.mirrors_tracked = false;
-        self.set.clear();
-    }
-
-    /// Remove everything, giving the memory back after a burst
-    /// ([`ClearableSet::clear_and_release`]).
-    pub(crate) fn clear_and_release(&mut self) {
-        self.mirrors_tracked = false;
-        self.set.clear_and_release();
-    }
-
-    /// The members, in insertion order (with removals filled by the last member).
-    #[inline]
-    pub(crate) fn as_slice<'a>(&'a self, tracked: &'a EntitySet) -> &'a [Entity] {
-        if self.mirrors_tracked {
+        let dirty = if whole {
             tracked.as_slice()
         } else {
-            self.set.as_slice()
-        }
-    }
-
-    #[inline]
-    pub(crate) fn len(&self, tracked: &EntitySet) -> usize {
-        if self.mirrors_tracked {
-            tracked.len()
+            delivered.as_slice()
+        };
+        let skip = slot.reactive && dirty.is_empty() && removed.is_empty();
+        let last_dirty = dirty.len();
+        let start = self.timing.then(Instant::now);
+        self.phase = Phase::Updating(s);
+        let outcome = if skip {
+            Ok(())
         } else {
-            self.set.len()
+            let entities = SystemEntities {
+                tracked: tracked.as_slice(),
+                dirty,
+                removed: removed.as_slice(),
+            };
+            catch_unwind(AssertUnwindSafe(|| system.update(self, &entities)))
+        };
+        self.phase = Phase::Idle;
+        let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
+        if delivered.capacity() > KEPT_CAPACITY && delivered.len() < delivered.capacity() / 4 {
+            *delivered = Vec::new();
+        }
+        delivered.clear();
+        removed.clear();
+
+        let slot = &mut self.systems[s];
+        slot.system = Some(system);
+        slot.running = None;
+        self.placeholder = Some(std::mem::replace(&mut slot.sets, sets));
+        slot.last_dirty = last_dirty;
+        slot.last_duration = elapsed;
+        slot.runs += u64::from(!skip);
+        let mut pending = std::mem::take(&mut slot.pending_membership);
+        for entity in pending.drain(..) {
+            self.refresh_membership(s, entity);
+        }
+        self.systems[s].pending_membership = pending;
+        if let Err(panic) = outcome {
+            resume_unwind(panic);
         }
     }
 
-    #[inline]
-    pub(crate) fn is_empty(&self, tracked: &EntitySet) -> bool {
-        self.len(tracked) == 0
-    }
-
-    /// Bytes allocated on the heap (by capacity).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.set.heap_bytes()
+    /// Drop log entries every watcher has read.
+    fn compact_logs(&mut self) {
+        for &id in &self.watched {
+            let log = self.columns[id.index()].change_log();
+            if log.is_none_or(|l| l.borrow().len() == 0) {
+                continue;
+            }
+            let watchers = &self.watchers[id.index()];
+            let cursor = |s: usize| {
+                let watches = &self.systems[s].watches;
+                watches.iter().find(|w| w.id == id).map_or(0, |w| w.cursor)
+            };
+            let read = watchers.iter().map(|&s| cursor(s)).min().unwrap_or(0);
+            if read == 0 {
+                continue;
+            }
+            if let Some(log) = self.columns[id.index()].change_log_mut() {
+                log.compact(read);
+            }
+            for &s in watchers {
+                if let Some(w) = self.systems[s].watches.iter_mut().find(|w| w.id == id) {
+                    w.cursor -= read;
+                }
+            }
+        }
     }
 }
+
+/// Most entities an emptied dirty list keeps room for: a burst (a level's first update) does not
+/// keep megabytes per system.
+const KEPT_CAPACITY: usize = 1 << 16;

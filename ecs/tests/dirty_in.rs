@@ -1,11 +1,10 @@
-//! `SystemEntities::dirty_in`: the dirty entities that have a component, with it, whichever way
-//! the delivery went, and still exact after the system changed the column during its run.
+//! `SystemEntities::dirty_in`: the dirty entities that have a component, with it, in slot order, and still exact after the system changed the column during its run.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use ecs::{DenseDelivery, Entity, SystemDesc, SystemEntities, World};
+use ecs::{Entity, SystemDesc, SystemEntities, World};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Hp(u32);
@@ -28,9 +27,8 @@ fn read_hp(world: &World, entities: &SystemEntities<'_>) -> BTreeMap<Entity, u32
 
 #[test]
 fn every_entity_dirty_yields_the_column_but_not_what_the_run_added_to_it() {
-    for dense in [DenseDelivery::ALWAYS, DenseDelivery::NEVER] {
+    {
         let mut world = World::new();
-        world.set_dense_delivery(dense);
         let seen = Seen::default();
         let out = Rc::clone(&seen);
         let late = world.spawn((Armor(0),));
@@ -50,27 +48,23 @@ fn every_entity_dirty_yields_the_column_but_not_what_the_run_added_to_it() {
         world.update();
         let seen = seen.borrow();
         let all: BTreeMap<Entity, u32> = es.iter().map(|&e| (e, e.index() - 1)).collect();
-        assert_eq!(seen[0], all, "{dense:?}: every entity is new");
+        assert_eq!(seen[0], all, "every entity is new");
         let mut left = all.clone();
         left.remove(&es[0]);
-        assert_eq!(
-            seen[1], left,
-            "{dense:?}: neither the newcomers nor the one removed"
-        );
+        assert_eq!(seen[1], left, "neither the newcomers nor the one removed");
     }
 }
 
 #[test]
-fn a_dense_delivery_in_any_order_reads_each_changed_component_once() {
+fn changes_in_any_order_are_read_once_each_in_slot_order() {
     let mut world = World::new();
-    world.set_dense_delivery(DenseDelivery::ALWAYS);
     let seen = Seen::default();
     let out = Rc::clone(&seen);
     world.add_system(
         SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             let read = read_hp(world, entities);
-            assert_eq!(entities.dirty_len(), read.len());
+            assert_eq!(entities.dirty().len(), read.len());
             assert!(
                 entities.dirty().is_sorted_by_key(|e| e.index()),
                 "slot order"
@@ -98,9 +92,8 @@ fn a_dense_delivery_in_any_order_reads_each_changed_component_once() {
 
 #[test]
 fn dirty_in_another_column_yields_the_dirty_entities_that_have_one() {
-    for dense in [DenseDelivery::ALWAYS, DenseDelivery::NEVER] {
+    {
         let mut world = World::new();
-        world.set_dense_delivery(dense);
         let seen: Rc<RefCell<Vec<Entity>>> = Rc::default();
         let out = Rc::clone(&seen);
         world.add_system(
@@ -118,11 +111,11 @@ fn dirty_in_another_column_yields_the_dirty_entities_that_have_one() {
         let armored = world.spawn((Hp(1), Armor(5)));
         let idle = world.spawn((Hp(1), Armor(6)));
         world.update();
-        assert_eq!(*seen.borrow(), [armored, idle], "{dense:?}: all new");
+        assert_eq!(*seen.borrow(), [armored, idle], "all new");
         for e in [plain, armored] {
             world.get_mut::<Hp>(e).unwrap().0 = 0;
         }
         world.update();
-        assert_eq!(*seen.borrow(), [armored], "{dense:?}");
+        assert_eq!(*seen.borrow(), [armored]);
     }
 }

@@ -154,7 +154,6 @@ fn main() {
     for (name, bytes) in &memory.systems {
         rows.push((format!("ecs system `{name}`: entity sets"), *bytes));
     }
-    rows.push(("ecs delivery buffers".into(), memory.delivery));
     rows.push((
         "`CollisionGrid`".into(),
         world.resource::<CollisionGrid>().0.heap_bytes(),

@@ -10,16 +10,16 @@ use crate::workload::{Peer, Position, Velocity, weight};
 struct Seen(usize);
 
 /// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
-/// changed positions with `SystemEntities::dirty_in(..).for_each` (the crate's documented way:
-/// the dirty list looked up entity by entity when few changed; when many did, the bits of the
-/// dense delivery or the whole column walked in memory order, no list built). The writer bumps
-/// through `Column::get_mut` (the column fetched once), or with `by_type` through
+/// changed positions with `SystemEntities::dirty_in(..).for_each`, or with `walkthrough` the
+/// way the crate's walkthrough reads: `for &e in entities.dirty()`, then `Column::get`. The
+/// writer bumps through `Column::get_mut` (the column fetched once), or with `by_type` through
 /// `World::get_mut` (the column found by type on every call).
 pub struct EcsPeer {
     world: World,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
     by_type: bool,
+    walkthrough: bool,
 }
 
 impl std::fmt::Debug for EcsPeer {
@@ -33,30 +33,43 @@ impl std::fmt::Debug for EcsPeer {
 impl EcsPeer {
     /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
     pub fn new(n: usize) -> Self {
-        Self::with_writes(n, false)
+        Self::with(n, false, false)
     }
 
     /// [`EcsPeer::new`] with the writer going through `World::get_mut`.
     pub fn by_type(n: usize) -> Self {
-        Self::with_writes(n, true)
+        Self::with(n, true, false)
     }
 
-    fn with_writes(n: usize, by_type: bool) -> Self {
+    /// [`EcsPeer::new`] with the reader looping over `dirty()`.
+    pub fn walkthrough(n: usize) -> Self {
+        Self::with(n, false, true)
+    }
+
+    fn with(n: usize, by_type: bool, walkthrough: bool) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
         world.add_system(
             SystemDesc::new("read_changed_positions")
                 .requires::<Position>()
                 .watches::<Position>(),
-            |world: &mut World, entities: &SystemEntities<'_>| {
+            move |world: &mut World, entities: &SystemEntities<'_>| {
                 let mut count = 0;
                 let mut sum = 0.0;
-                entities
-                    .dirty_in(world.column::<Position>())
-                    .for_each(|(_, p)| {
+                let positions = world.column::<Position>();
+                if walkthrough {
+                    for &e in entities.dirty() {
+                        if let Some(p) = positions.get(e) {
+                            count += 1;
+                            sum += weight(p);
+                        }
+                    }
+                } else {
+                    entities.dirty_in(positions).for_each(|(_, p)| {
                         count += 1;
                         sum += weight(p);
                     });
+                }
                 black_box(sum);
                 world.resource_mut::<Seen>().0 = count;
             },
@@ -70,6 +83,7 @@ impl EcsPeer {
             entities,
             targets: Vec::new(),
             by_type,
+            walkthrough,
         }
     }
 }
@@ -78,6 +92,8 @@ impl Peer for EcsPeer {
     fn name(&self) -> &'static str {
         if self.by_type {
             "ecs World::get_mut"
+        } else if self.walkthrough {
+            "ecs dirty()"
         } else {
             "ecs"
         }

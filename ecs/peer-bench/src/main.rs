@@ -30,16 +30,18 @@ use std::time::{Duration, Instant};
 use workload::{Order, Peer, spread};
 
 const USAGE: &str = "\
-Usage: peer-bench [--quick] [--order ORDER[,ORDER...]] [--n N[,N...]]
+Usage: peer-bench [--quick] [--order ORDER[,ORDER...]] [--n N[,N...]] [--results FILE]
 
   --quick       a short run (~1/10 of the frames), for checking the bench itself
   --order O,... the writer's order: ascending, wrap (ascending from the middle, wrapping
                 once), descending, random (one seeded shuffle); default all four
   --n N,...     only these entity counts (default 100000,1000000)
+  --results F   also write the full tables to F (markdown), headed by the command line
   -h, --help    this text
 
-Prints two markdown tables per order on stdout (reader, whole frame; medians per frame, with
-ratios of ecs to bevy_ecs and to the hand-kept list); progress goes to stderr.";
+Prints two markdown tables per order (reader, whole frame; medians per frame, with ratios of
+ecs to bevy_ecs and to the hand-kept list), then a summary of the ecs / bevy_ecs ratios at
+k = N/10 and k = N, on stdout; progress goes to stderr.";
 
 /// Entity counts of the default grid.
 const SIZES: [usize; 2] = [100_000, 1_000_000];
@@ -59,6 +61,7 @@ struct Options {
     budget: Duration,
     orders: Vec<Order>,
     sizes: Vec<usize>,
+    results: Option<String>,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
@@ -66,6 +69,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
         budget: BUDGET,
         orders: Order::ALL.to_vec(),
         sizes: SIZES.to_vec(),
+        results: None,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -97,6 +101,9 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                         _ => Err(format!("--n: {s:?} is not a positive entity count")),
                     })
                     .collect::<Result<_, _>>()?;
+            }
+            "--results" => {
+                options.results = Some(args.next().ok_or("--results needs a file name")?);
             }
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
@@ -236,6 +243,7 @@ fn peers(n: usize) -> Vec<Box<dyn Peer>> {
         Box::new(hecs_peer::HecsList::new(n)),
         Box::new(ecs_peer::EcsPeer::by_type(n)),
         Box::new(bevy_peer::BevyPeer::by_type(n)),
+        Box::new(ecs_peer::EcsPeer::walkthrough(n)),
     ]
 }
 
@@ -245,6 +253,8 @@ const LIST: usize = 5;
 const BY_TYPE: usize = 6;
 /// Place of `bevy_ecs` writing through `World::get_mut` in [`peers`].
 const BEVY_BY_TYPE: usize = 7;
+/// Place of `ecs` reading through `dirty()` in [`peers`].
+const WALKTHROUGH: usize = 8;
 
 /// Medians of one library in one cell, in nanoseconds.
 #[derive(Clone, Copy, Debug)]
@@ -261,25 +271,34 @@ struct Row {
     medians: Vec<Medians>,
 }
 
-fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
+fn print_tables(out: &mut String, order: Order, names: &[&str], rows: &[&Row]) {
+    use std::fmt::Write;
     let list = LIST;
-    let header = |what: &str, extra: &str| {
+    macro_rules! println {
+        ($($arg:tt)*) => { writeln!(out, $($arg)*).expect("a String takes any write") };
+    }
+    let header = |out: &mut String, what: &str, extra: &str| {
         let cols: Vec<String> = names.iter().map(|n| format!("{n} {what}")).collect();
-        println!("| N | k | {} | {extra} |", cols.join(" | "));
         let seps = "---:|".repeat(names.len() + 2 + extra.matches('|').count() + 1);
-        println!("|{seps}");
+        writeln!(out, "| N | k | {} | {extra} |\n|{seps}", cols.join(" | "))
+            .expect("a String takes any write");
     };
     println!("\n#### Writes in {} order: reader\n", order.name());
-    header("read", "ecs / bevy_ecs | ecs / hecs list");
+    header(
+        out,
+        "read",
+        "ecs / bevy_ecs | ecs dirty() / bevy_ecs | ecs / hecs list",
+    );
     for row in rows {
         let m = &row.medians;
         let cells: Vec<String> = m.iter().map(|m| duration(m.read)).collect();
         println!(
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             grouped(row.n),
             grouped(row.k),
             cells.join(" | "),
             sig3(m[0].read / m[1].read),
+            sig3(m[WALKTHROUGH].read / m[1].read),
             sig3(m[0].read / m[list].read),
         );
     }
@@ -288,6 +307,7 @@ fn print_tables(order: Order, names: &[&str], rows: &[&Row]) {
         order.name()
     );
     header(
+        out,
         "frame",
         "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list \
          | write ecs World::get_mut / bevy_ecs | write ecs World::get_mut / bevy_ecs \
@@ -377,11 +397,53 @@ fn main() -> ExitCode {
         load_average(),
         duration(floor)
     );
+    let mut tables = String::new();
     for &order in &options.orders {
         let of_order: Vec<&Row> = rows.iter().filter(|r| r.order == order).collect();
-        print_tables(order, &names, &of_order);
+        print_tables(&mut tables, order, &names, &of_order);
+    }
+    print!("{tables}");
+    println!("\n{}", summary(&rows));
+    if let Some(path) = &options.results {
+        let command: Vec<String> = std::env::args().skip(1).collect();
+        let text = format!(
+            "# Peer bench: full tables\n\nProduced by `cargo run --release --manifest-path \
+             ecs/peer-bench/Cargo.toml -- {}` (load average {} at the end; an empty `Instant` \
+             interval takes {}, included in every figure). Medians per frame; columns as in \
+             `ecs/peer-bench/src/main.rs`.\n{tables}\n## Summary\n\n{}\n",
+            command.join(" "),
+            load_average(),
+            duration(floor),
+            summary(&rows),
+        );
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("peer-bench: cannot write {path}: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// One line per order, N and k in {N/10, N}: the ratios of `ecs` to `bevy_ecs` of the reader
+/// through `dirty_in`, through `dirty()`, and of the whole frame.
+fn summary(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| writes | N | k | reader `dirty_in` / bevy | reader `dirty()` / bevy | frame / bevy |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    for row in rows.iter().filter(|r| r.k == r.n || r.k == r.n / 10) {
+        let m = &row.medians;
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            row.order.name(),
+            grouped(row.n),
+            grouped(row.k),
+            sig3(m[0].read / m[1].read),
+            sig3(m[WALKTHROUGH].read / m[1].read),
+            sig3(m[0].frame / m[1].frame),
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ const CHUNK: usize = 4096;
 impl ecs::System for DrawDataSystem {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("draw_data");
-        let all = entities.dirty_len() > 0 && entities.dirty_len() == entities.tracked().len();
+        let all =
+            !entities.dirty().is_empty() && entities.dirty().len() == entities.tracked().len();
         let log = world.resource_mut::<DrawDirtyLog>();
         log.all = all;
         let log = &mut log.entities;

@@ -1,13 +1,17 @@
 //! Bundles: groups of components that [`World::spawn`] inserts together.
 
-use super::World;
-use crate::Entity;
 use crate::component::{Component, ComponentId};
+use crate::{Entity, World};
 
 /// A group of components inserted together by [`World::spawn`]: `()` and tuples of up to eight
 /// distinct component types.
 ///
 /// Inserting as a bundle updates system membership once, after all components are in place.
+///
+/// ```
+/// # let mut w = ecs::World::new();
+/// let e = w.spawn((1u8, "name")); assert_eq!(w.get::<&str>(e), Some(&"name"));
+/// ```
 pub trait Bundle: 'static {
     /// Register every component type, pushing their ids in tuple order.
     #[doc(hidden)]

@@ -1,0 +1,276 @@
+//! Delivery: how a watching system receives its dirty entities. One mechanism, for every
+//! workload.
+//!
+//! (`ecs/README.md`, "Delivery", draws it.)
+//!
+//! - Each change is logged once, in its column, however many systems watch it.
+//! - Each system keeps a cursor per watched log and a [`DirtySet`]. Entities it starts to track
+//!   set their bit directly (they are new to it); entities it stops tracking clear theirs.
+//! - Before the system runs, the entries after its cursors set bits (`fill`), the cursors move
+//!   to the ends of the logs, and the set is drained into the list the system reads. A system
+//!   that does not run (disabled, or a debug-only update) is filled but not drained, so its
+//!   changes wait in its bits and the logs can drop what every watcher has read.
+//! - A bit stands for whichever entity the system tracks in that slot when it is drained: an
+//!   entry of an entity the system does not track (or no longer: despawned, its slot perhaps
+//!   reused) sets the bit of a slot that is then empty for it (skipped), or held by an entity it
+//!   started to track since (dirty anyway: new to it). So a fill needs no lookup, and the drain
+//!   reads the tracked set in slot order.
+//! - The one shortcut: when the bits cover every tracked entity and the tracked list is in slot
+//!   order (a level's first update), that list is handed out as it is, instead of a copy.
+//!
+//! Cost: a fill is a bit per entry; a drain reads one summary word per 4,096 slots plus the leaf
+//! words that hold bits. Nothing is sorted, and the write order does not matter.
+
+use crate::Entity;
+use crate::component::ComponentId;
+use crate::entity_set::EntitySet;
+
+/// What changed in one watched column: the handles marked, in the order they were marked.
+///
+/// Every watching system reads the entries after its own cursor (a [`Watch`]). Within the part
+/// marked since the last [`ChangeLog::seal`] (the fresh part) each slot appears once: a bit per
+/// slot dedupes the marks. Every cursor is at or before the fresh part's start, so a mark
+/// deduped away is still ahead of every cursor.
+#[derive(Debug, Default)]
+pub(crate) struct ChangeLog {
+    entries: Vec<Entity>,
+    /// A bit per slot with an entry at or after `fresh_from`.
+    fresh: Vec<u64>,
+    fresh_from: usize,
+}
+
+impl ChangeLog {
+    /// Record that `entity`'s component changed.
+    #[inline]
+    pub(crate) fn mark(&mut self, entity: Entity) {
+        let slot = entity.index() as usize;
+        let bit = 1u64 << (slot % 64);
+        match self.fresh.get_mut(slot / 64) {
+            Some(word) if *word & bit != 0 => return,
+            Some(word) => *word |= bit,
+            None => self.grow(slot),
+        }
+        self.entries.push(entity);
+    }
+
+    /// Cover `slot` with the fresh bits and set its bit; out of the marking path.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, slot: usize) {
+        self.fresh.resize(slot / 64 + 1, 0);
+        self.fresh[slot / 64] |= 1 << (slot % 64);
+    }
+
+    /// Number of entries (the position one past the newest).
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Where a system added now starts reading: the fresh part's start.
+    pub(crate) fn fresh_from(&self) -> usize {
+        self.fresh_from
+    }
+
+    /// End the fresh part: a system has read every entry, so a later mark of any entity must be
+    /// logged again. Clears the bits of the fresh entries, or every bit when that is cheaper.
+    fn seal(&mut self) {
+        let fresh = &self.entries[self.fresh_from..];
+        if fresh.len() * 16 >= self.fresh.len() {
+            self.fresh.fill(0);
+        } else {
+            for e in fresh {
+                let slot = e.index() as usize;
+                self.fresh[slot / 64] &= !(1 << (slot % 64));
+            }
+        }
+        self.fresh_from = self.entries.len();
+    }
+
+    /// Set `dirty`'s bits for the slots of the entries after `cursor`, and move the cursor to
+    /// the end.
+    pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
+        if self.entries.len() > *cursor {
+            for e in &self.entries[*cursor..] {
+                dirty.insert(e.index());
+            }
+            self.seal();
+            *cursor = self.entries.len();
+        }
+    }
+
+    /// Drop the first `n` entries, which every cursor has passed.
+    pub(crate) fn compact(&mut self, n: usize) {
+        if n == self.entries.len() {
+            self.entries.clear();
+            if self.entries.capacity() > KEPT_CAPACITY && n < self.entries.capacity() / 4 {
+                // A burst (a level's first update) does not keep its megabytes.
+                self.entries = Vec::new();
+            }
+        } else {
+            self.entries.drain(..n);
+        }
+        self.fresh_from -= n;
+    }
+
+    /// Forget everything ([`World::clear`](crate::World::clear)).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.fresh.fill(0);
+        self.fresh_from = 0;
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * size_of::<Entity>() + self.fresh.capacity() * size_of::<u64>()
+    }
+}
+
+/// Most entries an emptied change log keeps room for.
+const KEPT_CAPACITY: usize = 1 << 16;
+
+/// One watched component of a system and how far into its change log the system has read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Watch {
+    pub(crate) id: ComponentId,
+    pub(crate) cursor: usize,
+}
+
+/// A system's dirty slots: a bit per entity slot (leaf words) and a bit per leaf word that may
+/// be non-zero (summary words), so that draining reads only the words that were touched.
+#[derive(Debug, Default)]
+pub(crate) struct DirtySet {
+    leaves: Vec<u64>,
+    summary: Vec<u64>,
+    /// Number of bits set in `leaves`.
+    len: usize,
+}
+
+impl DirtySet {
+    /// Set `slot`'s bit.
+    #[inline]
+    pub(crate) fn insert(&mut self, slot: u32) {
+        let w = slot as usize / 64;
+        if w >= self.leaves.len() {
+            self.grow(w);
+        }
+        let bit = 1u64 << (slot % 64);
+        let leaf = &mut self.leaves[w];
+        if *leaf & bit == 0 {
+            *leaf |= bit;
+            self.summary[w / 64] |= 1 << (w % 64);
+            self.len += 1;
+        }
+    }
+
+    /// Cover leaf word `w` (doubling, so growing slot by slot stays amortized O(1)).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, w: usize) {
+        let words = (w + 1).max(self.leaves.len() * 2);
+        self.leaves.resize(words, 0);
+        self.summary.resize(words.div_ceil(64), 0);
+    }
+
+    /// Make room for the bits of slots below `slot_end`, exactly.
+    pub(crate) fn reserve(&mut self, slot_end: u32) {
+        let words = (slot_end as usize).div_ceil(64);
+        if words > self.leaves.len() {
+            self.leaves.reserve_exact(words - self.leaves.len());
+            self.leaves.resize(words, 0);
+            let summary = words.div_ceil(64);
+            self.summary
+                .reserve_exact(summary.saturating_sub(self.summary.len()));
+            self.summary.resize(summary, 0);
+        }
+    }
+
+    /// Clear `slot`'s bit.
+    #[inline]
+    pub(crate) fn remove(&mut self, slot: u32) {
+        let bit = 1u64 << (slot % 64);
+        if let Some(leaf) = self.leaves.get_mut(slot as usize / 64)
+            && *leaf & bit != 0
+        {
+            *leaf &= !bit;
+            self.len -= 1;
+        }
+    }
+
+    /// Whether no bit is set.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of bits set.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// How many set slots hold a member of `tracked`.
+    pub(crate) fn count_in(&self, tracked: &EntitySet) -> usize {
+        let mut n = 0;
+        self.for_each(|slot| n += usize::from(tracked.in_slot(slot).is_some()));
+        n
+    }
+
+    /// Append, in slot order, the member of `tracked` in each set slot (skipping the slots it
+    /// has none in), and clear every bit.
+    pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
+        if self.len == 0 {
+            return;
+        }
+        out.reserve(self.len);
+        self.drain(|slot| {
+            if let Some(e) = tracked.in_slot(slot) {
+                out.push(e);
+            }
+        });
+    }
+
+    /// Clear every bit.
+    pub(crate) fn clear(&mut self) {
+        self.drain(|_| {});
+    }
+
+    /// Call `f` with each set slot, in ascending order.
+    fn for_each(&self, mut f: impl FnMut(u32)) {
+        for (s, &summary) in self.summary.iter().enumerate() {
+            let mut words = summary;
+            while words != 0 {
+                let w = s * 64 + words.trailing_zeros() as usize;
+                words &= words - 1;
+                let mut leaf = self.leaves[w];
+                while leaf != 0 {
+                    f((w * 64) as u32 + leaf.trailing_zeros());
+                    leaf &= leaf - 1;
+                }
+            }
+        }
+    }
+
+    /// Call `f` with each set slot, in ascending order, zeroing the words it reads.
+    #[inline]
+    fn drain(&mut self, mut f: impl FnMut(u32)) {
+        for (s, summary) in self.summary.iter_mut().enumerate() {
+            let mut words = std::mem::take(summary);
+            while words != 0 {
+                let w = s * 64 + words.trailing_zeros() as usize;
+                words &= words - 1;
+                let mut leaf = std::mem::take(&mut self.leaves[w]);
+                while leaf != 0 {
+                    f((w * 64) as u32 + leaf.trailing_zeros());
+                    leaf &= leaf - 1;
+                }
+            }
+        }
+        self.len = 0;
+    }
+
+    /// Bytes allocated on the heap (by capacity).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.leaves.capacity() + self.summary.capacity()) * size_of::<u64>()
+    }
+}

@@ -1,0 +1,902 @@
+//! The `World`: entities, their components in columns, resources and events, and the systems
+//! that run on them (added and run in `system.rs`).
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+use crate::Entity;
+use crate::bundle::Bundle;
+use crate::column::{AnyColumn, Column, Mut};
+use crate::component::{Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
+use crate::entity::Entities;
+use crate::events::{AnyEvents, Events};
+use crate::system::{SystemSets, SystemSlot};
+
+/// Error returned when an operation names an entity that is not alive (despawned, or a stale
+/// handle whose slot was reused).
+///
+/// ```
+/// # let mut w = ecs::World::new(); let e = w.spawn(()); w.despawn(e);
+/// assert_eq!(w.insert(e, 1u8), Err(ecs::NoSuchEntity(e)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchEntity(pub Entity);
+
+impl fmt::Display for NoSuchEntity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entity {} is not alive (despawned or a stale handle)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoSuchEntity {}
+
+/// `TypeId`s are already hashes; feeding them through SipHash only costs time.
+#[derive(Default)]
+pub(crate) struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
+
+/// What the world is doing, for the calls that must wait or be refused meanwhile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Between updates: every call acts at once.
+    #[default]
+    Idle,
+    /// Running this system's update: despawns and clears wait for the end of the update.
+    Updating(usize),
+    /// Running this system's [`System::on_clear`](crate::System::on_clear): a clear waits for
+    /// the current one to finish.
+    Clearing(usize),
+}
+
+/// Everything in one ECS: entities, components, systems, resources and events.
+///
+/// See the [crate documentation](crate) for the model and a walkthrough.
+///
+/// ```
+/// let mut w = ecs::World::new(); let e = w.spawn((1u8,)); assert_eq!(w.get::<u8>(e), Some(&1));
+/// ```
+#[derive(Default)]
+pub struct World {
+    pub(crate) entities: Entities,
+    /// Component ids by type.
+    pub(crate) component_ids: TypeMap<ComponentId>,
+    pub(crate) columns: Vec<Box<dyn AnyColumn>>,
+    /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
+    pub(crate) component_types: Vec<(TypeId, &'static str)>,
+    /// Per component type: systems that require it (their membership can change with it).
+    pub(crate) requirers: Vec<Vec<usize>>,
+    /// Per component type: systems that watch it.
+    pub(crate) watchers: Vec<Vec<usize>>,
+    pub(crate) watched: Vec<ComponentId>,
+    pub(crate) timing: bool,
+    /// Stands in for the sets of the running system (see `SystemSlot::sets`).
+    pub(crate) placeholder: Option<Box<SystemSets>>,
+    /// Systems that require nothing and so track every entity.
+    pub(crate) requires_nothing: Vec<usize>,
+    pub(crate) systems: Vec<SystemSlot>,
+    /// Indices into `systems`, by priority then insertion.
+    pub(crate) order: Vec<usize>,
+    pub(crate) resources: TypeMap<Resource>,
+    pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
+    pub(crate) phase: Phase,
+    /// Whether some system's dirty bits or removed set may hold something (set by whatever
+    /// fills one, recomputed after an update).
+    pub(crate) sets_pending: bool,
+    pub(crate) pending_despawns: Vec<Entity>,
+    pub(crate) pending_clear: bool,
+    /// Whether change tracking is off ([`World::set_change_tracking`]).
+    pub(crate) tracking_off: bool,
+    /// Per bundle type: index into `bundles`.
+    pub(crate) bundle_ids: TypeMap<usize>,
+    pub(crate) bundles: Vec<BundleInfo>,
+}
+
+/// One resource and the name of its type (for [`World::resource_types`]).
+pub(crate) struct Resource {
+    pub(crate) value: Box<dyn Any>,
+    pub(crate) name: &'static str,
+}
+
+/// What [`World::spawn`] needs to know about one bundle type, computed once.
+#[derive(Debug, Default)]
+pub(crate) struct BundleInfo {
+    /// Component ids in tuple order.
+    pub(crate) ids: Vec<ComponentId>,
+    pub(crate) signature: ComponentSet,
+    /// Systems whose membership a spawn with this bundle can change, each once.
+    pub(crate) systems: Vec<usize>,
+    /// `systems.len()` of the world when `systems` was computed.
+    pub(crate) systems_seen: usize,
+}
+
+impl fmt::Debug for World {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
+        let systems: Vec<_> = self.order.iter().map(|&s| self.systems[s].name).collect();
+        f.debug_struct("World")
+            .field("entities", &self.entities.len())
+            .field("component_types", &types)
+            .field("systems", &systems)
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// Create an empty world with change tracking on.
+    ///
+    /// ```
+    /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn no_resource<R>() -> ! {
+    panic!(
+        "no resource `{}`: call World::insert_resource first",
+        type_name::<R>()
+    )
+}
+
+// Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
+#[inline]
+fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    let column: &mut dyn Any = column;
+    column
+        .downcast_mut()
+        .expect("column stored under its own TypeId")
+}
+
+impl World {
+    /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
+    ///
+    /// Systems see the entity (and its watched components as dirty) on their next run.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let e = w.spawn((1u8, 2u16)); assert!(w.has::<u8>(e) && w.has::<u16>(e));
+    /// ```
+    pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
+        let entity = self.entities.alloc();
+        let b = self.bundle_index::<B>();
+        // Moved out (three pointers) so the world can be borrowed mutably while reading it.
+        let info = std::mem::take(&mut self.bundles[b]);
+        bundle.insert_into(self, entity, &info.ids);
+        if let Some(sig) = self.entities.components_mut(entity) {
+            *sig = info.signature;
+        }
+        for &s in &info.systems {
+            self.refresh_membership(s, entity);
+        }
+        self.bundles[b] = info;
+        entity
+    }
+
+    /// Create one entity per bundle of `bundles`, in order, as [`World::spawn`] would one by
+    /// one, and return them, with room reserved from the iterator's size hint first (see
+    /// [`World::reserve`]).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let spawned = w.spawn_batch((0..3u32).map(|i| (i,))); assert_eq!(w.get::<u32>(spawned[2]), Some(&2));
+    /// ```
+    pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
+        let bundles = bundles.into_iter();
+        self.reserve::<B>(bundles.size_hint().0);
+        bundles.map(|bundle| self.spawn(bundle)).collect()
+    }
+
+    /// Make room for `additional` more entities with the components of bundle `B`: entity
+    /// slots, `B`'s columns, and the sets of the systems that will track them, with exact
+    /// capacities (no slack from growth by doubling). Only capacity changes.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// w.reserve::<(u32, u8)>(1_000); let before = w.memory_use().total();
+    /// (0..1_000).for_each(|i| { w.spawn((i, 1u8)); });
+    /// assert_eq!(w.memory_use().total(), before, "no reallocation");
+    /// ```
+    pub fn reserve<B: Bundle>(&mut self, additional: usize) {
+        let b = self.bundle_index::<B>();
+        let slot_end = self.entities.reserve(additional);
+        let info = &self.bundles[b];
+        for id in &info.ids {
+            self.columns[id.index()].reserve(additional, slot_end);
+        }
+        for &s in &info.systems {
+            let slot = &mut self.systems[s];
+            if slot.running.is_some() || !info.signature.is_superset(&slot.required) {
+                continue;
+            }
+            slot.sets.tracked.reserve(additional, slot_end);
+            if !slot.watches.is_empty() {
+                slot.dirty.reserve(slot_end);
+            }
+        }
+    }
+
+    /// Index into `bundles` of `B`'s cached ids, registering them on first use and refreshing
+    /// the systems to notify when systems were added since.
+    fn bundle_index<B: Bundle>(&mut self) -> usize {
+        let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
+            Some(&b) => b,
+            None => {
+                let mut ids = Vec::new();
+                B::register(self, &mut ids);
+                let mut signature = ComponentSet::EMPTY;
+                for &id in &ids {
+                    signature.insert(id);
+                }
+                self.bundles.push(BundleInfo {
+                    ids,
+                    signature,
+                    systems: Vec::new(),
+                    systems_seen: usize::MAX,
+                });
+                self.bundle_ids
+                    .insert(TypeId::of::<B>(), self.bundles.len() - 1);
+                self.bundles.len() - 1
+            }
+        };
+        // Systems are never removed, so the count tells whether the list is current.
+        if self.bundles[b].systems_seen != self.systems.len() {
+            let mut systems = self.requires_nothing.clone();
+            for id in self.bundles[b].signature.iter() {
+                systems.extend_from_slice(&self.requirers[id.index()]);
+            }
+            systems.sort_unstable();
+            systems.dedup();
+            let info = &mut self.bundles[b];
+            info.systems = systems;
+            info.systems_seen = self.systems.len();
+        }
+        b
+    }
+
+    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
+    /// [`World::spawn`], which sets the signature and refreshes membership afterwards.
+    #[doc(hidden)]
+    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
+        downcast_mut::<T>(&mut *self.columns[id.index()]).insert_spawned(entity, value);
+    }
+
+    /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
+    /// component counts as changed for systems watching `T`.
+    ///
+    /// # Errors
+    /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn(());
+    /// assert_eq!(w.insert(e, 1u8), Ok(None)); assert_eq!(w.insert(e, 2u8), Ok(Some(1)));
+    /// ```
+    pub fn insert<T: Component>(
+        &mut self,
+        entity: Entity,
+        value: T,
+    ) -> Result<Option<T>, NoSuchEntity> {
+        if !self.entities.is_alive(entity) {
+            return Err(NoSuchEntity(entity));
+        }
+        let id = self.register::<T>();
+        let old = downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        if old.is_none() {
+            if let Some(sig) = self.entities.components_mut(entity) {
+                sig.insert(id);
+            }
+            self.refresh_requirers(id, entity);
+        }
+        Ok(old)
+    }
+
+    /// Remove `entity`'s `T` and return it; `None` if it had none or the handle is stale.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.remove::<u32>(e), Some(7)); assert_eq!(w.remove::<u32>(e), None);
+    /// ```
+    pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
+        let id = self.component_id::<T>()?;
+        let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
+        if let Some(sig) = self.entities.components_mut(entity) {
+            sig.remove(id);
+        }
+        self.refresh_requirers(id, entity);
+        Some(value)
+    }
+
+    /// `entity`'s `T`, or `None` if it has none or the handle is stale.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.get::<u32>(e), Some(&7));
+    /// ```
+    #[inline]
+    pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
+        self.try_column::<T>()?.get(entity)
+    }
+
+    /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// *w.get_mut::<u32>(e).unwrap() = 9; assert_eq!(w.get::<u32>(e), Some(&9));
+    /// ```
+    #[inline]
+    pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
+        self.typed_column_mut::<T>()?.get_mut(entity)
+    }
+
+    /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
+    /// signature, for code that looks components up by id from a table of its own (resolve
+    /// each type's column once, then skip, per entity, the columns it has no component in).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// let id = w.component_id::<u32>().unwrap(); assert!(w.has_id(e, id));
+    /// ```
+    #[inline]
+    pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
+        self.entities
+            .components(entity)
+            .is_some_and(|sig| sig.contains(id))
+    }
+
+    /// Whether `entity` is alive and has a `T`.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.has::<u32>(e) && !w.has::<u8>(e));
+    /// ```
+    #[inline]
+    pub fn has<T: Component>(&self, entity: Entity) -> bool {
+        self.try_column::<T>().is_some_and(|c| c.contains(entity))
+    }
+
+    /// Whether `entity` is alive (not despawned, not stale).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.is_alive(e)); w.despawn(e); assert!(!w.is_alive(e));
+    /// ```
+    #[inline]
+    pub fn is_alive(&self, entity: Entity) -> bool {
+        self.entities.is_alive(entity)
+    }
+
+    /// Number of live entities (including ones despawned during this update, until it ends).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether there are no live entities.
+    ///
+    /// ```
+    /// assert!(ecs::World::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.entities.len() == 0
+    }
+
+    /// Every live entity, in slot order.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.iter_entities().collect::<Vec<_>>(), [e]);
+    /// ```
+    pub fn iter_entities(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.entities.iter().map(|(e, _)| e)
+    }
+
+    /// Despawn `entity`: immediately outside an update; at the end of the update when called
+    /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.despawn(e)); assert!(!w.despawn(e), "already gone");
+    /// ```
+    pub fn despawn(&mut self, entity: Entity) -> bool {
+        if !self.entities.is_alive(entity) {
+            return false;
+        }
+        if matches!(self.phase, Phase::Updating(_)) {
+            self.pending_despawns.push(entity);
+        } else {
+            self.despawn_now(entity);
+        }
+        true
+    }
+
+    pub(crate) fn despawn_now(&mut self, entity: Entity) {
+        let Some(sig) = self.entities.free(entity) else {
+            return; // despawned twice in one update
+        };
+        for id in sig.iter() {
+            self.columns[id.index()].despawn(entity);
+        }
+        for slot in &mut self.systems {
+            if slot.sets.tracked.remove(entity).is_some() {
+                slot.dirty.remove(entity.index());
+                slot.sets.removed.insert(entity);
+                self.sets_pending = true;
+            }
+        }
+    }
+
+    /// Remove every entity and component at once. Systems' [`System::on_clear`](crate::System::on_clear) run afterwards
+    /// and may spawn again; old handles stay stale, so nothing new aliases anything old.
+    /// Called from a system, the clear happens at the end of the update; called from an
+    /// `on_clear`, once every `on_clear` of the current clear has run. Resources remain.
+    ///
+    /// A panic in an `on_clear` propagates out of `clear` after the world has taken the system
+    /// back; the `on_clear`s after it do not run.
+    ///
+    /// ```
+    /// struct Hp(u32);
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((Hp(1),));
+    /// world.clear();
+    /// assert!(world.is_empty() && !world.is_alive(e));
+    /// ```
+    pub fn clear(&mut self) {
+        if self.phase == Phase::Idle {
+            self.clear_now();
+        } else {
+            self.pending_clear = true;
+        }
+    }
+
+    pub(crate) fn clear_now(&mut self) {
+        self.pending_clear = true;
+        while std::mem::take(&mut self.pending_clear) {
+            self.clear_once();
+        }
+    }
+
+    fn clear_once(&mut self) {
+        self.sets_pending = true;
+        let live: Vec<Entity> = self.iter_entities().collect();
+        for entity in live {
+            self.entities.free(entity);
+        }
+        for column in &mut self.columns {
+            column.clear();
+        }
+        for slot in &mut self.systems {
+            for w in &mut slot.watches {
+                w.cursor = 0;
+            }
+            for &entity in slot.sets.tracked.as_slice() {
+                slot.sets.removed.insert(entity);
+            }
+            slot.sets.tracked.clear();
+            slot.dirty.clear();
+            slot.pending_membership.clear();
+        }
+        self.pending_despawns.clear();
+        for k in 0..self.order.len() {
+            let s = self.order[k];
+            let Some(mut system) = self.systems[s].system.take() else {
+                continue;
+            };
+            self.phase = Phase::Clearing(s);
+            let outcome = catch_unwind(AssertUnwindSafe(|| system.on_clear(self)));
+            self.phase = Phase::Idle;
+            self.systems[s].system = Some(system);
+            if let Err(panic) = outcome {
+                self.pending_clear = false;
+                resume_unwind(panic);
+            }
+        }
+    }
+
+    fn refresh_requirers(&mut self, id: ComponentId, entity: Entity) {
+        for i in 0..self.requirers[id.index()].len() {
+            self.refresh_membership(self.requirers[id.index()][i], entity);
+        }
+    }
+
+    /// Make system `s` track `entity` iff it is alive and has every required component.
+    pub(crate) fn refresh_membership(&mut self, s: usize, entity: Entity) {
+        let slot = &mut self.systems[s];
+        if slot.running.is_some() {
+            slot.pending_membership.push(entity);
+            return;
+        }
+        let matches = self
+            .entities
+            .components(entity)
+            .is_some_and(|sig| sig.is_superset(&slot.required));
+        if matches {
+            if slot.sets.tracked.insert(entity) {
+                slot.sets.removed.remove(entity);
+                if !slot.watches.is_empty() {
+                    slot.dirty.insert(entity.index());
+                    self.sets_pending = true;
+                }
+            }
+        } else if slot.sets.tracked.remove(entity).is_some() {
+            slot.dirty.remove(entity.index());
+            slot.sets.removed.insert(entity);
+            self.sets_pending = true;
+        }
+    }
+
+    /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
+    /// adding systems register types implicitly.
+    ///
+    /// # Panics
+    /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// let id = w.register::<u32>(); assert_eq!(w.register::<u32>(), id, "idempotent");
+    /// ```
+    pub fn register<T: Component>(&mut self) -> ComponentId {
+        if let Some(id) = self.component_id::<T>() {
+            return id;
+        }
+        let index = self.columns.len();
+        assert!(
+            index < MAX_COMPONENT_TYPES,
+            "cannot register `{}`: a world holds at most {MAX_COMPONENT_TYPES} component types",
+            type_name::<T>()
+        );
+        let id = ComponentId(index as u16);
+        self.columns.push(Box::new(Column::<T>::default()));
+        self.component_types
+            .push((TypeId::of::<T>(), type_name::<T>()));
+        self.component_ids.insert(TypeId::of::<T>(), id);
+        self.requirers.push(Vec::new());
+        self.watchers.push(Vec::new());
+        id
+    }
+
+    /// Every registered component type, in the order of their [`ComponentId`]s: its `TypeId`
+    /// and its [`type_name`] (for messages). A type stays registered, even after
+    /// [`World::clear`]; for checks that must cover every type (a state hash, a save format).
+    ///
+    /// ```
+    /// # use std::any::TypeId; let mut w = ecs::World::new();
+    /// w.spawn((3u32,)); w.register::<u8>();
+    /// let types: Vec<TypeId> = w.component_types().map(|(id, _)| id).collect();
+    /// assert_eq!(types, [TypeId::of::<u32>(), TypeId::of::<u8>()]);
+    /// ```
+    pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.component_types.iter().copied()
+    }
+
+    /// Id of component type `T`, if registered.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// assert_eq!(w.component_id::<u32>(), None); let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
+    /// ```
+    #[inline]
+    pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
+        self.component_ids.get(&TypeId::of::<T>()).copied()
+    }
+
+    /// `T`'s column, if registered.
+    #[inline]
+    pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
+        self.column_by_id(self.component_id::<T>()?)
+    }
+
+    /// [`World::typed_column`], mutably.
+    #[inline]
+    pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
+        let id = self.component_id::<T>()?;
+        Some(downcast_mut(&mut *self.columns[id.index()]))
+    }
+
+    /// Every component of type `T`.
+    ///
+    /// # Panics
+    /// If `T` was never registered (no entity ever had one and no system names it); use
+    /// [`World::try_column`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.column::<u32>().values(), [7]);
+    /// ```
+    #[inline]
+    pub fn column<T: Component>(&self) -> &Column<T> {
+        self.try_column()
+            .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
+    }
+
+    /// Every component of type `T`, or `None` if `T` was never registered.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert!(w.try_column::<u32>().is_some() && w.try_column::<u8>().is_none());
+    /// ```
+    #[inline]
+    pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
+        self.typed_column()
+    }
+
+    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
+    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// let id = w.component_id::<u32>().unwrap(); assert_eq!(w.column_by_id::<u32>(id).unwrap().len(), 1);
+    /// ```
+    #[inline]
+    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+        let column: &dyn Any = &**self.columns.get(id.index())?;
+        column.downcast_ref()
+    }
+
+    /// Where the world's heap bytes go (by capacity): entities, each column, each change log,
+    /// each system's entity sets. Resources and events are left out (their types are the
+    /// caller's, who can count them).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// (0..100).for_each(|i| { w.spawn((i as u32,)); }); let m = w.memory_use();
+    /// assert!(m.columns[0].1 >= 100 * (4 + 8), "values and handles");
+    /// ```
+    pub fn memory_use(&self) -> MemoryUse {
+        MemoryUse {
+            entities: self.entities.heap_bytes(),
+            columns: self
+                .component_types
+                .iter()
+                .zip(&self.columns)
+                .map(|((_, name), c)| (*name, c.heap_bytes()))
+                .collect(),
+            change_logs: self
+                .watched
+                .iter()
+                .map(|id| {
+                    let log = self.columns[id.index()].change_log();
+                    let bytes = log.map_or(0, |l| l.borrow().heap_bytes());
+                    (self.component_types[id.index()].1, bytes)
+                })
+                .collect(),
+            systems: self
+                .order
+                .iter()
+                .map(|&s| (self.systems[s].name, self.systems[s].heap_bytes()))
+                .collect(),
+        }
+    }
+
+    /// Number of registered component types; grows by one with each new type, so a cache of
+    /// ids is current while this is unchanged.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// assert_eq!(w.component_type_count(), 1); w.register::<u8>(); assert_eq!(w.component_type_count(), 2);
+    /// ```
+    #[inline]
+    pub fn component_type_count(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Every component of type `T`, mutably (registering `T` if needed). Writes through
+    /// [`Column::get_mut`] signal changes; adding and removing go through the world.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
+    /// *w.column_mut::<u32>().get_mut(e).unwrap() = 1; assert_eq!(w.get::<u32>(e), Some(&1));
+    /// ```
+    #[inline]
+    pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
+        let id = self.register::<T>();
+        downcast_mut::<T>(&mut *self.columns[id.index()])
+    }
+
+    /// Two columns of different types at once, mutably.
+    ///
+    /// # Panics
+    /// If `A` and `B` are the same type.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32, 2u8));
+    /// let (a, b) = w.columns_mut::<u32, u8>(); *a.get_mut(e).unwrap() += u32::from(*b.get(e).unwrap()); assert_eq!(w.get::<u32>(e), Some(&9));
+    /// ```
+    pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
+        let a = self.register::<A>().index();
+        let b = self.register::<B>().index();
+        assert_ne!(
+            a,
+            b,
+            "columns_mut::<{0}, {0}>: asked for the same column twice",
+            type_name::<A>()
+        );
+        let [ca, cb] = self
+            .columns
+            .get_disjoint_mut([a, b])
+            .expect("distinct registered columns");
+        (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
+    }
+
+    /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
+    /// one.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new();
+    /// assert_eq!(w.insert_resource(1u8), None); assert_eq!(w.insert_resource(2u8), Some(1));
+    /// ```
+    pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+        let resource = Resource {
+            value: Box::new(resource),
+            name: type_name::<R>(),
+        };
+        self.resources
+            .insert(TypeId::of::<R>(), resource)
+            .map(|old| {
+                *old.value
+                    .downcast::<R>()
+                    .expect("resource stored under its own TypeId")
+            })
+    }
+
+    /// The `R` resource.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// assert_eq!(*w.resource::<u8>(), 1);
+    /// ```
+    #[inline]
+    pub fn resource<R: 'static>(&self) -> &R {
+        self.get_resource().unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `R` resource, mutably.
+    ///
+    /// # Panics
+    /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// *w.resource_mut::<u8>() += 1; assert_eq!(*w.resource::<u8>(), 2);
+    /// ```
+    #[inline]
+    pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
+        self.get_resource_mut()
+            .unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `R` resource, if inserted.
+    ///
+    /// ```
+    /// assert_eq!(ecs::World::new().get_resource::<u8>(), None);
+    /// ```
+    #[inline]
+    pub fn get_resource<R: 'static>(&self) -> Option<&R> {
+        self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
+    }
+
+    /// The `R` resource mutably, if inserted.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// *w.get_resource_mut::<u8>().unwrap() = 5; assert_eq!(w.get_resource::<u8>(), Some(&5));
+    /// ```
+    #[inline]
+    pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
+        self.resources
+            .get_mut(&TypeId::of::<R>())?
+            .value
+            .downcast_mut()
+    }
+
+    /// Remove and return the `R` resource.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
+    /// assert_eq!(w.remove_resource::<u8>(), Some(1)); assert_eq!(w.get_resource::<u8>(), None);
+    /// ```
+    pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
+        self.resources.remove(&TypeId::of::<R>()).map(|old| {
+            *old.value
+                .downcast::<R>()
+                .expect("resource stored under its own TypeId")
+        })
+    }
+
+    /// Every resource type the world holds, in no particular order: its `TypeId` and its
+    /// [`type_name`] (for messages); for checks that must cover every resource.
+    ///
+    /// ```
+    /// # use std::any::TypeId; let mut w = ecs::World::new();
+    /// w.insert_resource(0u32); let types: Vec<_> = w.resource_types().collect();
+    /// assert_eq!(types, [(TypeId::of::<u32>(), "u32")]);
+    /// ```
+    pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
+        self.resources.iter().map(|(&id, r)| (id, r.name))
+    }
+
+    /// Send an event to every [`EventReader<E>`](crate::EventReader).
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
+    /// w.send(1u8); w.send(2u8); assert_eq!(r.read(&w).count(), 2);
+    /// ```
+    pub fn send<E: 'static>(&mut self, event: E) {
+        let events: &mut dyn Any = &mut **self
+            .events
+            .entry(TypeId::of::<E>())
+            .or_insert_with(|| Box::new(Events::<E>::default()));
+        let events: &mut Events<E> = events.downcast_mut().expect("stored under its TypeId");
+        events.send(event);
+    }
+
+    /// The queue of `E` events, if any were ever sent.
+    pub(crate) fn events<E: 'static>(&self) -> Option<&Events<E>> {
+        let events: &dyn Any = &**self.events.get(&TypeId::of::<E>())?;
+        events.downcast_ref()
+    }
+}
+
+/// Where a world's heap bytes go, by capacity (what is allocated, used or not):
+/// [`World::memory_use`].
+///
+/// [`World::memory_use`]: crate::World::memory_use
+///
+/// ```
+/// # let mut w = ecs::World::new(); w.spawn((7u32,));
+/// let m = w.memory_use(); assert_eq!(m.columns.len(), 1); assert!(m.total() >= m.columns[0].1);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MemoryUse {
+    /// The entity allocator: a slot (generation, liveness, component signature) per index.
+    pub entities: usize,
+    /// Per component type (its name): its column's entity index and values.
+    pub columns: Vec<(&'static str, usize)>,
+    /// Per watched component type (its name): its change log and the bit set that dedupes it.
+    pub change_logs: Vec<(&'static str, usize)>,
+    /// Per system (its name): its tracked, dirty, removed and delivered sets.
+    pub systems: Vec<(&'static str, usize)>,
+}
+
+impl MemoryUse {
+    /// Everything above, added up.
+    ///
+    /// ```
+    /// # let mut w = ecs::World::new(); w.spawn((7u32,));
+    /// let m = w.memory_use(); assert_eq!(m.total(), m.entities + m.columns[0].1);
+    /// ```
+    pub fn total(&self) -> usize {
+        let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
+        self.entities + sum(&self.columns) + sum(&self.change_logs) + sum(&self.systems)
+    }
+}
