@@ -430,6 +430,37 @@ fn ci_runs_exactly_the_readmes_test_command() {
 }
 
 #[test]
+fn readmes_first_block_names_the_apt_line_that_ci_installs_before_the_two_commands() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("    "))
+        .take_while(|l| l.starts_with("    "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(block.len(), 3, "{block:?}");
+    let packages = block[0]
+        .strip_prefix("apt-get install -y ")
+        .expect("the first line installs the packages")
+        .split('#')
+        .next()
+        .unwrap()
+        .split_whitespace();
+    assert!(block[1].starts_with("cargo run") && block[2].starts_with("cargo test"));
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let ci_line = ci
+        .lines()
+        .find(|l| l.trim().starts_with("apt-get install"))
+        .expect(".ci/run installs packages");
+    for package in packages {
+        assert!(
+            ci_line.split_whitespace().any(|p| p == package),
+            ".ci/run does not install {package}: {ci_line}"
+        );
+    }
+}
+
+#[test]
 fn readme_states_the_exact_gen_level_limit() {
     // With a comma between each group of three digits: 8,029,440.
     let digits = MAX_GENERATED_CRATES.to_string();
