@@ -697,6 +697,66 @@ fn record_refuses_to_replace_a_fifo_or_device() {
 }
 
 #[test]
+fn record_and_screenshot_refuse_the_games_own_data_files() {
+    let dir = TempDir::new("record-data-files");
+    let data = dir.0.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let best = data.join("best_times.txt");
+    std::fs::write(&best, "\"first_swing.ron\" = 713\n").unwrap();
+    let link = dir.0.join("link.txt");
+    std::os::unix::fs::symlink(&best, &link).unwrap();
+    let spelled = data.join(".").join("progress.txt");
+    for target in [&best, &data.join("settings.txt"), &spelled, &link] {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .env("CRATE_ROOM_DATA_DIR", &data)
+                .args([
+                    "sim",
+                    "--level",
+                    "levels/vault.ron",
+                    "--frames",
+                    "10",
+                    "--record",
+                ])
+                .arg(target),
+            TOOL_LIMIT,
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", target.display());
+        assert!(
+            stderr(&out).contains("one of the game's own files"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // The window's flags are checked before a window opens; a screenshot is a `.png`, so only
+    // a link can lead one to a data file.
+    let shot = dir.0.join("shot.png");
+    std::os::unix::fs::symlink(&best, &shot).unwrap();
+    let out = output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", &data)
+            .env_remove("DISPLAY")
+            .args(["--frames", "3", "--screenshot"])
+            .arg(&shot),
+        TOOL_LIMIT,
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("one of the game's own files"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&best).unwrap(),
+        "\"first_swing.ron\" = 713\n",
+        "the best times are untouched"
+    );
+    assert!(!data.join("settings.txt").exists() && !data.join("progress.txt").exists());
+}
+
+#[test]
 fn options_that_would_do_nothing_or_crash_the_window_are_usage_errors() {
     let dir = TempDir::new("usage");
     let existing = dir.path("room.ron");

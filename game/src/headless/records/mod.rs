@@ -261,6 +261,37 @@ impl Store {
     }
 }
 
+/// The files the game keeps in its data folder, without `.txt`: the best times, the campaign's
+/// progress and the settings.
+pub const DATA_FILE_STEMS: [&str; 3] = [FILE_STEM, progress::FILE_STEM, settings::FILE_STEM];
+
+/// Whether `output` names one of the game's own files in `store`'s folder (a data file, one
+/// of its damaged copies or its lock), however the path spells it: such a file is the
+/// player's, never a place for a replay or a screenshot.
+pub fn is_data_file(store: &Store, output: &Path) -> bool {
+    let Some(name) = output.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let ours = DATA_FILE_STEMS.iter().any(|stem| {
+        name == format!("{stem}.txt")
+            || name == format!(".{stem}.lock")
+            || datafile::damaged_names(Path::new(""), stem).any(|d| d.as_os_str() == name)
+    });
+    let real = |path: &Path| {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        std::fs::canonicalize(dir).ok()
+    };
+    // A symbolic link (or a hard link) elsewhere that leads to a data file is one too.
+    let same_inode = DATA_FILE_STEMS.iter().any(|stem| {
+        let file = store.dir().join(format!("{stem}.txt"));
+        crate::fsutil::check_not_input(output, [file.as_path()]).is_err()
+    });
+    same_inode || (ours && real(output).is_some_and(|dir| real(&store.path()) == Some(dir)))
+}
+
 /// What [`BestTimes::record`] made of a finished run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
