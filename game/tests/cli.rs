@@ -334,21 +334,8 @@ fn full_disk_is_an_error_message_and_exit_1_not_a_panic() {
 }
 
 #[test]
-fn gen_level_at_its_limit_passes_check_and_one_more_is_refused_naming_the_limit() {
-    let dir = TempDir::new("gen-max");
-    let path = dir.0.join("max.ron");
+fn gen_level_refuses_more_than_its_limit_naming_the_limit() {
     let max = MAX_GENERATED_CRATES.to_string();
-    let out = crate_room(&[
-        "gen-level",
-        "--crates",
-        &max,
-        "--out",
-        path.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let check = crate_room(&["check", path.to_str().unwrap()]);
-    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
-
     let one_more = (MAX_GENERATED_CRATES + 1).to_string();
     for count in [
         one_more.as_str(),
@@ -361,11 +348,47 @@ fn gen_level_at_its_limit_passes_check_and_one_more_is_refused_naming_the_limit(
         assert!(stdout(&out).is_empty());
         assert!(stderr(&out).contains(&max), "{count}: {}", stderr(&out));
     }
+    let dense_max = MAX_DENSE_CRATES.to_string();
+    let dense_one_more = (MAX_DENSE_CRATES + 1).to_string();
+    for args in [
+        &["gen-level", "--dense", "--crates", &dense_one_more][..],
+        &[
+            "gen-level",
+            "--dense",
+            "--crates",
+            &dense_max,
+            "--kegs",
+            "1",
+        ],
+    ] {
+        let out = crate_room(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&out).is_empty());
+        assert!(
+            stderr(&out).contains(&dense_max),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // Without --dense the block layout's limit holds, and the refusal says what fits more.
+    let out = crate_room(&["gen-level", "--crates", "9000000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--dense"), "{}", stderr(&out));
 }
 
+/// Heavy (levels of 8 and 10 million crates, a million simulated): `.ci/run` runs it with
+/// `--ignored`.
 #[test]
-fn gen_level_dense_writes_its_most_crates_that_check_a_million_simulate_and_refuses_more() {
-    let dir = TempDir::new("gen-dense");
+#[ignore = "heavy: .ci/run runs it"]
+fn gen_level_at_its_limits_passes_check_and_a_million_dense_crates_simulate() {
+    let dir = TempDir::new("gen-max");
+    let path = dir.path("max.ron");
+    let max = MAX_GENERATED_CRATES.to_string();
+    let out = crate_room(&["gen-level", "--crates", &max, "--out", &path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let check = crate_room(&["check", &path]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+
     let path = dir.path("dense.ron");
     let max = MAX_DENSE_CRATES.to_string();
     let out = crate_room(&["gen-level", "--dense", "--crates", &max, "--out", &path]);
@@ -388,21 +411,6 @@ fn gen_level_dense_writes_its_most_crates_that_check_a_million_simulate_and_refu
     assert!(sim.status.success(), "{}", stderr(&sim));
     let report: serde_json::Value = serde_json::from_str(&stdout(&sim)).unwrap();
     assert_eq!(report["crates_total"], 1_000_000);
-
-    let one_more = (MAX_DENSE_CRATES + 1).to_string();
-    for args in [
-        &["gen-level", "--dense", "--crates", &one_more][..],
-        &["gen-level", "--dense", "--crates", &max, "--kegs", "1"],
-    ] {
-        let out = crate_room(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(stdout(&out).is_empty());
-        assert!(stderr(&out).contains(&max), "{args:?}: {}", stderr(&out));
-    }
-    // Without --dense the block layout's limit holds, and the refusal says what fits more.
-    let out = crate_room(&["gen-level", "--crates", "9000000"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--dense"), "{}", stderr(&out));
 }
 
 #[test]
@@ -419,6 +427,37 @@ fn ci_runs_exactly_the_readmes_test_command() {
         ci.lines().any(|l| l.trim() == want),
         ".ci/run does not run `{want}`:\n{ci}"
     );
+}
+
+#[test]
+fn readmes_first_block_names_the_apt_line_that_ci_installs_before_the_two_commands() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("    "))
+        .take_while(|l| l.starts_with("    "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(block.len(), 3, "{block:?}");
+    let packages = block[0]
+        .strip_prefix("apt-get install -y ")
+        .expect("the first line installs the packages")
+        .split('#')
+        .next()
+        .unwrap()
+        .split_whitespace();
+    assert!(block[1].starts_with("cargo run") && block[2].starts_with("cargo test"));
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let ci_line = ci
+        .lines()
+        .find(|l| l.trim().starts_with("apt-get install"))
+        .expect(".ci/run installs packages");
+    for package in packages {
+        assert!(
+            ci_line.split_whitespace().any(|p| p == package),
+            ".ci/run does not install {package}: {ci_line}"
+        );
+    }
 }
 
 #[test]
@@ -442,8 +481,40 @@ fn readme_states_the_exact_gen_level_limit() {
     }
 }
 
+/// The CPU time (user and system) process `pid` has used so far, in clock ticks, and its
+/// resident memory in KiB; `None` once it has ended.
+#[cfg(target_os = "linux")]
+fn cpu_and_memory(pid: u32) -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses; utime and stime
+    // are fields 14 and 15, the 12th and 13th after it.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    if fields.first() == Some(&"Z") {
+        return None;
+    }
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())?;
+    Some((ticks, rss))
+}
+
+/// `sim` with a frame count no run could finish steps on with memory that does not grow: it
+/// works (uses CPU time, whatever the machine's load) and stays small. A process that ends
+/// early, allocates for the count, or hangs without working fails; the deadline is only for
+/// a hang.
+#[cfg(target_os = "linux")]
 #[test]
-fn sim_with_a_huge_frame_count_starts_without_allocating_for_it() {
+fn sim_with_a_huge_frame_count_steps_without_allocating_for_it() {
+    /// CPU time to see used: 2 s at the usual 100 ticks a second, hundreds of thousands of
+    /// steps of the crate room.
+    const WORK_TICKS: u64 = 200;
+    /// The crate room's simulation needs a few MiB; a table of one byte per frame would need
+    /// 16 EiB.
+    const MAX_RSS_KIB: u64 = 256 * 1024;
     for frames in ["18446744073709551615", "10000000000"] {
         let mut child = Running::start(
             Command::new(env!("CARGO_BIN_EXE_crate-room"))
@@ -459,15 +530,28 @@ fn sim_with_a_huge_frame_count_starts_without_allocating_for_it() {
                 .stderr(Stdio::piped()),
             TOOL_LIMIT,
         );
-        std::thread::sleep(Duration::from_millis(1500));
-        let status = child.try_wait();
+        let (mut ticks, mut most_rss) = (0, 0);
+        while ticks < WORK_TICKS {
+            let Some((used, rss)) = cpu_and_memory(child.pid()) else {
+                let status = child.try_wait();
+                let out = child.wait_with_output();
+                panic!(
+                    "--frames {frames} ended after {ticks} ticks ({status:?}): {}",
+                    stderr(&out)
+                );
+            };
+            (ticks, most_rss) = (used, most_rss.max(rss));
+            assert!(
+                most_rss <= MAX_RSS_KIB,
+                "--frames {frames}: {most_rss} KiB resident"
+            );
+            assert!(
+                child.remaining() > Duration::ZERO,
+                "--frames {frames}: only {ticks} ticks of work within {TOOL_LIMIT:?}: a hang"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
         child.stop();
-        let out = child.wait_with_output();
-        assert!(
-            status.is_none(),
-            "--frames {frames} ended early ({status:?}): {}",
-            stderr(&out)
-        );
     }
 }
 
@@ -610,6 +694,66 @@ fn record_refuses_to_replace_a_fifo_or_device() {
         "still a FIFO"
     );
     assert!(!dir.0.join("fifo.tmp").exists());
+}
+
+#[test]
+fn record_and_screenshot_refuse_the_games_own_data_files() {
+    let dir = TempDir::new("record-data-files");
+    let data = dir.0.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let best = data.join("best_times.txt");
+    std::fs::write(&best, "\"first_swing.ron\" = 713\n").unwrap();
+    let link = dir.0.join("link.txt");
+    std::os::unix::fs::symlink(&best, &link).unwrap();
+    let spelled = data.join(".").join("progress.txt");
+    for target in [&best, &data.join("settings.txt"), &spelled, &link] {
+        let out = output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .env("CRATE_ROOM_DATA_DIR", &data)
+                .args([
+                    "sim",
+                    "--level",
+                    "levels/vault.ron",
+                    "--frames",
+                    "10",
+                    "--record",
+                ])
+                .arg(target),
+            TOOL_LIMIT,
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", target.display());
+        assert!(
+            stderr(&out).contains("one of the game's own files"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // The window's flags are checked before a window opens; a screenshot is a `.png`, so only
+    // a link can lead one to a data file.
+    let shot = dir.0.join("shot.png");
+    std::os::unix::fs::symlink(&best, &shot).unwrap();
+    let out = output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", &data)
+            .env_remove("DISPLAY")
+            .args(["--frames", "3", "--screenshot"])
+            .arg(&shot),
+        TOOL_LIMIT,
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("one of the game's own files"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&best).unwrap(),
+        "\"first_swing.ron\" = 713\n",
+        "the best times are untouched"
+    );
+    assert!(!data.join("settings.txt").exists() && !data.join("progress.txt").exists());
 }
 
 #[test]

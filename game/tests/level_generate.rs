@@ -4,7 +4,7 @@
 mod common;
 
 use common::valid_level;
-use game::level::{self, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};
+use game::level::{self, Layout, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};
 
 /// `level::generate` for a count within its limit.
 fn generate(crates: usize, seed: u64) -> String {
@@ -79,16 +79,37 @@ fn hundred_thousand_crates_generate_and_parse_within_limits() {
 }
 
 #[test]
-fn the_largest_count_gives_a_level_within_every_limit_and_one_more_is_refused() {
-    let level = valid_level(&generate(MAX_GENERATED_CRATES, 1));
-    assert_eq!(level.crates.len(), MAX_GENERATED_CRATES);
-    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
+fn the_block_layouts_most_crates_are_the_most_whose_room_fits_and_one_more_is_refused() {
+    let side = |n| Layout::Blocks.map_side(n);
+    assert!(side(MAX_GENERATED_CRATES) <= MAX_SIDE as usize);
+    assert!(side(MAX_GENERATED_CRATES + 1) > MAX_SIDE as usize);
     let err = level::generate(MAX_GENERATED_CRATES + 1, 1).expect_err("too many");
     assert!(
         err.to_string()
             .contains(&format!("at most {MAX_GENERATED_CRATES}")),
         "{err}"
     );
+}
+
+#[test]
+fn map_side_is_the_side_of_the_generated_room() {
+    for crates in [0, 1, 12, 500, 5_000, 60_000] {
+        let level = valid_level(&generate(crates, 3));
+        let side = Layout::Blocks.map_side(crates);
+        assert_eq!((level.width as usize, level.height as usize), (side, side));
+        let level = valid_level(&level::generate_dense(crates, 0, 3).unwrap());
+        let side = Layout::Dense.map_side(crates);
+        assert_eq!((level.width as usize, level.height as usize), (side, side));
+    }
+}
+
+/// Heavy (an 8-million-crate level): `.ci/run` runs it with `--ignored`.
+#[test]
+#[ignore = "heavy: .ci/run runs it"]
+fn the_largest_count_gives_a_level_within_every_limit() {
+    let level = valid_level(&generate(MAX_GENERATED_CRATES, 1));
+    assert_eq!(level.crates.len(), MAX_GENERATED_CRATES);
+    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
 }
 
 #[test]
@@ -222,11 +243,9 @@ fn dense_rooms_leave_their_spare_cells_evenly_spread() {
 }
 
 #[test]
-fn ten_million_dense_crates_parse_within_every_limit_and_one_more_is_refused() {
+fn the_dense_layout_holds_the_formats_crate_limit_and_refuses_one_more() {
     assert_eq!(level::MAX_DENSE_CRATES, MAX_CRATES);
-    let level = valid_level(&level::generate_dense(MAX_CRATES, 0, 1).unwrap());
-    assert_eq!(level.crates.len(), 10_000_000);
-    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
+    assert!(Layout::Dense.map_side(MAX_CRATES) <= MAX_SIDE as usize);
     for (crates, kegs) in [
         (MAX_CRATES + 1, 0),
         (MAX_CRATES, 1),
@@ -239,4 +258,13 @@ fn ten_million_dense_crates_parse_within_every_limit_and_one_more_is_refused() {
     // The block layout's refusal points to the dense one.
     let err = level::generate(MAX_GENERATED_CRATES + 1, 1).unwrap_err();
     assert!(err.to_string().contains("--dense"), "{err}");
+}
+
+/// Heavy (a ten-million-crate level): `.ci/run` runs it with `--ignored`.
+#[test]
+#[ignore = "heavy: .ci/run runs it"]
+fn ten_million_dense_crates_parse_within_every_limit() {
+    let level = valid_level(&level::generate_dense(MAX_CRATES, 0, 1).unwrap());
+    assert_eq!(level.crates.len(), 10_000_000);
+    assert!(level.width <= MAX_SIDE && level.height <= MAX_SIDE);
 }

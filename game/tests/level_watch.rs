@@ -3,17 +3,18 @@
 //! caller's thread, newest first.
 
 use std::path::{Path, PathBuf};
-use std::thread::sleep;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use game::level::watch::{BackgroundLoader, Loaded};
+use game::level::watch::{BackgroundLoader, Clock, DIR_CHECK, Loaded, ManualClock, QUIET};
 use game::level::{self, DEFAULT_SKINS, LevelWatcher};
 
 const GOOD: &str = "(name: \"Good\", map: [\"#@c#\"])";
 const BROKEN: &str = "(name: \"Broken\", map: [\"#@c#\"";
 
-/// How long a reported change may take to show up.
-const WITHIN: Duration = Duration::from_millis(500);
+/// How long the file system may take to deliver an event, however loaded the machine: only a
+/// deadline for a test that would otherwise wait for ever, never a measure of anything.
+const DEADLINE: Duration = Duration::from_secs(60);
 
 /// A fresh directory under the system temp dir, removed when dropped.
 struct TempDir(PathBuf);
@@ -44,103 +45,148 @@ impl Drop for TempDir {
     }
 }
 
-/// Poll until the watcher reports a change; how long that took, or `None` after `limit`.
-fn wait_for_change(watcher: &mut LevelWatcher, limit: Duration) -> Option<Duration> {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if watcher.poll() {
-            return Some(started.elapsed());
+/// A watcher on a clock that moves only when the test moves it.
+struct Watched {
+    watcher: LevelWatcher,
+    clock: ManualClock,
+}
+
+impl Watched {
+    fn new(path: &Path) -> Self {
+        let clock = ManualClock::new();
+        let watcher =
+            LevelWatcher::with_clock(path, Clock::Manual(clock.clone())).expect("watcher starts");
+        Watched { watcher, clock }
+    }
+
+    /// Poll until `done` holds, failing with `what` after [`DEADLINE`]; the clock stands still.
+    /// How many changes were reported meanwhile.
+    fn poll_until(&mut self, what: &str, done: impl Fn(&LevelWatcher) -> bool) -> usize {
+        let started = Instant::now();
+        let mut reported = 0;
+        loop {
+            reported += usize::from(self.watcher.poll());
+            if done(&self.watcher) {
+                return reported;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "{what}: not within {DEADLINE:?}"
+            );
+            std::thread::yield_now();
         }
-        sleep(Duration::from_millis(5));
     }
-    None
-}
 
-/// How many changes the watcher reports while polling for `period`.
-fn count_changes(watcher: &mut LevelWatcher, period: Duration) -> usize {
-    let started = Instant::now();
-    let mut count = 0;
-    while started.elapsed() < period {
-        count += usize::from(watcher.poll());
-        sleep(Duration::from_millis(5));
+    /// Wait until every event of what the test did so far has been received: write a marker
+    /// file into the watched directory and poll until its event arrives (events come in
+    /// order). How many changes were reported meanwhile (none, unless the clock was moved).
+    fn settle(&mut self) -> usize {
+        static MARKERS: AtomicUsize = AtomicUsize::new(0);
+        let name = format!("marker-{}", MARKERS.fetch_add(1, Ordering::Relaxed));
+        let dir = self
+            .watcher
+            .file()
+            .parent()
+            .expect("a directory")
+            .to_owned();
+        std::fs::write(dir.join(&name), "").expect("write marker");
+        self.poll_until(&format!("the event of {name}"), |w| {
+            w.latest_event_file()
+                .is_some_and(|f| f.to_str() == Some(name.as_str()))
+        })
     }
-    count
-}
 
-fn watch(path: &Path) -> LevelWatcher {
-    LevelWatcher::new(path).expect("watcher starts")
+    /// Let the quiet period pass; whether a change was reported.
+    fn after_quiet(&mut self) -> bool {
+        self.clock.advance(QUIET);
+        self.watcher.poll()
+    }
+
+    /// Settle, then let the quiet period pass: whether a change is reported (once).
+    fn reports_a_change(&mut self) -> bool {
+        assert_eq!(self.settle(), 0, "reported before the quiet period passed");
+        let reported = self.after_quiet();
+        assert!(!self.watcher.poll(), "reported twice");
+        reported
+    }
 }
 
 #[test]
-fn plain_write_is_reported_once_within_half_a_second() {
+fn plain_write_is_reported_once_after_the_quiet_period() {
     let dir = TempDir::new("plain");
     let path = dir.file("level.ron", GOOD);
-    let mut watcher = watch(&path);
-    assert!(!watcher.poll(), "nothing changed yet");
+    let mut w = Watched::new(&path);
+    assert!(!w.watcher.poll(), "nothing changed yet");
     dir.file("level.ron", GOOD);
-    let took = wait_for_change(&mut watcher, WITHIN).expect("change reported");
-    assert!(took < WITHIN, "{took:?}");
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
+    assert_eq!(w.settle(), 0);
+    assert!(w.watcher.is_settling(), "the write was noticed");
+    w.clock.advance(QUIET - Duration::from_millis(1));
+    assert!(!w.watcher.poll(), "not before the quiet period is over");
+    w.clock.advance(Duration::from_millis(1));
+    assert!(
+        w.watcher.poll(),
+        "reported once the file was quiet for {QUIET:?}"
+    );
+    assert!(!w.watcher.poll(), "reported once");
+    assert!(!w.reports_a_change(), "nothing more to report");
 }
 
 #[test]
 fn write_to_temp_then_rename_over_is_reported() {
     let dir = TempDir::new("rename");
     let path = dir.file("level.ron", GOOD);
-    let mut watcher = watch(&path);
+    let mut w = Watched::new(&path);
     let temp = dir.file(".level.ron.swp", GOOD);
     std::fs::rename(&temp, &path).expect("rename over");
-    assert!(wait_for_change(&mut watcher, WITHIN).is_some());
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
+    assert!(w.reports_a_change());
+    assert!(!w.reports_a_change());
 }
 
 #[test]
 fn burst_of_writes_is_reported_exactly_once_after_settling() {
     let dir = TempDir::new("burst");
     let path = dir.file("level.ron", GOOD);
-    let mut watcher = watch(&path);
-    let mut reported = 0;
+    let mut w = Watched::new(&path);
     for _ in 0..8 {
         dir.file("level.ron", GOOD);
-        // Polling during the burst must not report a half-saved file.
-        reported += count_changes(&mut watcher, Duration::from_millis(20));
+        // Polling during the burst must not report a half-saved file: each write starts the
+        // quiet period again, although the burst lasts longer than one.
+        assert_eq!(w.settle(), 0);
+        w.clock.advance(QUIET / 5);
+        assert!(!w.watcher.poll(), "reported during the burst");
     }
-    reported += count_changes(&mut watcher, Duration::from_millis(600));
-    assert_eq!(reported, 1);
+    assert!(w.after_quiet(), "reported after the burst");
+    assert!(!w.reports_a_change(), "reported once");
 }
 
 #[test]
 fn broken_then_fixed_saves_are_each_reported() {
     let dir = TempDir::new("broken");
     let path = dir.file("level.ron", GOOD);
-    let mut watcher = watch(&path);
+    let mut w = Watched::new(&path);
 
     dir.file("level.ron", BROKEN);
-    assert!(
-        wait_for_change(&mut watcher, WITHIN).is_some(),
-        "broken save"
-    );
+    assert!(w.reports_a_change(), "broken save");
     let err = level::load(&path, &DEFAULT_SKINS).expect_err("broken");
     assert_eq!(err.message, "unexpected end of file");
 
     dir.file("level.ron", GOOD);
-    assert!(
-        wait_for_change(&mut watcher, WITHIN).is_some(),
-        "fixed save"
-    );
+    assert!(w.reports_a_change(), "fixed save");
     assert!(level::load(&path, &DEFAULT_SKINS).is_ok());
     // Loading reads the file; reads are not changes.
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
+    assert!(!w.reports_a_change());
 }
 
 #[test]
 fn other_files_in_the_directory_are_ignored() {
     let dir = TempDir::new("others");
     let path = dir.file("level.ron", GOOD);
-    let mut watcher = watch(&path);
+    let mut w = Watched::new(&path);
     dir.file("other.ron", GOOD);
     dir.file("level.ron.bak", GOOD);
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
+    assert_eq!(w.settle(), 0);
+    assert!(!w.watcher.is_settling(), "another file counted as a change");
+    assert!(!w.after_quiet());
 }
 
 #[test]
@@ -149,14 +195,14 @@ fn set_file_switches_to_the_new_level() {
     let second_dir = TempDir::new("switch-b");
     let first = first_dir.file("one.ron", GOOD);
     let second = second_dir.file("two.ron", GOOD);
-    let mut watcher = watch(&first);
-    watcher.set_file(&second);
-    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
-    assert_eq!(watcher.file(), second.canonicalize().expect("exists"));
+    let mut w = Watched::new(&first);
+    w.watcher.set_file(&second);
+    assert!(w.watcher.problem().is_none(), "{:?}", w.watcher.problem());
+    assert_eq!(w.watcher.file(), second.canonicalize().expect("exists"));
     first_dir.file("one.ron", GOOD);
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(300)), 0);
+    assert!(!w.reports_a_change(), "the old level is not watched");
     second_dir.file("two.ron", GOOD);
-    assert!(wait_for_change(&mut watcher, WITHIN).is_some());
+    assert!(w.reports_a_change());
 }
 
 #[test]
@@ -164,11 +210,11 @@ fn set_file_within_the_same_directory_spelled_differently_keeps_watching() {
     let dir = TempDir::new("respell");
     let first = dir.file("one.ron", GOOD);
     dir.file("two.ron", GOOD);
-    let mut watcher = watch(&first);
+    let mut w = Watched::new(&first);
     let respelled = dir.0.join(".").join("two.ron");
-    watcher.set_file(&respelled);
+    w.watcher.set_file(&respelled);
     dir.file("two.ron", GOOD);
-    assert!(wait_for_change(&mut watcher, WITHIN).is_some());
+    assert!(w.reports_a_change());
 }
 
 #[test]
@@ -184,16 +230,19 @@ fn loader() -> BackgroundLoader {
         .expect("loader thread starts")
 }
 
-/// Poll until the loader hands over a result, or `None` after `limit`.
-fn wait_for_load(loader: &mut BackgroundLoader, limit: Duration) -> Option<Loaded> {
+/// Poll until the loader hands over a result; fails after [`DEADLINE`].
+fn wait_for_load(loader: &mut BackgroundLoader) -> Loaded {
     let started = Instant::now();
-    while started.elapsed() < limit {
+    loop {
         if let Some(loaded) = loader.poll() {
-            return Some(loaded);
+            return loaded;
         }
-        sleep(Duration::from_millis(5));
+        assert!(
+            started.elapsed() < DEADLINE,
+            "nothing loaded within {DEADLINE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
     }
-    None
 }
 
 /// A level large enough that parsing it takes a while (about 1.5 MB of map).
@@ -203,19 +252,13 @@ fn big_level(dir: &TempDir) -> PathBuf {
 }
 
 #[test]
-fn background_load_hands_over_the_level_without_blocking_the_caller() {
+fn background_load_hands_over_the_level_once() {
     let dir = TempDir::new("bg-load");
     let big = big_level(&dir);
     let mut loader = loader();
-    let started = Instant::now();
     let generation = loader.request(&big);
-    assert!(
-        started.elapsed() < Duration::from_millis(50),
-        "request returns at once"
-    );
     assert!(loader.is_loading());
-    assert!(loader.poll().is_none(), "a large level is not parsed yet");
-    let loaded = wait_for_load(&mut loader, Duration::from_secs(60)).expect("loaded");
+    let loaded = wait_for_load(&mut loader);
     assert_eq!(loaded.generation, generation);
     assert_eq!(loaded.path, big);
     assert_eq!(loaded.level.expect("valid").crates.len(), 200_000);
@@ -229,7 +272,7 @@ fn background_load_of_a_broken_save_hands_over_its_error() {
     let path = dir.file("level.ron", BROKEN);
     let mut loader = loader();
     loader.request(&path);
-    let loaded = wait_for_load(&mut loader, Duration::from_secs(10)).expect("loaded");
+    let loaded = wait_for_load(&mut loader);
     assert_eq!(
         loaded.level.expect_err("broken").message,
         "unexpected end of file"
@@ -242,45 +285,52 @@ fn newer_save_supersedes_an_older_one_still_being_parsed() {
     let big = big_level(&dir);
     let small = dir.file("small.ron", GOOD);
     let mut loader = loader();
+    // Whether the worker has started on the first big file or not, only the newest request
+    // is handed over.
     loader.request(&big);
-    // Give the worker time to start on the big file, then queue two more: the middle one is
-    // skipped, the big one's result dropped.
-    sleep(Duration::from_millis(20));
     loader.request(&big);
     let newest = loader.request(&small);
-    let loaded = wait_for_load(&mut loader, Duration::from_secs(60)).expect("loaded");
+    let loaded = wait_for_load(&mut loader);
     assert_eq!((loaded.generation, &loaded.path), (newest, &small));
     assert_eq!(loaded.level.expect("valid").name, "Good");
-    // Nothing older turns up later.
-    assert!(wait_for_load(&mut loader, Duration::from_millis(300)).is_none());
+    // The worker takes requests in order, so every older result came before the newest one:
+    // none can turn up later.
+    assert!(loader.poll().is_none());
+    assert!(!loader.is_loading());
 }
 
 #[test]
 fn cancel_drops_the_result_of_a_load_under_way() {
     let dir = TempDir::new("bg-cancel");
     let path = dir.file("level.ron", GOOD);
+    let big = big_level(&dir);
     let mut loader = loader();
-    loader.request(&path);
+    loader.request(&big);
     loader.cancel();
     assert!(!loader.is_loading());
-    assert!(wait_for_load(&mut loader, Duration::from_millis(300)).is_none());
+    assert!(loader.poll().is_none());
+    // A later request's result comes after the cancelled one's: only it is handed over.
+    let later = loader.request(&path);
+    let loaded = wait_for_load(&mut loader);
+    assert_eq!((loaded.generation, &loaded.path), (later, &path));
+    assert!(loader.poll().is_none());
 }
 
 /// A fresh scratch folder (`test` names it) with a directory `levels` holding `level.ron`
 /// (`GOOD`), watched: the folder, the directory, the level's path and its watcher.
-fn watched_levels_dir(test: &str) -> (TempDir, PathBuf, PathBuf, LevelWatcher) {
+fn watched_levels_dir(test: &str) -> (TempDir, PathBuf, PathBuf, Watched) {
     let root = TempDir::new(test);
     let levels = root.0.join("levels");
     std::fs::create_dir(&levels).expect("mkdir");
     let path = levels.join("level.ron");
     std::fs::write(&path, GOOD).expect("write");
-    let watcher = watch(&path);
-    (root, levels, path, watcher)
+    let watched = Watched::new(&path);
+    (root, levels, path, watched)
 }
 
 #[test]
 fn replacing_the_whole_directory_keeps_hot_reload_working() {
-    let (root, levels, path, mut watcher) = watched_levels_dir("replace-dir");
+    let (root, levels, path, mut w) = watched_levels_dir("replace-dir");
 
     // Swap in a new directory holding a new version, as `git checkout` or some editors do.
     let staged = root.0.join("levels.new");
@@ -288,33 +338,29 @@ fn replacing_the_whole_directory_keeps_hot_reload_working() {
     std::fs::write(staged.join("level.ron"), BROKEN).expect("write");
     std::fs::rename(&levels, root.0.join("levels.old")).expect("move away");
     std::fs::rename(&staged, &levels).expect("move in");
-    assert!(
-        wait_for_change(&mut watcher, Duration::from_secs(2)).is_some(),
-        "the replacement is a change"
-    );
-    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
+    // The directory check notices the swap (or an event did already).
+    w.clock.advance(DIR_CHECK);
+    assert!(!w.watcher.poll(), "not before the quiet period");
+    assert!(w.watcher.is_settling(), "the replacement is a change");
+    assert!(w.after_quiet(), "the replacement is reported");
+    assert!(w.watcher.problem().is_none(), "{:?}", w.watcher.problem());
 
     // Saves into the new directory are noticed; saves into the old one are not.
     std::fs::write(root.0.join("levels.old").join("level.ron"), BROKEN).expect("write");
-    assert_eq!(count_changes(&mut watcher, Duration::from_millis(400)), 0);
+    assert!(!w.reports_a_change(), "a save in the old directory");
     std::fs::write(&path, GOOD).expect("write");
-    assert!(
-        wait_for_change(&mut watcher, WITHIN).is_some(),
-        "save in the new directory"
-    );
+    assert!(w.reports_a_change(), "save in the new directory");
 }
 
 #[test]
 fn removed_directory_is_reported_until_it_is_back_then_watched_again() {
-    let (_root, levels, path, mut watcher) = watched_levels_dir("remove-dir");
+    let (_root, levels, path, mut w) = watched_levels_dir("remove-dir");
 
     std::fs::remove_dir_all(&levels).expect("remove");
-    let started = Instant::now();
-    while watcher.problem().is_none() && started.elapsed() < Duration::from_secs(2) {
-        watcher.poll();
-        sleep(Duration::from_millis(5));
-    }
-    let problem = watcher
+    w.clock.advance(DIR_CHECK);
+    w.watcher.poll();
+    let problem = w
+        .watcher
         .problem()
         .expect("the removal is reported")
         .to_string();
@@ -322,30 +368,32 @@ fn removed_directory_is_reported_until_it_is_back_then_watched_again() {
         problem.contains("levels") && problem.contains("is gone"),
         "{problem}"
     );
+    assert!(!w.after_quiet(), "nothing to load while it is gone");
 
     // Made again at once, with the file: it may even get the old inode number back.
     std::fs::create_dir(&levels).expect("mkdir");
     std::fs::write(&path, GOOD).expect("write");
-    assert!(wait_for_change(&mut watcher, Duration::from_secs(2)).is_some());
-    assert!(watcher.problem().is_none(), "{:?}", watcher.problem());
+    w.clock.advance(DIR_CHECK);
+    assert!(!w.watcher.poll());
+    assert!(w.watcher.problem().is_none(), "{:?}", w.watcher.problem());
+    assert!(w.after_quiet(), "its return is a change");
     std::fs::write(&path, BROKEN).expect("write");
-    assert!(
-        wait_for_change(&mut watcher, WITHIN).is_some(),
-        "watched again"
-    );
+    assert!(w.reports_a_change(), "watched again");
 }
 
 #[test]
 fn directory_removed_and_made_again_between_polls_is_watched_again() {
-    let (_root, levels, path, mut watcher) = watched_levels_dir("remake-dir");
-    // No poll in between: the new directory can have the old one's inode number.
+    let (_root, levels, path, mut w) = watched_levels_dir("remake-dir");
+    // No poll in between: the new directory can have the old one's inode number, so only the
+    // removal's event tells the two apart.
     std::fs::remove_dir_all(&levels).expect("remove");
     std::fs::create_dir(&levels).expect("mkdir");
     std::fs::write(&path, GOOD).expect("write");
-    assert!(wait_for_change(&mut watcher, Duration::from_secs(2)).is_some());
+    w.poll_until("the removal's event", |w| {
+        w.latest_event_file().is_some_and(|f| f == "levels")
+    });
+    assert!(w.watcher.problem().is_none(), "{:?}", w.watcher.problem());
+    assert!(w.after_quiet(), "the new directory is a change");
     std::fs::write(&path, BROKEN).expect("write");
-    assert!(
-        wait_for_change(&mut watcher, WITHIN).is_some(),
-        "watched again"
-    );
+    assert!(w.reports_a_change(), "watched again");
 }

@@ -73,6 +73,8 @@ impl Game {
                 .args(args)
                 .current_dir(repo())
                 .env("CRATE_ROOM_DATA_DIR", data)
+                // Each frame that took keys says so: the test waits for that, not for a time.
+                .env("CRATE_ROOM_ECHO_KEYS", "1")
                 .env("DISPLAY", &xvfb.display)
                 .env_remove("XAUTHORITY")
                 .stdin(Stdio::null())
@@ -89,9 +91,26 @@ impl Game {
         game.window = id.lines().next().expect("a window id").trim().to_owned();
         // Under Xvfb there is no window manager: the pointer over the window gives it the keys.
         let window = game.window.clone();
-        game.xdotool(&["mousemove", "--window", &window, "640", "360"]);
-        std::thread::sleep(Duration::from_millis(1500));
+        game.xdotool(&["mousemove", "--sync", "--window", &window, "640", "360"]);
+        // The first frame's line: from here on the game reads keys.
+        game.wait_for_line("the first frame", |line| line.starts_with("keys 1:"));
         game
+    }
+
+    /// Read the game's standard output until a line satisfies `wanted`; fails if the game
+    /// ends first (or at its deadline).
+    fn wait_for_line(&mut self, what: &str, wanted: impl Fn(&str) -> bool) {
+        loop {
+            let line = self.child.read_line();
+            if wanted(&line) {
+                return;
+            }
+            if line.is_empty()
+                && let Some(status) = self.child.try_wait()
+            {
+                panic!("the game ended ({status:?}) before {what}");
+            }
+        }
     }
 
     fn xdotool(&self, args: &[&str]) -> String {
@@ -107,10 +126,21 @@ impl Game {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// Press `key` (an xdotool name), and give the game a moment to take it.
-    fn key(&self, key: &str) {
+    /// Press `key` (an xdotool name) and wait until a frame of the game took it.
+    fn key(&mut self, key: &str) {
         self.xdotool(&["key", key]);
-        std::thread::sleep(Duration::from_millis(300));
+        // The game names keys as macroquad does.
+        let taken = match key {
+            "Return" => "Enter".to_owned(),
+            "o" => "O".to_owned(),
+            other => other.to_owned(),
+        };
+        self.wait_for_line(&format!("a frame took {key}"), |line| {
+            line.starts_with("keys ")
+                && line
+                    .split_once(": ")
+                    .is_some_and(|(_, keys)| keys.split(' ').any(|k| k == taken))
+        });
     }
 
     /// Wait until `file` holds `text` (the game wrote it), for at most a minute.
@@ -127,10 +157,12 @@ impl Game {
     }
 
     /// Quit with Esc presses (each backs out one screen) and return the report.
-    fn quit(self, escapes: usize) -> serde_json::Value {
-        for _ in 0..escapes {
+    fn quit(mut self, escapes: usize) -> serde_json::Value {
+        for _ in 1..escapes {
             self.key("Escape");
         }
+        // The last one ends the game before its frame could say so.
+        self.xdotool(&["key", "Escape"]);
         let out = self.child.wait_with_output();
         assert!(out.status.success(), "{:?}", out.status);
         report(&out.stdout, &out.stderr)
@@ -143,7 +175,7 @@ fn a_setting_changed_on_the_settings_screen_is_kept_after_a_restart() {
         return;
     }
     let dir = TempDir::new("settings-kept");
-    let game = Game::start(&dir.0, &[]);
+    let mut game = Game::start(&dir.0, &[]);
     // O opens the settings; the second row is the volume; Left turns it down a step.
     game.key("o");
     game.key("Down");
@@ -174,7 +206,7 @@ fn f11_toggles_fullscreen_and_the_choice_is_kept() {
         return;
     }
     let dir = TempDir::new("fullscreen");
-    let game = Game::start(&dir.0, &[]);
+    let mut game = Game::start(&dir.0, &[]);
     game.key("F11");
     let file = dir.0.join("settings.txt");
     game.wait_for(&file, "fullscreen = on");
@@ -255,7 +287,7 @@ fn a_locked_level_cannot_be_started_from_the_title() {
         return;
     }
     let dir = TempDir::new("locked");
-    let game = Game::start(&dir.0, &[]);
+    let mut game = Game::start(&dir.0, &[]);
     // Down three times: the fourth level, locked on a first run.
     for _ in 0..3 {
         game.key("Down");

@@ -56,8 +56,9 @@ impl Write for CheckedStdout {
     }
 }
 
-/// Refuse an output (`--record`, `--screenshot`) that cannot be written or is one of the
-/// run's inputs, before the run: it would fail at its end, or destroy the input.
+/// Refuse an output (`--record`, `--screenshot`) that cannot be written, is one of the run's
+/// inputs or one of the game's own data files, before the run: it would fail at its end, or
+/// destroy the input or the player's records.
 ///
 /// # Errors
 /// Why `path` cannot be the output, prefixed with `flag`.
@@ -65,5 +66,15 @@ pub fn check_output_arg(flag: &str, path: &Path, inputs: &[&Path]) -> anyhow::Re
     crate::fsutil::check_output(path)
         .and_then(|_| crate::fsutil::check_not_input(path, inputs.iter().copied()))
         .map_err(|e| anyhow!("{flag}: {e}"))?;
+    if let Ok(store) = crate::records::Store::locate()
+        && crate::records::is_data_file(&store, path)
+    {
+        anyhow::bail!(
+            "{flag}: cannot write {}: it is one of the game's own files in its data folder {}; \
+             choose another file",
+            crate::level::escape_for_display(&path.display().to_string()),
+            crate::level::escape_for_display(&store.dir().display().to_string()),
+        );
+    }
     Ok(())
 }

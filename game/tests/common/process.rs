@@ -66,6 +66,11 @@ impl Running {
         }
     }
 
+    /// The child's (piped) standard input, to write to; closing it is the child's end of input.
+    pub fn take_stdin(&mut self) -> Option<std::process::ChildStdin> {
+        self.child.stdin.take()
+    }
+
     /// The child's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()

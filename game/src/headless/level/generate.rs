@@ -55,6 +55,28 @@ impl Layout {
             Layout::Dense => MAX_DENSE_CRATES,
         }
     }
+
+    /// The side, in cells, of the square map this layout lays `filled` crates and kegs out in,
+    /// walls included: arithmetic only, so a limit can be checked without a level that big.
+    pub fn map_side(self, filled: usize) -> usize {
+        match self {
+            Layout::Blocks => map_side(BlockGrid::for_count(filled).per_side),
+            Layout::Dense => dense_inner(filled) + 2,
+        }
+    }
+}
+
+/// The interior side of the smallest dense room (at least 3 cells) with room for `filled`.
+fn dense_inner(filled: usize) -> usize {
+    // Capacity grows with the square of the side: start near the root, then step.
+    let mut inner = ((filled as f64).sqrt() as usize).max(3);
+    while inner > 3 && dense_capacity(inner - 1) >= filled {
+        inner -= 1;
+    }
+    while dense_capacity(inner) < filled {
+        inner += 1;
+    }
+    inner
 }
 
 /// Side of a block of crate cells, and the period of the block grid (block plus lane).
@@ -179,7 +201,7 @@ pub fn generate_with_kegs(crates: usize, kegs: usize, seed: u64) -> Result<Strin
     let mut rng = SplitMix64(seed);
     let crates_and_kegs = crates + kegs;
     let blocks = BlockGrid::for_count(crates_and_kegs);
-    let side = map_side(blocks.per_side);
+    let side = Layout::Blocks.map_side(crates_and_kegs);
     let mut grid = walled_grid(side);
     let fill = block_fill(&blocks, crates_and_kegs, &mut rng);
     let mut draw = KegDraw {
@@ -366,10 +388,7 @@ fn check_count(crates: usize, kegs: usize, layout: Layout) -> Result<usize, TooM
 /// anything.
 pub fn generate_dense(crates: usize, kegs: usize, seed: u64) -> Result<String, TooManyCrates> {
     let total = check_count(crates, kegs, Layout::Dense)?;
-    let mut inner = 3;
-    while dense_capacity(inner) < total {
-        inner += 1;
-    }
+    let inner = dense_inner(total);
     let side = inner + 2;
     let middle = 1 + inner / 2;
     let is_lane = |x: usize, y: usize| (y - 1).is_multiple_of(DENSE_PERIOD) || x == middle;

@@ -18,7 +18,11 @@
 //! watcher also checks every [`DIR_CHECK`] that the directory's path still names the directory
 //! it watches. If not, it watches the new one and reports a change; while the path names nothing,
 //! [`LevelWatcher::problem`] says so, and watching resumes when it is back.
+//!
+//! Time comes from a [`Clock`]: the system's in the game, a [`ManualClock`] in tests, which
+//! move it by hand and so never depend on how fast the machine is.
 
+use std::ffi::OsStr;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,6 +45,61 @@ pub const QUIET: Duration = Duration::from_millis(100);
 /// `stat` per check, and a replaced directory is noticed within half a second of it (with
 /// [`QUIET`]).
 pub const DIR_CHECK: Duration = Duration::from_millis(250);
+
+/// Where a [`LevelWatcher`] reads the time: stamps its events and measures [`QUIET`] and
+/// [`DIR_CHECK`] with it.
+#[derive(Clone, Debug, Default)]
+pub enum Clock {
+    /// The system's monotonic clock.
+    #[default]
+    System,
+    /// A clock that moves only when told to.
+    Manual(ManualClock),
+}
+
+impl Clock {
+    /// The time now, by this clock.
+    pub fn now(&self) -> Instant {
+        match self {
+            Clock::System => Instant::now(),
+            Clock::Manual(clock) => clock.now(),
+        }
+    }
+}
+
+/// A clock that stands still until [`advance`](Self::advance)d; clones share one time.
+#[derive(Clone, Debug)]
+pub struct ManualClock {
+    start: Instant,
+    nanos: Arc<AtomicU64>,
+}
+
+impl ManualClock {
+    /// A clock standing at the moment it was made.
+    pub fn new() -> Self {
+        ManualClock {
+            start: Instant::now(),
+            nanos: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Move the clock (and every clone of it) forward by `by`.
+    pub fn advance(&self, by: Duration) {
+        let nanos = u64::try_from(by.as_nanos()).unwrap_or(u64::MAX);
+        self.nanos.fetch_add(nanos, Ordering::AcqRel);
+    }
+
+    /// The time it stands at.
+    pub fn now(&self) -> Instant {
+        self.start + Duration::from_nanos(self.nanos.load(Ordering::Acquire))
+    }
+}
+
+impl Default for ManualClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// Why hot reload could not start, or stopped; the game keeps running without it.
 ///
@@ -76,14 +135,22 @@ pub struct LevelWatcher {
     problem: Option<WatchError>,
     /// Time of the latest relevant event not yet reported.
     last_change: Option<Instant>,
+    /// The file name of the latest event received, relevant or not.
+    latest_event: Option<OsString>,
+    clock: Clock,
 }
 
 impl LevelWatcher {
     /// Start watching `file` (which need not exist yet; its directory must).
     pub fn new(file: &Path) -> Result<Self, WatchError> {
+        Self::with_clock(file, Clock::System)
+    }
+
+    /// Start watching `file`, reading the time from `clock`.
+    pub fn with_clock(file: &Path, clock: Clock) -> Result<Self, WatchError> {
         let (dir, file_name) = split(file)?;
         let dir_id = dir_id(&dir);
-        let (watcher, events) = watch(&dir)?;
+        let (watcher, events) = watch(&dir, &clock)?;
         Ok(LevelWatcher {
             watcher,
             events,
@@ -91,9 +158,11 @@ impl LevelWatcher {
             dir,
             file_name,
             dir_id,
-            dir_checked: Instant::now(),
+            dir_checked: clock.now(),
             problem: None,
             last_change: None,
+            latest_event: None,
+            clock,
         })
     }
 
@@ -107,7 +176,7 @@ impl LevelWatcher {
         self.last_change = None;
         let switched = split(file).and_then(|(dir, file_name)| {
             if dir != self.dir || self.problem.is_some() {
-                let (watcher, events) = watch(&dir)?;
+                let (watcher, events) = watch(&dir, &self.clock)?;
                 self.watcher = watcher;
                 self.events = events;
                 self.dir_id = dir_id(&dir);
@@ -136,6 +205,18 @@ impl LevelWatcher {
         self.problem.as_ref()
     }
 
+    /// Whether a change was noticed and waits for [`QUIET`] before it is reported.
+    pub fn is_settling(&self) -> bool {
+        self.last_change.is_some()
+    }
+
+    /// The name of the file the latest event received was about, relevant or not. Events
+    /// arrive in the order the file system made them, so once a file made after others shows
+    /// here, every event of the others has been received.
+    pub fn latest_event_file(&self) -> Option<&OsStr> {
+        self.latest_event.as_deref()
+    }
+
     /// Whether the file changed and has since been quiet for [`QUIET`]. Never blocks; returns
     /// `true` once per settled change. Also notices, within [`DIR_CHECK`], that the directory
     /// was replaced: that counts as a change.
@@ -143,6 +224,14 @@ impl LevelWatcher {
         let mut dir_touched = false;
         let mut dir_replaced = false;
         while let Ok((at, event)) = self.events.try_recv() {
+            if let Some(name) = event
+                .as_ref()
+                .ok()
+                .and_then(|event| event.paths.last())
+                .and_then(|path| path.file_name())
+            {
+                self.latest_event = Some(name.to_owned());
+            }
             // An error from the OS (e.g. an overflowed event queue) may hide a change.
             let relevant = event.as_ref().map_or(true, |event| {
                 is_content_change(&event.kind)
@@ -169,7 +258,8 @@ impl LevelWatcher {
             // Forget its identity: a new directory made at once may reuse its inode number.
             self.dir_id = None;
         }
-        if dir_touched || self.dir_checked.elapsed() >= DIR_CHECK {
+        let now = self.clock.now();
+        if dir_touched || now.saturating_duration_since(self.dir_checked) >= DIR_CHECK {
             self.check_dir();
         }
         if matches!(self.problem, Some(WatchError::Gone(_))) {
@@ -178,7 +268,7 @@ impl LevelWatcher {
             return false;
         }
         match self.last_change {
-            Some(last) if last.elapsed() >= QUIET => {
+            Some(last) if self.clock.now().saturating_duration_since(last) >= QUIET => {
                 self.last_change = None;
                 true
             }
@@ -188,7 +278,7 @@ impl LevelWatcher {
 
     /// Watch the directory anew if its path now names another one (or names one again).
     fn check_dir(&mut self) {
-        self.dir_checked = Instant::now();
+        self.dir_checked = self.clock.now();
         let dir = match self.given.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
@@ -203,7 +293,7 @@ impl LevelWatcher {
             return;
         }
         let rewatched = split(&self.given).and_then(|(dir, file_name)| {
-            let (watcher, events) = watch(&dir)?;
+            let (watcher, events) = watch(&dir, &self.clock)?;
             Ok((dir, file_name, watcher, events))
         });
         match rewatched {
@@ -215,7 +305,7 @@ impl LevelWatcher {
                 self.file_name = file_name;
                 self.problem = None;
                 // The new directory's file may differ from the one last loaded.
-                self.last_change = Some(Instant::now());
+                self.last_change = Some(self.clock.now());
             }
             Err(e) => {
                 self.dir_id = None;
@@ -229,12 +319,13 @@ impl LevelWatcher {
 type Events = Receiver<(Instant, notify::Result<Event>)>;
 
 /// A watcher of `dir` and the channel of its events.
-fn watch(dir: &Path) -> Result<(RecommendedWatcher, Events), WatchError> {
+fn watch(dir: &Path, clock: &Clock) -> Result<(RecommendedWatcher, Events), WatchError> {
     let (sender, events) = mpsc::channel();
+    let clock = clock.clone();
     // Events are stamped on arrival so debouncing does not depend on how often `poll` runs.
     let handler = move |event: notify::Result<Event>| {
         // The receiver is gone only when the watcher is being dropped.
-        let _ = sender.send((Instant::now(), event));
+        let _ = sender.send((clock.now(), event));
     };
     let notify_error = |error| WatchError::Notify {
         dir: dir.to_path_buf(),

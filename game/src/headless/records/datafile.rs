@@ -1,16 +1,27 @@
 //! The small text files the game keeps in the player's data directory beside the best times
 //! (`progress.txt`, `settings.txt`): read with a size limit, parsed line by line so a damaged
-//! line costs only itself, and saved atomically through the one output gate
-//! ([`crate::fsutil::write_atomic`], as the best times are), a damaged file first moved aside.
+//! line costs only itself, and saved by [`save_merged`], which every data file (the best times
+//! too) goes through:
+//!
+//! ```text
+//! lock .NAME.lock ─> read NAME.txt again ─> merge with this game's changes
+//!   ─> damaged? link (or copy) it to NAME.damaged[.N].txt ─> write_atomic NAME.txt ─> unlock
+//! ```
+//!
+//! Two games sharing a data folder each merge into what the other saved (the lock makes the
+//! read-merge-write of one finish before the other's starts), so neither undoes the other. The
+//! damaged file is kept under a second name *before* the new file replaces it, so a full disk
+//! or a kill at any moment leaves the old file or the new one, and never nothing.
 //!
 //! Nothing here panics or stops the game: every problem is a [`DataFileError`] naming the file
 //! and what to do, which the caller shows once.
 
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::fsutil::BoundedReadError;
+pub use crate::level::escape_for_display;
 use crate::records::ENV_VAR;
 
 /// Largest data file read; a bigger one is refused unread.
@@ -21,7 +32,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum DataFileError {
     /// The file exists but could not be read.
-    #[error("cannot read {}: {error}; using the defaults, and the file is moved aside at the next save", .path.display())]
+    #[error("cannot read {}: {}; using the defaults, and the next save keeps a copy of the file aside", shown(.path), escape_for_display(&.error.to_string()))]
     Read {
         /// The file.
         path: PathBuf,
@@ -29,13 +40,13 @@ pub enum DataFileError {
         error: io::Error,
     },
     /// The file is larger than [`MAX_FILE_BYTES`] and was not read.
-    #[error("{} is over {MAX_FILE_BYTES} bytes and was not read; using the defaults, and the file is moved aside at the next save", .path.display())]
+    #[error("{} is over {MAX_FILE_BYTES} bytes and was not read; using the defaults, and the next save keeps a copy of the file aside", shown(.path))]
     TooLarge {
         /// The file.
         path: PathBuf,
     },
     /// Some lines could not be read; the others were kept.
-    #[error("{}:{first_line}: {reason}; skipped {skipped} unreadable line(s), kept the rest; the file is moved to {} at the next save", .path.display(), .damaged.display())]
+    #[error("{}:{first_line}: {}; skipped {skipped} unreadable line(s), kept the rest; the next save keeps the file as {}", shown(.path), escape_for_display(.reason), shown(.damaged))]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -48,46 +59,175 @@ pub enum DataFileError {
         /// Where the next save moves the file.
         damaged: PathBuf,
     },
-    /// The file could not be written (or the damaged one moved aside).
-    #[error("cannot save {}: {error}; check that the folder is writable, or set {ENV_VAR} to one that is", .path.display())]
+    /// The file could not be written (or the damaged one kept).
+    #[error("cannot save {}: {}; check that the folder is writable, or set {ENV_VAR} to one that is", shown(.path), escape_for_display(&.error.to_string()))]
     Write {
         /// The file or folder the failing operation was on.
         path: PathBuf,
         /// What the operating system said.
         error: io::Error,
     },
+    /// The file is missing while a damaged copy of it is kept: a save was cut short, or the
+    /// file was removed by hand.
+    #[error("{} is missing, but {} holds an earlier, damaged copy of it; starting from the defaults (copy lines back from the damaged copy to keep them)", shown(.path), shown(.damaged))]
+    Missing {
+        /// The file.
+        path: PathBuf,
+        /// The newest damaged copy.
+        damaged: PathBuf,
+    },
 }
 
-/// One data file: where it is and where a damaged copy goes.
+/// Most damaged copies kept of each data file; past that the oldest is replaced.
+pub const MAX_DAMAGED_FILES: usize = 10;
+
+/// The names damaged copies of `stem` take in `dir`: `stem.damaged.txt`, then
+/// `stem.damaged.2.txt` up to [`MAX_DAMAGED_FILES`].
+pub fn damaged_names(dir: &Path, stem: &str) -> impl Iterator<Item = PathBuf> {
+    (1..=MAX_DAMAGED_FILES).map(move |n| match n {
+        1 => dir.join(format!("{stem}.damaged.txt")),
+        n => dir.join(format!("{stem}.damaged.{n}.txt")),
+    })
+}
+
+/// Where the next damaged copy of `stem` goes: the first free name, else the oldest copy.
+pub fn next_damaged(dir: &Path, stem: &str) -> PathBuf {
+    let mut oldest: Option<(std::time::SystemTime, PathBuf)> = None;
+    for path in damaged_names(dir, stem) {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            return path;
+        };
+        let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+        if oldest.as_ref().is_none_or(|(t, _)| modified < *t) {
+            oldest = Some((modified, path));
+        }
+    }
+    oldest.map_or_else(|| dir.join(format!("{stem}.damaged.txt")), |(_, path)| path)
+}
+
+/// The newest damaged copy of `stem` in `dir`, if there is one.
+pub fn newest_damaged(dir: &Path, stem: &str) -> Option<PathBuf> {
+    damaged_names(dir, stem)
+        .filter_map(|path| {
+            let modified = fs::symlink_metadata(&path).ok()?.modified().ok()?;
+            Some((modified, path))
+        })
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, path)| path)
+}
+
+/// What a save writes, from the file as it is on disk now.
+#[derive(Debug)]
+pub struct Merged {
+    /// The new text of the file.
+    pub text: String,
+    /// The file on disk had lines that could not be read: keep a copy of it first.
+    pub damaged: bool,
+}
+
+/// Save the data file `stem`.txt in `dir`: under the folder's lock for it, read the file as it
+/// is now (at most `limit` bytes), let `merge` make the text to write from its bytes (`None`
+/// when it is missing or cannot be read), keep a damaged (or unreadable) file under
+/// [`next_damaged`]'s name, and write the text atomically. See the module docs.
+///
+/// # Errors
+/// The path that failed and why; the file on disk is then unchanged.
+pub fn save_merged(
+    dir: &Path,
+    stem: &str,
+    limit: u64,
+    merge: impl FnOnce(Option<&[u8]>) -> Merged,
+) -> Result<(), (PathBuf, io::Error)> {
+    if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+        let message = format!("{} is a file, not a folder", dir.display());
+        return Err((dir.to_owned(), io::Error::other(message)));
+    }
+    fs::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
+    let lock_path = dir.join(format!(".{stem}.lock"));
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| (lock_path.clone(), e))?;
+    // Held until `lock` is dropped at the end of this function (or the process ends).
+    lock.lock().map_err(|e| (lock_path.clone(), e))?;
+    let path = dir.join(format!("{stem}.txt"));
+    let (bytes, unreadable) = match crate::fsutil::read_bounded(&path, limit) {
+        Ok(bytes) => (Some(bytes), false),
+        Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => (None, false),
+        Err(_) => (None, true),
+    };
+    let merged = merge(bytes.as_deref());
+    if merged.damaged || unreadable {
+        keep_damaged(&path, &next_damaged(dir, stem))?;
+    }
+    crate::fsutil::write_atomic(&path, merged.text.as_bytes())
+        .map_err(|e| (path.clone(), io::Error::other(e.message)))?;
+    drop(lock);
+    Ok(())
+}
+
+/// Keep `path` as it is under the name `aside` too, before it is replaced: a hard link (no
+/// bytes copied, nothing to run out of), or a copy where links are not possible.
+fn keep_damaged(path: &Path, aside: &Path) -> Result<(), (PathBuf, io::Error)> {
+    match fs::remove_file(aside) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err((aside.to_owned(), e)),
+    }
+    if fs::hard_link(path, aside).is_ok() {
+        return Ok(());
+    }
+    match fs::copy(path, aside) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => {
+            let _ = fs::remove_file(aside);
+            Err((aside.to_owned(), e))
+        }
+    }
+}
+
+/// One data file: its folder and name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataFile {
-    /// The file.
+    /// The data folder.
+    pub dir: PathBuf,
+    /// The file's name without `.txt`.
+    pub stem: &'static str,
+    /// The file, `dir/stem.txt`.
     pub path: PathBuf,
-    /// Where a damaged file is moved by the next save (`name.damaged.txt`).
-    pub damaged: PathBuf,
 }
 
 impl DataFile {
-    /// `dir/name.txt`, damaged copies to `dir/name.damaged.txt`.
-    pub fn new(dir: &Path, stem: &str) -> Self {
+    /// `dir/stem.txt`, damaged copies kept as `dir/stem.damaged.txt` and so on.
+    pub fn new(dir: &Path, stem: &'static str) -> Self {
         Self {
+            dir: dir.to_owned(),
+            stem,
             path: dir.join(format!("{stem}.txt")),
-            damaged: dir.join(format!("{stem}.damaged.txt")),
         }
     }
 
     /// Read and parse the file line by line with `parse_line` (`Ok(None)` for a line that holds
-    /// nothing, such as a comment). A missing file is no lines and no error; an unreadable or
-    /// oversized one is no lines and its error; bad lines are skipped and counted in one
+    /// nothing, such as a comment). A missing file is no lines and no error, unless a damaged
+    /// copy of it is kept ([`DataFileError::Missing`]); an unreadable or oversized one is no
+    /// lines and its error; bad lines are skipped and counted in one
     /// [`DataFileError::Damaged`].
     pub fn load<T>(
         &self,
-        mut parse_line: impl FnMut(&str) -> Result<Option<T>, String>,
+        parse_line: impl FnMut(&str) -> Result<Option<T>, String>,
     ) -> (Vec<T>, Option<DataFileError>) {
         let bytes = match crate::fsutil::read_bounded(&self.path, MAX_FILE_BYTES) {
             Ok(bytes) => bytes,
             Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
-                return (Vec::new(), None);
+                let missing =
+                    newest_damaged(&self.dir, self.stem).map(|damaged| DataFileError::Missing {
+                        path: self.path.clone(),
+                        damaged,
+                    });
+                return (Vec::new(), missing);
             }
             Err(BoundedReadError::Io(error)) => {
                 let path = self.path.clone();
@@ -98,6 +238,15 @@ impl DataFile {
                 return (Vec::new(), Some(DataFileError::TooLarge { path }));
             }
         };
+        self.parse(&bytes, parse_line)
+    }
+
+    /// Parse the file's `bytes` as [`load`](Self::load) does.
+    pub fn parse<T>(
+        &self,
+        bytes: &[u8],
+        mut parse_line: impl FnMut(&str) -> Result<Option<T>, String>,
+    ) -> (Vec<T>, Option<DataFileError>) {
         let mut items = Vec::new();
         let mut skipped = 0;
         let mut first: Option<(usize, String)> = None;
@@ -126,40 +275,29 @@ impl DataFile {
             first_line,
             reason,
             skipped,
-            damaged: self.damaged.clone(),
+            damaged: next_damaged(&self.dir, self.stem),
         });
         (items, error)
     }
 
-    /// Write `text` atomically through [`crate::fsutil::write_atomic`] (a temporary file in
-    /// the same folder, synced, renamed over the file), creating the folder if needed. With
-    /// `move_damaged`, the old file is first moved to [`damaged`](Self::damaged), so a hand edit
-    /// gone wrong is never lost silently.
+    /// Save the file through [`save_merged`]: `merge` makes the text to write from the file's
+    /// bytes on disk now.
     ///
     /// # Errors
-    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged (or
-    /// moved aside intact).
-    pub fn save(&self, text: &str, move_damaged: bool) -> Result<(), DataFileError> {
-        let write_err = |path: &Path| {
-            let path = path.to_owned();
-            move |error| DataFileError::Write { path, error }
-        };
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
-            let message = format!("{} is a file, not a folder", dir.display());
-            return Err(write_err(dir)(io::Error::other(message)));
-        }
-        fs::create_dir_all(dir).map_err(write_err(dir))?;
-        if move_damaged {
-            match fs::rename(&self.path, &self.damaged) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(write_err(&self.damaged)(e)),
-            }
-        }
-        crate::fsutil::write_atomic(&self.path, text.as_bytes())
-            .map_err(|e| write_err(&self.path)(io::Error::other(e.message)))
+    /// [`DataFileError::Write`] naming the path that failed; the file is then unchanged.
+    pub fn save_merged(
+        &self,
+        merge: impl FnOnce(Option<&[u8]>) -> Merged,
+    ) -> Result<(), DataFileError> {
+        save_merged(&self.dir, self.stem, MAX_FILE_BYTES, merge)
+            .map_err(|(path, error)| DataFileError::Write { path, error })
     }
+}
+
+/// `path` as a message shows it: through [`escape_for_display`], as every piece of file text
+/// and every path the records quote.
+pub fn shown(path: &Path) -> String {
+    escape_for_display(&path.display().to_string()).into_owned()
 }
 
 /// A quoted level file name, as the data files write it (`"first_swing.ron"`).

@@ -22,14 +22,20 @@
 //! - [`BestTimes::load`] of a missing file is an empty table and no error (the first run).
 //! - An unreadable, oversized or damaged file still gives a table (empty, or the lines that
 //!   parsed) together with the error. Loading never writes.
+//! - A missing file while a damaged copy of it is kept is reported ([`RecordsError::Missing`]).
 //! - The file on disk is left exactly as it is until [`BestTimes::save`] succeeds, which the
-//!   caller does after a new best. If the loaded file had problems, that save first moves it
-//!   aside to `best_times.damaged.txt`, or `best_times.damaged.2.txt` and so on when that is
-//!   taken, so a hand edit gone wrong is never lost silently. At most [`MAX_DAMAGED_FILES`]
-//!   are kept: past that the oldest is replaced.
+//!   caller does after a new best. A save reads the file again under a lock and merges this
+//!   game's times into it, keeping the faster time of each level, so two games sharing the
+//!   folder never undo each other's bests. If the file on disk has problems, the save first
+//!   keeps it as `best_times.damaged.txt`, or `best_times.damaged.2.txt` and so on when that
+//!   is taken, so a hand edit gone wrong is never lost silently. At most [`MAX_DAMAGED_FILES`]
+//!   are kept: past that the oldest is replaced. (`datafile` has the steps, for every data
+//!   file.)
 //! - Saves go through [`crate::fsutil::write_atomic`]: a temporary file in the same folder,
 //!   synced, then renamed over the old one, so a crash mid-save leaves the old file or the new
 //!   one, never half of either.
+//! - A time is a whole number of steps from 1 to [`MAX_STEPS`]; anything else in the file is a
+//!   damaged line, and [`BestTimes::record`] refuses it, so sums of times never overflow.
 //! - An unwritable folder makes [`BestTimes::save`] return [`RecordsError::Write`]; the table in
 //!   memory keeps working for the session.
 //!
@@ -59,12 +65,13 @@ pub mod settings;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::fsutil::BoundedReadError;
+use crate::level::escape_for_display;
 use crate::sim::STEPS_PER_SECOND;
+use datafile::shown;
 
 /// Environment variable that, when set to a non-empty path, is used as the data directory.
 pub const ENV_VAR: &str = "CRATE_ROOM_DATA_DIR";
@@ -86,8 +93,14 @@ pub const FILE_NAME: &str = "best_times.txt";
 /// are numbered: `best_times.damaged.2.txt`, ...).
 pub const DAMAGED_FILE_NAME: &str = "best_times.damaged.txt";
 
-/// Most damaged best-times files kept side by side; past that the oldest is replaced.
-pub const MAX_DAMAGED_FILES: usize = 10;
+pub use datafile::MAX_DAMAGED_FILES;
+
+/// The file's name without `.txt`.
+const FILE_STEM: &str = "best_times";
+
+/// Longest best time kept, in steps: a day at 60 steps a second, 5,184,000. A run that long is
+/// not a best time anyone will beat; a sum of [`MAX_LEVELS`] of them is far from overflowing.
+pub const MAX_STEPS: u64 = 24 * 60 * 60 * STEPS_PER_SECOND as u64;
 
 /// Largest file [`BestTimes::load`] reads; a bigger one is refused unread.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
@@ -118,8 +131,8 @@ pub enum RecordsError {
     NoDataDir,
     /// The file exists but could not be read.
     #[error(
-        "cannot read best times from {}: {error}; best times start empty, and the file is moved aside at the next save",
-        .path.display()
+        "cannot read best times from {}: {}; best times start empty, and the next save keeps a copy of the file aside",
+        shown(.path), escape_for_display(&.error.to_string())
     )]
     Read {
         /// The best-times file.
@@ -129,8 +142,8 @@ pub enum RecordsError {
     },
     /// The file is larger than [`MAX_FILE_BYTES`] and was not read.
     #[error(
-        "{} is over {limit} bytes, too large for a best-times file, and was not read; best times start empty, and the file is moved aside at the next save",
-        .path.display()
+        "{} is over {limit} bytes, too large for a best-times file, and was not read; best times start empty, and the next save keeps a copy of the file aside",
+        shown(.path)
     )]
     TooLarge {
         /// The best-times file.
@@ -140,8 +153,8 @@ pub enum RecordsError {
     },
     /// Some lines could not be read; the others were kept.
     #[error(
-        "{}:{first_line}: {reason}; skipped {skipped} unreadable line(s), kept {kept} best time(s); the file is moved to {DAMAGED_FILE_NAME} at the next save",
-        .path.display()
+        "{}:{first_line}: {}; skipped {skipped} unreadable line(s), kept {kept} best time(s); the next save keeps the file as {DAMAGED_FILE_NAME} (or a numbered copy)",
+        shown(.path), escape_for_display(.reason)
     )]
     Damaged {
         /// The best-times file.
@@ -155,10 +168,10 @@ pub enum RecordsError {
         /// How many levels were read.
         kept: usize,
     },
-    /// The file could not be written (or the damaged one moved aside).
+    /// The file could not be written (or the damaged one kept).
     #[error(
-        "cannot save best times to {}: {error}; check that the folder is writable, or set {ENV_VAR} to one that is",
-        .path.display()
+        "cannot save best times to {}: {}; check that the folder is writable, or set {ENV_VAR} to one that is",
+        shown(.path), escape_for_display(&.error.to_string())
     )]
     Write {
         /// The file or folder the failing operation was on.
@@ -166,8 +179,25 @@ pub enum RecordsError {
         /// What the operating system said.
         error: io::Error,
     },
+    /// The file is missing while a damaged copy of it is kept.
+    #[error(
+        "{} is missing, but {} holds an earlier, damaged copy of it; best times start empty (copy lines back from the damaged copy to keep them)",
+        shown(.path), shown(.damaged)
+    )]
+    Missing {
+        /// The best-times file.
+        path: PathBuf,
+        /// The newest damaged copy.
+        damaged: PathBuf,
+    },
+    /// A time out of range given to [`BestTimes::record`].
+    #[error("cannot record a best time of {steps} steps: a time is from 1 to {MAX_STEPS} steps")]
+    BadTime {
+        /// The time given.
+        steps: u64,
+    },
     /// The level name cannot be a key: empty, too long, or holding control characters.
-    #[error("cannot record a best time for level {name:?}: {reason}")]
+    #[error("cannot record a best time for level \"{}\": {reason}", escape_for_display(.name))]
     BadLevelName {
         /// The name given to [`BestTimes::record`].
         name: String,
@@ -176,7 +206,7 @@ pub enum RecordsError {
     },
     /// The table already holds [`MAX_LEVELS`] other levels.
     #[error(
-        "cannot record a best time for level {name:?}: best times already hold {MAX_LEVELS} levels"
+        "cannot record a best time for level \"{}\": best times already hold {MAX_LEVELS} levels", escape_for_display(.name)
     )]
     TableFull {
         /// The name given to [`BestTimes::record`].
@@ -229,26 +259,37 @@ impl Store {
     pub fn path(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
     }
+}
 
-    /// Where the next damaged file goes: the first free of `best_times.damaged.txt`,
-    /// `best_times.damaged.2.txt`, ... up to [`MAX_DAMAGED_FILES`], else the oldest of them.
-    fn damaged_path(&self) -> PathBuf {
-        let names = (1..=MAX_DAMAGED_FILES).map(|n| match n {
-            1 => self.dir.join(DAMAGED_FILE_NAME),
-            n => self.dir.join(format!("best_times.damaged.{n}.txt")),
-        });
-        let mut oldest: Option<(std::time::SystemTime, PathBuf)> = None;
-        for path in names {
-            let Ok(meta) = fs::symlink_metadata(&path) else {
-                return path;
-            };
-            let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
-            if oldest.as_ref().is_none_or(|(t, _)| modified < *t) {
-                oldest = Some((modified, path));
-            }
-        }
-        oldest.map_or_else(|| self.dir.join(DAMAGED_FILE_NAME), |(_, path)| path)
-    }
+/// The files the game keeps in its data folder, without `.txt`: the best times, the campaign's
+/// progress and the settings.
+pub const DATA_FILE_STEMS: [&str; 3] = [FILE_STEM, progress::FILE_STEM, settings::FILE_STEM];
+
+/// Whether `output` names one of the game's own files in `store`'s folder (a data file, one
+/// of its damaged copies or its lock), however the path spells it: such a file is the
+/// player's, never a place for a replay or a screenshot.
+pub fn is_data_file(store: &Store, output: &Path) -> bool {
+    let Some(name) = output.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let ours = DATA_FILE_STEMS.iter().any(|stem| {
+        name == format!("{stem}.txt")
+            || name == format!(".{stem}.lock")
+            || datafile::damaged_names(Path::new(""), stem).any(|d| d.as_os_str() == name)
+    });
+    let real = |path: &Path| {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        std::fs::canonicalize(dir).ok()
+    };
+    // A symbolic link (or a hard link) elsewhere that leads to a data file is one too.
+    let same_inode = DATA_FILE_STEMS.iter().any(|stem| {
+        let file = store.dir().join(format!("{stem}.txt"));
+        crate::fsutil::check_not_input(output, [file.as_path()]).is_err()
+    });
+    same_inode || (ours && real(output).is_some_and(|dir| real(&store.path()) == Some(dir)))
 }
 
 /// What [`BestTimes::record`] made of a finished run.
@@ -267,8 +308,6 @@ pub struct BestTimes {
     store: Option<Store>,
     /// Sorted, so the file's order is stable and diffs between saves are small.
     times: BTreeMap<String, u64>,
-    /// The file on disk had a problem when loaded: move it aside before replacing it.
-    keep_damaged: bool,
 }
 
 impl BestTimes {
@@ -288,7 +327,6 @@ impl BestTimes {
         Self {
             store: None,
             times: BTreeMap::new(),
-            keep_damaged: false,
         }
     }
 
@@ -302,53 +340,25 @@ impl BestTimes {
         let mut table = Self {
             store: Some(store.clone()),
             times: BTreeMap::new(),
-            keep_damaged: false,
         };
         let path = store.path();
         let bytes = match read_bounded(&path) {
             Ok(Some(bytes)) => bytes,
-            Ok(None) => return (table, None),
-            Err(e) => {
-                table.keep_damaged = true;
-                return (table, Some(e));
+            Ok(None) => {
+                let missing = datafile::newest_damaged(store.dir(), FILE_STEM)
+                    .map(|damaged| RecordsError::Missing { path, damaged });
+                return (table, missing);
             }
+            Err(e) => return (table, Some(e)),
         };
-        let mut skipped = 0;
-        let mut first: Option<(usize, String)> = None;
-        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            let parsed = std::str::from_utf8(line)
-                .map_err(|_| "not valid UTF-8".to_owned())
-                .and_then(parse_line);
-            let problem = match parsed {
-                Ok(None) => continue,
-                Ok(Some((name, steps))) => {
-                    let held = table.times.len();
-                    match table.times.get_mut(&name) {
-                        Some(best) => {
-                            *best = (*best).min(steps);
-                            continue;
-                        }
-                        None if held < MAX_LEVELS => {
-                            table.times.insert(name, steps);
-                            continue;
-                        }
-                        None => format!("more than {MAX_LEVELS} levels"),
-                    }
-                }
-                Err(reason) => reason,
-            };
-            skipped += 1;
-            first.get_or_insert((i + 1, problem));
-        }
-        let error = first.map(|(first_line, reason)| {
-            table.keep_damaged = true;
-            RecordsError::Damaged {
-                path,
-                skipped,
-                first_line,
-                reason,
-                kept: table.times.len(),
-            }
+        let (times, damage) = parse_table(&bytes);
+        table.times = times;
+        let error = damage.map(|damage| RecordsError::Damaged {
+            path,
+            skipped: damage.skipped,
+            first_line: damage.first_line,
+            reason: damage.reason,
+            kept: table.times.len(),
         });
         (table, error)
     }
@@ -385,6 +395,9 @@ impl BestTimes {
             name: level.to_owned(),
             reason,
         })?;
+        if !(1..=MAX_STEPS).contains(&steps) {
+            return Err(RecordsError::BadTime { steps });
+        }
         let previous = self.best(level);
         if previous.is_none() && self.times.len() >= MAX_LEVELS {
             return Err(RecordsError::TableFull {
@@ -398,51 +411,101 @@ impl BestTimes {
         Ok(Outcome { new_best, previous })
     }
 
-    /// Write the table to its store atomically, creating the folder if needed. A file that had
-    /// a problem when loaded is first moved to [`DAMAGED_FILE_NAME`]. Does nothing for an
-    /// [`in_memory`](Self::in_memory) table.
+    /// Write the table to its store atomically, creating the folder if needed, merged into
+    /// the file as it is on disk now (the faster time of each level; this table then holds the
+    /// merge). A file on disk with problems is first kept as [`DAMAGED_FILE_NAME`] (or a
+    /// numbered name). Does nothing for an [`in_memory`](Self::in_memory) table.
     ///
     /// # Errors
-    /// [`RecordsError::Write`] naming the path that failed; the file on disk is then unchanged
-    /// (or, if only the final rename failed, moved aside intact).
+    /// [`RecordsError::Write`] naming the path that failed; the file on disk is then unchanged.
     pub fn save(&mut self) -> Result<(), RecordsError> {
         let Some(store) = &self.store else {
             return Ok(());
         };
-        let text = self.to_text();
-        let path = store.path();
-        let write_err = |path: &Path| {
-            let path = path.to_owned();
-            move |error| RecordsError::Write { path, error }
-        };
-        if fs::metadata(store.dir()).is_ok_and(|meta| !meta.is_dir()) {
-            let message = format!("{} is a file, not a folder", store.dir().display());
-            return Err(write_err(store.dir())(io::Error::other(message)));
-        }
-        fs::create_dir_all(store.dir()).map_err(write_err(store.dir()))?;
-        if self.keep_damaged {
-            let aside = store.damaged_path();
-            match fs::rename(&path, &aside) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(write_err(&aside)(e)),
+        let mut merged = self.times.clone();
+        datafile::save_merged(store.dir(), FILE_STEM, MAX_FILE_BYTES, |bytes| {
+            let (disk, damage) = bytes.map_or_else(|| (BTreeMap::new(), None), parse_table);
+            for (name, steps) in disk {
+                let held = merged.len();
+                match merged.get_mut(&name) {
+                    Some(best) => *best = (*best).min(steps),
+                    None if held < MAX_LEVELS => {
+                        merged.insert(name, steps);
+                    }
+                    None => {}
+                }
             }
-            self.keep_damaged = false;
-        }
-        crate::fsutil::write_atomic(&path, text.as_bytes())
-            .map_err(|e| write_err(&path)(io::Error::other(e.message)))
+            datafile::Merged {
+                text: text_of(&merged),
+                damaged: damage.is_some(),
+            }
+        })
+        .map_err(|(path, error)| RecordsError::Write { path, error })?;
+        self.times = merged;
+        Ok(())
     }
 
     /// The file's text: the header, then one line per level in name order.
     pub fn to_text(&self) -> String {
-        let mut text = String::from(HEADER);
-        for (name, &steps) in &self.times {
-            // Names passed check_name, so quoting only escapes `"` and `\`.
-            let quoted = ron::to_string(name).unwrap_or_else(|_| format!("{name:?}"));
-            let _ = writeln!(text, "{quoted} = {steps}  # {}", clock(steps));
-        }
-        text
+        text_of(&self.times)
     }
+}
+
+/// The file's text for `times`.
+fn text_of(times: &BTreeMap<String, u64>) -> String {
+    let mut text = String::from(HEADER);
+    for (name, &steps) in times {
+        // Names passed check_name, so quoting only escapes `"` and `\`.
+        let quoted = ron::to_string(name).unwrap_or_else(|_| format!("{name:?}"));
+        let _ = writeln!(text, "{quoted} = {steps}  # {}", clock(steps));
+    }
+    text
+}
+
+/// The lines of a file that could not be read: how many, and the first one's number and why.
+struct Damage {
+    skipped: usize,
+    first_line: usize,
+    reason: String,
+}
+
+/// The table in a file's `bytes`: unreadable lines (bad syntax, a bad name or time, not UTF-8,
+/// past [`MAX_LEVELS`]) are skipped and counted; a level listed twice keeps the faster time.
+fn parse_table(bytes: &[u8]) -> (BTreeMap<String, u64>, Option<Damage>) {
+    let mut times = BTreeMap::new();
+    let mut skipped = 0;
+    let mut first: Option<(usize, String)> = None;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let parsed = std::str::from_utf8(line)
+            .map_err(|_| "not valid UTF-8".to_owned())
+            .and_then(parse_line);
+        let problem = match parsed {
+            Ok(None) => continue,
+            Ok(Some((name, steps))) => {
+                let held = times.len();
+                match times.get_mut(&name) {
+                    Some(best) => {
+                        *best = steps.min(*best);
+                        continue;
+                    }
+                    None if held < MAX_LEVELS => {
+                        times.insert(name, steps);
+                        continue;
+                    }
+                    None => format!("more than {MAX_LEVELS} levels"),
+                }
+            }
+            Err(reason) => reason,
+        };
+        skipped += 1;
+        first.get_or_insert((i + 1, problem));
+    }
+    let damage = first.map(|(first_line, reason)| Damage {
+        skipped,
+        first_line,
+        reason,
+    });
+    (times, damage)
 }
 
 /// `steps` as `m:ss.cc` (minutes, seconds, hundredths).
@@ -479,7 +542,14 @@ fn parse_line(line: &str) -> Result<Option<(String, u64)>, String> {
     let steps = rest.split_once('#').map_or(rest, |(s, _)| s).trim();
     let steps = steps
         .parse::<u64>()
-        .map_err(|_| format!("`{steps}` is not a whole number of steps"))?;
+        .ok()
+        .filter(|s| (1..=MAX_STEPS).contains(s))
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a whole number of steps from 1 to {MAX_STEPS}",
+                escape_for_display(steps)
+            )
+        })?;
     let name = name.trim();
     if !name.starts_with('"') {
         return Err("the level name must be in double quotes".to_owned());

@@ -7,8 +7,9 @@
 //! ```
 //!
 //! Like the best times, loading never writes and never fails (a damaged line costs only
-//! itself, and is reported once), and saving is atomic, moving a damaged file aside to
-//! `progress.damaged.txt` first. Which levels a clear opens is [`crate::campaign`]'s rule.
+//! itself, and is reported once), and saving merges into the file as it is on disk (the union:
+//! two games sharing the folder both keep their clears) and is atomic, keeping a damaged file
+//! as `progress.damaged.txt` first. Which levels a clear opens is [`crate::campaign`]'s rule.
 //!
 //! ```
 //! use game::records::progress::Progress;
@@ -28,7 +29,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::records::datafile::{self, DataFile, DataFileError};
+use crate::records::datafile::{self, DataFile, DataFileError, Merged};
 use crate::records::{self, Store};
 
 /// The file's name without `.txt`, in the data directory.
@@ -46,8 +47,6 @@ pub struct Progress {
     /// `None` for progress that is never saved ([`in_memory`](Self::in_memory)).
     file: Option<DataFile>,
     cleared: BTreeSet<String>,
-    /// The file had a problem when loaded: move it aside before replacing it.
-    keep_damaged: bool,
 }
 
 impl Progress {
@@ -72,26 +71,10 @@ impl Progress {
     /// could be read together with the error to show once.
     pub fn load(store: &Store) -> (Self, Option<DataFileError>) {
         let file = DataFile::new(store.dir(), FILE_STEM);
-        let mut count = 0;
-        let (names, problem) = file.load(|line| {
-            let (name, rest) = datafile::unquote(line)?;
-            let rest = rest.trim();
-            if !(rest.is_empty() || rest.starts_with('#')) {
-                return Err(format!("unexpected `{rest}` after the level name"));
-            }
-            if name.len() > records::MAX_NAME_BYTES {
-                return Err("the level name is longer than 255 bytes".to_owned());
-            }
-            count += 1;
-            if count > MAX_LEVELS {
-                return Err(format!("more than {MAX_LEVELS} levels"));
-            }
-            Ok(Some(name))
-        });
+        let (names, problem) = file.load(line_parser());
         let progress = Self {
             file: Some(file),
             cleared: names.into_iter().collect(),
-            keep_damaged: problem.is_some(),
         };
         (progress, problem)
     }
@@ -117,7 +100,8 @@ impl Progress {
         keepable && self.cleared.insert(level.to_owned())
     }
 
-    /// Write the progress atomically (a damaged file is moved aside first). Does nothing for
+    /// Write the progress atomically, merged into the file as it is on disk now: the levels
+    /// either holds (a damaged file is kept aside first). Does nothing for
     /// [`in_memory`](Self::in_memory) progress.
     ///
     /// # Errors
@@ -126,18 +110,56 @@ impl Progress {
         let Some(file) = &self.file else {
             return Ok(());
         };
-        file.save(&self.to_text(), self.keep_damaged)?;
-        self.keep_damaged = false;
+        let mut merged = self.cleared.clone();
+        file.save_merged(|bytes| {
+            let (names, problem) =
+                bytes.map_or((Vec::new(), None), |b| file.parse(b, line_parser()));
+            for name in names {
+                if merged.len() < MAX_LEVELS {
+                    merged.insert(name);
+                }
+            }
+            Merged {
+                text: text_of(&merged),
+                damaged: problem.is_some(),
+            }
+        })?;
+        self.cleared = merged;
         Ok(())
     }
 
     /// The file's text: the header, then one quoted name per line in name order.
     pub fn to_text(&self) -> String {
-        let mut text = String::from(HEADER);
-        for name in &self.cleared {
-            text.push_str(&datafile::quote(name));
-            text.push('\n');
+        text_of(&self.cleared)
+    }
+}
+
+/// The file's text for `cleared`.
+fn text_of(cleared: &BTreeSet<String>) -> String {
+    let mut text = String::from(HEADER);
+    for name in cleared {
+        text.push_str(&datafile::quote(name));
+        text.push('\n');
+    }
+    text
+}
+
+/// The reader of the file's lines: a quoted level name each, at most [`MAX_LEVELS`].
+fn line_parser() -> impl FnMut(&str) -> Result<Option<String>, String> {
+    let mut count = 0;
+    move |line| {
+        let (name, rest) = datafile::unquote(line)?;
+        let rest = rest.trim();
+        if !(rest.is_empty() || rest.starts_with('#')) {
+            return Err(format!("unexpected `{rest}` after the level name"));
         }
-        text
+        if name.len() > records::MAX_NAME_BYTES {
+            return Err("the level name is longer than 255 bytes".to_owned());
+        }
+        count += 1;
+        if count > MAX_LEVELS {
+            return Err(format!("more than {MAX_LEVELS} levels"));
+        }
+        Ok(Some(name))
     }
 }

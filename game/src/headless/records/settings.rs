@@ -13,8 +13,10 @@
 //! ```
 //!
 //! A missing file is the defaults; a line that cannot be read keeps that setting's default and
-//! is reported once, and the next save moves the damaged file aside to `settings.damaged.txt`.
-//! Saves are atomic. Command-line flags ([`Overrides`]) change a run's settings without
+//! is reported once (so is a setting given twice: the first is kept), and the next save keeps
+//! the damaged file as `settings.damaged.txt`. A save writes only the settings this game
+//! changed into the file as it is on disk then, so two games sharing the folder never undo
+//! each other's choices; saves are atomic. Command-line flags ([`Overrides`]) change a run's settings without
 //! touching the file: [`SettingsFile`] keeps what the file says apart from what the run uses.
 //!
 //! ```
@@ -35,7 +37,9 @@
 //! ```
 
 use crate::records::Store;
-use crate::records::datafile::{self, DataFile, DataFileError};
+use std::collections::BTreeSet;
+
+use crate::records::datafile::{self, DataFile, DataFileError, Merged};
 
 /// The file's name without `.txt`, in the data directory.
 pub const FILE_STEM: &str = "settings";
@@ -108,8 +112,8 @@ pub struct SettingsFile {
     saved: Settings,
     /// What this run uses: `saved` with the command line's overrides.
     current: Settings,
-    /// The file had a problem when loaded: move it aside before replacing it.
-    keep_damaged: bool,
+    /// The keys this game changed: what its saves write into the file.
+    changed: BTreeSet<&'static str>,
     /// A save failed once: later failures are not reported again.
     write_failed: bool,
 }
@@ -121,7 +125,7 @@ impl SettingsFile {
             file: None,
             saved: Settings::default(),
             current: overrides.apply(Settings::default()),
-            keep_damaged: false,
+            changed: BTreeSet::new(),
             write_failed: false,
         }
     }
@@ -142,13 +146,13 @@ impl SettingsFile {
     pub fn load(store: &Store, overrides: Overrides) -> (Self, Option<DataFileError>) {
         let file = DataFile::new(store.dir(), FILE_STEM);
         let mut saved = Settings::default();
-        let (_, problem) = file.load(|line| parse_line(line, &mut saved).map(|()| Some(())));
+        let (_, problem) = file.load(line_parser(&mut saved));
         let current = overrides.apply(saved.clone());
         let settings = Self {
             file: Some(file),
             saved,
             current,
-            keep_damaged: problem.is_some(),
+            changed: BTreeSet::new(),
             write_failed: false,
         };
         (settings, problem)
@@ -178,12 +182,31 @@ impl SettingsFile {
         if self.saved == before {
             return Ok(());
         }
+        for key in KEYS {
+            if !same(&before, &self.saved, key) {
+                self.changed.insert(key);
+            }
+        }
         let Some(file) = &self.file else {
             return Ok(());
         };
-        match file.save(&to_text(&self.saved), self.keep_damaged) {
+        let (mine, changed) = (&self.saved, &self.changed);
+        let mut merged = mine.clone();
+        let saved = file.save_merged(|bytes| {
+            let mut disk = Settings::default();
+            let problem = bytes.and_then(|b| file.parse(b, line_parser(&mut disk)).1);
+            for &key in changed {
+                copy(mine, &mut disk, key);
+            }
+            merged = disk;
+            Merged {
+                text: to_text(&merged),
+                damaged: problem.is_some(),
+            }
+        });
+        match saved {
             Ok(()) => {
-                self.keep_damaged = false;
+                self.saved = merged;
                 Ok(())
             }
             Err(_) if self.write_failed => Ok(()),
@@ -213,6 +236,54 @@ pub fn to_text(s: &Settings) -> String {
         text.push_str(&format!("last_level = {}\n", datafile::quote(level)));
     }
     text
+}
+
+/// Every setting's key, as the file writes it.
+const KEYS: [&str; 6] = [
+    "sound",
+    "volume",
+    "shake",
+    "hit_stop",
+    "fullscreen",
+    "last_level",
+];
+
+/// Whether `a` and `b` hold the same value for `key`.
+fn same(a: &Settings, b: &Settings, key: &str) -> bool {
+    let mut b_with_a = b.clone();
+    copy(a, &mut b_with_a, key);
+    b_with_a == *b
+}
+
+/// Set `key` of `to` to its value in `from`.
+fn copy(from: &Settings, to: &mut Settings, key: &str) {
+    match key {
+        "sound" => to.sound = from.sound,
+        "volume" => to.volume = from.volume,
+        "shake" => to.shake = from.shake,
+        "hit_stop" => to.hit_stop = from.hit_stop,
+        "fullscreen" => to.fullscreen = from.fullscreen,
+        "last_level" => to.last_level.clone_from(&from.last_level),
+        _ => {}
+    }
+}
+
+/// The reader of the file's lines into `s`: a setting given twice keeps its first value, and
+/// the second is reported as a line that could not be read.
+fn line_parser(s: &mut Settings) -> impl FnMut(&str) -> Result<Option<()>, String> + '_ {
+    let mut seen = BTreeSet::new();
+    move |line| {
+        let key = line.split_once('=').map(|(key, _)| key.trim().to_owned());
+        if let Some(key) = key.as_ref().filter(|key| seen.contains(*key)) {
+            return Err(format!(
+                "`{}` is set a second time; the first is kept",
+                key.escape_debug()
+            ));
+        }
+        parse_line(line, s)?;
+        seen.extend(key);
+        Ok(Some(()))
+    }
 }
 
 /// Read one `key = value` line into `s`, or say why it cannot be.

@@ -49,7 +49,7 @@ pub mod verify_command;
 pub use level_file::{find_level, load_sim};
 pub use limits::{CHECKPOINT_EVERY, MAX_FILE_BYTES, MAX_LEVEL_PATH_CHARS, MAX_STEPS, VERSION};
 pub use model::{Replay, fnv1a64};
-pub use record::{Recorder, saved_path};
+pub use record::{Recorder, saved_path, unused_saved_path};
 pub use replay_error::ReplayError;
 pub use syntax::{SyntaxError, SyntaxErrorKind, Wanted};
 pub use verify::{VerifyOutcome, verify};

@@ -97,6 +97,28 @@ pub fn saved_path(data_dir: &Path, level_file: &Path, steps: u64) -> PathBuf {
         .join(format!("{stem}-{steps}.replay"))
 }
 
+/// Where the room-cleared screen saves a replay whose text is `text`: [`saved_path`], unless a
+/// different file already holds that name; then the first of `<stem>-<steps>-2.replay`,
+/// `-3`, ... that is free or holds the same text. A saved replay never replaces another.
+pub fn unused_saved_path(data_dir: &Path, level_file: &Path, steps: u64, text: &str) -> PathBuf {
+    let first = saved_path(data_dir, level_file, steps);
+    let stem = first
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let free = |path: &Path| match std::fs::read(path) {
+        Ok(bytes) => bytes == text.as_bytes(),
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    };
+    std::iter::once(first.clone())
+        .chain((2..=MAX_SAME_NAME).map(|n| first.with_file_name(format!("{stem}-{n}.replay"))))
+        .find(|path| free(path))
+        // Past that many, the last is replaced: a folder a person would have tidied long ago.
+        .unwrap_or_else(|| first.with_file_name(format!("{stem}-{MAX_SAME_NAME}.replay")))
+}
+
+/// Most replays of one level cleared in the same number of steps kept side by side.
+const MAX_SAME_NAME: u32 = 1000;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +129,30 @@ mod tests {
             saved_path(Path::new("/data"), Path::new("levels/vault.ron"), 1234),
             Path::new("/data/replays/vault-1234.replay")
         );
+    }
+
+    #[test]
+    fn a_saved_replay_never_takes_the_name_of_a_different_file() {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-replay-names-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("replays")).unwrap();
+        let level = Path::new("levels/first_swing.ron");
+        let taken = dir.join("replays/first_swing-713.replay");
+        std::fs::write(&taken, "another run").unwrap();
+        let path = unused_saved_path(&dir, level, 713, "this run");
+        assert_eq!(path, dir.join("replays/first_swing-713-2.replay"));
+        std::fs::write(&path, "this run").unwrap();
+        // The same run saved again keeps its file; a third run takes the next name.
+        assert_eq!(unused_saved_path(&dir, level, 713, "this run"), path);
+        assert_eq!(
+            unused_saved_path(&dir, level, 713, "a third run"),
+            dir.join("replays/first_swing-713-3.replay")
+        );
+        assert_eq!(
+            unused_saved_path(&dir, level, 713, "another run"),
+            taken,
+            "the same text is the same replay"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

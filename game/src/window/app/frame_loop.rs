@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use macroquad::prelude::{get_frame_time, next_frame, prevent_quit, set_default_camera};
+use macroquad::prelude::{
+    get_frame_time, get_keys_pressed, next_frame, prevent_quit, set_default_camera,
+};
 
 use super::app_error::AppError;
 use super::app_state::App;
@@ -23,6 +25,7 @@ pub(super) async fn game_loop(
     let mut app = open(&opts, audio_thread)?;
     // Closing the window asks first while there are unsaved edits.
     prevent_quit();
+    let echo_keys = std::env::var_os(ECHO_KEYS).is_some();
     loop {
         let frame_started = Instant::now();
         puffin::GlobalProfiler::lock().new_frame();
@@ -48,8 +51,37 @@ pub(super) async fn game_loop(
             app.save_record();
             return app.end_script().map(Some);
         }
+        if echo_keys {
+            echo_frame_keys(app.frames.frame);
+        }
         next_frame().await;
     }
+}
+
+/// The environment variable that makes the game say on standard output, after each frame
+/// that took key presses, which keys it took (`keys 12: Down Enter`), and after its first
+/// frame that it takes keys at all (`keys 1:`): what a test that types into the window waits
+/// for instead of sleeping.
+pub const ECHO_KEYS: &str = "CRATE_ROOM_ECHO_KEYS";
+
+/// Say which keys this frame took (see [`ECHO_KEYS`]).
+fn echo_frame_keys(frame: u64) {
+    let mut keys: Vec<String> = get_keys_pressed()
+        .into_iter()
+        .map(|key| format!("{key:?}"))
+        .collect();
+    if keys.is_empty() && frame != 1 {
+        return;
+    }
+    keys.sort();
+    let mut line = format!("keys {frame}:");
+    for key in keys {
+        line.push(' ');
+        line.push_str(&key);
+    }
+    line.push('\n');
+    // A reader gone is the test's business; the game plays on.
+    let _ = crate::tool_io::print_out(&line);
 }
 
 /// The game as `opts` start it, with its data, atlas, texture, profiler and sounds.

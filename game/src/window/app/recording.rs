@@ -89,7 +89,8 @@ impl Recording {
             return Err("a scripted run saves replays only under $CRATE_ROOM_DATA_DIR".into());
         }
         let store = records::Store::locate().map_err(|e| e.to_string())?;
-        let path = replay::saved_path(store.dir(), level_path, replay.steps());
+        let text = replay.to_text();
+        let path = replay::unused_saved_path(store.dir(), level_path, replay.steps(), &text);
         if let Some(dir) = path.parent() {
             // The data directory's own folder for replays: made on first use.
             std::fs::create_dir_all(dir)

@@ -106,7 +106,13 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
         count(Medal::Bronze),
         cleared.len(),
         campaign.len(),
-        clock(cleared.iter().sum())
+        // Each best time is at most a day (`records::MAX_STEPS`); saturating all the same, so
+        // no table can make the title panic.
+        clock(
+            cleared
+                .iter()
+                .fold(0, |total: u64, &t| total.saturating_add(t))
+        )
     )
 }
 
@@ -528,5 +534,22 @@ mod tests {
         assert_eq!(shorten("abc", 3), "abc");
         assert_eq!(shorten("abcd", 3), "abc...");
         assert_eq!(shorten("ééééé", 2), "éé...");
+    }
+
+    #[test]
+    fn the_title_total_of_any_best_times_never_overflows() {
+        let entry = |file: &str, best| super::TitleEntry {
+            file: file.to_owned(),
+            name: None,
+            best: Some(best),
+            par: None,
+            open: true,
+            campaign: true,
+        };
+        let entries = [
+            entry("iron_bands.ron", u64::MAX),
+            entry("pocket_change.ron", 1),
+        ];
+        assert!(super::title_total(&entries).contains("cleared 2 of 2"));
     }
 }
