@@ -217,6 +217,7 @@ impl App {
                 if let Some(sim) = &mut self.run.sim {
                     let on = !sim.dirty_optimization();
                     sim.set_dirty_optimization(on);
+                    self.drawing.overlay.switched(on);
                 }
             }
         }

@@ -93,7 +93,7 @@ impl App {
     /// Run the frame's steps and draw it, keeping the costs for the overlay and the report.
     fn update_and_draw(&mut self, frame_started: Instant) {
         let started = Instant::now();
-        let steps = self.update();
+        let (steps, stepping) = self.update();
         let update = started.elapsed();
         let render_started = Instant::now();
         self.draw();
@@ -101,6 +101,12 @@ impl App {
         drawing.overlay.record(FrameCost {
             steps,
             update_ms: update.as_secs_f32() * 1e3,
+            step_ms: stepping.as_secs_f32() * 1e3,
+            tracking: self
+                .run
+                .sim
+                .as_ref()
+                .is_some_and(|s| s.dirty_optimization()),
             render_ms: render_started.elapsed().as_secs_f32() * 1e3,
             world_draw_calls: self.frames.probe.world_draw_calls,
             world_quads: drawing.renderer.last_quads,
@@ -114,6 +120,11 @@ impl App {
         self.frames
             .times
             .record(frame_started.elapsed(), update, render);
+        if steps > 0 {
+            self.frames
+                .times
+                .record_steps(stepping / steps, update - stepping);
+        }
     }
 
     /// End a scripted run: its screenshot and report.

@@ -6,6 +6,7 @@
 //! `stats_panel`'s, the profiler window `profiler_window`'s.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use macroquad::prelude::*;
 
@@ -13,6 +14,7 @@ pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
 use super::profiler_window::{ProfilerWindow, Side};
 use super::stats_panel::draw_stats;
+use super::step_costs::{StepCosts, median};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::grid::{Aabb, Hit};
@@ -29,6 +31,15 @@ pub struct Overlay {
     history: VecDeque<FrameCost>,
     hits: Vec<Hit>,
     profiler: ProfilerWindow,
+    /// What the steps cost: the one record every panel reads.
+    steps: StepCosts,
+    /// The overlay's own cost per frame (world views, stats panel, profiler window), newest
+    /// last, in microseconds.
+    own_us: VecDeque<f32>,
+    /// The overlay's time so far this frame (the profiler window's lands in the next frame's).
+    own_now: Duration,
+    /// The stats panel's lines as last drawn (for the scripted report).
+    stats_shown: Vec<String>,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
     server: Option<puffin_http::Server>,
 }
@@ -59,6 +70,10 @@ impl Overlay {
             history: VecDeque::with_capacity(HISTORY),
             hits: Vec::new(),
             profiler: ProfilerWindow::default(),
+            steps: StepCosts::default(),
+            own_us: VecDeque::with_capacity(HISTORY),
+            own_now: Duration::ZERO,
+            stats_shown: Vec::new(),
             server,
         };
         overlay.sync_profiling();
@@ -82,12 +97,54 @@ impl Overlay {
         puffin::set_scopes_on(self.server.is_some() || self.views.is_on(View::Profiler));
     }
 
+    /// Note a step of `sim` that took `took` in `Sim::step`.
+    pub fn record_step(&mut self, sim: &Sim, took: Duration) {
+        let timed = self.reads_system_timings();
+        self.steps.record(sim.world(), took, timed);
+    }
+
+    /// The dirty optimization was just switched (F7) to `on`: pin what it cost before.
+    pub fn switched(&mut self, on: bool) {
+        self.steps.switched(on);
+    }
+
+    /// The F7 comparison pinned on screen, if any.
+    pub fn comparison(&self) -> Option<String> {
+        self.steps.comparison()
+    }
+
+    /// The text the panels showed last: the stats panel's lines, then the profiler window's
+    /// Systems rows (empty for a panel that is off).
+    pub fn shown_text(&self) -> (Vec<String>, Vec<String>) {
+        let on = |v| self.views.is_on(v);
+        (
+            if on(View::Stats) {
+                self.stats_shown.clone()
+            } else {
+                Vec::new()
+            },
+            if on(View::Profiler) {
+                self.profiler.shown.clone()
+            } else {
+                Vec::new()
+            },
+        )
+    }
+
+    /// Count the overlay's own time since `started` into this frame's.
+    fn add_own(&mut self, started: Instant) {
+        self.own_now += started.elapsed();
+    }
+
     /// Record this frame's cost for the stats panel.
     pub fn record(&mut self, cost: FrameCost) {
         if self.history.len() == HISTORY {
             self.history.pop_front();
+            self.own_us.pop_front();
         }
         self.history.push_back(cost);
+        self.own_us
+            .push_back(std::mem::take(&mut self.own_now).as_secs_f32() * 1e6);
     }
 
     /// Draw the world-space views (world camera set, after the world pass). With the profiler
@@ -95,10 +152,11 @@ impl Overlay {
     /// player (this is where the overlay learns where the player is on screen).
     pub fn draw_world_views(&mut self, sim: &Sim, view: &Aabb, scale: f32, hud: &mut Hud) {
         puffin::profile_function!();
+        let started = Instant::now();
         let thin = 1.0 / scale;
         let world = sim.world();
         if self.views.is_on(View::Profiler) {
-            self.profiler.sample(world, sim.dirty_optimization());
+            self.profiler.sample(sim.dirty_optimization());
             let player = world
                 .try_column::<Player>()
                 .and_then(|c| c.entities().first().copied())
@@ -175,6 +233,7 @@ impl Overlay {
                 outline(&Aabb::centered(p.x, p.y, c.half_w, c.half_h), thin, colour);
             }
         }
+        self.add_own(started);
     }
 
     /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge. The panel
@@ -184,7 +243,17 @@ impl Overlay {
             return;
         }
         puffin::profile_function!();
-        draw_stats(hud, sim, fps, top, &self.history);
+        let started = Instant::now();
+        self.stats_shown = draw_stats(
+            hud,
+            sim,
+            fps,
+            top,
+            &self.history,
+            &self.steps,
+            median(&self.own_us),
+        );
+        self.add_own(started);
     }
 
     /// Run and paint the profiler window (last, over everything), its top at `top`.
@@ -192,7 +261,10 @@ impl Overlay {
         if !self.views.is_on(View::Profiler) {
             return;
         }
+        let started = Instant::now();
+        let own_us = median(&self.own_us);
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
+        let steps = &self.steps;
         let profiler = &mut self.profiler;
         let last = self.history.back().copied().unwrap_or_default();
         let rect = ProfilerWindow::rect(profiler.side, top);
@@ -206,9 +278,10 @@ impl Overlay {
                 .fixed_pos([rect.x, rect.y])
                 .fixed_size(content)
                 .max_width(content[0])
-                .show(ctx, |ui| profiler.ui(ui, last));
+                .show(ctx, |ui| profiler.ui(ui, last, steps, own_us));
         });
         egui.draw();
+        self.add_own(started);
         if !open {
             self.views.set(View::Profiler, false);
             self.sync_profiling();
