@@ -133,6 +133,7 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         input,
         frames: args.frames,
         screenshot: args.screenshot,
+        press: args.press,
         debug: args.debug,
         puffin_server: args.puffin_server,
         overrides: Overrides {

@@ -41,6 +41,10 @@ pub struct PlayArgs {
     /// JSON summary and exit.
     #[arg(long, value_parser = frame_count)]
     pub(crate) frames: Option<u64>,
+    /// Scripted mode: press a game key at a frame, as a player would (F7@300 switches the
+    /// dirty optimization on the 300th frame); repeatable.
+    #[arg(long, requires = "frames", value_name = "KEY@FRAME")]
+    pub(crate) press: Vec<crate::window::app::keys::ScriptedPress>,
     /// Scripted mode: save the last frame as a PNG file, named `*.png` (needs --frames).
     #[arg(long, requires = "frames", value_parser = png_path)]
     pub(crate) screenshot: Option<PathBuf>,

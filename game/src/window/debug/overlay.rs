@@ -21,7 +21,10 @@ use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, DrawDirtyLog, DrawGrid};
 use crate::sim::{Sim, TILE};
 use crate::window::egui_bridge::EguiBridge;
-use crate::window::ui::Hud;
+use crate::window::ui::{Hud, ink};
+
+/// Text size of the F7 comparison's banner.
+const BANNER_SIZE: f32 = 20.0;
 
 /// Debug views and their state between frames.
 pub struct Overlay {
@@ -238,8 +241,17 @@ impl Overlay {
 
     /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge. The panel
     /// is opaque, so its figures read the same over any part of the level.
+    /// Without the stats panel, a pinned F7 comparison goes in a banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
+            if let Some(text) = self.steps.comparison() {
+                let line = [(format!("dirty optimization: {text}"), ink::GOLD)];
+                let (w, h) = Hud::box_size(&line, BANNER_SIZE);
+                let x = ((screen_width() - w) / 2.0).max(0.0);
+                let y = screen_height() - h - 12.0;
+                hud.panel(Rect::new(x, y, w, h), ink::OPAQUE);
+                hud.text_box(&line, x, y, BANNER_SIZE);
+            }
             return;
         }
         puffin::profile_function!();

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, HISTORY, micros};
-use super::profiler_window::{debug_line, row_text};
+use super::profiler_window::debug_line;
 use super::step_costs::{STEP_WINDOW, StepCosts, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
@@ -145,21 +145,28 @@ fn stats_lines(
         lines.push((comparison, ink::GOLD));
     }
     lines.push((
-        format!(
-            "{:<16}{:>8}{:>8}{:>9}   (median of {STEP_WINDOW} steps)",
-            "system", "tracked", "dirty", "µs"
-        ),
+        format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
         ink::DIM,
     ));
     let rows = steps.rows();
-    for r in rows.iter().filter(|r| !r.debug) {
-        lines.push((row_text(r), ink::TEXT));
+    let cells: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.debug)
+        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .collect();
+    for three in cells.chunks(3) {
+        lines.push((three.join("   "), ink::TEXT));
     }
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
-    lines.push((format!("{:<32}{total:>9.1}", "game systems"), ink::DIM));
-    for r in rows.iter().filter(|r| r.debug) {
-        lines.push((row_text(r), ink::DIM));
-    }
+    let debug: Vec<String> = rows
+        .iter()
+        .filter(|r| r.debug)
+        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .collect();
+    lines.push((
+        format!("{:<16}{total:>5.1}   {}", "game systems", debug.join("   ")),
+        ink::DIM,
+    ));
     lines.push((debug_line(&rows, own_us), ink::DIM));
     lines
 }

@@ -118,6 +118,7 @@ impl StepCosts {
             .rows()
             .into_iter()
             .filter(|r| !r.debug && !self.system_us.is_empty())
+            .rev()
             .max_by_key(|r| r.tracked)
             .map(|r| (r.name, r.tracked, (r.tracked as f32 - r.dirty).max(0.0)));
         Phase {
@@ -168,7 +169,7 @@ impl StepCosts {
         );
         if let Some((system, tracked, skipped)) = on.widest {
             text += &format!(
-                "; {} of {} skipped by {system}",
+                "; {} of {} entities skipped by {system}",
                 group(skipped.round() as u64),
                 group(tracked as u64)
             );
