@@ -62,8 +62,8 @@ pub struct StepCosts {
 }
 
 impl StepCosts {
-    /// Note one step of `world` that took `took` in `Sim::step`. Per-system figures are taken
-    /// only when `timed` (the world timed its systems).
+    /// Note one step of `world` that took `took` in `Sim::step`. Per-system times are taken
+    /// only when `timed` (the world timed its systems); dirty counts always.
     pub fn record(&mut self, world: &World, took: Duration, timed: bool) {
         if world.change_tracking() != self.tracking {
             // A switch this record has not heard of (a new level, or `--no-dirty`): no
@@ -73,9 +73,6 @@ impl StepCosts {
             self.before = None;
         }
         push(&mut self.step_us, took.as_secs_f32() * 1e6);
-        if !timed {
-            return;
-        }
         let same = self.names.len() == world.systems().len()
             && self
                 .names
@@ -90,7 +87,9 @@ impl StepCosts {
         }
         for (i, s) in world.systems().enumerate() {
             self.tracked[i] = s.tracked;
-            push(&mut self.system_us[i], s.last_duration.as_secs_f32() * 1e6);
+            if timed {
+                push(&mut self.system_us[i], s.last_duration.as_secs_f32() * 1e6);
+            }
             push(&mut self.dirty[i], s.last_dirty as f32);
         }
     }
@@ -117,7 +116,7 @@ impl StepCosts {
         let widest = self
             .rows()
             .into_iter()
-            .filter(|r| !r.debug && !self.system_us.is_empty())
+            .filter(|r| !r.debug)
             .rev()
             .max_by_key(|r| r.tracked)
             .map(|r| (r.name, r.tracked, (r.tracked as f32 - r.dirty).max(0.0)));
@@ -129,7 +128,8 @@ impl StepCosts {
         }
     }
 
-    /// Each system's figures, in schedule order (empty until a timed step).
+    /// Each system's figures, in schedule order (empty until a step; times 0 until a timed
+    /// one).
     pub fn rows(&self) -> Vec<SystemRow> {
         self.names
             .iter()
