@@ -145,3 +145,28 @@ fn the_stats_panel_and_the_profiler_window_agree_on_a_system() {
         assert_eq!(in_f6, in_f2, "{system}: F6 {in_f6} µs, F2 `{row}`");
     }
 }
+
+#[test]
+fn a_saved_profile_opens_with_puffins_own_loader() {
+    let dir = std::env::temp_dir().join(format!("crate-room-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("run.puffin");
+    let path = file.to_str().expect("a UTF-8 temp path");
+    let Some(_) = run((1280, 720), 90, &["--save-profile", path], "profile") else {
+        return;
+    };
+    let mut bytes = std::fs::File::open(&file).expect("the .puffin file is written");
+    let view = puffin::FrameView::read(&mut bytes).expect("puffin reads the file");
+    let frames: Vec<_> = view.all_uniq().collect();
+    // Every frame but the last (puffin ends a frame when the next begins).
+    assert!(frames.len() >= 80, "{} frames saved of 90", frames.len());
+    let names: Vec<String> = view
+        .scope_collection()
+        .scopes_by_id()
+        .values()
+        .map(|d| d.name().to_string())
+        .collect();
+    for scope in ["frame", "update", "render", "draw_data"] {
+        assert!(names.iter().any(|n| n == scope), "{scope} in {names:?}");
+    }
+}

@@ -136,6 +136,7 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         press: args.press,
         debug: args.debug,
         puffin_server: args.puffin_server,
+        save_profile: args.save_profile,
         overrides: Overrides {
             mute: args.mute,
             no_shake: args.no_shake,

@@ -30,6 +30,9 @@ pub(super) async fn game_loop(
         let last_frame = app.begin_frame();
         if app.take_input() {
             app.save_record();
+            if let Err(e) = app.drawing.overlay.save_profile() {
+                eprintln!("{e}");
+            }
             if app.script.is_some() {
                 // A scripted editor run ends when the editor is quit, with its report.
                 return app.end_script().map(Some);
@@ -46,6 +49,10 @@ pub(super) async fn game_loop(
             // reload in flight is waited for and swapped in first.
             app.wait_for_reload();
             app.save_record();
+            app.drawing
+                .overlay
+                .save_profile()
+                .map_err(AppError::Profiler)?;
             return app.end_script().map(Some);
         }
         next_frame().await;
@@ -57,8 +64,12 @@ fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> 
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
-    let overlay =
-        Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
+    let overlay = Overlay::new(
+        opts.debug,
+        opts.puffin_server.as_deref(),
+        opts.save_profile.clone(),
+    )
+    .map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.overrides.mute, audio_thread);
     let app = App::new(dirs, atlas, renderer, overlay, sounds, opts);
     let no_level = || AppError::Level(app.run.error.clone().unwrap_or_else(|| "no level".into()));

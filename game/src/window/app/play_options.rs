@@ -26,6 +26,8 @@ pub struct PlayOptions {
     pub press: Vec<super::keys::ScriptedPress>,
     /// Debug views on at start.
     pub debug: Views,
+    /// Keep the profiler's frames from the start and write them here as the game ends.
+    pub save_profile: Option<PathBuf>,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
     /// Settings the command line changes for this run (the settings file keeps the rest).

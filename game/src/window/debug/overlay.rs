@@ -6,6 +6,7 @@
 //! `stats_panel`'s, the profiler window `profiler_window`'s.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use macroquad::prelude::*;
@@ -43,6 +44,11 @@ pub struct Overlay {
     own_now: Duration,
     /// The stats panel's lines as last drawn (for the scripted report).
     stats_shown: Vec<String>,
+    /// `--save-profile FILE`: the frames kept for it from the start (the latest and the
+    /// slowest, as puffin's own viewer keeps them).
+    capture: Option<(PathBuf, puffin::GlobalFrameView)>,
+    /// What the last save of a profile did, for the profiler window.
+    pub saved: Option<String>,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
     server: Option<puffin_http::Server>,
 }
@@ -56,11 +62,16 @@ impl std::fmt::Debug for Overlay {
 }
 
 impl Overlay {
-    /// An overlay with `views` on, serving puffin data on `puffin_addr` if given.
+    /// An overlay with `views` on, serving puffin data on `puffin_addr` if given, and keeping
+    /// frames from the start for `save_profile` if given.
     ///
     /// # Errors
     /// If the puffin server cannot listen on the address.
-    pub fn new(views: Views, puffin_addr: Option<&str>) -> Result<Self, String> {
+    pub fn new(
+        views: Views,
+        puffin_addr: Option<&str>,
+        save_profile: Option<PathBuf>,
+    ) -> Result<Self, String> {
         let server = puffin_addr
             .map(|addr| {
                 puffin_http::Server::new(addr)
@@ -76,6 +87,8 @@ impl Overlay {
             steps: StepCosts::default(),
             own_us: VecDeque::with_capacity(HISTORY),
             own_now: Duration::ZERO,
+            capture: save_profile.map(|path| (path, puffin::GlobalFrameView::default())),
+            saved: None,
             stats_shown: Vec::new(),
             server,
         };
@@ -97,7 +110,36 @@ impl Overlay {
 
     /// Profile scopes cost only while someone looks at them.
     fn sync_profiling(&self) {
-        puffin::set_scopes_on(self.server.is_some() || self.views.is_on(View::Profiler));
+        puffin::set_scopes_on(
+            self.server.is_some() || self.capture.is_some() || self.views.is_on(View::Profiler),
+        );
+    }
+
+    /// Write the profiler's frames (the latest thousand and the slowest 256 of the session) to a
+    /// `.puffin` file that `puffin_viewer` opens: `--save-profile`'s file with the frames kept
+    /// since the start, or else `crate-room.puffin` in the working folder with those the
+    /// profiler window has seen. Returns where, or `None` with nothing to save.
+    ///
+    /// # Errors
+    /// The file cannot be written (the message names it); an older file is left as it was.
+    pub fn save_profile(&mut self) -> Result<Option<PathBuf>, String> {
+        let (path, view) = match (&self.capture, self.profiler.frame_view()) {
+            (Some((path, view)), _) => (path.clone(), view),
+            (None, Some(view)) => (PathBuf::from("crate-room.puffin"), view),
+            (None, None) => return Ok(None),
+        };
+        let mut bytes = Vec::new();
+        view.lock()
+            .write(&mut bytes)
+            .map_err(|e| format!("profile not saved to {}: {e:#}", path.display()))?;
+        let saved = crate::fsutil::write_atomic(&path, &bytes)
+            .map_err(|e| format!("profile not saved: {e}"))
+            .map(|()| Some(path.clone()));
+        self.saved = Some(match &saved {
+            Ok(_) => format!("saved {}", path.display()),
+            Err(e) => e.clone(),
+        });
+        saved
     }
 
     /// Note a step of `sim` that took `took` in `Sim::step`.
@@ -277,6 +319,7 @@ impl Overlay {
         let own_us = median(&self.own_us);
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
         let steps = &self.steps;
+        let saved = self.saved.as_deref();
         let profiler = &mut self.profiler;
         let last = self.history.back().copied().unwrap_or_default();
         let rect = ProfilerWindow::rect(profiler.side, top);
@@ -290,10 +333,14 @@ impl Overlay {
                 .fixed_pos([rect.x, rect.y])
                 .fixed_size(content)
                 .max_width(content[0])
-                .show(ctx, |ui| profiler.ui(ui, last, steps, own_us));
+                .show(ctx, |ui| profiler.ui(ui, last, steps, own_us, saved));
         });
         egui.draw();
         self.add_own(started);
+        if std::mem::take(&mut self.profiler.save_requested) {
+            // The outcome shows in the window (`saved`).
+            let _ = self.save_profile();
+        }
         if !open {
             self.views.set(View::Profiler, false);
             self.sync_profiling();

@@ -41,6 +41,8 @@ pub(super) struct ProfilerWindow {
     pub(super) side: Side,
     tab: Tab,
     dirty_optimization: bool,
+    /// The Save button was clicked this frame.
+    pub(super) save_requested: bool,
     /// The Systems tab's rows as last shown, one line each (for the scripted report).
     pub(super) shown: Vec<String>,
     /// puffin's own viewer state, made when the window first opens (from then on it collects
@@ -95,12 +97,18 @@ impl ProfilerWindow {
         self.dirty_optimization = dirty_optimization;
     }
 
+    /// The frames puffin's viewer holds (from when the window first opened), if it has opened.
+    pub(super) fn frame_view(&self) -> Option<&puffin::GlobalFrameView> {
+        self.puffin.as_ref().map(|p| p.global_frame_view())
+    }
+
     pub(super) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         last: FrameCost,
         steps: &StepCosts,
         own_us: f32,
+        saved: Option<&str>,
     ) {
         let rows = steps.rows();
         let puffin = self.puffin.get_or_insert_with(|| {
@@ -143,11 +151,21 @@ impl ProfilerWindow {
                     if ui.button("Zoom to update").clicked() {
                         self.zoom_pending = true;
                     }
+                    if ui
+                        .button("Save .puffin")
+                        .on_hover_text("the latest 1,000 frames and the slowest 256")
+                        .clicked()
+                    {
+                        self.save_requested = true;
+                    }
                     ui.weak("double-click: whole frame; ctrl+scroll: zoom");
                 });
                 if self.zoom_pending {
                     let canvas_width = ui.available_width() - 12.0;
                     self.zoom_pending = !zoom_to_update(puffin, canvas_width);
+                }
+                if let Some(saved) = saved {
+                    ui.weak(saved);
                 }
                 // Long lines (puffin's frame summary) end in "…" rather than widen the window.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
