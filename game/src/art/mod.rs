@@ -86,7 +86,7 @@ pub fn encode_png(image: &Canvas) -> Result<Vec<u8>, png::EncodingError> {
     let mut encoder = png::Encoder::new(&mut bytes, w, h);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::High);
+    encoder.set_compression(png::Compression::Best);
     let mut writer = encoder.write_header()?;
     writer.write_image_data(&image.to_bytes())?;
     writer.finish()?;

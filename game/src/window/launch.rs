@@ -133,8 +133,10 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         input,
         frames: args.frames,
         screenshot: args.screenshot,
+        press: args.press,
         debug: args.debug,
         puffin_server: args.puffin_server,
+        save_profile: args.save_profile,
         overrides: Overrides {
             mute: args.mute,
             no_shake: args.no_shake,

@@ -41,6 +41,10 @@ pub struct PlayArgs {
     /// JSON summary and exit.
     #[arg(long, value_parser = frame_count)]
     pub(crate) frames: Option<u64>,
+    /// Scripted mode: press a game key at a frame, as a player would (F7@300 switches the
+    /// dirty optimization on the 300th frame); repeatable.
+    #[arg(long, requires = "frames", value_name = "KEY@FRAME")]
+    pub(crate) press: Vec<crate::window::app::keys::ScriptedPress>,
     /// Scripted mode: save the last frame as a PNG file, named `*.png` (needs --frames).
     #[arg(long, requires = "frames", value_parser = png_path)]
     pub(crate) screenshot: Option<PathBuf>,
@@ -57,6 +61,10 @@ pub struct PlayArgs {
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     pub(crate) puffin_server: Option<String>,
+    /// Keep the profiler's frames from the start (the latest 1,000 and the slowest 256) and
+    /// write them to FILE, a `.puffin` file that `puffin_viewer` opens, as the game ends.
+    #[arg(long, value_name = "FILE", value_parser = puffin_path)]
+    pub(crate) save_profile: Option<PathBuf>,
     /// Start with the sound muted (M toggles it). Like --no-shake, --no-hit-stop, --fullscreen
     /// and --windowed, this run only: the settings file is not changed.
     #[arg(long)]
@@ -116,6 +124,14 @@ fn png_path(text: &str) -> Result<PathBuf, String> {
     match path.extension().and_then(|e| e.to_str()) {
         Some(ext) if ext.eq_ignore_ascii_case("png") => Ok(path),
         _ => Err("screenshots are PNG files: name it with a .png extension".into()),
+    }
+}
+
+fn puffin_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("puffin") => Ok(path),
+        _ => Err("profiles are .puffin files: name it with a .puffin extension".into()),
     }
 }
 

@@ -260,10 +260,8 @@ impl RgbaImage {
                 "{width} x {height} pixels; at most {MAX_IMAGE_SIDE} x {MAX_IMAGE_SIDE} are read"
             )));
         }
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| bad("image too large".into()))?;
-        let mut pixels = vec![0; size];
+        // The sides are capped above, so the size cannot overflow.
+        let mut pixels = vec![0; reader.output_buffer_size()];
         let info = reader
             .next_frame(&mut pixels)
             .map_err(|e| bad(e.to_string()))?;

@@ -71,7 +71,13 @@ impl App {
                 if !self.playback_keys() {
                     return Some(false);
                 }
-                for command in keys::read_commands() {
+                let frame = self.frames.frame;
+                let scripted = self.script.iter().flat_map(|s| &s.press);
+                let pressed: Vec<Command> = scripted
+                    .filter(|p| p.frame == frame)
+                    .map(|p| p.command)
+                    .collect();
+                for command in keys::read_commands().into_iter().chain(pressed) {
                     self.handle(command);
                 }
                 self.pad_commands(&pad);
@@ -217,6 +223,7 @@ impl App {
                 if let Some(sim) = &mut self.run.sim {
                     let on = !sim.dirty_optimization();
                     sim.set_dirty_optimization(on);
+                    self.drawing.overlay.switched(on);
                 }
             }
         }

@@ -33,6 +33,9 @@ pub(super) async fn game_loop(
         let last_frame = app.begin_frame();
         if app.take_input() {
             app.save_record();
+            if let Err(e) = app.drawing.overlay.save_profile() {
+                eprintln!("{e}");
+            }
             if app.script.is_some() {
                 // A scripted editor run ends when the editor is quit, with its report.
                 return app.end_script().map(Some);
@@ -49,6 +52,10 @@ pub(super) async fn game_loop(
             // reload in flight is waited for and swapped in first.
             app.wait_for_reload();
             app.save_record();
+            app.drawing
+                .overlay
+                .save_profile()
+                .map_err(AppError::Profiler)?;
             return app.end_script().map(Some);
         }
         if echo_keys {
@@ -89,8 +96,12 @@ fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> 
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
-    let overlay =
-        Overlay::new(opts.debug, opts.puffin_server.as_deref()).map_err(AppError::Profiler)?;
+    let overlay = Overlay::new(
+        opts.debug,
+        opts.puffin_server.as_deref(),
+        opts.save_profile.clone(),
+    )
+    .map_err(AppError::Profiler)?;
     let sounds = Sounds::load(&dirs.assets, opts.overrides.mute, audio_thread);
     let app = App::new(dirs, atlas, renderer, overlay, sounds, opts);
     let no_level = || AppError::Level(app.run.error.clone().unwrap_or_else(|| "no level".into()));
@@ -125,7 +136,7 @@ impl App {
     /// Run the frame's steps and draw it, keeping the costs for the overlay and the report.
     fn update_and_draw(&mut self, frame_started: Instant) {
         let started = Instant::now();
-        let steps = self.update();
+        let (steps, stepping) = self.update();
         let update = started.elapsed();
         let render_started = Instant::now();
         self.draw();
@@ -133,6 +144,12 @@ impl App {
         drawing.overlay.record(FrameCost {
             steps,
             update_ms: update.as_secs_f32() * 1e3,
+            step_ms: stepping.as_secs_f32() * 1e3,
+            tracking: self
+                .run
+                .sim
+                .as_ref()
+                .is_some_and(|s| s.dirty_optimization()),
             render_ms: render_started.elapsed().as_secs_f32() * 1e3,
             world_draw_calls: self.frames.probe.world_draw_calls,
             world_quads: drawing.renderer.last_quads,
@@ -146,6 +163,11 @@ impl App {
         self.frames
             .times
             .record(frame_started.elapsed(), update, render);
+        if steps > 0 {
+            self.frames
+                .times
+                .record_steps(stepping / steps, update - stepping);
+        }
     }
 
     /// End a scripted run: its screenshot and report.

@@ -24,6 +24,8 @@ pub(super) struct FrameTimes {
     frame: TimeHistogram,
     update: TimeHistogram,
     render: TimeHistogram,
+    step: TimeHistogram,
+    window: TimeHistogram,
 }
 
 impl FrameTimes {
@@ -37,6 +39,16 @@ impl FrameTimes {
         self.frame.record(frame);
         self.update.record(update);
         self.render.record(render);
+    }
+
+    /// Count the steps of the frame just recorded: `step`, the time of one in `Sim::step`, and
+    /// `window`, the rest of the frame's update (sounds, feel, the replay record, the camera).
+    /// Left out on the first frame, as in [`FrameTimes::record`].
+    pub(super) fn record_steps(&mut self, step: Duration, window: Duration) {
+        if self.seen > 1 {
+            self.step.record(step);
+            self.window.record(window);
+        }
     }
 
     /// Medians, 99th percentiles and maxima in microseconds.
@@ -54,6 +66,9 @@ impl FrameTimes {
             render_us_median: micros(&self.render, 0.5),
             render_us_p99: micros(&self.render, 0.99),
             render_us_max: micros(&self.render, 1.0),
+            step_us_median: micros(&self.step, 0.5),
+            step_us_p99: micros(&self.step, 0.99),
+            window_us_median: micros(&self.window, 0.5),
         }
     }
 }
@@ -87,6 +102,14 @@ pub struct CpuTimes {
     pub render_us_p99: f64,
     /// The longest render.
     pub render_us_max: f64,
+    /// Median time of one simulation step (`Sim::step`) over the frames that ran steps: what
+    /// `crate-room sim` reports as `update_us_median`.
+    pub step_us_median: f64,
+    /// 99th percentile of the step's time.
+    pub step_us_p99: f64,
+    /// Median of the rest of a frame's update, over the frames that ran steps: the window's
+    /// work around the steps (sounds, feel, the replay record, the camera).
+    pub window_us_median: f64,
 }
 
 #[cfg(test)]

@@ -154,9 +154,74 @@ pub fn read_commands() -> Vec<Command> {
     out
 }
 
+/// A game key pressed at a frame of a scripted run (`--press KEY@FRAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptedPress {
+    /// The frame it is pressed on (1 is the first).
+    pub frame: u64,
+    /// What the key does.
+    pub command: Command,
+}
+
+impl std::str::FromStr for ScriptedPress {
+    type Err = String;
+
+    /// Parse `F7@300`: a game or debug key's name (as the key help writes it), `@`, a frame.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let names = || {
+            KEYS.iter()
+                .map(|&(c, key, _)| (format!("{key:?}"), c))
+                .chain(
+                    View::ALL
+                        .iter()
+                        .map(|e| (format!("{:?}", e.key), Command::ToggleView(e.view))),
+                )
+        };
+        let (key, frame) = text
+            .split_once('@')
+            .ok_or_else(|| format!("`{text}`: expected KEY@FRAME, e.g. F7@300"))?;
+        let command = names()
+            .find(|(name, _)| name.eq_ignore_ascii_case(key.trim()))
+            .map(|(_, c)| c)
+            .ok_or_else(|| {
+                let all: Vec<String> = names().map(|(n, _)| n).collect();
+                format!("`{key}` is not a game key (one of: {})", all.join(", "))
+            })?;
+        let frame = frame
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&f| f >= 1)
+            .ok_or_else(|| format!("`{frame}`: the frame is a whole number from 1"))?;
+        Ok(Self { frame, command })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scripted_press_names_a_key_and_a_frame() {
+        let press: ScriptedPress = "F7@300".parse().unwrap();
+        assert_eq!(
+            press,
+            ScriptedPress {
+                frame: 300,
+                command: Command::ToggleDirtyOptimization
+            }
+        );
+        let f2: ScriptedPress = "f2@1".parse().unwrap();
+        assert_eq!(f2.command, Command::ToggleView(View::Profiler));
+        for (bad, says) in [
+            ("F7", "KEY@FRAME"),
+            ("F13@2", "not a game key"),
+            ("F7@0", "from 1"),
+        ] {
+            let err = bad.parse::<ScriptedPress>().unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn no_two_commands_share_a_key() {

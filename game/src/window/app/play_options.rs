@@ -22,8 +22,12 @@ pub struct PlayOptions {
     pub frames: Option<u64>,
     /// Scripted mode: write the last frame here as a PNG.
     pub screenshot: Option<PathBuf>,
+    /// Scripted mode: game keys pressed at given frames.
+    pub press: Vec<super::keys::ScriptedPress>,
     /// Debug views on at start.
     pub debug: Views,
+    /// Keep the profiler's frames from the start and write them here as the game ends.
+    pub save_profile: Option<PathBuf>,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
     pub puffin_server: Option<String>,
     /// Settings the command line changes for this run (the settings file keeps the rest).
@@ -44,6 +48,8 @@ pub(super) struct Script {
     pub frames: u64,
     /// Where the last frame is written as a PNG.
     pub screenshot: Option<PathBuf>,
+    /// Game keys pressed at given frames.
+    pub press: Vec<super::keys::ScriptedPress>,
 }
 
 impl Script {
@@ -52,6 +58,7 @@ impl Script {
         opts.frames.map(|frames| Self {
             frames,
             screenshot: opts.screenshot.clone(),
+            press: opts.press.clone(),
         })
     }
 }

@@ -59,6 +59,12 @@ pub struct ScriptReport {
     /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
     /// state. While `showing` is `editing`, `view` and `scale` above are the editor's too.
     pub editor: Option<EditorReport>,
+    /// The F7 comparison pinned on screen at the end, if the optimization was switched.
+    pub comparison: Option<String>,
+    /// The stats panel's lines of text at the end (empty while it is off).
+    pub stats_text: Vec<String>,
+    /// The profiler window's Systems rows at the end (empty while it is off).
+    pub profiler_text: Vec<String>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.
@@ -138,6 +144,9 @@ impl App {
             frames: self.frames.frame,
             screen: [screen_width(), screen_height()],
             editor: self.edits.session.as_ref().map(Session::report),
+            comparison: self.drawing.overlay.comparison(),
+            stats_text: self.drawing.overlay.shown_text().0,
+            profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),
             ..ScriptReport::default()
         }

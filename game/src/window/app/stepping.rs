@@ -1,6 +1,8 @@
 //! Advancing the game each frame: how many fixed steps to run (wall time, one per frame when
 //! scripted, a replay's speed, pause), running them, and the feel and sounds they set off.
 
+use std::time::{Duration, Instant};
+
 use macroquad::prelude::get_frame_time;
 
 use super::app_state::{App, Juice};
@@ -13,14 +15,15 @@ use crate::sim::components::{Player, Position};
 
 impl App {
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
-    /// (hit-stop may hold a step back). Returns the number of steps run.
-    pub fn update(&mut self) -> u32 {
+    /// (hit-stop may hold a step back). Returns the number of steps run and their time in
+    /// `Sim::step`.
+    pub fn update(&mut self) -> (u32, Duration) {
         puffin::profile_scope!("update");
         let Some(sim) = &mut self.run.sim else {
-            return 0;
+            return (0, Duration::ZERO);
         };
         if !matches!(self.mode, Mode::Playing { .. } | Mode::Playback { .. }) {
-            return 0;
+            return (0, Duration::ZERO);
         }
         sim.world_mut()
             .set_timing(self.drawing.overlay.reads_system_timings());
@@ -40,11 +43,12 @@ impl App {
         if ticks == 0 {
             // Debug systems keep the overlays current while the game stands still.
             sim.world_mut().update_debug_only();
-            return 0;
+            return (0, Duration::ZERO);
         }
         let keyboard = matches!(self.config.input, InputSource::Keyboard)
             .then(|| crate::input::pad::combine(keys::read_input(), self.devices.pads.input()));
         let mut steps = 0;
+        let mut stepping = Duration::ZERO;
         for _ in 0..ticks {
             let frozen = self.juice.feel.freeze_steps_now();
             self.juice.feel.tick();
@@ -53,7 +57,11 @@ impl App {
             }
             let input =
                 keyboard.unwrap_or_else(|| self.config.input.scripted_input(sim.state().step));
+            let started = Instant::now();
             sim.step(input);
+            let took = started.elapsed();
+            stepping += took;
+            self.drawing.overlay.record_step(sim, took);
             steps += 1;
             self.run.recording.record(sim);
             self.juice.react(sim);
@@ -65,7 +73,7 @@ impl App {
         if before / replay::CHECKPOINT_EVERY != self.frames.steps / replay::CHECKPOINT_EVERY {
             self.save_record();
         }
-        steps
+        (steps, stepping)
     }
 }
 

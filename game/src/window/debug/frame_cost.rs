@@ -9,8 +9,13 @@ pub(super) const HISTORY: usize = 120;
 pub struct FrameCost {
     /// Simulation steps run this frame.
     pub steps: u32,
-    /// Time in `Sim::step` this frame, milliseconds.
+    /// Time of the frame's update, milliseconds: its steps and the window's work around them
+    /// (sounds, feel, the replay record, the camera's size).
     pub update_ms: f32,
+    /// Time in `Sim::step` this frame, milliseconds.
+    pub step_ms: f32,
+    /// Whether the dirty optimization was on at the end of the frame.
+    pub tracking: bool,
     /// Time building the frame's draw lists, milliseconds.
     pub render_ms: f32,
     /// Draw calls of the world pass, as last measured.

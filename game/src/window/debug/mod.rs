@@ -6,4 +6,5 @@ mod frame_cost;
 pub mod overlay;
 mod profiler_window;
 mod stats_panel;
+pub mod step_costs;
 pub mod views;

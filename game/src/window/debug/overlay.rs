@@ -6,6 +6,8 @@
 //! `stats_panel`'s, the profiler window `profiler_window`'s.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use macroquad::prelude::*;
 
@@ -13,13 +15,17 @@ pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
 use super::profiler_window::{ProfilerWindow, Side};
 use super::stats_panel::draw_stats;
+use super::step_costs::{StepCosts, median};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, DrawDirtyLog, DrawGrid};
 use crate::sim::{Sim, TILE};
 use crate::window::egui_bridge::EguiBridge;
-use crate::window::ui::Hud;
+use crate::window::ui::{Hud, ink};
+
+/// Text size of the F7 comparison's banner.
+const BANNER_SIZE: f32 = 20.0;
 
 /// Debug views and their state between frames.
 pub struct Overlay {
@@ -29,6 +35,20 @@ pub struct Overlay {
     history: VecDeque<FrameCost>,
     hits: Vec<Hit>,
     profiler: ProfilerWindow,
+    /// What the steps cost: the one record every panel reads.
+    steps: StepCosts,
+    /// The overlay's own cost per frame (world views, stats panel, profiler window), newest
+    /// last, in microseconds.
+    own_us: VecDeque<f32>,
+    /// The overlay's time so far this frame (the profiler window's lands in the next frame's).
+    own_now: Duration,
+    /// The stats panel's lines as last drawn (for the scripted report).
+    stats_shown: Vec<String>,
+    /// `--save-profile FILE`: the frames kept for it from the start (the latest and the
+    /// slowest, as puffin's own viewer keeps them).
+    capture: Option<(PathBuf, puffin::GlobalFrameView)>,
+    /// What the last save of a profile did, for the profiler window.
+    pub saved: Option<String>,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
     server: Option<puffin_http::Server>,
 }
@@ -42,11 +62,16 @@ impl std::fmt::Debug for Overlay {
 }
 
 impl Overlay {
-    /// An overlay with `views` on, serving puffin data on `puffin_addr` if given.
+    /// An overlay with `views` on, serving puffin data on `puffin_addr` if given, and keeping
+    /// frames from the start for `save_profile` if given.
     ///
     /// # Errors
     /// If the puffin server cannot listen on the address.
-    pub fn new(views: Views, puffin_addr: Option<&str>) -> Result<Self, String> {
+    pub fn new(
+        views: Views,
+        puffin_addr: Option<&str>,
+        save_profile: Option<PathBuf>,
+    ) -> Result<Self, String> {
         let server = puffin_addr
             .map(|addr| {
                 puffin_http::Server::new(addr)
@@ -59,6 +84,12 @@ impl Overlay {
             history: VecDeque::with_capacity(HISTORY),
             hits: Vec::new(),
             profiler: ProfilerWindow::default(),
+            steps: StepCosts::default(),
+            own_us: VecDeque::with_capacity(HISTORY),
+            own_now: Duration::ZERO,
+            capture: save_profile.map(|path| (path, puffin::GlobalFrameView::default())),
+            saved: None,
+            stats_shown: Vec::new(),
             server,
         };
         overlay.sync_profiling();
@@ -79,15 +110,86 @@ impl Overlay {
 
     /// Profile scopes cost only while someone looks at them.
     fn sync_profiling(&self) {
-        puffin::set_scopes_on(self.server.is_some() || self.views.is_on(View::Profiler));
+        puffin::set_scopes_on(
+            self.server.is_some() || self.capture.is_some() || self.views.is_on(View::Profiler),
+        );
+    }
+
+    /// Write the profiler's frames (the latest thousand and the slowest 256 of the session) to a
+    /// `.puffin` file that `puffin_viewer` opens: `--save-profile`'s file with the frames kept
+    /// since the start, or else `crate-room.puffin` in the working folder with those the
+    /// profiler window has seen. Returns where, or `None` with nothing to save.
+    ///
+    /// # Errors
+    /// The file cannot be written (the message names it); an older file is left as it was.
+    pub fn save_profile(&mut self) -> Result<Option<PathBuf>, String> {
+        let (path, view) = match (&self.capture, self.profiler.frame_view()) {
+            (Some((path, view)), _) => (path.clone(), view),
+            (None, Some(view)) => (PathBuf::from("crate-room.puffin"), view),
+            (None, None) => return Ok(None),
+        };
+        let mut bytes = Vec::new();
+        view.lock()
+            .write(&mut bytes)
+            .map_err(|e| format!("profile not saved to {}: {e:#}", path.display()))?;
+        let saved = crate::fsutil::write_atomic(&path, &bytes)
+            .map_err(|e| format!("profile not saved: {e}"))
+            .map(|()| Some(path.clone()));
+        self.saved = Some(match &saved {
+            Ok(_) => format!("saved {}", path.display()),
+            Err(e) => e.clone(),
+        });
+        saved
+    }
+
+    /// Note a step of `sim` that took `took` in `Sim::step`.
+    pub fn record_step(&mut self, sim: &Sim, took: Duration) {
+        let timed = self.reads_system_timings();
+        self.steps.record(sim.world(), took, timed);
+    }
+
+    /// The dirty optimization was just switched (F7) to `on`: pin what it cost before.
+    pub fn switched(&mut self, on: bool) {
+        self.steps.switched(on);
+    }
+
+    /// The F7 comparison pinned on screen, if any.
+    pub fn comparison(&self) -> Option<String> {
+        self.steps.comparison()
+    }
+
+    /// The text the panels showed last: the stats panel's lines, then the profiler window's
+    /// Systems rows (empty for a panel that is off).
+    pub fn shown_text(&self) -> (Vec<String>, Vec<String>) {
+        let on = |v| self.views.is_on(v);
+        (
+            if on(View::Stats) {
+                self.stats_shown.clone()
+            } else {
+                Vec::new()
+            },
+            if on(View::Profiler) {
+                self.profiler.shown.clone()
+            } else {
+                Vec::new()
+            },
+        )
+    }
+
+    /// Count the overlay's own time since `started` into this frame's.
+    fn add_own(&mut self, started: Instant) {
+        self.own_now += started.elapsed();
     }
 
     /// Record this frame's cost for the stats panel.
     pub fn record(&mut self, cost: FrameCost) {
         if self.history.len() == HISTORY {
             self.history.pop_front();
+            self.own_us.pop_front();
         }
         self.history.push_back(cost);
+        self.own_us
+            .push_back(std::mem::take(&mut self.own_now).as_secs_f32() * 1e6);
     }
 
     /// Draw the world-space views (world camera set, after the world pass). With the profiler
@@ -95,10 +197,11 @@ impl Overlay {
     /// player (this is where the overlay learns where the player is on screen).
     pub fn draw_world_views(&mut self, sim: &Sim, view: &Aabb, scale: f32, hud: &mut Hud) {
         puffin::profile_function!();
+        let started = Instant::now();
         let thin = 1.0 / scale;
         let world = sim.world();
         if self.views.is_on(View::Profiler) {
-            self.profiler.sample(world, sim.dirty_optimization());
+            self.profiler.sample(sim.dirty_optimization());
             let player = world
                 .try_column::<Player>()
                 .and_then(|c| c.entities().first().copied())
@@ -175,16 +278,36 @@ impl Overlay {
                 outline(&Aabb::centered(p.x, p.y, c.half_w, c.half_h), thin, colour);
             }
         }
+        self.add_own(started);
     }
 
     /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge. The panel
     /// is opaque, so its figures read the same over any part of the level.
+    /// Without the stats panel, a pinned F7 comparison goes in a banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
+            if let Some(text) = self.steps.comparison() {
+                let line = [(format!("dirty optimization: {text}"), ink::GOLD)];
+                let (w, h) = Hud::box_size(&line, BANNER_SIZE);
+                let x = ((screen_width() - w) / 2.0).max(0.0);
+                let y = screen_height() - h - 12.0;
+                hud.panel(Rect::new(x, y, w, h), ink::OPAQUE);
+                hud.text_box(&line, x, y, BANNER_SIZE);
+            }
             return;
         }
         puffin::profile_function!();
-        draw_stats(hud, sim, fps, top, &self.history);
+        let started = Instant::now();
+        self.stats_shown = draw_stats(
+            hud,
+            sim,
+            fps,
+            top,
+            &self.history,
+            &self.steps,
+            median(&self.own_us),
+        );
+        self.add_own(started);
     }
 
     /// Run and paint the profiler window (last, over everything), its top at `top`.
@@ -192,7 +315,11 @@ impl Overlay {
         if !self.views.is_on(View::Profiler) {
             return;
         }
+        let started = Instant::now();
+        let own_us = median(&self.own_us);
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
+        let steps = &self.steps;
+        let saved = self.saved.as_deref();
         let profiler = &mut self.profiler;
         let last = self.history.back().copied().unwrap_or_default();
         let rect = ProfilerWindow::rect(profiler.side, top);
@@ -206,9 +333,14 @@ impl Overlay {
                 .fixed_pos([rect.x, rect.y])
                 .fixed_size(content)
                 .max_width(content[0])
-                .show(ctx, |ui| profiler.ui(ui, last));
+                .show(ctx, |ui| profiler.ui(ui, last, steps, own_us, saved));
         });
         egui.draw();
+        self.add_own(started);
+        if std::mem::take(&mut self.profiler.save_requested) {
+            // The outcome shows in the window (`saved`).
+            let _ = self.save_profile();
+        }
         if !open {
             self.views.set(View::Profiler, false);
             self.sync_profiling();

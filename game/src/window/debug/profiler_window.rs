@@ -4,16 +4,11 @@
 //! at full width the update is a sliver). The window docks to a side of the screen, below the
 //! HUD, and moves across when the player walks under it.
 
-use std::collections::VecDeque;
-
-use ecs::World;
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, micros};
 use super::stats_panel::MARGIN;
-
-/// Frames the Systems tab averages over: one second at 60 FPS.
-const COST_WINDOW: usize = 60;
+use super::step_costs::{STEP_WINDOW, StepCosts, SystemRow, step_micros};
 
 /// Which side of the screen the profiler window is docked to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,29 +35,16 @@ enum Tab {
     Flamegraph,
 }
 
-/// One system's recent cost, for the Systems tab.
-#[derive(Debug)]
-struct SystemCost {
-    name: &'static str,
-    tracked: usize,
-    dirty: usize,
-    /// Its last step's time, one entry per frame, newest last, in microseconds.
-    recent_us: VecDeque<f32>,
-}
-
-impl SystemCost {
-    fn mean_us(&self) -> f32 {
-        self.recent_us.iter().sum::<f32>() / self.recent_us.len().max(1) as f32
-    }
-}
-
 /// The profiler window: where it is docked, which tab is open, and what it shows.
 #[derive(Default)]
 pub(super) struct ProfilerWindow {
     pub(super) side: Side,
     tab: Tab,
-    costs: Vec<SystemCost>,
     dirty_optimization: bool,
+    /// The Save button was clicked this frame.
+    pub(super) save_requested: bool,
+    /// The Systems tab's rows as last shown, one line each (for the scripted report).
+    pub(super) shown: Vec<String>,
     /// puffin's own viewer state, made when the window first opens (from then on it collects
     /// frames).
     puffin: Option<puffin_egui::GlobalProfilerUi>,
@@ -110,38 +92,25 @@ impl ProfilerWindow {
         }
     }
 
-    /// Take this frame's per-system figures from the world.
-    pub(super) fn sample(&mut self, world: &World, dirty_optimization: bool) {
+    /// Note the dirty optimization's state for the tab bar.
+    pub(super) fn sample(&mut self, dirty_optimization: bool) {
         self.dirty_optimization = dirty_optimization;
-        let same = self.costs.len() == world.systems().len()
-            && self
-                .costs
-                .iter()
-                .zip(world.systems())
-                .all(|(c, s)| c.name == s.name);
-        if !same {
-            self.costs = world
-                .systems()
-                .map(|s| SystemCost {
-                    name: s.name,
-                    tracked: 0,
-                    dirty: 0,
-                    recent_us: VecDeque::with_capacity(COST_WINDOW),
-                })
-                .collect();
-        }
-        for (cost, s) in self.costs.iter_mut().zip(world.systems()) {
-            cost.tracked = s.tracked;
-            cost.dirty = s.last_dirty;
-            if cost.recent_us.len() == COST_WINDOW {
-                cost.recent_us.pop_front();
-            }
-            cost.recent_us
-                .push_back(s.last_duration.as_secs_f32() * 1e6);
-        }
     }
 
-    pub(super) fn ui(&mut self, ui: &mut egui::Ui, last: FrameCost) {
+    /// The frames puffin's viewer holds (from when the window first opened), if it has opened.
+    pub(super) fn frame_view(&self) -> Option<&puffin::GlobalFrameView> {
+        self.puffin.as_ref().map(|p| p.global_frame_view())
+    }
+
+    pub(super) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        last: FrameCost,
+        steps: &StepCosts,
+        own_us: f32,
+        saved: Option<&str>,
+    ) {
+        let rows = steps.rows();
         let puffin = self.puffin.get_or_insert_with(|| {
             let mut p = puffin_egui::GlobalProfilerUi::default();
             // One row per system however many steps the frame ran; the view also keeps its
@@ -156,7 +125,7 @@ impl ProfilerWindow {
                     self.zoom_pending = tab == Tab::Flamegraph;
                 }
             }
-            if self.costs.is_empty() {
+            if rows.is_empty() {
                 return;
             }
             ui.separator();
@@ -171,20 +140,32 @@ impl ProfilerWindow {
         });
         ui.separator();
         match self.tab {
-            Tab::Systems if self.costs.is_empty() => {
+            Tab::Systems if rows.is_empty() => {
                 ui.label("No level is running.");
             }
-            Tab::Systems => systems_table(ui, &self.costs, last),
+            Tab::Systems => {
+                self.shown = systems_table(ui, &rows, steps, last, own_us);
+            }
             Tab::Flamegraph => {
                 ui.horizontal(|ui| {
                     if ui.button("Zoom to update").clicked() {
                         self.zoom_pending = true;
+                    }
+                    if ui
+                        .button("Save .puffin")
+                        .on_hover_text("the latest 1,000 frames and the slowest 256")
+                        .clicked()
+                    {
+                        self.save_requested = true;
                     }
                     ui.weak("double-click: whole frame; ctrl+scroll: zoom");
                 });
                 if self.zoom_pending {
                     let canvas_width = ui.available_width() - 12.0;
                     self.zoom_pending = !zoom_to_update(puffin, canvas_width);
+                }
+                if let Some(saved) = saved {
+                    ui.weak(saved);
                 }
                 // Long lines (puffin's frame summary) end in "…" rather than widen the window.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
@@ -196,26 +177,37 @@ impl ProfilerWindow {
     }
 }
 
-/// The Systems tab: each system's time per step (mean of the last second's frames), its share
-/// of the step as a bar, and what it tracked and was given dirty.
-fn systems_table(ui: &mut egui::Ui, costs: &[SystemCost], last: FrameCost) {
-    let total: f32 = costs.iter().map(SystemCost::mean_us).sum();
+/// The Systems tab: the step's median, then each game system's time per step (median over
+/// the record's window) with its share of the game's total as a bar, and what it tracked and
+/// was given dirty; then the debug systems and the overlay's own cost, apart and out of the
+/// total. Returns the rows as text lines.
+fn systems_table(
+    ui: &mut egui::Ui,
+    rows: &[SystemRow],
+    steps: &StepCosts,
+    last: FrameCost,
+    own_us: f32,
+) -> Vec<String> {
+    let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
+    let phase = steps.phase();
     ui.label(format!(
-        "This frame: update {} in {} step{}, render {}.",
-        micros(last.update_ms * 1e3),
+        "Step {} (median of {} steps); this frame: {} step{}, render {}.",
+        step_micros(phase.step_us),
+        phase.steps,
         last.steps,
         if last.steps == 1 { "" } else { "s" },
         micros(last.render_ms * 1e3)
     ));
     ui.weak(format!(
-        "µs per step, mean of the last {COST_WINDOW} frames; the bar is the system's share of \
-         the step's {total:.1} µs."
+        "µs per step, median of the last {STEP_WINDOW} steps; the bar is the system's share of \
+         the game's {total:.1} µs."
     ));
     let bar_ink = egui::Color32::from_rgb(255, 140, 50);
+    let mut shown = Vec::with_capacity(rows.len() + 2);
     egui::ScrollArea::vertical().show(ui, |ui| {
         egui::Grid::new("systems")
             .striped(true)
-            .spacing([8.0, 3.0])
+            .spacing([8.0, 2.0])
             .show(ui, |ui| {
                 ui.strong("system");
                 ui.strong(format!("{:>7}", "tracked"));
@@ -223,33 +215,67 @@ fn systems_table(ui: &mut egui::Ui, costs: &[SystemCost], last: FrameCost) {
                 ui.strong(format!("{:>8}", "µs"));
                 ui.strong("share");
                 ui.end_row();
-                for c in costs {
-                    let mean = c.mean_us();
-                    let share = if total > 0.0 { mean / total } else { 0.0 };
-                    ui.monospace(c.name);
-                    ui.monospace(format!("{:>7}", c.tracked));
-                    ui.monospace(format!("{:>6}", c.dirty));
-                    ui.monospace(format!("{mean:>8.1}"));
-                    ui.horizontal(|ui| {
-                        let (rect, _) =
-                            ui.allocate_exact_size(egui::vec2(100.0, 12.0), egui::Sense::hover());
-                        ui.painter()
-                            .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
-                        let mut bar = rect;
-                        bar.set_width(rect.width() * share);
-                        ui.painter().rect_filled(bar, 2.0, bar_ink);
-                        ui.monospace(format!("{:>3.0}%", share * 100.0));
-                    });
+                let mut row = |ui: &mut egui::Ui, r: &SystemRow, share: Option<f32>| {
+                    let line = row_text(r);
+                    ui.monospace(r.name);
+                    ui.monospace(format!("{:>7}", r.tracked));
+                    ui.monospace(format!("{:>6.0}", r.dirty));
+                    ui.monospace(format!("{:>8.1}", r.us));
+                    match share {
+                        Some(share) => ui.horizontal(|ui| {
+                            let (rect, _) = ui
+                                .allocate_exact_size(egui::vec2(80.0, 10.0), egui::Sense::hover());
+                            ui.painter()
+                                .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
+                            let mut bar = rect;
+                            bar.set_width(rect.width() * share);
+                            ui.painter().rect_filled(bar, 2.0, bar_ink);
+                            ui.monospace(format!("{:>3.0}%", share * 100.0));
+                        }),
+                        None => ui.horizontal(|ui| {
+                            ui.weak("debug");
+                        }),
+                    };
                     ui.end_row();
+                    shown.push(line);
+                };
+                for r in rows.iter().filter(|r| !r.debug) {
+                    let share = if total > 0.0 { r.us / total } else { 0.0 };
+                    row(ui, r, Some(share));
                 }
-                ui.strong("all systems");
+                ui.strong("game systems");
                 ui.label("");
                 ui.label("");
                 ui.strong(egui::RichText::new(format!("{total:>8.1}")).monospace());
                 ui.label("");
                 ui.end_row();
+                for r in rows.iter().filter(|r| r.debug) {
+                    row(ui, r, None);
+                }
             });
+        let line = debug_line(rows, own_us);
+        ui.weak(&line);
+        shown.push(line);
     });
+    shown
+}
+
+/// A system's row as text, the same in both panels: `attack  12  0  0.4`.
+pub(super) fn row_text(r: &SystemRow) -> String {
+    format!(
+        "{:<16}{:>8}{:>8.0}{:>9.1}",
+        r.name, r.tracked, r.dirty, r.us
+    )
+}
+
+/// The debug instruments' own cost on one line: the debug systems per step, the overlay (its
+/// views, panels and this window) per frame.
+pub(super) fn debug_line(rows: &[SystemRow], own_us: f32) -> String {
+    let systems: f32 = rows.iter().filter(|r| r.debug).map(|r| r.us).sum();
+    format!(
+        "debug (not in the total): systems {systems:.1} µs/step, overlay {}/frame",
+        step_micros(own_us)
+    )
 }
 
 /// Zoom puffin's merged flamegraph to the `update` scope of the latest frame, with a little room

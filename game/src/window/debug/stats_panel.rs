@@ -7,6 +7,8 @@ use std::collections::VecDeque;
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, HISTORY, micros};
+use super::profiler_window::debug_line;
+use super::step_costs::{STEP_WINDOW, StepCosts, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
 use crate::window::ui::{Hud, ink};
@@ -18,35 +20,44 @@ const LABEL: f32 = 16.0;
 /// Line height of the stats graph's legend.
 const LEGEND_LINE: f32 = 20.0;
 /// Height of the stats graph in pixels.
-const GRAPH_H: f32 = 72.0;
+const GRAPH_H: f32 = 56.0;
+/// Height of the step graph under it, which has a scale of its own.
+const STEP_H: f32 = 36.0;
 /// Pixels per frame in the stats graph: a 2 px bar and a 1 px gap.
 const BAR_STEP: f32 = 3.0;
 /// Gap between a debug panel and the screen's edge.
 pub(super) const MARGIN: f32 = 12.0;
 const UPDATE_INK: Color = Color::new(1.0, 0.55, 0.2, 1.0);
 const RENDER_INK: Color = Color::new(0.3, 0.7, 1.0, 1.0);
+/// The step graph's bars while the optimization is off.
+const OFF_INK: Color = Color::new(1.0, 0.3, 0.3, 1.0);
+/// A switch of the optimization (F7), across both graphs.
+const SWITCH_INK: Color = Color::new(1.0, 1.0, 1.0, 0.9);
 const GRID_INK: Color = Color::new(0.35, 0.33, 0.4, 1.0);
 
 /// Queue the stats panel into `hud`, its top at `top`, at the right edge, for the frames in
-/// `history` (newest last). The panel is opaque, so its figures read the same over any part of
-/// the level.
+/// `history` (newest last) and the steps in `steps`; `own_us` is the overlay's own median cost
+/// per frame. The panel is opaque, so its figures read the same over any part of the level.
+/// Returns its lines of text.
 pub(super) fn draw_stats(
     hud: &mut Hud,
     sim: &Sim,
     fps: f32,
     top: f32,
     history: &VecDeque<FrameCost>,
-) {
+    steps: &StepCosts,
+    own_us: f32,
+) -> Vec<String> {
     let last = history.back().copied().unwrap_or_default();
-    let lines = stats_lines(sim, fps, last);
+    let lines = stats_lines(sim, fps, last, steps, own_us);
     let pad = SIZE * 0.5;
     let (text_w, text_h) = Hud::box_size(&lines, SIZE);
     let graph_w = HISTORY as f32 * BAR_STEP;
     // The widest scale label the graph is likely to need.
     let axis_w = measure_text(micros(50_000.0), None, LABEL as u16, 1.0).width;
     let w = text_w.max(pad + graph_w + 8.0 + axis_w + pad);
-    // Text, a gap, the graph, its legend.
-    let h = text_h + 12.0 + GRAPH_H + 28.0 + LEGEND_LINE;
+    // Text, a gap, the two graphs, their legend.
+    let h = text_h + 12.0 + GRAPH_H + 8.0 + STEP_H + 28.0 + LEGEND_LINE;
     let x = (screen_width() - w - MARGIN).max(0.0);
     hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
     for (i, (t, c)) in lines.iter().enumerate() {
@@ -55,22 +66,40 @@ pub(super) fn draw_stats(
     }
     let (gx, base) = (x + pad, top + text_h + 12.0 + GRAPH_H);
     draw_graph(hud, history, gx, base);
-    draw_legend(hud, gx, base + 22.0);
+    let step_base = base + 8.0 + STEP_H;
+    draw_step_graph(hud, history, gx, step_base);
+    draw_legend(hud, gx, step_base + 22.0);
+    lines.into_iter().map(|(t, _)| t).collect()
 }
 
-/// The panel's text: the frame's figures, then one line per system.
-fn stats_lines(sim: &Sim, fps: f32, last: FrameCost) -> Vec<(String, Color)> {
+/// The panel's text: the frame's figures, the pinned F7 comparison, then one line per game
+/// system and the debug systems apart.
+fn stats_lines(
+    sim: &Sim,
+    fps: f32,
+    last: FrameCost,
+    steps: &StepCosts,
+    own_us: f32,
+) -> Vec<(String, Color)> {
     let world = sim.world();
-    let steps = match last.steps {
-        1 => "1 step".to_string(),
-        n => format!("{n} steps"),
-    };
+    let phase = steps.phase();
+    let window_us = (last.update_ms - last.step_ms).max(0.0) * 1e3;
     let mut lines = vec![
         ("Stats (F6)".to_string(), ink::GOLD),
         (
             format!(
-                "{fps:.0} FPS   update {} ({steps})   render {}",
-                micros(last.update_ms * 1e3),
+                "{fps:.0} FPS   step {} (median of {} steps)",
+                step_micros(phase.step_us),
+                phase.steps
+            ),
+            ink::TEXT,
+        ),
+        (
+            format!(
+                "this frame: {} step{}   window {}   render {}",
+                last.steps,
+                if last.steps == 1 { "" } else { "s" },
+                micros(window_us),
                 micros(last.render_ms * 1e3)
             ),
             ink::TEXT,
@@ -100,7 +129,7 @@ fn stats_lines(sim: &Sim, fps: f32, last: FrameCost) -> Vec<(String, Color)> {
             format!(
                 "dirty optimization {}",
                 if sim.dirty_optimization() {
-                    "ON"
+                    "ON (F7)"
                 } else {
                     "OFF (F7)"
                 }
@@ -111,24 +140,77 @@ fn stats_lines(sim: &Sim, fps: f32, last: FrameCost) -> Vec<(String, Color)> {
                 ink::ERROR
             },
         ),
-        (
-            format!("{:<16}{:>8}{:>8}{:>9}", "system", "tracked", "dirty", "µs"),
-            ink::DIM,
-        ),
     ];
-    for s in world.systems() {
-        lines.push((
-            format!(
-                "{:<16}{:>8}{:>8}{:>9.1}",
-                s.name,
-                s.tracked,
-                s.last_dirty,
-                s.last_duration.as_secs_f64() * 1e6
-            ),
-            ink::TEXT,
-        ));
+    if let Some(comparison) = steps.comparison() {
+        lines.push((comparison, ink::GOLD));
     }
+    lines.push((
+        format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
+        ink::DIM,
+    ));
+    let rows = steps.rows();
+    let cells: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.debug)
+        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .collect();
+    for three in cells.chunks(3) {
+        lines.push((three.join("   "), ink::TEXT));
+    }
+    let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
+    let debug: Vec<String> = rows
+        .iter()
+        .filter(|r| r.debug)
+        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .collect();
+    lines.push((
+        format!("{:<16}{total:>5.1}   {}", "game systems", debug.join("   ")),
+        ink::DIM,
+    ));
+    lines.push((debug_line(&rows, own_us), ink::DIM));
     lines
+}
+
+/// The step graph: each frame's time in `Sim::step` on a scale of its own (the first round
+/// figure above nine frames in ten), orange with the optimization on, red with it off; a white
+/// line marks each switch. `gx` is its left edge, `base` its bottom.
+fn draw_step_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) {
+    let graph_w = HISTORY as f32 * BAR_STEP;
+    let per_step = |c: &FrameCost| c.step_ms * 1e3 / c.steps.max(1) as f32;
+    let top_us = graph_scale(history.iter().map(per_step), 1.0);
+    let per_us = STEP_H / top_us;
+    for us in [0.0, top_us] {
+        let y = base - us * per_us;
+        hud.panel(Rect::new(gx, y, graph_w, 1.0), GRID_INK);
+        let label = if us == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{}/step", step_micros(us))
+        };
+        hud.text(label, gx + graph_w + 8.0, y + 5.0, LABEL, ink::DIM);
+    }
+    let mut was = history.front().map(|c| c.tracking);
+    for (i, c) in history.iter().enumerate() {
+        let bx = gx + i as f32 * BAR_STEP;
+        if was != Some(c.tracking) {
+            hud.panel(
+                Rect::new(
+                    bx - 1.0,
+                    base - STEP_H - GRAPH_H - 8.0,
+                    1.0,
+                    STEP_H + GRAPH_H + 8.0,
+                ),
+                SWITCH_INK,
+            );
+            was = Some(c.tracking);
+        }
+        if c.steps == 0 {
+            continue;
+        }
+        let h = (per_step(c) * per_us).min(STEP_H);
+        let colour = if c.tracking { UPDATE_INK } else { OFF_INK };
+        hud.panel(Rect::new(bx, base - h, BAR_STEP - 1.0, h), colour);
+    }
 }
 
 /// The graph of `history`: one bar per frame, update under render. The scale is the round
@@ -137,7 +219,10 @@ fn stats_lines(sim: &Sim, fps: f32, last: FrameCost) -> Vec<(String, Color)> {
 /// tip. `gx` is its left edge, `base` its bottom.
 fn draw_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) {
     let graph_w = HISTORY as f32 * BAR_STEP;
-    let top_us = graph_scale(history.iter().map(|c| (c.update_ms + c.render_ms) * 1e3));
+    let top_us = graph_scale(
+        history.iter().map(|c| (c.update_ms + c.render_ms) * 1e3),
+        100.0,
+    );
     let per_us = GRAPH_H / top_us;
     for us in [0.0, top_us / 2.0, top_us] {
         let y = base - us * per_us;
@@ -168,15 +253,16 @@ fn draw_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) 
 fn draw_legend(hud: &mut Hud, gx: f32, legend_y: f32) {
     let mut lx = gx;
     for (name, colour) in [
-        ("update (simulation)", UPDATE_INK),
-        ("render (draw lists)", RENDER_INK),
+        ("update", UPDATE_INK),
+        ("render", RENDER_INK),
+        ("step, own scale (off: red)", OFF_INK),
     ] {
         hud.panel(Rect::new(lx, legend_y - 10.0, 10.0, 10.0), colour);
         hud.text(name, lx + 14.0, legend_y, LABEL, colour);
         lx += 14.0 + measure_text(name, None, LABEL as u16, 1.0).width + 16.0;
     }
     hud.text(
-        "one bar per frame, time in µs; red tip: over the scale",
+        "one bar per frame; red tip: over the scale; white line: F7",
         gx,
         legend_y + LEGEND_LINE,
         LABEL,
@@ -184,13 +270,13 @@ fn draw_legend(hud: &mut Hud, gx: f32, legend_y: f32) {
     );
 }
 
-/// The stats graph's full height in microseconds: the first of 100, 200, 500, 1,000, 2,000, ...
-/// at or above nine in ten of `totals`.
-fn graph_scale(totals: impl Iterator<Item = f32>) -> f32 {
+/// A graph's full height in microseconds: the first of `least`, 2x, 5x, 10x, 20x ... at or above
+/// nine in ten of `totals`.
+fn graph_scale(totals: impl Iterator<Item = f32>, least: f32) -> f32 {
     let mut totals: Vec<f32> = totals.collect();
     totals.sort_by(f32::total_cmp);
     let p90 = totals.get(totals.len() * 9 / 10).copied().unwrap_or(0.0);
-    let mut scale = 100.0;
+    let mut scale = least;
     let mut steps = [2.0, 2.5, 2.0].into_iter().cycle();
     // Capped at 100 s, so a nonsense figure cannot loop for ever.
     while scale < p90 && scale < 1e8 {
@@ -205,12 +291,12 @@ mod tests {
 
     #[test]
     fn graph_scale_is_a_round_figure_above_nine_frames_in_ten() {
-        assert_eq!(graph_scale(std::iter::empty()), 100.0);
-        assert_eq!(graph_scale([40.0; 10].into_iter()), 100.0);
-        assert_eq!(graph_scale([1_100.0; 10].into_iter()), 2_000.0);
+        assert_eq!(graph_scale(std::iter::empty(), 100.0), 100.0);
+        assert_eq!(graph_scale([40.0; 10].into_iter(), 100.0), 100.0);
+        assert_eq!(graph_scale([1_100.0; 10].into_iter(), 100.0), 2_000.0);
         // One slow frame in twenty does not set the scale.
         let totals = [300.0; 19].into_iter().chain([9_000.0]);
-        assert_eq!(graph_scale(totals), 500.0);
-        assert_eq!(graph_scale([f32::INFINITY; 3].into_iter()), 1e8);
+        assert_eq!(graph_scale(totals, 100.0), 500.0);
+        assert_eq!(graph_scale([f32::INFINITY; 3].into_iter(), 100.0), 1e8);
     }
 }

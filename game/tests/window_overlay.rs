@@ -1,0 +1,172 @@
+//! The debug overlay's figures in a real window (Xvfb + Mesa), the bot playing `cratetopia`:
+//! F7 pressed in a scripted run (`--press F7@FRAME`) pins the comparison of the steps before
+//! and after it on screen, and the stats panel (F6) and the profiler window (F2) show the same
+//! figure for a system. Skipped with a message when there is neither a display nor `Xvfb`,
+//! unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
+
+mod common;
+
+use common::process::{WINDOW_LIMIT, output_within};
+use common::{repo, windowed_at};
+use game::atlas::RgbaImage;
+
+/// A scripted run's report and screenshot.
+struct Run {
+    report: serde_json::Value,
+    shot: RgbaImage,
+}
+
+/// `crate-room --level levels/cratetopia.ron --input bot --frames N ARGS` at `width` x `height`.
+fn run(size: (u32, u32), frames: u32, args: &[&str], name: &str) -> Option<Run> {
+    let mut cmd = windowed_at(size.0, size.1)?;
+    let dir = std::env::temp_dir().join(format!("crate-room-overlay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let shot = dir.join(format!("{name}.png"));
+    let out = output_within(
+        cmd.current_dir(repo())
+            .args([
+                "--width",
+                &size.0.to_string(),
+                "--height",
+                &size.1.to_string(),
+            ])
+            .args([
+                "--level",
+                "levels/cratetopia.ron",
+                "--input",
+                "bot",
+                "--mute",
+            ])
+            .args(["--frames", &frames.to_string(), "--screenshot"])
+            .arg(&shot)
+            .args(args),
+        WINDOW_LIMIT,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "crate-room failed: {}\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout.lines().rev().find(|l| l.starts_with('{'));
+    let report = serde_json::from_str(line.expect("a JSON report")).expect("valid JSON");
+    eprintln!("screenshot: {}", shot.display());
+    let shot = RgbaImage::load(&shot).expect("a readable screenshot");
+    Some(Run { report, shot })
+}
+
+/// Pixels of the overlay's gold ink in the bottom `rows` rows of the screenshot: the F7
+/// banner's text (gold over its opaque panel; the level has no such colour).
+fn gold_at_bottom(shot: &RgbaImage, rows: u32) -> usize {
+    let g = game::window::ui::ink::GOLD;
+    let gold = [g.r, g.g, g.b].map(|c| (c * 255.0) as u8);
+    (shot.height - rows..shot.height)
+        .flat_map(|y| (0..shot.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let i = ((y * shot.width + x) * 4) as usize;
+            shot.pixels[i..i + 3] == gold
+        })
+        .count()
+}
+
+#[test]
+fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
+    let Some(off_then_on) = run(
+        (1280, 720),
+        240,
+        &["--no-dirty", "--press", "F7@120"],
+        "f7_pinned",
+    ) else {
+        return;
+    };
+    let text = off_then_on.report["comparison"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a pinned comparison: {}", off_then_on.report));
+    let (before, after) = text.split_once(" -> ").expect("before -> after");
+    assert!(
+        before.starts_with("off ") && before.ends_with(" µs/step"),
+        "{text}"
+    );
+    assert!(
+        after.starts_with("on ") && after.contains(" µs/step ("),
+        "{text}"
+    );
+    assert!(text.contains("entities skipped by"), "{text}");
+    let figure = |part: &str| -> f64 {
+        let n = part.split_whitespace().nth(1).expect("a figure");
+        n.replace(',', "").parse().expect("a number")
+    };
+    assert!(
+        figure(before) > figure(after),
+        "tracking makes cratetopia's step cheaper: {text}"
+    );
+    let shown = gold_at_bottom(&off_then_on.shot, 60);
+    assert!(
+        shown > 200,
+        "the banner's text on screen: {shown} gold pixels"
+    );
+
+    // Without the key, nothing is pinned and the bottom of the screen has no banner.
+    let Some(plain) = run((1280, 720), 240, &["--no-dirty"], "f7_not_pressed") else {
+        return;
+    };
+    assert_eq!(plain.report["comparison"], serde_json::Value::Null);
+    assert_eq!(gold_at_bottom(&plain.shot, 60), 0);
+}
+
+/// A system's figure in the stats panel's lines: the number after its name.
+fn stats_figure(lines: &[serde_json::Value], system: &str) -> Option<String> {
+    lines.iter().filter_map(|l| l.as_str()).find_map(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == system)?;
+        words.get(at + 1).map(|s| (*s).to_owned())
+    })
+}
+
+#[test]
+fn the_stats_panel_and_the_profiler_window_agree_on_a_system() {
+    let Some(both) = run((1280, 720), 150, &["--debug", "stats,profiler"], "f2_f6") else {
+        return;
+    };
+    let empty = Vec::new();
+    let stats = both.report["stats_text"].as_array().unwrap_or(&empty);
+    let profiler = both.report["profiler_text"].as_array().unwrap_or(&empty);
+    for system in ["attack", "draw_data", "debug_stats"] {
+        let in_f6 = stats_figure(stats, system)
+            .unwrap_or_else(|| panic!("{system} in the stats panel: {stats:?}"));
+        // The profiler's row: name, tracked, dirty, µs.
+        let row = profiler
+            .iter()
+            .filter_map(|l| l.as_str())
+            .find(|l| l.split_whitespace().next() == Some(system))
+            .unwrap_or_else(|| panic!("{system} in the profiler window: {profiler:?}"));
+        let in_f2 = row.split_whitespace().nth(3).expect("a µs column");
+        assert_eq!(in_f6, in_f2, "{system}: F6 {in_f6} µs, F2 `{row}`");
+    }
+}
+
+#[test]
+fn a_saved_profile_opens_with_puffins_own_loader() {
+    let dir = std::env::temp_dir().join(format!("crate-room-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("run.puffin");
+    let path = file.to_str().expect("a UTF-8 temp path");
+    let Some(_) = run((1280, 720), 90, &["--save-profile", path], "profile") else {
+        return;
+    };
+    let mut bytes = std::fs::File::open(&file).expect("the .puffin file is written");
+    let view = puffin::FrameView::read(&mut bytes).expect("puffin reads the file");
+    let frames: Vec<_> = view.all_uniq().collect();
+    // Every frame but the last (puffin ends a frame when the next begins).
+    assert!(frames.len() >= 80, "{} frames saved of 90", frames.len());
+    let names: Vec<String> = view
+        .scope_collection()
+        .scopes_by_id()
+        .values()
+        .map(|d| d.name().to_string())
+        .collect();
+    for scope in ["frame", "update", "render", "draw_data"] {
+        assert!(names.iter().any(|n| n == scope), "{scope} in {names:?}");
+    }
+}
