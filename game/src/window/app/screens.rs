@@ -189,6 +189,29 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
         title_row(hud, &l, row, i, entry, i == selected);
     }
     let below = l.top + l.line * shown as f32 + 16.0;
+    // A cue under the panel when the list runs past it, above or below.
+    let after = entries.len().saturating_sub(first + l.rows);
+    let cue = match (first, after) {
+        (0, 0) => None,
+        (0, n) => Some(format!("v {n} more below")),
+        (n, 0) => Some(format!("^ {n} more above")),
+        (a, b) => Some(format!("^ {a} more above, v {b} more below")),
+    };
+    let cue_size = if l.big { 20.0 } else { 16.0 };
+    let below = match cue {
+        Some(cue) => {
+            let w = measure_text(&cue, None, cue_size as u16, 1.0).width;
+            hud.text(
+                cue,
+                l.x + l.width - w - 8.0,
+                below + cue_size,
+                cue_size,
+                ink::GOLD,
+            );
+            below + cue_size
+        }
+        None => below,
+    };
     hud.centered(
         title_total(entries),
         below + l.size * 1.2,
@@ -233,10 +256,16 @@ fn title_row(
     };
     hud.text(marker, x + 10.0, y + size, size, color);
     hud.text(number, x + 28.0, y + size, size, ink::DIM);
-    let title = entry
+    let name = entry
         .name
         .clone()
         .unwrap_or_else(|| entry.file.trim_end_matches(".ron").to_owned());
+    // Levels outside the campaign are the sandbox: always open, timed, no unlocks.
+    let title = if entry.campaign {
+        name
+    } else {
+        format!("Sandbox: {name}")
+    };
     let chars = ((width - 330.0) / (size * 0.5)).max(8.0) as usize;
     let number_w = measure_text("00 ", None, size as u16, 1.0).width;
     hud.text(
