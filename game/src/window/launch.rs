@@ -133,12 +133,14 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         input,
         frames: args.frames,
         screenshot: args.screenshot,
+        report_brightness: args.report_brightness,
         debug: args.debug,
         puffin_server: args.puffin_server,
         overrides: Overrides {
             mute: args.mute,
             no_shake: args.no_shake,
             no_hit_stop: args.no_hit_stop,
+            reduce_flashing: args.reduce_flashing,
             fullscreen: match (args.fullscreen, args.windowed) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),

@@ -22,6 +22,8 @@ pub struct PlayOptions {
     pub frames: Option<u64>,
     /// Scripted mode: write the last frame here as a PNG.
     pub screenshot: Option<PathBuf>,
+    /// Scripted mode: report each frame's mean brightness.
+    pub report_brightness: bool,
     /// Debug views on at start.
     pub debug: Views,
     /// Serve puffin profiles on this address (for `puffin_viewer`).
@@ -44,6 +46,8 @@ pub(super) struct Script {
     pub frames: u64,
     /// Where the last frame is written as a PNG.
     pub screenshot: Option<PathBuf>,
+    /// Each frame's mean brightness so far, when the run reports them.
+    pub brightness: Option<Vec<f32>>,
 }
 
 impl Script {
@@ -52,6 +56,7 @@ impl Script {
         opts.frames.map(|frames| Self {
             frames,
             screenshot: opts.screenshot.clone(),
+            brightness: opts.report_brightness.then(Vec::new),
         })
     }
 }

@@ -59,6 +59,9 @@ pub struct ScriptReport {
     /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
     /// state. While `showing` is `editing`, `view` and `scale` above are the editor's too.
     pub editor: Option<EditorReport>,
+    /// Each frame's mean brightness, 0 to 255, with `--report-brightness`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brightness: Option<Vec<f32>>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.
@@ -139,6 +142,7 @@ impl App {
             screen: [screen_width(), screen_height()],
             editor: self.edits.session.as_ref().map(Session::report),
             cpu: self.frames.times.report(),
+            brightness: self.script.as_ref().and_then(|s| s.brightness.clone()),
             ..ScriptReport::default()
         }
     }
