@@ -43,7 +43,7 @@ fn each_gold_replay_clears_its_level_within_the_gold_time() {
         }
         let cleared = sim
             .state()
-            .cleared_at
+            .room_time()
             .unwrap_or_else(|| panic!("{level}: the gold replay does not clear the room"));
         assert!(
             cleared <= par.gold,

@@ -51,6 +51,7 @@ fn flags_change_the_run_and_never_the_file() {
         mute: true,
         no_shake: true,
         no_hit_stop: true,
+        reduce_flashing: true,
         fullscreen: Some(true),
     };
     let (mut settings, _) = SettingsFile::load(&Store::at(&dir.0), flags);

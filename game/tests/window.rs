@@ -782,3 +782,59 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// A frame counts as a flash when the screen's mean brightness rises by more than this (out of
+/// 255) from the frame before: a blast's flash rises by 60 or more in the Powder Room, while
+/// sprites coming and going move it by a few.
+const FLASH_RISE: f64 = 20.0;
+
+/// The frames (one step each) on which the screen's brightness jumped up, over the Powder
+/// Room's keg chain set off by the bot, with `extra` arguments; and the crates left (checked
+/// to show that the chain went off).
+fn flashes_over_the_powder_room_chain(extra: &[&str], name: &str) -> Option<(Vec<usize>, u64)> {
+    let mut args = vec!["--report-brightness", "--mute"];
+    args.extend_from_slice(extra);
+    let run = play("levels/powder_room.ron", 240, &args, name)?;
+    let brightness: Vec<f64> = run.summary["brightness"]
+        .as_array()
+        .expect("a brightness per frame")
+        .iter()
+        .map(|b| b.as_f64().expect("a number"))
+        .collect();
+    assert_eq!(brightness.len(), 240, "one brightness per frame");
+    let rises = (1..brightness.len())
+        .filter(|&i| brightness[i] - brightness[i - 1] > FLASH_RISE)
+        .collect();
+    let left = run.summary["crates_left"].as_u64().expect("crates_left");
+    let total = run.summary["crates_total"].as_u64().expect("crates_total");
+    assert!(
+        left + 10 < total,
+        "{name}: the chain did not go off ({left} of {total} crates left)"
+    );
+    Some((rises, left))
+}
+
+#[test]
+fn a_keg_chain_in_the_powder_room_flashes_at_most_three_times_in_any_second() {
+    let Some((rises, _)) = flashes_over_the_powder_room_chain(&[], "flash_limit") else {
+        return;
+    };
+    assert!(!rises.is_empty(), "a blast still flashes the screen");
+    for (i, &start) in rises.iter().enumerate() {
+        let in_second = rises[i..].iter().take_while(|&&f| f < start + 60).count();
+        assert!(
+            in_second <= 3,
+            "{in_second} flashes in the second from frame {start}: {rises:?}"
+        );
+    }
+}
+
+#[test]
+fn with_reduce_flashing_a_keg_chain_in_the_powder_room_never_flashes() {
+    let Some((rises, _)) =
+        flashes_over_the_powder_room_chain(&["--reduce-flashing"], "flash_reduced")
+    else {
+        return;
+    };
+    assert!(rises.is_empty(), "the screen flashed on frames {rises:?}");
+}

@@ -31,13 +31,15 @@
 //! assert_eq!(feel.offset(), (0.0, 0.0));
 //! ```
 
-/// Which effects are on. Both default to on; either can be switched off for accessibility.
+/// Which effects are on. All default to on; each can be switched off for accessibility.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeelSettings {
     /// Camera shake on hits and breaks.
     pub shake: bool,
     /// Brief pause of the simulation on hits and breaks.
     pub hit_stop: bool,
+    /// A blast's flash of the screen (the settings' "reduce flashing" switches it off).
+    pub flash: bool,
 }
 
 impl Default for FeelSettings {
@@ -45,6 +47,7 @@ impl Default for FeelSettings {
         Self {
             shake: true,
             hit_stop: true,
+            flash: true,
         }
     }
 }
@@ -75,6 +78,8 @@ pub struct Feel {
     /// Strength (0 to 1) of the flash that started `FLASH_STEPS - flash_left` steps ago.
     flash: f32,
     flash_left: u32,
+    /// Steps since the last flash started (saturating).
+    since_flash: u32,
     /// Steps ticked so far; the only input of the shake's direction.
     ticks: u32,
     /// Index into [`DIRECTIONS`] of the current push.
@@ -144,15 +149,26 @@ impl Feel {
     /// Steps a blast's flash takes to fade.
     pub const FLASH_STEPS: u32 = 8;
 
+    /// Fewest steps between the starts of two flashes: 60 / 20 = 3 flashes in any second at
+    /// most, the photosensitivity threshold (WCAG 2.3.1). A chain of kegs blows every 12
+    /// steps; the blasts in between shake but do not flash.
+    pub const FLASH_GAP_STEPS: u32 = 20;
+
     /// React to a keg blowing up `distance` world pixels from the player: [`Feel::blast`], and
-    /// a flash of the screen as strong as the shake (half-white at the player's feet). The
-    /// flash is part of the shake setting: switched off, neither happens.
+    /// a flash of the screen as strong as the shake (half-white at the player's feet), unless
+    /// a flash started less than [`FLASH_GAP_STEPS`](Self::FLASH_GAP_STEPS) ago or flashing is
+    /// switched off ([`FeelSettings::flash`]).
     pub fn on_blast(&mut self, distance: f32) {
         self.kick(Self::blast(distance));
         let strength = Self::blast_nearness(distance);
-        if self.settings.shake && strength >= self.flash_alpha() * 2.0 {
+        if self.settings.flash
+            && strength > 0.0
+            && self.since_flash >= Self::FLASH_GAP_STEPS
+            && strength >= self.flash_alpha() * 2.0
+        {
             self.flash = strength;
             self.flash_left = Self::FLASH_STEPS;
+            self.since_flash = 0;
         }
     }
 
@@ -174,6 +190,7 @@ impl Feel {
             shake_total: 0,
             flash: 0.0,
             flash_left: 0,
+            since_flash: u32::MAX,
             ticks: 0,
             direction: 0,
         }
@@ -189,6 +206,8 @@ impl Feel {
         self.settings = settings;
         if !settings.shake {
             self.shake_left = 0;
+        }
+        if !settings.flash {
             self.flash_left = 0;
         }
         if !settings.hit_stop {
@@ -229,6 +248,7 @@ impl Feel {
         self.freeze_left = self.freeze_left.saturating_sub(1);
         self.shake_left = self.shake_left.saturating_sub(1);
         self.flash_left = self.flash_left.saturating_sub(1);
+        self.since_flash = self.since_flash.saturating_add(1);
         self.ticks = self.ticks.wrapping_add(1);
         // Swing to a direction 135, 180 or 225 degrees from the last, picked by a hash of the
         // tick count: it reads as shaking back and forth rather than drifting one way.
@@ -290,6 +310,7 @@ mod tests {
         let mut feel = Feel::new(FeelSettings {
             shake: false,
             hit_stop: false,
+            flash: true,
         });
         feel.on_hit();
         feel.on_break();
@@ -309,6 +330,7 @@ mod tests {
         let mut shake_only = Feel::new(FeelSettings {
             shake: true,
             hit_stop: false,
+            flash: true,
         });
         shake_only.on_break();
         assert!(!shake_only.freeze_steps_now());
@@ -317,6 +339,7 @@ mod tests {
         let mut stop_only = Feel::new(FeelSettings {
             shake: false,
             hit_stop: true,
+            flash: true,
         });
         stop_only.on_break();
         assert!(stop_only.freeze_steps_now());
@@ -331,6 +354,7 @@ mod tests {
         feel.set_settings(FeelSettings {
             shake: false,
             hit_stop: false,
+            flash: true,
         });
         assert_eq!(feel.offset(), (0.0, 0.0));
         assert!(!feel.freeze_steps_now());
@@ -461,13 +485,46 @@ mod tests {
     }
 
     #[test]
-    fn switching_shake_off_also_switches_off_the_flash() {
+    fn shake_and_flash_are_switched_off_apart() {
         let mut feel = Feel::new(FeelSettings {
             shake: false,
-            hit_stop: true,
+            ..FeelSettings::default()
+        });
+        feel.on_blast(0.0);
+        assert!(feel.flash_alpha() > 0.0);
+        assert_eq!(feel.offset(), (0.0, 0.0));
+        let mut feel = Feel::new(FeelSettings {
+            flash: false,
+            ..FeelSettings::default()
         });
         feel.on_blast(0.0);
         assert_eq!(feel.flash_alpha(), 0.0);
-        assert_eq!(feel.offset(), (0.0, 0.0));
+        assert!(magnitude(feel.offset()) > 0.0);
+    }
+
+    #[test]
+    fn a_chain_of_blasts_every_12_steps_flashes_at_most_three_times_in_any_second() {
+        let mut feel = Feel::new(FeelSettings::default());
+        let mut starts = Vec::new();
+        let mut last = 0.0;
+        for step in 0..240 {
+            if step % 12 == 0 {
+                feel.on_blast(0.0);
+            }
+            let alpha = feel.flash_alpha();
+            if alpha > last {
+                starts.push(step);
+            }
+            last = alpha;
+            feel.tick();
+        }
+        assert!(starts.len() >= 4, "the chain still flashes: {starts:?}");
+        for (i, &s) in starts.iter().enumerate() {
+            let in_second = starts[i..].iter().take_while(|&&t| t < s + 60).count();
+            assert!(
+                in_second <= 3,
+                "{in_second} flashes from step {s}: {starts:?}"
+            );
+        }
     }
 }

@@ -92,9 +92,11 @@ pub struct SimReport {
     pub crates_left: u32,
     /// Coins collected.
     pub score: u32,
-    /// The step the last crate broke on (the room's time, what best times and par times
-    /// count), if it did.
+    /// The step the last crate broke on, if it did.
     pub cleared_at: Option<u64>,
+    /// The room's time in steps, if it was cleared: from the first move or swing to the clear,
+    /// less a second per coin (what best times and par times count).
+    pub room_time: Option<u64>,
     /// Hash of the final world state (hex).
     pub state_hash: String,
     /// Time to read, validate and build the level, milliseconds.
@@ -176,6 +178,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         crates_left: state.crates_left,
         score: state.score,
         cleared_at: state.cleared_at,
+        room_time: state.room_time(),
         state_hash: format!("{:016x}", sim.state_hash()),
         load_ms: load.as_secs_f64() * 1e3,
         update_us_first: micros(first),

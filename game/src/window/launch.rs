@@ -134,6 +134,7 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
         frames: args.frames,
         screenshot: args.screenshot,
         press: args.press,
+        report_brightness: args.report_brightness,
         debug: args.debug,
         puffin_server: args.puffin_server,
         save_profile: args.save_profile,
@@ -141,6 +142,7 @@ fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
             mute: args.mute,
             no_shake: args.no_shake,
             no_hit_stop: args.no_hit_stop,
+            reduce_flashing: args.reduce_flashing,
             fullscreen: match (args.fullscreen, args.windowed) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),

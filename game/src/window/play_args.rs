@@ -58,6 +58,14 @@ pub struct PlayArgs {
     /// No hit-stop: the game never pauses for a moment on a hit (K toggles it in the game).
     #[arg(long)]
     pub(crate) no_hit_stop: bool,
+    /// No flashing at all: a keg's blast does not flash the screen (kept in the settings as
+    /// "Reduce flashing"; this flag changes this run only).
+    #[arg(long)]
+    pub(crate) reduce_flashing: bool,
+    /// Scripted mode: report each frame's mean brightness, 0 to 255, in the JSON summary
+    /// (`brightness`), to check how the screen flashes.
+    #[arg(long, requires = "frames")]
+    pub(crate) report_brightness: bool,
     /// Serve the profile to `puffin_viewer` over TCP [default address: 127.0.0.1:8585].
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8585")]
     pub(crate) puffin_server: Option<String>,

@@ -23,6 +23,7 @@ pub enum SettingsRow {
     Sound,
     Volume,
     Shake,
+    ReduceFlashing,
     HitStop,
     Fullscreen,
     Done,
@@ -30,10 +31,11 @@ pub enum SettingsRow {
 
 impl SettingsRow {
     /// Every row, top to bottom.
-    pub const ALL: [SettingsRow; 6] = [
+    pub const ALL: [SettingsRow; 7] = [
         SettingsRow::Sound,
         SettingsRow::Volume,
         SettingsRow::Shake,
+        SettingsRow::ReduceFlashing,
         SettingsRow::HitStop,
         SettingsRow::Fullscreen,
         SettingsRow::Done,
@@ -45,6 +47,7 @@ impl SettingsRow {
             SettingsRow::Sound => "Sound",
             SettingsRow::Volume => "Volume",
             SettingsRow::Shake => "Screen shake",
+            SettingsRow::ReduceFlashing => "Reduce flashing",
             SettingsRow::HitStop => "Hit-stop",
             SettingsRow::Fullscreen => "Fullscreen",
             SettingsRow::Done => "Done",
@@ -58,6 +61,7 @@ impl SettingsRow {
             SettingsRow::Sound => on(s.sound),
             SettingsRow::Volume => format!("{} %", s.volume),
             SettingsRow::Shake => on(s.shake),
+            SettingsRow::ReduceFlashing => on(s.reduce_flashing),
             SettingsRow::HitStop => on(s.hit_stop),
             SettingsRow::Fullscreen => on(s.fullscreen),
             SettingsRow::Done => String::new(),
@@ -125,6 +129,7 @@ impl SettingsMenu {
             }
             (SettingsRow::Sound, _) => s.sound = !s.sound,
             (SettingsRow::Shake, _) => s.shake = !s.shake,
+            (SettingsRow::ReduceFlashing, _) => s.reduce_flashing = !s.reduce_flashing,
             (SettingsRow::HitStop, _) => s.hit_stop = !s.hit_stop,
             (SettingsRow::Fullscreen, _) => s.fullscreen = !s.fullscreen,
         }

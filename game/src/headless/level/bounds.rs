@@ -12,6 +12,8 @@ pub const MAX_CRATES: usize = 10_000_000;
 pub const MAX_OVERRIDES: usize = 1_000_000;
 /// Longest level name, in characters: what fits the HUD bar beside the score.
 pub const MAX_NAME_CHARS: usize = 64;
+/// Longest level hint, in characters: one line across a 640-pixel-wide window.
+pub const MAX_HINT_CHARS: usize = 72;
 /// Longest skin name, in characters; the atlas's sprite names are far shorter.
 pub const MAX_SKIN_CHARS: usize = 64;
 /// Largest level file `load` reads: 32 MiB, about twice a full 4096 x 4096 map (a row is its

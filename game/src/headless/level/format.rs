@@ -19,11 +19,13 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::bounds::{MAX_OVERRIDES, MAX_SIDE};
 
-/// The whole file: `(name: ..., map: [...], legend: {...}, crates: [...], par: (...))`.
+/// The whole file: `(name: ..., hint: ..., map: [...], legend: {...}, crates: [...], par: (...))`.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Level", deny_unknown_fields)]
 pub(crate) struct RawLevel {
     pub name: String,
+    #[serde(default)]
+    pub hint: Option<String>,
     pub map: Rows,
     #[serde(default)]
     pub legend: Entries<LegendKey, LegendEntry>,

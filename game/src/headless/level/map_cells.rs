@@ -82,6 +82,7 @@ impl Validator<'_> {
             crates: placed.crates,
             coins: placed.coins,
             par: None,
+            hint: None,
         })
     }
 

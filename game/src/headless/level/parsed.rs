@@ -96,6 +96,8 @@ pub struct Level {
     pub coins: Vec<Cell>,
     /// Par times for the medals, if the level sets them.
     pub par: Option<crate::campaign::medals::Par>,
+    /// One line that tells a player what the level teaches, shown as it starts.
+    pub hint: Option<String>,
 }
 
 impl Level {

@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use super::bounds::{
-    HEALTH_RANGE, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE, MAX_SKIN_CHARS,
+    HEALTH_RANGE, MAX_HINT_CHARS, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_PAR_SECONDS, MAX_SIDE,
+    MAX_SKIN_CHARS,
 };
 use super::error::LevelError;
 use super::escape::quoted_char;
@@ -105,6 +106,7 @@ pub(crate) fn build(
     let mut level = v.map(raw.name, &raw.map, &legend)?;
     v.overrides(&raw.crates, &raw.map.rows, &mut level)?;
     level.par = raw.par.map(|par| v.par(&par)).transpose()?;
+    level.hint = raw.hint.map(|hint| v.hint(hint)).transpose()?;
     Ok(level)
 }
 
@@ -144,6 +146,38 @@ impl Validator<'_> {
                 .with_hint("the name is shown in one line of the HUD; shorten it"));
         }
         Ok(())
+    }
+
+    /// Check the hint: one line of text, not empty, at most [`MAX_HINT_CHARS`] characters.
+    fn hint(&self, hint: String) -> Result<String, LevelError> {
+        let example = "one line that says what the level teaches, e.g. \
+                       `hint: \"Kegs two tiles apart go off as a wave\"`";
+        if hint.trim().is_empty() {
+            return Err(self
+                .rep
+                .at(self.at(&[Field("hint")]), "the hint is empty")
+                .with_hint(format!("write {example}, or leave `hint` out")));
+        }
+        if let Some(i) = hint.chars().position(char::is_control) {
+            return Err(self
+                .rep
+                .at(
+                    self.char_at(&[Field("hint")], i),
+                    "the hint holds a line break or a control character",
+                )
+                .with_hint(format!("the hint is shown as one line; write {example}")));
+        }
+        let len = hint.chars().count();
+        if len > MAX_HINT_CHARS {
+            return Err(self
+                .rep
+                .at(
+                    self.char_at(&[Field("hint")], MAX_HINT_CHARS),
+                    format!("the hint is {len} characters long; the limit is {MAX_HINT_CHARS}"),
+                )
+                .with_hint("the hint is shown in one line over the room; shorten it"));
+        }
+        Ok(hint)
     }
 
     fn legend(

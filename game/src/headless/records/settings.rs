@@ -54,8 +54,11 @@ pub struct Settings {
     pub sound: bool,
     /// Volume of the sound effects, 0 to [`MAX_VOLUME`] percent.
     pub volume: u8,
-    /// Screen shake (and a blast's flash).
+    /// Screen shake.
     pub shake: bool,
+    /// No flash of the screen at all, not even a blast's (which is otherwise at most three a
+    /// second).
+    pub reduce_flashing: bool,
     /// The short pause on a hit or a break.
     pub hit_stop: bool,
     /// Fullscreen rather than a window.
@@ -70,6 +73,7 @@ impl Default for Settings {
             sound: true,
             volume: 80,
             shake: true,
+            reduce_flashing: false,
             hit_stop: true,
             fullscreen: false,
             last_level: None,
@@ -86,6 +90,8 @@ pub struct Overrides {
     pub no_shake: bool,
     /// `--no-hit-stop`.
     pub no_hit_stop: bool,
+    /// `--reduce-flashing`.
+    pub reduce_flashing: bool,
     /// `--fullscreen` (`Some(true)`) or `--windowed` (`Some(false)`).
     pub fullscreen: Option<bool>,
 }
@@ -96,6 +102,7 @@ impl Overrides {
         settings.sound &= !self.mute;
         settings.shake &= !self.no_shake;
         settings.hit_stop &= !self.no_hit_stop;
+        settings.reduce_flashing |= self.reduce_flashing;
         if let Some(on) = self.fullscreen {
             settings.fullscreen = on;
         }
@@ -225,10 +232,12 @@ const HEADER: &str = "# Crate Room settings (written by the game; a line it cann
 pub fn to_text(s: &Settings) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     let mut text = format!(
-        "{HEADER}sound = {}\nvolume = {}\nshake = {}\nhit_stop = {}\nfullscreen = {}\n",
+        "{HEADER}sound = {}\nvolume = {}\nshake = {}\nreduce_flashing = {}\nhit_stop = {}\n\
+         fullscreen = {}\n",
         on(s.sound),
         s.volume,
         on(s.shake),
+        on(s.reduce_flashing),
         on(s.hit_stop),
         on(s.fullscreen)
     );
@@ -303,6 +312,7 @@ fn parse_line(line: &str, s: &mut Settings) -> Result<(), String> {
     match key {
         "sound" => s.sound = switch(value)?,
         "shake" => s.shake = switch(value)?,
+        "reduce_flashing" => s.reduce_flashing = switch(value)?,
         "hit_stop" => s.hit_stop = switch(value)?,
         "fullscreen" => s.fullscreen = switch(value)?,
         "volume" => {
@@ -339,6 +349,7 @@ mod tests {
             sound: false,
             volume: 35,
             shake: false,
+            reduce_flashing: true,
             hit_stop: true,
             fullscreen: true,
             last_level: Some("q\"uo te.ron".to_owned()),
@@ -371,10 +382,12 @@ mod tests {
             mute: true,
             no_shake: true,
             no_hit_stop: true,
+            reduce_flashing: true,
             fullscreen: Some(true),
         };
         let run = all.apply(Settings::default());
         assert!(!run.sound && !run.shake && !run.hit_stop && run.fullscreen);
+        assert!(run.reduce_flashing);
         let mut file = SettingsFile::in_memory(all);
         file.change(|s| s.volume = 10).unwrap();
         assert!(file.saved().sound && !file.saved().fullscreen);

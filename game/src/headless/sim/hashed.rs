@@ -332,12 +332,14 @@ impl Hashed for GameState {
             crates_left,
             score,
             cleared_at,
+            started_at,
         } = *self;
         h.u64(step);
         h.u32(crates_total);
         h.u32(crates_left);
         h.u32(score);
         h.u64(cleared_at.map_or(u64::MAX, |s| s));
+        h.u64(started_at.map_or(u64::MAX, |s| s));
     }
 }
 

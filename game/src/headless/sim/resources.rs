@@ -141,6 +141,31 @@ pub struct GameState {
     pub score: u32,
     /// Step at which the last crate disappeared.
     pub cleared_at: Option<u64>,
+    /// Steps before the one on which the player first moved or swung: the room's clock starts
+    /// there, not when the level appears.
+    pub started_at: Option<u64>,
+}
+
+/// Steps a coin takes off the room's clock (one second): what coins are for.
+pub const COIN_BONUS_STEPS: u64 = 60;
+
+impl GameState {
+    /// The room's clock, in steps: from the player's first move or swing to the last crate
+    /// (or to now), less [`COIN_BONUS_STEPS`] for each coin picked up, never below 0. Best
+    /// times and medals count this.
+    pub fn clock(&self) -> u64 {
+        let Some(start) = self.started_at else {
+            return 0;
+        };
+        let end = self.cleared_at.unwrap_or(self.step);
+        end.saturating_sub(start)
+            .saturating_sub(u64::from(self.score) * COIN_BONUS_STEPS)
+    }
+
+    /// The room's time once it is cleared ([`GameState::clock`] at the clear).
+    pub fn room_time(&self) -> Option<u64> {
+        self.cleared_at.map(|_| self.clock())
+    }
 }
 
 /// The level's tile grid, shared by the bot, the renderer and level bounds checks, and the crate

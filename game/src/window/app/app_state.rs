@@ -79,6 +79,8 @@ pub(super) struct Run {
     pub name: String,
     /// The running level's par times.
     pub par: Option<Par>,
+    /// The running level's one-line hint.
+    pub hint: Option<String>,
     /// The last load error, shown until a good version of the level loads.
     pub error: Option<String>,
     /// The room-cleared screen, once the room is.

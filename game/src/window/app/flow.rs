@@ -89,6 +89,7 @@ impl App {
         self.drawing.renderer.fit_camera(&mut sim);
         self.run.name = level.name;
         self.run.par = level.par;
+        self.run.hint = level.hint;
         self.run.sim = Some(sim);
         self.run.error = None;
         self.run.fixed = FixedStep::default();

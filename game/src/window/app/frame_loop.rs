@@ -159,6 +159,9 @@ impl App {
         // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
         // render time includes submitting them; `next_frame` is left with the buffer swap.
         set_default_camera();
+        if let Some(brightness) = self.script.as_mut().and_then(|s| s.brightness.as_mut()) {
+            brightness.push(super::screenshot::mean_brightness());
+        }
         let render = render_started.elapsed();
         self.frames
             .times

@@ -59,13 +59,24 @@ impl App {
             _ => muted.to_string(),
         };
         let hud = &mut self.drawing.hud;
-        screens::hud_bar(&self.drawing.renderer, &self.run.name, &state, &hint);
+        screens::hud_bar(
+            &self.drawing.renderer,
+            &self.run.name,
+            &state,
+            self.run.par,
+            &hint,
+        );
         if let Mode::Settings { menu, .. } = &self.mode {
             screens::settings(hud, self.records.settings.current(), menu.selected);
         } else if let Some(c) = &self.run.cleared {
             screens::cleared(hud, c);
         } else if let Mode::Playing { paused: true } = self.mode {
-            screens::paused(hud);
+            screens::paused(hud, self.run.hint.as_deref());
+        } else if let Some(level_hint) = &self.run.hint {
+            // The first seconds of a level: what it teaches.
+            if state.step < screens::HINT_SECONDS * u64::from(crate::sim::STEPS_PER_SECOND) {
+                screens::level_hint(hud, level_hint);
+            }
         }
         self.draw_notices();
         if let Some(e) = &self.run.error {

@@ -24,6 +24,8 @@ pub struct PlayOptions {
     pub screenshot: Option<PathBuf>,
     /// Scripted mode: game keys pressed at given frames.
     pub press: Vec<super::keys::ScriptedPress>,
+    /// Scripted mode: report each frame's mean brightness.
+    pub report_brightness: bool,
     /// Debug views on at start.
     pub debug: Views,
     /// Keep the profiler's frames from the start and write them here as the game ends.
@@ -50,6 +52,8 @@ pub(super) struct Script {
     pub screenshot: Option<PathBuf>,
     /// Game keys pressed at given frames.
     pub press: Vec<super::keys::ScriptedPress>,
+    /// Each frame's mean brightness so far, when the run reports them.
+    pub brightness: Option<Vec<f32>>,
 }
 
 impl Script {
@@ -59,6 +63,7 @@ impl Script {
             frames,
             screenshot: opts.screenshot.clone(),
             press: opts.press.clone(),
+            brightness: opts.report_brightness.then(Vec::new),
         })
     }
 }

@@ -18,6 +18,7 @@ impl App {
         self.juice.feel.set_settings(FeelSettings {
             shake: s.shake,
             hit_stop: s.hit_stop,
+            flash: !s.reduce_flashing,
         });
         if self.drawing.fullscreen != s.fullscreen {
             self.drawing.fullscreen = s.fullscreen;
@@ -55,6 +56,7 @@ impl App {
                         SettingsRow::Sound => s.sound = new.sound,
                         SettingsRow::Volume => s.volume = new.volume,
                         SettingsRow::Shake => s.shake = new.shake,
+                        SettingsRow::ReduceFlashing => s.reduce_flashing = new.reduce_flashing,
                         SettingsRow::HitStop => s.hit_stop = new.hit_stop,
                         SettingsRow::Fullscreen => s.fullscreen = new.fullscreen,
                         SettingsRow::Done => {}

@@ -9,9 +9,10 @@ use macroquad::prelude::*;
 use crate::atlas::clip_names::{self, CrateState};
 use crate::atlas::{AtlasData, FrameRect, RgbaImage};
 use crate::level::Tile;
-use crate::sim::components::{DrawData, layer};
+use crate::sim::components::{DrawData, Fuse, Position, layer};
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{DrawGrid, TileMap};
+use crate::sim::tuning::KEG_RADIUS;
 use crate::sim::{Camera, Sim, TILE};
 
 /// The atlas image cannot become a texture.
@@ -203,6 +204,31 @@ impl Renderer {
         self.last_quads += 1;
     }
 
+    /// Mark the floor a lit keg's blast will reach: each floor cell whose centre is within
+    /// [`KEG_RADIUS`] of the keg's (what the blast catches), drawn again in red. The floor's
+    /// own tile, so the world pass stays one texture.
+    fn draw_blast_reach(&mut self, sim: &Sim) {
+        const REACH: Color = Color::new(1.0, 0.3, 0.15, 0.75);
+        let world = sim.world();
+        let map = world.resource::<TileMap>();
+        let reach = (KEG_RADIUS / TILE).ceil() as i32;
+        for &keg in world.column::<Fuse>().entities() {
+            let Some(&at) = world.get::<Position>(keg) else {
+                continue;
+            };
+            let (kx, ky) = ((at.x / TILE).floor() as i32, (at.y / TILE).floor() as i32);
+            for y in ky - reach..=ky + reach {
+                for x in kx - reach..=kx + reach {
+                    let (cx, cy) = ((x as f32 + 0.5) * TILE, (y as f32 + 0.5) * TILE);
+                    let caught = (cx - at.x).hypot(cy - at.y) <= KEG_RADIUS;
+                    if caught && map.tile(x, y) == Tile::Floor {
+                        self.quad(self.floors[0], x as f32 * TILE, y as f32 * TILE, REACH);
+                    }
+                }
+            }
+        }
+    }
+
     /// Draw floor, shadows and sprites visible in `view` (world camera must be set).
     pub fn draw_world(&mut self, sim: &Sim, view: &Aabb) {
         puffin::profile_scope!("world_pass");
@@ -229,6 +255,7 @@ impl Renderer {
                     }
                 }
             }
+            self.draw_blast_reach(sim);
         }
         world.resource::<DrawGrid>().0.query(view, &mut self.hits);
         self.sprites.clear();

@@ -57,9 +57,11 @@ impl App {
         let Some(sim) = &self.run.sim else { return };
         let state = sim.state();
         // Watching a replay sets no best time.
-        let (Some(time), None, false) =
-            (state.cleared_at, &self.run.cleared, self.mode.is_playback())
-        else {
+        let (Some(time), None, false) = (
+            state.room_time(),
+            &self.run.cleared,
+            self.mode.is_playback(),
+        ) else {
             return;
         };
         let can_save_replay = self.run.recording.on_clear(sim);

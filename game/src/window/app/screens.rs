@@ -17,7 +17,13 @@ pub const HUD_BAR: f32 = 40.0;
 
 /// Draw the HUD bar now (screen camera set): level name, a crate icon with the crates left, a
 /// coin icon with the coins, and the time since the level started (frozen once cleared).
-pub fn hud_bar(renderer: &Renderer, level_name: &str, state: &GameState, muted_hint: &str) {
+pub fn hud_bar(
+    renderer: &Renderer,
+    level_name: &str,
+    state: &GameState,
+    par: Option<Par>,
+    muted_hint: &str,
+) {
     let w = screen_width();
     draw_rectangle(0.0, 0.0, w, HUD_BAR, ink::OPAQUE);
     draw_rectangle(0.0, HUD_BAR - 2.0, w, 2.0, ink::EDGE);
@@ -52,11 +58,31 @@ pub fn hud_bar(renderer: &Renderer, level_name: &str, state: &GameState, muted_h
     }
     text(&state.score.to_string(), &mut x, ink::TEXT);
     x += 36.0;
-    let time = state.cleared_at.unwrap_or(state.step);
+    let time = state.clock();
     text(&clock(time), &mut x, ink::TEXT);
-    let hint = format!("{muted_hint}F1 keys");
-    let hw = measure_text(&hint, None, 20, 1.0).width;
-    draw_text(&hint, (w - hw - 14.0).round(), base, 20.0, ink::DIM);
+    // The time to beat: the best medal this run can still earn.
+    if let Some((medal, steps)) = par.and_then(|p| time_to_beat(p, time)) {
+        x += 14.0;
+        let label = format!("{} {}", medal.name(), clock(steps));
+        text(&label, &mut x, medal_ink(medal));
+    }
+    // The keys on the right, shortened (then dropped) where the bar is too narrow for them.
+    let right_edge = w - 14.0;
+    for hint in [format!("{muted_hint}F1 keys"), "F1 keys".to_owned()] {
+        let hw = measure_text(&hint, None, 20, 1.0).width;
+        if x + 24.0 <= right_edge - hw {
+            draw_text(&hint, (right_edge - hw).round(), base, 20.0, ink::DIM);
+            break;
+        }
+    }
+}
+
+/// The best medal a run whose clock reads `time` can still earn, and its par time.
+pub fn time_to_beat(par: Par, time: u64) -> Option<(Medal, u64)> {
+    Medal::ALL
+        .into_iter()
+        .map(|m| (m, par.time(m)))
+        .find(|&(_, t)| time <= t)
 }
 
 /// One level on the title screen.
@@ -195,6 +221,29 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
         title_row(hud, &l, row, i, entry, i == selected);
     }
     let below = l.top + l.line * shown as f32 + 16.0;
+    // A cue under the panel when the list runs past it, above or below.
+    let after = entries.len().saturating_sub(first + l.rows);
+    let cue = match (first, after) {
+        (0, 0) => None,
+        (0, n) => Some(format!("v {n} more below")),
+        (n, 0) => Some(format!("^ {n} more above")),
+        (a, b) => Some(format!("^ {a} more above, v {b} more below")),
+    };
+    let cue_size = if l.big { 20.0 } else { 16.0 };
+    let below = match cue {
+        Some(cue) => {
+            let w = measure_text(&cue, None, cue_size as u16, 1.0).width;
+            hud.text(
+                cue,
+                l.x + l.width - w - 8.0,
+                below + cue_size,
+                cue_size,
+                ink::GOLD,
+            );
+            below + cue_size
+        }
+        None => below,
+    };
     hud.centered(
         title_total(entries),
         below + l.size * 1.2,
@@ -239,10 +288,16 @@ fn title_row(
     };
     hud.text(marker, x + 10.0, y + size, size, color);
     hud.text(number, x + 28.0, y + size, size, ink::DIM);
-    let title = entry
+    let name = entry
         .name
         .clone()
         .unwrap_or_else(|| entry.file.trim_end_matches(".ron").to_owned());
+    // Levels outside the campaign are the sandbox: always open, timed, no unlocks.
+    let title = if entry.campaign {
+        name
+    } else {
+        format!("Sandbox: {name}")
+    };
     let chars = ((width - 330.0) / (size * 0.5)).max(8.0) as usize;
     let number_w = measure_text("00 ", None, size as u16, 1.0).width;
     hud.text(
@@ -431,18 +486,40 @@ pub fn settings(hud: &mut Hud, current: &Settings, selected: usize) {
 }
 
 /// Queue the pause screen.
-pub fn paused(hud: &mut Hud) {
-    let h = screen_height();
-    hud.panel(
-        Rect::new(0.0, h * 0.4, screen_width(), h * 0.16),
-        ink::PANEL,
-    );
+pub fn paused(hud: &mut Hud, level_hint: Option<&str>) {
+    let (w, h) = (screen_width(), screen_height());
+    let small = w < 900.0;
+    hud.panel(Rect::new(0.0, h * 0.4, w, h * 0.22), ink::PANEL);
     hud.centered("Paused", h * 0.48, 56.0, ink::TEXT);
     hud.centered(
         "P / Esc / Start  resume      O / Select  settings      T  title",
         h * 0.53,
-        22.0,
+        if small { 16.0 } else { 22.0 },
         ink::DIM,
+    );
+    if let Some(level_hint) = level_hint {
+        hud.centered(
+            level_hint,
+            h * 0.59,
+            if small { 16.0 } else { 22.0 },
+            ink::GOLD,
+        );
+    }
+}
+
+/// Seconds a level's hint stays on screen as the level starts.
+pub const HINT_SECONDS: u64 = 6;
+
+/// Queue the level's hint in a box under the HUD bar.
+pub fn level_hint(hud: &mut Hud, level_hint: &str) {
+    let size = if screen_width() < 900.0 { 16.0 } else { 22.0 };
+    let lines = [(level_hint.to_owned(), ink::GOLD)];
+    let (w, _) = Hud::box_size(&lines, size);
+    hud.text_box(
+        &lines,
+        ((screen_width() - w) / 2.0).max(4.0),
+        HUD_BAR + 56.0,
+        size,
     );
 }
 

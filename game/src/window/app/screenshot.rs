@@ -27,6 +27,23 @@ pub fn save(path: &Path) -> Result<(), WriteError> {
     write_atomic(path, &png)
 }
 
+/// The mean brightness of the frame drawn so far: the mean over its pixels of (R + G + B) / 3,
+/// 0 (black) to 255 (white). Every fourth pixel of every fourth row is read, plenty for a
+/// whole-screen flash.
+pub fn mean_brightness() -> f32 {
+    let image = get_screen_data();
+    let (w, h) = (usize::from(image.width), usize::from(image.height));
+    let (mut sum, mut n) = (0u64, 0u64);
+    for y in (0..h).step_by(4) {
+        for x in (0..w).step_by(4) {
+            let p = &image.bytes[(y * w + x) * 4..(y * w + x) * 4 + 3];
+            sum += u64::from(p[0]) + u64::from(p[1]) + u64::from(p[2]);
+            n += 3;
+        }
+    }
+    if n == 0 { 0.0 } else { sum as f32 / n as f32 }
+}
+
 /// An RGBA image as PNG bytes.
 fn encode(w: u32, h: u32, rgba: &[u8]) -> Result<Vec<u8>, png::EncodingError> {
     let mut bytes = Vec::new();

@@ -65,6 +65,9 @@ pub struct ScriptReport {
     pub stats_text: Vec<String>,
     /// The profiler window's Systems rows at the end (empty while it is off).
     pub profiler_text: Vec<String>,
+    /// Each frame's mean brightness, 0 to 255, with `--report-brightness`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brightness: Option<Vec<f32>>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.
@@ -148,6 +151,7 @@ impl App {
             stats_text: self.drawing.overlay.shown_text().0,
             profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),
+            brightness: self.script.as_ref().and_then(|s| s.brightness.clone()),
             ..ScriptReport::default()
         }
     }

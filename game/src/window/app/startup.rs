@@ -232,6 +232,7 @@ impl Run {
             sim: None,
             name: String::new(),
             par: None,
+            hint: None,
             error: None,
             cleared: None,
             fixed: FixedStep::default(),

@@ -12,6 +12,7 @@ use crate::input::InputSource;
 use crate::replay;
 use crate::sim::Sim;
 use crate::sim::components::{Player, Position};
+use crate::window::debug::views::View;
 
 impl App {
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
@@ -38,6 +39,8 @@ impl App {
                 playback.steps_now(ticks, *paused, sim.state().step)
             }
             Mode::Playing { paused: true } => 0,
+            // F1's help over the room stops it, clock and all, as the pause screen does.
+            Mode::Playing { .. } if self.drawing.overlay.views.is_on(View::Help) => 0,
             _ => ticks,
         };
         if ticks == 0 {

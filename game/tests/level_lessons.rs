@@ -1,0 +1,259 @@
+//! The lessons the campaign's levels teach work in the levels as shipped: a scripted player walks
+//! to where the lesson says to stand, swings once, and the simulation does what the level
+//! promises.
+
+mod common;
+
+use std::collections::VecDeque;
+
+use common::{repo, sim_from_file};
+use ecs::Entity;
+use game::level::{self, DEFAULT_SKINS, Level, Tile};
+use game::sim::components::{Crate, Keg, Player, Position};
+use game::sim::tuning::TILE;
+use game::sim::{Input, Sim};
+
+/// Steps a scripted walk may take before the test gives up on reaching its cell.
+const WALK_DEADLINE: u32 = 60 * 60;
+
+fn load(name: &str) -> Level {
+    level::load(&repo().join("levels").join(name), &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn player(sim: &Sim) -> Entity {
+    sim.world().column::<Player>().entities()[0]
+}
+
+fn cell_of(p: Position) -> (i32, i32) {
+    ((p.x / TILE) as i32, (p.y / TILE) as i32)
+}
+
+/// The crates and kegs still standing, by cell.
+fn crates_by_cell(sim: &Sim) -> Vec<((i32, i32), Entity)> {
+    let world = sim.world();
+    world
+        .column::<Crate>()
+        .entities()
+        .iter()
+        .map(|&e| (cell_of(*world.get::<Position>(e).unwrap()), e))
+        .collect()
+}
+
+/// Walk the player to the centre of `goal` through floor cells free of crates (breadth-first,
+/// one axis at a time, as a player on the keyboard would), then face `facing` (`(dx, dy)`,
+/// one step's press, which a crate or wall ahead stops).
+fn walk_to(sim: &mut Sim, level: &Level, goal: (i32, i32), facing: (i8, i8)) {
+    let occupied: Vec<(i32, i32)> = crates_by_cell(sim).iter().map(|&(c, _)| c).collect();
+    let free = |(x, y): (i32, i32)| {
+        x >= 0
+            && y >= 0
+            && (x as u32) < level.width
+            && (y as u32) < level.height
+            && level.tile(x as u32, y as u32) == Tile::Floor
+            && !occupied.contains(&(x, y))
+    };
+    let start = cell_of(*sim.world().get::<Position>(player(sim)).unwrap());
+    let mut parent = std::collections::HashMap::new();
+    let mut queue = VecDeque::from([start]);
+    parent.insert(start, start);
+    while let Some(c) = queue.pop_front() {
+        if c == goal {
+            break;
+        }
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = (c.0 + dx, c.1 + dy);
+            if free(n) && !parent.contains_key(&n) {
+                parent.insert(n, c);
+                queue.push_back(n);
+            }
+        }
+    }
+    assert!(
+        parent.contains_key(&goal),
+        "no way from {start:?} to {goal:?}"
+    );
+    let mut path = vec![goal];
+    while *path.last().unwrap() != start {
+        path.push(parent[path.last().unwrap()]);
+    }
+    path.reverse();
+    let mut steps = 0;
+    for (cx, cy) in path {
+        let (tx, ty) = ((cx as f32 + 0.5) * TILE, (cy as f32 + 0.5) * TILE);
+        loop {
+            let p = *sim.world().get::<Position>(player(sim)).unwrap();
+            let (dx, dy) = (tx - p.x, ty - p.y);
+            let mut input = Input::default();
+            if dx.abs() > 0.75 {
+                input.move_x = dx.signum() as i8;
+            } else if dy.abs() > 0.75 {
+                input.move_y = dy.signum() as i8;
+            } else {
+                break;
+            }
+            sim.step(input);
+            steps += 1;
+            assert!(
+                steps < WALK_DEADLINE,
+                "the walk to {goal:?} is stuck at {p:?}"
+            );
+        }
+    }
+    sim.step(Input {
+        move_x: facing.0,
+        move_y: facing.1,
+        attack: false,
+    });
+}
+
+fn swing(sim: &mut Sim) {
+    sim.step(Input {
+        attack: true,
+        ..Input::default()
+    });
+}
+
+fn idle(sim: &mut Sim, steps: u32) {
+    for _ in 0..steps {
+        sim.step(Input::default());
+    }
+}
+
+fn kegs_in_row(sim: &Sim, row: i32) -> Vec<(i32, i32)> {
+    let world = sim.world();
+    let mut kegs: Vec<(i32, i32)> = crates_by_cell(sim)
+        .into_iter()
+        .filter(|&(c, e)| c.1 == row && world.has::<Keg>(e))
+        .map(|(c, _)| c)
+        .collect();
+    kegs.sort_unstable();
+    kegs
+}
+
+#[test]
+fn one_swing_at_the_end_keg_of_each_row_of_keg_row_blows_every_keg_in_the_row() {
+    let level = load("keg_row.ron");
+    let mut rows: Vec<i32> = level
+        .crates
+        .iter()
+        .filter(|c| c.skin.as_str() == "keg")
+        .map(|c| c.at.y as i32)
+        .collect();
+    rows.dedup();
+    assert!(rows.len() >= 2, "Keg Row has rows of kegs: {rows:?}");
+    for row in rows {
+        let mut sim = sim_from_file("keg_row.ron", 1);
+        let kegs = kegs_in_row(&sim, row);
+        let end = kegs[0];
+        walk_to(&mut sim, &level, (end.0 - 1, end.1), (1, 0));
+        swing(&mut sim);
+        // Each keg blows within a fuse of the one before it; ten seconds is far more.
+        idle(&mut sim, 600);
+        let left = kegs_in_row(&sim, row);
+        assert!(
+            left.is_empty(),
+            "row {row}: one swing at the end keg {end:?} blew {} of its {} kegs; still standing: \
+             {left:?}",
+            kegs.len() - left.len(),
+            kegs.len()
+        );
+    }
+}
+
+/// A pair: two crates in cells side by side (or one above the other).
+fn pairs(level: &Level) -> Vec<((i32, i32), (i32, i32))> {
+    let cells: Vec<(i32, i32)> = level
+        .crates
+        .iter()
+        .map(|c| (c.at.x as i32, c.at.y as i32))
+        .collect();
+    let mut pairs = Vec::new();
+    for &a in &cells {
+        for b in [(a.0 + 1, a.1), (a.0, a.1 + 1)] {
+            if cells.contains(&b) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn every_crate_of_first_swing_is_one_of_a_pair() {
+    let level = load("first_swing.ron");
+    let pairs = pairs(&level);
+    for c in &level.crates {
+        let cell = (c.at.x as i32, c.at.y as i32);
+        assert!(
+            pairs.iter().any(|&(a, b)| a == cell || b == cell),
+            "First Swing's crate at {cell:?} has no crate beside it: one swing cannot hit it and \
+             another"
+        );
+    }
+}
+
+#[test]
+fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
+    let level = load("first_swing.ron");
+    let pairs = pairs(&level);
+    assert!(pairs.len() >= 3, "First Swing teaches pairs: {pairs:?}");
+    for (a, b) in pairs {
+        let mut sim = sim_from_file("first_swing.ron", 1);
+        let find = |sim: &Sim, cell| {
+            crates_by_cell(sim)
+                .into_iter()
+                .find(|&(c, _)| c == cell)
+                .map(|(_, e)| e)
+                .unwrap()
+        };
+        let (ea, eb) = (find(&sim, a), find(&sim, b));
+        // Stand on the cell just past the seam's middle on the side facing the pair, so the
+        // arc's centre lands on the seam: the cell below a side-by-side pair (the walk ends at
+        // a cell's centre, so nudge half a tile along the seam), the cell left of a stacked one.
+        let horizontal = a.1 == b.1;
+        let (stand, facing, nudge) = if horizontal {
+            ((a.0, a.1 + 1), (0, -1), (1, 0))
+        } else {
+            ((a.0 - 1, a.1), (1, 0), (0, 1))
+        };
+        walk_to(&mut sim, &level, stand, facing);
+        let p = player(&sim);
+        let target = {
+            let c = *sim.world().get::<Position>(p).unwrap();
+            (
+                c.x + f32::from(nudge.0) * TILE / 2.0,
+                c.y + f32::from(nudge.1) * TILE / 2.0,
+            )
+        };
+        for _ in 0..WALK_DEADLINE {
+            let c = *sim.world().get::<Position>(p).unwrap();
+            if (c.x - target.0).abs() < 0.75 && (c.y - target.1).abs() < 0.75 {
+                break;
+            }
+            sim.step(Input {
+                move_x: nudge.0,
+                move_y: nudge.1,
+                attack: false,
+            });
+        }
+        // Moving along the seam turned the player; face the pair again.
+        sim.step(Input {
+            move_x: facing.0,
+            move_y: facing.1,
+            attack: false,
+        });
+        swing(&mut sim);
+        idle(&mut sim, 30);
+        for (cell, e) in [(a, ea), (b, eb)] {
+            let health = sim
+                .world()
+                .get::<Crate>(e)
+                .map(|c| (c.health, c.max_health));
+            assert!(
+                matches!(health, Some((h, max)) if h + 1 == max),
+                "pair {a:?}-{b:?}: one swing from {stand:?} left the crate at {cell:?} at \
+                 (health, max) {health:?}, not one hit down"
+            );
+        }
+    }
+}
