@@ -82,4 +82,4 @@ pub use events::{EventReader, Events};
 pub use system::{MemoryUse, SystemEntities, SystemId, SystemInfo};
 pub use system_desc::SystemDesc;
 pub use world::bundle::Bundle;
-pub use world::{DenseDelivery, NoSuchEntity, System, World};
+pub use world::{Clock, DenseDelivery, NoSuchEntity, System, World};

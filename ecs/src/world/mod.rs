@@ -162,6 +162,15 @@ impl TypeTable {
     }
 }
 
+/// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
+pub type Clock = fn() -> Duration;
+
+/// The default [`Clock`]: `std::time::Instant`, from the first reading.
+fn instant_clock() -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
 /// Game logic run once per [`World::update`], in priority order.
 ///
 /// A system sees the world only through `&mut World`: components, resources and events. Systems
@@ -258,6 +267,8 @@ pub struct World {
     sorter: SlotSorter,
     dense: DenseDelivery,
     timing: bool,
+    /// What times systems while `timing` is on.
+    clock: Clock,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
     placeholder: Option<Box<SystemSets>>,
     /// Systems that require nothing and so track every entity.
@@ -345,6 +356,7 @@ impl World {
             sorter: SlotSorter::default(),
             dense: DenseDelivery::DEFAULT,
             timing: false,
+            clock: instant_clock,
             placeholder: Some(Box::default()),
             requires_nothing: Vec::new(),
             systems: Vec::new(),

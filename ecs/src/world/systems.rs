@@ -205,6 +205,13 @@ impl World {
         self.timing
     }
 
+    /// Time system runs with `clock` (time since any fixed point) instead of
+    /// `std::time::Instant`, which panics where the platform has no clock of its own (a
+    /// browser page, where the caller has one).
+    pub fn set_clock(&mut self, clock: super::Clock) {
+        self.clock = clock;
+    }
+
     /// Choose when a system gets its dirty entities in slot order rather than in the order the
     /// changes were made; see [`DenseDelivery`]. Both
     /// orders are deterministic. The default is [`DenseDelivery::DEFAULT`].

@@ -1,7 +1,7 @@
 //! The update loop: each system in priority order, then deferred despawns and clears.
 
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::delivery::Delivery;
 use super::{World, change_log};
@@ -183,7 +183,7 @@ impl World {
             None
         };
         let skip = self.systems[s].reactive && last_dirty == 0 && removed.is_empty();
-        let start = self.timing.then(Instant::now);
+        let start = self.timing.then(self.clock);
         if !skip {
             system.update(
                 self,
@@ -195,7 +195,7 @@ impl World {
                 },
             );
         }
-        let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
+        let elapsed = start.map_or(Duration::ZERO, |t| (self.clock)().saturating_sub(t));
         *whole = None;
         if let Delivery::Lent(id, _, _) = delivery {
             change_log(&self.logs, id).borrow_mut().give_back(delivered);

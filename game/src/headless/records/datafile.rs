@@ -6,7 +6,6 @@
 //! Nothing here panics or stops the game: every problem is a [`DataFileError`] naming the file
 //! and what to do, which the caller shows once.
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -145,13 +144,9 @@ impl DataFile {
             move |error| DataFileError::Write { path, error }
         };
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
-            let message = format!("{} is a file, not a folder", dir.display());
-            return Err(write_err(dir)(io::Error::other(message)));
-        }
-        fs::create_dir_all(dir).map_err(write_err(dir))?;
+        crate::fsutil::create_dir_all(dir).map_err(write_err(dir))?;
         if move_damaged {
-            match fs::rename(&self.path, &self.damaged) {
+            match crate::fsutil::rename(&self.path, &self.damaged) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(write_err(&self.damaged)(e)),

@@ -71,7 +71,13 @@ pub const ENV_VAR: &str = "CRATE_ROOM_DATA_DIR";
 
 /// The data directory [`ENV_VAR`] names: `None` when it is unset or set but empty. The one
 /// reading of the variable, so that every part of the game treats an empty value alike.
+///
+/// In a browser the page's storage is the data directory of every run, scripted or not
+/// (`fsutil::in_memory`'s `data/`).
 pub fn env_data_dir() -> Option<PathBuf> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(Path::new(crate::fsutil::in_memory::ROOT).join("data"));
+    #[cfg(not(target_arch = "wasm32"))]
     non_empty(std::env::var_os(ENV_VAR))
 }
 
@@ -210,6 +216,11 @@ impl Store {
         if let Some(dir) = non_empty(env_value) {
             return Ok(Self::at(dir));
         }
+        #[cfg(target_arch = "wasm32")]
+        return Ok(Self::at(
+            Path::new(crate::fsutil::in_memory::ROOT).join("data"),
+        ));
+        #[cfg(not(target_arch = "wasm32"))]
         directories::ProjectDirs::from("", "", "crate-room")
             .map(|p| Self::at(p.data_dir()))
             .ok_or(RecordsError::NoDataDir)
@@ -415,14 +426,10 @@ impl BestTimes {
             let path = path.to_owned();
             move |error| RecordsError::Write { path, error }
         };
-        if fs::metadata(store.dir()).is_ok_and(|meta| !meta.is_dir()) {
-            let message = format!("{} is a file, not a folder", store.dir().display());
-            return Err(write_err(store.dir())(io::Error::other(message)));
-        }
-        fs::create_dir_all(store.dir()).map_err(write_err(store.dir()))?;
+        crate::fsutil::create_dir_all(store.dir()).map_err(write_err(store.dir()))?;
         if self.keep_damaged {
             let aside = store.damaged_path();
-            match fs::rename(&path, &aside) {
+            match crate::fsutil::rename(&path, &aside) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(write_err(&aside)(e)),

@@ -16,12 +16,13 @@
 //! may still print its diagnostics to stderr; safe Rust cannot silence it.)
 
 use std::future::Future;
-use std::io::Read;
 use std::panic::PanicHookInfo;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::window::platform::Instant;
 
 use ecs::EventReader;
 use macroquad::audio::{PlaySoundParams, Sound, load_sound_from_bytes, play_sound};
@@ -266,15 +267,22 @@ fn sound_off(why: &str) {
     eprintln!("sound: off ({why})");
 }
 
+/// Largest sound file read: the generated effects are under 40 KB.
+const MAX_SOUND_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Read one WAV file and check it: macroquad's decoder panics on what it cannot read.
 fn read_checked(path: PathBuf) -> Result<Vec<u8>, LoadError> {
-    let mut bytes = Vec::new();
     // A FIFO or device in `assets/sfx/` is refused without blocking on it.
-    if let Err(source) =
-        crate::fsutil::open_regular(&path).and_then(|mut file| file.read_to_end(&mut bytes))
-    {
-        return Err(LoadError::Read { path, source });
-    }
+    let bytes = match crate::fsutil::read_bounded(&path, MAX_SOUND_BYTES) {
+        Ok(bytes) => bytes,
+        Err(crate::fsutil::BoundedReadError::Io(source)) => {
+            return Err(LoadError::Read { path, source });
+        }
+        Err(too_large) => {
+            let source = std::io::Error::other(too_large.to_string());
+            return Err(LoadError::Read { path, source });
+        }
+    };
     match parse_wav(&bytes) {
         Ok(_) => Ok(bytes),
         Err(source) => Err(LoadError::Format { path, source }),

@@ -30,7 +30,7 @@ pub struct Overlay {
     hits: Vec<Hit>,
     profiler: ProfilerWindow,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
-    server: Option<puffin_http::Server>,
+    server: Option<crate::window::platform::ProfileServer>,
 }
 
 impl std::fmt::Debug for Overlay {
@@ -48,10 +48,7 @@ impl Overlay {
     /// If the puffin server cannot listen on the address.
     pub fn new(views: Views, puffin_addr: Option<&str>) -> Result<Self, String> {
         let server = puffin_addr
-            .map(|addr| {
-                puffin_http::Server::new(addr)
-                    .map_err(|e| format!("cannot start the puffin server on {addr}: {e:#}"))
-            })
+            .map(crate::window::platform::serve_profiles)
             .transpose()?;
         let overlay = Self {
             views,
