@@ -28,6 +28,10 @@ else
   exit 1
 fi
 
+# The game draws only from seeded generators; should a dependency still link `getrandom`, it
+# builds without an OS source (and fails if anything asks it for one).
+getrandom='--cfg getrandom_backend="unsupported"'
+
 if [ -n "$web_rustc" ]; then
   lld=$(ls "$(rustc --print sysroot)"/lib/rustlib/*/bin/rust-lld 2>/dev/null | head -1 || true)
   if [ -z "$lld" ]; then
@@ -37,21 +41,28 @@ if [ -n "$web_rustc" ]; then
     echo "web-build: no rust-lld to link the wasm (rustup's toolchain has one; or apt-get install -y lld)" >&2
     exit 1
   fi
-  RUSTC=$web_rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=$lld ${RUSTFLAGS:-}" \
+  RUSTC=$web_rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=$lld $getrandom ${RUSTFLAGS:-}" \
     cargo "${args[@]}" -Zbuild-std=std,panic_abort
 else
-  cargo "${args[@]}"
+  RUSTFLAGS="$getrandom ${RUSTFLAGS:-}" cargo "${args[@]}"
 fi
 
-macroquad_dir=$(cargo metadata --format-version 1 --locked \
-  | python3 -c 'import json, sys, os
+# The JS side of the crates the game uses, from each crate's own folder: macroquad's loader and
+# plugins, and sapp-jsutils's object table (which web/storage.js uses).
+crate_dir() {
+  cargo metadata --format-version 1 --locked --filter-platform "$target" \
+    | python3 -c 'import json, sys, os
 meta = json.load(sys.stdin)
-print(next(os.path.dirname(p["manifest_path"]) for p in meta["packages"] if p["name"] == "macroquad"))')
+print(next(os.path.dirname(p["manifest_path"]) for p in meta["packages"] if p["name"] == sys.argv[1]))' "$1"
+}
+macroquad_dir=$(crate_dir macroquad)
+jsutils_dir=$(crate_dir sapp-jsutils)
 
 rm -rf "$out"
 mkdir -p "$out"
 cp "$target_dir/$target/release/crate-room.wasm" "$out/"
 cp "$macroquad_dir/js/mq_js_bundle.js" "$out/"
+cp "$jsutils_dir/js/sapp_jsutils.js" "$out/"
 cp web/index.html web/storage.js "$out/"
 wasm_bytes=$(stat -c %s "$out/crate-room.wasm")
 gz_bytes=$(gzip -9 -c "$out/crate-room.wasm" | wc -c)

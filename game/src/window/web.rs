@@ -15,9 +15,7 @@ use crate::input::InputSpec;
 use crate::records::settings::Overrides;
 use crate::window::app::{self, PlayOptions};
 use crate::window::debug::views::Views;
-
-/// Keys of the browser's storage that hold the game's files: the prefix, then the path.
-const STORAGE_PREFIX: &str = "crate-room:";
+use crate::window::platform;
 
 /// The URL parameters a page understands, for the error that lists them.
 const PARAMETERS: &str = "level=NAME, input=keyboard|idle|bot, frames=N, debug=LIST, seed=N, \
@@ -38,9 +36,9 @@ async fn run() {
         Ok(opts) => opts,
         Err(e) => return show_error(&e).await,
     };
-    restore_storage();
+    platform::restore_storage();
     let result = app::run(opts).await;
-    keep_written_files();
+    platform::keep_written_files();
     match result {
         Ok(Some(report)) => match serde_json::to_string(&report) {
             Ok(json) => miniquad::info!("crate-room: report {json}"),
@@ -52,17 +50,6 @@ async fn run() {
             miniquad::error!("crate-room: error: {message}");
             show_error(&message).await;
         }
-    }
-}
-
-/// After each frame: the files written go to the browser's storage, and after the first the
-/// page hears that the game is up (it hides its loading line; the test waits for the line).
-pub fn end_of_frame(frame: u64) {
-    keep_written_files();
-    if frame == 1 {
-        // The page's plugin answers this name by hiding the loading line.
-        miniquad::fs::load_file("crate-room:first-frame", |_| {});
-        miniquad::info!("crate-room: ready");
     }
 }
 
@@ -184,36 +171,6 @@ fn hex(digit: u8) -> Option<u8> {
     char::from(digit)
         .to_digit(16)
         .and_then(|d| u8::try_from(d).ok())
-}
-
-/// Put the files the browser's storage kept back where the game reads them.
-fn restore_storage() {
-    for i in 0..quad_storage_sys::len() {
-        let Some(key) = quad_storage_sys::key(i) else {
-            continue;
-        };
-        let Some(path) = key.strip_prefix(STORAGE_PREFIX) else {
-            continue;
-        };
-        if let Some(text) = quad_storage_sys::get(&key) {
-            in_memory::restore(Path::new(path), text.into_bytes());
-        }
-    }
-}
-
-/// Keep the files written since the last call in the browser's storage (text files only:
-/// everything the game writes is text).
-fn keep_written_files() {
-    for (path, bytes) in in_memory::take_written() {
-        let key = format!("{STORAGE_PREFIX}{}", path.display());
-        match bytes.map(String::from_utf8) {
-            Some(Ok(text)) => quad_storage_sys::set(&key, &text),
-            Some(Err(_)) => {
-                miniquad::warn!("crate-room: {} is not text; not kept", path.display());
-            }
-            None => quad_storage_sys::remove(&key),
-        }
-    }
 }
 
 /// Show why the game cannot start, on the page, until it is closed.

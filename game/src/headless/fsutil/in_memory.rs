@@ -176,7 +176,7 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     match stat(path) {
         Ok(_) => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            super::read::NotRegularFile(super::read::FileKind::Directory),
+            "it is a directory, not a regular file",
         )),
         Err(e) => Err(e),
     }

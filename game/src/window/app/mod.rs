@@ -18,8 +18,6 @@ mod editing;
 mod flow;
 mod frame_loop;
 pub mod frame_times;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod gamepad;
 mod hot_reload;
 mod hud;
 pub mod keys;
