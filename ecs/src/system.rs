@@ -11,6 +11,15 @@ use crate::entity_set::EntitySet;
 use crate::world::Phase;
 use crate::{Entity, World};
 
+/// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
+pub type Clock = fn() -> Duration;
+
+/// The default [`Clock`]: `std::time::Instant`, counted from its first reading.
+fn instant_clock() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
 /// Game logic run once per [`World::update`], in priority order.
 ///
 /// A system sees the world only through `&mut World`: components, resources and events. Systems
@@ -550,6 +559,19 @@ impl World {
         self.timing = on;
     }
 
+    /// Time system runs with `clock` instead of `std::time::Instant`, which panics where the
+    /// platform has no clock of its own (a browser page, whose host has one).
+    ///
+    /// ```
+    /// let mut w = ecs::World::new();
+    /// w.set_clock(|| std::time::Duration::from_micros(7));
+    /// w.set_timing(true);
+    /// assert!(w.timing());
+    /// ```
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = Some(clock);
+    }
+
     /// Whether system runs are timed.
     ///
     /// ```
@@ -710,7 +732,8 @@ impl World {
         };
         let skip = slot.reactive && dirty.is_empty() && removed.is_empty();
         let last_dirty = dirty.len();
-        let start = self.timing.then(Instant::now);
+        let clock = self.clock.unwrap_or(instant_clock);
+        let start = self.timing.then(clock);
         self.phase = Phase::Updating(s);
         let outcome = if skip {
             Ok(())
@@ -723,7 +746,7 @@ impl World {
             catch_unwind(AssertUnwindSafe(|| system.update(self, &entities)))
         };
         self.phase = Phase::Idle;
-        let elapsed = start.map_or(Duration::ZERO, |t| t.elapsed());
+        let elapsed = start.map_or(Duration::ZERO, |t| clock().saturating_sub(t));
         if delivered.capacity() > KEPT_CAPACITY && delivered.len() < delivered.capacity() / 4 {
             *delivered = Vec::new();
         }

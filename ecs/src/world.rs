@@ -93,6 +93,8 @@ pub struct World {
     pub(crate) watchers: Vec<Vec<usize>>,
     pub(crate) watched: Vec<ComponentId>,
     pub(crate) timing: bool,
+    /// What times systems while `timing` is on; `None` is `std::time::Instant`.
+    pub(crate) clock: Option<crate::system::Clock>,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
     pub(crate) placeholder: Option<Box<SystemSets>>,
     /// Systems that require nothing and so track every entity.

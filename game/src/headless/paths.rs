@@ -47,6 +47,18 @@ impl DataDirs {
     /// [`DataDirsError`]: nothing found (naming every folder searched), or the first find is
     /// incomplete.
     pub fn locate() -> Result<Self, DataDirsError> {
+        // In a browser the data is built into the game (`fsutil::in_memory`).
+        #[cfg(target_arch = "wasm32")]
+        let candidates = vec![PathBuf::from(crate::fsutil::in_memory::ROOT)];
+        #[cfg(not(target_arch = "wasm32"))]
+        let candidates = Self::candidates();
+        Self::locate_in(&candidates)
+    }
+
+    /// Where to look: the working directory and its parents, the executable's folder and its
+    /// parents, then the workspace this binary was built in.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn candidates() -> Vec<PathBuf> {
         let mut candidates = Vec::new();
         if let Ok(cwd) = std::env::current_dir() {
             candidates.extend(cwd.ancestors().map(Path::to_path_buf));
@@ -64,7 +76,7 @@ impl DataDirs {
                 *c = canonical;
             }
         }
-        Self::locate_in(&candidates)
+        candidates
     }
 
     /// Locate the data folders in the first of `roots` that has them.
@@ -83,7 +95,8 @@ impl DataDirs {
             }
             let (assets, levels) = (root.join("assets"), root.join("levels"));
             let table = assets.join(ATLAS_RON);
-            let (has_table, has_levels) = (table.is_file(), levels.is_dir());
+            let has_table = crate::fsutil::is_file(&table);
+            let has_levels = crate::fsutil::is_dir(&levels);
             if has_table && has_levels {
                 return Ok(Self { assets, levels });
             }
@@ -97,7 +110,7 @@ impl DataDirs {
                     levels.display()
                 )));
             }
-            if assets.is_dir() && has_levels {
+            if crate::fsutil::is_dir(&assets) && has_levels {
                 return Err(incomplete(format!(
                     "`assets/` is incomplete: {} is missing (`cargo run --bin gen-assets` writes it)",
                     table.display()
@@ -110,12 +123,9 @@ impl DataDirs {
 
     /// The level files in `levels/`, sorted by name (the order N / B cycle through).
     pub fn level_files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.levels)
+        let mut files: Vec<PathBuf> = crate::fsutil::files_in(&self.levels)
             .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ron") && p.is_file())
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
             .collect();
         files.sort();
         files

@@ -61,7 +61,7 @@ fn play_with(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         Some(replay) => InputSource::Replay(Arc::new(replay)),
         None => args.input.load()?,
     };
-    let conf = window_conf(&args);
+    let conf = window_conf(args.width, args.height, args.vsync == OnOff::On);
     let opts = play_options(args, input);
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
@@ -99,16 +99,16 @@ fn check_before_window(args: &PlayArgs) -> anyhow::Result<()> {
     check_display()
 }
 
-/// The window as the options ask for it.
-fn window_conf(args: &PlayArgs) -> macroquad::conf::Conf {
+/// The window as the options ask for it (in a browser the size is the page's).
+pub(crate) fn window_conf(width: i32, height: i32, vsync: bool) -> macroquad::conf::Conf {
     macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Crate Room".to_owned(),
-            window_width: args.width,
-            window_height: args.height,
+            window_width: width,
+            window_height: height,
             window_resizable: true,
             platform: macroquad::miniquad::conf::Platform {
-                swap_interval: Some(i32::from(args.vsync == OnOff::On)),
+                swap_interval: Some(i32::from(vsync)),
                 ..Default::default()
             },
             ..Default::default()

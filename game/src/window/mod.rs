@@ -8,5 +8,8 @@ pub(crate) mod display;
 pub(crate) mod editor;
 pub mod egui_bridge;
 pub mod launch;
+pub mod platform;
 pub mod play_args;
 pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

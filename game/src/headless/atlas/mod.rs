@@ -288,13 +288,24 @@ pub const MAX_IMAGE_SIDE: u32 = 4096;
 /// Largest `atlas.ron` read: the generated table is about 10 KB.
 const MAX_TABLE_BYTES: u64 = 4 * 1024 * 1024;
 
-/// A PNG decoder on the regular file at `path`.
-fn png_reader(path: &Path) -> Result<png::Decoder<std::io::BufReader<std::fs::File>>, AtlasError> {
-    let file = crate::fsutil::open_regular(path).map_err(|error| AtlasError::Io {
-        path: path.to_path_buf(),
-        error,
+/// Largest `atlas.png` read: a PNG of [`MAX_IMAGE_SIDE`] squared pixels that compressed
+/// nothing, with room for its chunks.
+const MAX_IMAGE_FILE_BYTES: u64 = (MAX_IMAGE_SIDE as u64).pow(2) * 4 + (1 << 20);
+
+/// A PNG decoder on the bytes of the regular file at `path` (read through
+/// [`crate::fsutil::read_bounded`], the one gate every platform's files are read through).
+fn png_reader(path: &Path) -> Result<png::Decoder<std::io::Cursor<Vec<u8>>>, AtlasError> {
+    let bytes = crate::fsutil::read_bounded(path, MAX_IMAGE_FILE_BYTES).map_err(|e| match e {
+        crate::fsutil::BoundedReadError::Io(error) => AtlasError::Io {
+            path: path.to_path_buf(),
+            error,
+        },
+        too_large @ crate::fsutil::BoundedReadError::TooLarge { .. } => AtlasError::Image {
+            path: path.to_path_buf(),
+            message: too_large.to_string(),
+        },
     })?;
-    Ok(png::Decoder::new(std::io::BufReader::new(file)))
+    Ok(png::Decoder::new(std::io::Cursor::new(bytes)))
 }
 
 /// Read the width and height from a PNG header.

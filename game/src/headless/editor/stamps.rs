@@ -86,9 +86,8 @@ pub enum StampError {
 /// A [`LevelError`] with the position of the first problem: not RON of the shape above, an
 /// empty or overlong name, no rows, rows of different widths, too many stamps.
 pub fn load_stamps(path: &Path) -> Result<Vec<Stamp>, LevelError> {
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        _ => {}
+    if !crate::fsutil::exists(path) {
+        return Ok(Vec::new());
     }
     let bytes = crate::level::read_level_file(path)?;
     let text = std::str::from_utf8(&bytes)
@@ -184,18 +183,17 @@ pub fn parse_stamps(path: &Path, text: &str) -> Result<Vec<Stamp>, LevelError> {
 /// [`StampError::File`] if the file is there and not a valid stamp file (nothing is written),
 /// [`StampError::Piece`] for a piece that cannot be a stamp, [`StampError::Write`].
 pub fn add_stamp(path: &Path, stamp: &Stamp) -> Result<Vec<Stamp>, StampError> {
-    let existing = match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        _ => {
-            let bytes = crate::level::read_level_file(path).map_err(StampError::File)?;
-            let text = String::from_utf8(bytes).map_err(|_| {
-                StampError::File(LevelError::whole_file(
-                    path,
-                    "the stamp file is not UTF-8 text",
-                ))
-            })?;
-            Some(text)
-        }
+    let existing = if crate::fsutil::exists(path) {
+        let bytes = crate::level::read_level_file(path).map_err(StampError::File)?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            StampError::File(LevelError::whole_file(
+                path,
+                "the stamp file is not UTF-8 text",
+            ))
+        })?;
+        Some(text)
+    } else {
+        None
     };
     let text = match existing {
         None => format!(

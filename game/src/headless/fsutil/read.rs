@@ -142,6 +142,7 @@ pub enum BoundedReadError {
 /// # Errors
 /// [`BoundedReadError::Io`] if it cannot be opened or read, [`BoundedReadError::TooLarge`] past
 /// `limit`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
     let file = open_regular(path)?;
     let size = file.metadata()?.len();
@@ -157,6 +158,65 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
         return Err(BoundedReadError::TooLarge { limit, size: None });
     }
     Ok(bytes)
+}
+
+/// [`read_bounded`] in a browser: the file from [`super::in_memory`].
+///
+/// # Errors
+/// As on other platforms: `NotFound`, a folder as [`NotRegularFile`], or past `limit`.
+#[cfg(target_arch = "wasm32")]
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    let bytes = super::in_memory::read(path)?;
+    if bytes.len() as u64 > limit {
+        return Err(BoundedReadError::TooLarge {
+            limit,
+            size: Some(bytes.len() as u64),
+        });
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` names anything (following symbolic links): `false` only when it is not
+/// there.
+pub fn exists(path: &Path) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    let there = super::in_memory::stat(path).is_ok();
+    #[cfg(not(target_arch = "wasm32"))]
+    let there = !matches!(std::fs::metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound);
+    there
+}
+
+/// Whether `path` names a folder (following symbolic links).
+pub fn is_dir(path: &Path) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    let dir = super::in_memory::stat(path).is_ok_and(|e| e == super::in_memory::Entry::Dir);
+    #[cfg(not(target_arch = "wasm32"))]
+    let dir = path.is_dir();
+    dir
+}
+
+/// Whether `path` names a regular file (following symbolic links).
+pub fn is_file(path: &Path) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    let file = super::in_memory::stat(path).is_ok_and(|e| e != super::in_memory::Entry::Dir);
+    #[cfg(not(target_arch = "wasm32"))]
+    let file = path.is_file();
+    file
+}
+
+/// The regular files directly in the folder `dir` (none when it cannot be read), unsorted.
+pub fn files_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    #[cfg(target_arch = "wasm32")]
+    let files = super::in_memory::files_in(dir);
+    #[cfg(not(target_arch = "wasm32"))]
+    let files = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files
 }
 
 fn check_regular(metadata: &Metadata) -> io::Result<()> {

@@ -152,6 +152,7 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 ///
 /// # Errors
 /// A [`WriteError`] naming `path`, the file the user knows; the old file is then unchanged.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let target = check_output(path)?;
     let fail = |e: &io::Error| WriteError::new(path, reason(e));
@@ -187,6 +188,54 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
             Err(e)
         }
     }
+}
+
+/// [`write_atomic`] in a browser: the file goes to [`super::in_memory`] whole, in one step,
+/// and from there to the browser's storage.
+///
+/// # Errors
+/// A [`WriteError`] when `path` names a folder.
+#[cfg(target_arch = "wasm32")]
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    if super::read::is_dir(path) {
+        return Err(WriteError::new(
+            path,
+            "it is a directory, not a regular file",
+        ));
+    }
+    super::in_memory::write(path, bytes);
+    Ok(())
+}
+
+/// Make the folder `dir` and its parents where missing.
+///
+/// # Errors
+/// `dir` or a parent is a file, or cannot be made.
+pub fn create_dir_all(dir: &Path) -> io::Result<()> {
+    #[cfg(target_arch = "wasm32")]
+    let not_a_folder = super::read::is_file(dir);
+    #[cfg(not(target_arch = "wasm32"))]
+    let not_a_folder = fs::metadata(dir).is_ok_and(|meta| !meta.is_dir());
+    if not_a_folder {
+        let message = format!("{} is a file, not a folder", dir.display());
+        return Err(io::Error::other(message));
+    }
+    // In a browser a folder is there once a file is in it.
+    #[cfg(not(target_arch = "wasm32"))]
+    fs::create_dir_all(dir)?;
+    Ok(())
+}
+
+/// Move the file `from` to `to`, replacing `to`.
+///
+/// # Errors
+/// `NotFound` when there is no `from`, or the platform's error.
+pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(target_arch = "wasm32")]
+    let moved = super::in_memory::rename(from, to);
+    #[cfg(not(target_arch = "wasm32"))]
+    let moved = fs::rename(from, to);
+    moved
 }
 
 /// Where writing the temporary file failed.

@@ -1,5 +1,5 @@
 //! Gamepad input as data: the events a pad sends ([`PadEvent`], translated from the gamepad
-//! library by `app/gamepad.rs`) and what they mean to the game ([`PadState`]): the held
+//! library by `window/platform/gamepad.rs`) and what they mean to the game ([`PadState`]): the held
 //! buttons and stick become the simulation's [`Input`], and presses become menu moves and
 //! commands ([`PadFrame`]). Nothing here talks to a device, so the mapping is tested as data.
 //!

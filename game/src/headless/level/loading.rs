@@ -125,8 +125,7 @@ pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
         };
         LevelError::whole_file(path, format!("cannot read level file: {what}"))
     };
-    let metadata = std::fs::metadata(path).map_err(io_error)?;
-    if metadata.is_dir() {
+    if crate::fsutil::is_dir(path) {
         return Err(
             LevelError::whole_file(path, "is a directory, not a level file")
                 .with_hint("pass the `.ron` files inside it, e.g. `levels/*.ron`"),
@@ -141,10 +140,7 @@ pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
             ),
         )
     };
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(too_big(metadata.len()));
-    }
-    // The file can grow between `metadata` and reading, so the read is capped too.
+    // The size is checked before reading, and the read is capped too (the file can grow).
     crate::fsutil::read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
         crate::fsutil::BoundedReadError::Io(e) => io_error(e),
         crate::fsutil::BoundedReadError::TooLarge { size, .. } => {

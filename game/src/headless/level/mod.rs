@@ -46,6 +46,9 @@ pub(crate) mod spans;
 mod spelling;
 pub mod subcommands;
 pub(crate) mod validate;
+// File watching needs `notify` and a thread; a browser build has neither, and its window layer
+// stands in for it (`window::platform`).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod watch;
 
 pub use bounds::{
@@ -61,6 +64,7 @@ pub use generate::{
 };
 pub use loading::{check, load, parse, parse_bytes};
 pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Skin, Tile};
+#[cfg(not(target_arch = "wasm32"))]
 pub use watch::LevelWatcher;
 
 pub(crate) use escape::needs_escape;

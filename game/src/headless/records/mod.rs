@@ -78,7 +78,13 @@ pub const ENV_VAR: &str = "CRATE_ROOM_DATA_DIR";
 
 /// The data directory [`ENV_VAR`] names: `None` when it is unset or set but empty. The one
 /// reading of the variable, so that every part of the game treats an empty value alike.
+///
+/// In a browser the page's storage is the data directory of every run, scripted or not
+/// (`fsutil::in_memory`'s `data/`).
 pub fn env_data_dir() -> Option<PathBuf> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(Path::new(crate::fsutil::in_memory::ROOT).join("data"));
+    #[cfg(not(target_arch = "wasm32"))]
     non_empty(std::env::var_os(ENV_VAR))
 }
 
@@ -240,6 +246,11 @@ impl Store {
         if let Some(dir) = non_empty(env_value) {
             return Ok(Self::at(dir));
         }
+        #[cfg(target_arch = "wasm32")]
+        return Ok(Self::at(
+            Path::new(crate::fsutil::in_memory::ROOT).join("data"),
+        ));
+        #[cfg(not(target_arch = "wasm32"))]
         directories::ProjectDirs::from("", "", "crate-room")
             .map(|p| Self::at(p.data_dir()))
             .ok_or(RecordsError::NoDataDir)

@@ -8,7 +8,6 @@ use ecs::EventReader;
 use super::audio::{Cues, Sounds};
 use super::draw_probe::DrawCallProbe;
 use super::frame_times::FrameTimes;
-use super::gamepad::Gamepads;
 use super::keys::Command;
 use super::mode::Mode;
 use super::notices::Notices;
@@ -21,7 +20,6 @@ use crate::campaign::Campaign;
 use crate::campaign::medals::Par;
 use crate::feel::Feel;
 use crate::input::InputSource;
-use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::paths::DataDirs;
 use crate::records::BestTimes;
 use crate::records::progress::Progress;
@@ -30,6 +28,8 @@ use crate::sim::game_events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::window::debug::overlay::Overlay;
 use crate::window::editor::{EventFeed, Session};
+use crate::window::platform::Gamepads;
+use crate::window::platform::{BackgroundLoader, LevelWatcher};
 use crate::window::ui::Hud;
 
 /// Everything the running game holds between frames.

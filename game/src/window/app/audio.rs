@@ -16,12 +16,13 @@
 //! may still print its diagnostics to stderr; safe Rust cannot silence it.)
 
 use std::future::Future;
-use std::io::Read;
 use std::panic::PanicHookInfo;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::window::platform::Instant;
 
 use ecs::EventReader;
 use macroquad::audio::{PlaySoundParams, Sound, load_sound_from_bytes, play_sound};
@@ -103,10 +104,25 @@ enum LoadError {
 enum Clips {
     /// Checked file contents, in [`Sfx::ALL`] order, waiting out [`DEVICE_GRACE`].
     Pending(Vec<Vec<u8>>),
+    /// Being loaded into macroquad, in [`Sfx::ALL`] order: natively each is done at its first
+    /// poll; in a browser, once the page has decoded it, a few frames later.
+    Loading(Vec<Loading>),
     /// Loaded into macroquad, in [`Sfx::ALL`] order.
     Loaded(Vec<Sound>),
     /// Off for the rest of the run (and said so).
     Off,
+}
+
+/// One effect on its way into macroquad, polled once a frame until it is done.
+enum Loading {
+    Waiting(std::pin::Pin<Box<dyn Future<Output = Option<Sound>>>>),
+    Done(Sound),
+}
+
+impl std::fmt::Debug for Loading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Loading")
+    }
 }
 
 /// The game's sound effects, and whether they are heard.
@@ -194,19 +210,45 @@ impl Sounds {
             Clips::Off => false,
             Clips::Pending(_) if self.thread.started.elapsed() < DEVICE_GRACE => false,
             Clips::Pending(files) => {
-                let files = std::mem::take(files);
-                let mut loaded = Vec::with_capacity(files.len());
-                for (bytes, sfx) in files.iter().zip(Sfx::ALL) {
-                    match load_now(bytes) {
-                        Some(clip) => loaded.push(clip),
-                        None => {
-                            self.clips = Clips::Loaded(loaded);
+                let loading = std::mem::take(files)
+                    .into_iter()
+                    .map(|bytes| {
+                        Loading::Waiting(Box::pin(async move {
+                            load_sound_from_bytes(&bytes).await.ok()
+                        }))
+                    })
+                    .collect();
+                self.clips = Clips::Loading(loading);
+                self.settle()
+            }
+            Clips::Loading(loading) => {
+                let mut context = Context::from_waker(Waker::noop());
+                let mut waiting = false;
+                for (clip, sfx) in loading.iter_mut().zip(Sfx::ALL) {
+                    let Loading::Waiting(load) = clip else {
+                        continue;
+                    };
+                    match load.as_mut().poll(&mut context) {
+                        Poll::Ready(Some(sound)) => *clip = Loading::Done(sound),
+                        Poll::Ready(None) => {
                             let why = format!("the audio library did not load {}", sfx.file_name());
                             self.switch_off(&why);
                             return false;
                         }
+                        // A browser decodes sound off the page's thread: polled again next frame.
+                        Poll::Pending => waiting = true,
                     }
                 }
+                if waiting {
+                    return false;
+                }
+                let loaded = std::mem::take(loading)
+                    .into_iter()
+                    .filter_map(|clip| match clip {
+                        Loading::Done(sound) => Some(sound),
+                        Loading::Waiting(_) => None,
+                    })
+                    .collect();
                 self.clips = Clips::Loaded(loaded);
                 true
             }
@@ -224,9 +266,8 @@ impl Sounds {
     /// Switch off silently. Loaded sounds are dropped, or forgotten if the audio thread is
     /// dead: a dropped sound messages the thread, and a dead thread answers on stdout.
     fn release(&mut self) {
-        if let Clips::Loaded(clips) = std::mem::replace(&mut self.clips, Clips::Off)
-            && self.thread.failure().is_some()
-        {
+        let clips = std::mem::replace(&mut self.clips, Clips::Off);
+        if self.thread.failure().is_some() {
             std::mem::forget(clips);
         }
     }
@@ -266,28 +307,25 @@ fn sound_off(why: &str) {
     eprintln!("sound: off ({why})");
 }
 
+/// Largest sound file read: the generated effects are under 40 KB.
+const MAX_SOUND_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Read one WAV file and check it: macroquad's decoder panics on what it cannot read.
 fn read_checked(path: PathBuf) -> Result<Vec<u8>, LoadError> {
-    let mut bytes = Vec::new();
     // A FIFO or device in `assets/sfx/` is refused without blocking on it.
-    if let Err(source) =
-        crate::fsutil::open_regular(&path).and_then(|mut file| file.read_to_end(&mut bytes))
-    {
-        return Err(LoadError::Read { path, source });
-    }
+    let bytes = match crate::fsutil::read_bounded(&path, MAX_SOUND_BYTES) {
+        Ok(bytes) => bytes,
+        Err(crate::fsutil::BoundedReadError::Io(source)) => {
+            return Err(LoadError::Read { path, source });
+        }
+        Err(too_large) => {
+            let source = std::io::Error::other(too_large.to_string());
+            return Err(LoadError::Read { path, source });
+        }
+    };
     match parse_wav(&bytes) {
         Ok(_) => Ok(bytes),
         Err(source) => Err(LoadError::Format { path, source }),
-    }
-}
-
-/// Hand checked WAV bytes to macroquad. Its loader is `async` only for the web; natively it
-/// finishes on the first poll, so one poll does; anything else counts as a failure.
-fn load_now(bytes: &[u8]) -> Option<Sound> {
-    let mut load = std::pin::pin!(load_sound_from_bytes(bytes));
-    match load.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(sound)) => Some(sound),
-        Poll::Ready(Err(_)) | Poll::Pending => None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The frame loop: set the game up, then each frame take input, hot reload, run the fixed
 //! steps, draw, and time it, until the player quits or a scripted run's last frame.
 
-use std::time::Instant;
+use crate::window::platform::Instant;
 
 use macroquad::prelude::{
     get_frame_time, get_keys_pressed, next_frame, prevent_quit, set_default_camera,
@@ -47,6 +47,7 @@ pub(super) async fn game_loop(
         }
         app.finish_reload();
         app.update_and_draw(frame_started);
+        crate::window::platform::end_of_frame(app.frames.frame);
         if last_frame {
             // A scripted run's report must not depend on how fast this machine parses: a
             // reload in flight is waited for and swapped in first.
@@ -93,6 +94,7 @@ fn echo_frame_keys(frame: u64) {
 
 /// The game as `opts` start it, with its data, atlas, texture, profiler and sounds.
 fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
+    crate::window::platform::start_profiler_clock();
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::app_state::App;
-use crate::level::watch::{BackgroundLoader, LevelWatcher};
 use crate::sim::Sim;
+use crate::window::platform::{BackgroundLoader, LevelWatcher};
 use crate::window::ui::ink;
 
 impl App {

@@ -18,7 +18,6 @@ mod editing;
 mod flow;
 mod frame_loop;
 pub mod frame_times;
-pub mod gamepad;
 mod hot_reload;
 mod hud;
 pub mod keys;

@@ -114,6 +114,6 @@ fn free_path(dir: &Path, stem: &str) -> PathBuf {
             };
             dir.join(file)
         })
-        .find(|p| !p.exists())
+        .find(|p| !crate::fsutil::exists(p))
         .unwrap_or_else(|| dir.join(format!("{stem}.ron")))
 }

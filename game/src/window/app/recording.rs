@@ -93,7 +93,7 @@ impl Recording {
         let path = replay::unused_saved_path(store.dir(), level_path, replay.steps(), &text);
         if let Some(dir) = path.parent() {
             // The data directory's own folder for replays: made on first use.
-            std::fs::create_dir_all(dir)
+            crate::fsutil::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         replay.save(&path).map_err(|e| e.to_string())?;

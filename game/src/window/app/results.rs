@@ -109,7 +109,9 @@ impl App {
             self.warn(format!("progress not saved: {e}"));
         }
         let levels = &self.config.dirs.levels;
-        let next_exists = next.as_deref().is_some_and(|n| levels.join(n).is_file());
+        let next_exists = next
+            .as_deref()
+            .is_some_and(|n| crate::fsutil::is_file(&levels.join(n)));
         if let (Some(next), false, true) = (next, was_open, next_exists)
             && let Some(c) = &mut self.run.cleared
         {

@@ -35,6 +35,9 @@ pub struct ScriptReport {
     pub frames: u64,
     /// Simulation steps run (fewer than frames while hit-stop held the game).
     pub steps: u64,
+    /// The simulation's `state_hash` at the end, as `crate-room sim` prints it (16 hex
+    /// digits), with a level on.
+    pub state_hash: Option<String>,
     /// The level's name.
     pub level: String,
     /// Crates the level started with.
@@ -180,6 +183,7 @@ impl App {
         ScriptReport {
             showing: "playing",
             steps: self.frames.steps,
+            state_hash: Some(format!("{:016x}", sim.state_hash())),
             level: self.run.name.clone(),
             crates_total: state.crates_total,
             crates_left: state.crates_left,

@@ -8,7 +8,6 @@ use super::app_state::{
     App, Config, Devices, Drawing, Edits, Frames, HotReload, Juice, Records, Run,
 };
 use super::audio::{Cues, Sounds};
-use super::gamepad::Gamepads;
 use super::mode::Mode;
 use super::notices::Notices;
 use super::play_options::{PlayOptions, Script};
@@ -20,7 +19,6 @@ use crate::atlas::AtlasData;
 use crate::campaign::Campaign;
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
-use crate::level::watch::BackgroundLoader;
 use crate::paths::DataDirs;
 use crate::records::progress::Progress;
 use crate::records::settings::SettingsFile;
@@ -28,6 +26,8 @@ use crate::records::{self, BestTimes};
 use crate::sim::FixedStep;
 use crate::window::debug::overlay::Overlay;
 use crate::window::editor::EventFeed;
+use crate::window::platform::BackgroundLoader;
+use crate::window::platform::Gamepads;
 use crate::window::ui::{Hud, ink};
 
 /// The player's records as a run opens them, with the problems met opening them.
@@ -162,7 +162,7 @@ impl App {
         // The title opens on the level played last.
         if let Some(last) = &self.records.settings.current().last_level {
             let path = self.config.dirs.levels.join(last);
-            if path.is_file() {
+            if crate::fsutil::is_file(&path) {
                 self.run.path = path;
             }
         }

@@ -26,8 +26,9 @@ impl App {
         if !matches!(self.mode, Mode::Playing { .. } | Mode::Playback { .. }) {
             return (0, Duration::ZERO);
         }
-        sim.world_mut()
-            .set_timing(self.drawing.overlay.reads_system_timings());
+        let world = sim.world_mut();
+        world.set_timing(self.drawing.overlay.reads_system_timings());
+        world.set_clock(crate::window::platform::clock);
         self.drawing.renderer.fit_camera(sim);
         let ticks = if self.script.is_some() {
             1

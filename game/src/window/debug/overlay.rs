@@ -50,7 +50,7 @@ pub struct Overlay {
     /// What the last save of a profile did, for the profiler window.
     pub saved: Option<String>,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
-    server: Option<puffin_http::Server>,
+    server: Option<crate::window::platform::ProfileServer>,
 }
 
 impl std::fmt::Debug for Overlay {
@@ -73,10 +73,7 @@ impl Overlay {
         save_profile: Option<PathBuf>,
     ) -> Result<Self, String> {
         let server = puffin_addr
-            .map(|addr| {
-                puffin_http::Server::new(addr)
-                    .map_err(|e| format!("cannot start the puffin server on {addr}: {e:#}"))
-            })
+            .map(crate::window::platform::serve_profiles)
             .transpose()?;
         let overlay = Self {
             views,

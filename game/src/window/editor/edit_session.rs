@@ -167,7 +167,7 @@ impl Session {
     /// level whose sides are not 1 to `MAX_SIDE`.
     pub fn open(path: &Path, new_size: (u32, u32), atlas: &AtlasData) -> Result<Self, OpenError> {
         let skins = atlas.crate_skins();
-        let model = if path.exists() {
+        let model = if crate::fsutil::exists(path) {
             Editor::open(path, &skins)?
         } else {
             Editor::new_level(path, new_size.0, new_size.1, &skins)?

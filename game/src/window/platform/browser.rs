@@ -1,0 +1,218 @@
+//! The browser's stand-ins for what its build leaves out (see the table in [`super`]).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use macroquad::miniquad;
+
+use crate::fsutil::in_memory;
+
+/// A point on macroquad's clock (the page's `performance.now()`), with the part of
+/// `std::time::Instant`'s interface the window uses.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Instant(f64);
+
+impl Instant {
+    /// Now.
+    pub fn now() -> Self {
+        Self(macroquad::miniquad::date::now())
+    }
+
+    /// Time since `self`.
+    pub fn elapsed(&self) -> Duration {
+        Self::now().duration_since(*self)
+    }
+
+    /// Time from `earlier` to `self` (zero if `earlier` is later).
+    pub fn duration_since(&self, earlier: Self) -> Duration {
+        Duration::from_secs_f64((self.0 - earlier.0).max(0.0))
+    }
+}
+
+/// Keys of the browser's storage that hold the game's files: the prefix, then the path.
+const STORAGE_PREFIX: &str = "crate-room:";
+
+/// After each frame: the files written go to the browser's storage, and after the first the
+/// page hears that the game is up (it hides its loading line; the test waits for the line).
+pub fn end_of_frame(frame: u64) {
+    keep_written_files();
+    if frame == 1 {
+        // The page's plugin answers this name by hiding the loading line.
+        miniquad::fs::load_file("crate-room:first-frame", |_| {});
+        miniquad::info!("crate-room: ready");
+    }
+}
+
+/// Put the files the browser's storage kept back where the game reads them.
+pub fn restore_storage() {
+    for i in 0..quad_storage_sys::len() {
+        let Some(key) = quad_storage_sys::key(i) else {
+            continue;
+        };
+        let Some(path) = key.strip_prefix(STORAGE_PREFIX) else {
+            continue;
+        };
+        if let Some(text) = quad_storage_sys::get(&key) {
+            in_memory::restore(Path::new(path), text.into_bytes());
+        }
+    }
+}
+
+/// Keep the files written since the last call in the browser's storage (text files only:
+/// everything the game writes is text).
+pub fn keep_written_files() {
+    for (path, bytes) in in_memory::take_written() {
+        let key = format!("{STORAGE_PREFIX}{}", path.display());
+        match bytes.map(String::from_utf8) {
+            Some(Ok(text)) => quad_storage_sys::set(&key, &text),
+            Some(Err(_)) => {
+                miniquad::warn!("crate-room: {} is not text; not kept", path.display());
+            }
+            None => quad_storage_sys::remove(&key),
+        }
+    }
+}
+
+/// Give puffin macroquad's clock: its own needs `wasm-bindgen`, which macroquad's loader
+/// cannot host.
+pub fn start_profiler_clock() {
+    fn now_ns() -> puffin::NanoSecond {
+        (macroquad::miniquad::date::now() * 1e9) as puffin::NanoSecond
+    }
+    puffin::ThreadProfiler::initialize(now_ns, puffin::internal_profile_reporter);
+}
+
+/// The ECS's system timings' clock: macroquad's.
+pub fn clock() -> Duration {
+    Duration::from_secs_f64(macroquad::miniquad::date::now())
+}
+
+/// No profile server in a browser.
+#[derive(Debug)]
+pub struct ProfileServer;
+
+/// A page cannot listen on a socket.
+///
+/// # Errors
+/// Always.
+pub fn serve_profiles(addr: &str) -> Result<ProfileServer, String> {
+    Err(format!(
+        "cannot serve profiles on {addr} in a browser: use F2's profiler window"
+    ))
+}
+
+/// Gamepads in the browser: none, the keyboard plays.
+#[derive(Debug, Default)]
+pub struct Gamepads;
+
+impl Gamepads {
+    /// Keyboard only.
+    pub fn start() -> Self {
+        Self
+    }
+
+    /// Nothing happens on a pad.
+    pub fn poll(&mut self) -> crate::input::pad::PadFrame {
+        crate::input::pad::PadFrame::default()
+    }
+
+    /// No pad holds anything.
+    pub fn input(&self) -> crate::sim::Input {
+        crate::sim::Input::default()
+    }
+
+    /// The help screen's line.
+    pub fn status(&self) -> String {
+        "gamepad: keyboard only in the browser".to_owned()
+    }
+}
+
+/// No file watching in a browser: nothing saves the built-in levels behind the game's
+/// back, and the editor's own saves are no reload.
+#[derive(Debug)]
+pub struct LevelWatcher;
+
+impl LevelWatcher {
+    /// A watcher that never fires.
+    ///
+    /// # Errors
+    /// Never.
+    pub fn new(_file: &Path) -> Result<Self, std::convert::Infallible> {
+        Ok(Self)
+    }
+
+    /// Nothing to switch.
+    pub fn set_file(&mut self, _file: &Path) {}
+
+    /// Nothing was saved.
+    pub fn poll(&mut self) -> bool {
+        false
+    }
+
+    /// Never a problem.
+    pub fn problem(&self) -> Option<&std::convert::Infallible> {
+        None
+    }
+}
+
+/// A finished load, as the desktop's background loader hands it over.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The request's generation.
+    pub generation: u64,
+    /// The file read.
+    pub path: PathBuf,
+    /// The validated level, or why it is not one.
+    pub level: Result<crate::level::Level, crate::level::LevelError>,
+}
+
+/// Hot reload's loader without a thread: a request loads at once, in the frame (the
+/// levels are small and in memory), and [`poll`](Self::poll) hands it over.
+#[derive(Debug)]
+pub struct BackgroundLoader {
+    skins: Vec<String>,
+    generation: u64,
+    ready: Option<Loaded>,
+}
+
+impl BackgroundLoader {
+    /// A loader for levels with the atlas's crate `skins`.
+    ///
+    /// # Errors
+    /// Never.
+    pub fn new(skins: Vec<String>) -> std::io::Result<Self> {
+        Ok(Self {
+            skins,
+            generation: 0,
+            ready: None,
+        })
+    }
+
+    /// Load `path` now; the result waits for [`poll`](Self::poll).
+    pub fn request(&mut self, path: &Path) -> u64 {
+        self.generation += 1;
+        let skins: Vec<&str> = self.skins.iter().map(String::as_str).collect();
+        self.ready = Some(Loaded {
+            generation: self.generation,
+            path: path.to_path_buf(),
+            level: crate::level::load(path, &skins),
+        });
+        self.generation
+    }
+
+    /// Drop the result not yet handed over.
+    pub fn cancel(&mut self) {
+        self.generation += 1;
+        self.ready = None;
+    }
+
+    /// Never: a request is loaded when it is made.
+    pub fn is_loading(&self) -> bool {
+        false
+    }
+
+    /// The loaded result, once.
+    pub fn poll(&mut self) -> Option<Loaded> {
+        self.ready.take()
+    }
+}

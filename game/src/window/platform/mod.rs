@@ -1,0 +1,54 @@
+//! What the browser build (`wasm32`) leaves out of the window layer, and what stands in for
+//! it, in one place. Each item below is one `cfg` pair; the rest of the window layer uses the
+//! names here and compiles the same for both.
+//!
+//! | desktop | in the browser | why |
+//! |---|---|---|
+//! | file watching (`notify`) and hot reload's loader thread | [`LevelWatcher`] that never fires, [`BackgroundLoader`] that loads in the frame | the levels are built into the game; nothing saves them behind its back, and a page has no threads |
+//! | gamepads through `gilrs` | [`Gamepads`]: keyboard only | gilrs's web backend needs `wasm-bindgen`, which macroquad's loader cannot host |
+//! | the `puffin_http` server | [`ProfileServer`] that refuses to start | a page cannot listen on a socket; F2's profiler window works |
+//! | `std::time::Instant`, puffin's clock | [`Instant`] and [`start_profiler_clock`] on macroquad's clock | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
+//! | the command line (`main.rs`) | URL parameters (`window::web`) | a page has no arguments |
+//! | files on disk | built-in levels and assets, and the browser's storage ([`end_of_frame`] keeps what was written) | a page has no file system |
+
+#[cfg(target_arch = "wasm32")]
+pub use browser::*;
+#[cfg(not(target_arch = "wasm32"))]
+mod gamepad;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use desktop::*;
+
+#[cfg(not(target_arch = "wasm32"))]
+mod desktop {
+    pub use super::gamepad::Gamepads;
+    pub use crate::level::watch::{BackgroundLoader, LevelWatcher};
+    pub use std::time::Instant;
+
+    /// The puffin server `puffin_viewer` connects to.
+    pub type ProfileServer = puffin_http::Server;
+
+    /// Start serving profiles on `addr`.
+    ///
+    /// # Errors
+    /// If it cannot listen there.
+    pub fn serve_profiles(addr: &str) -> Result<ProfileServer, String> {
+        puffin_http::Server::new(addr)
+            .map_err(|e| format!("cannot start the puffin server on {addr}: {e:#}"))
+    }
+
+    /// Nothing to do after a frame: files are written as they are saved.
+    pub fn end_of_frame(_frame: u64) {}
+
+    /// puffin keeps its own clock here.
+    pub fn start_profiler_clock() {}
+
+    /// The ECS's system timings' clock: `std::time::Instant`'s, from the first reading.
+    pub fn clock() -> std::time::Duration {
+        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        START.get_or_init(Instant::now).elapsed()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod browser;

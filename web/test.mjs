@@ -1,0 +1,368 @@
+// The browser test of the web build: serves web/dist/ on 127.0.0.1, drives Debian's chromium
+// (headless, WebGL through SwiftShader) with playwright-core, and checks what a player sees.
+//
+//   node web/test.mjs        (after `bash tools/web-build.sh` and `cargo build --release`)
+//
+// Every wait has a deadline; the whole test has one too, after which it kills the browser and
+// fails. Nothing sleeps a fixed time: each step waits for a console line or polls the screen
+// until what it expects is there.
+//
+// CRATE_ROOM_CHROMIUM names the browser (default /usr/bin/chromium), CRATE_ROOM_BIN the native
+// binary the state hash is compared with (default target/release/crate-room), and
+// CRATE_ROOM_WEB_SHOTS a folder to keep the screenshots in.
+
+import { createServer } from "node:http";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inflateSync, gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(repo, "web", "dist");
+const browserPath = process.env.CRATE_ROOM_CHROMIUM || "/usr/bin/chromium";
+const nativeBin = process.env.CRATE_ROOM_BIN || join(repo, "target", "release", "crate-room");
+const shots = process.env.CRATE_ROOM_WEB_SHOTS || null;
+
+const TEST_DEADLINE_MS = 240_000;
+const STEP_DEADLINE_MS = 60_000;
+const TILE = 16;
+const VIEWPORT = { width: 1280, height: 720 };
+
+// The art's key colours, read from the generator's own table.
+const colours = (() => {
+  const text = readFileSync(join(repo, "game", "src", "art", "colors.rs"), "utf8");
+  const table = {};
+  for (const m of text.matchAll(/pub const (\w+): Rgb = \[(\d+), (\d+), (\d+)\];/g)) {
+    table[m[1]] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  }
+  return table;
+})();
+const WALL = ["WALL_BASE", "WALL_LIGHT", "WALL_DARK", "WALL_TOP", "MORTAR"].map((n) => colours[n]);
+const BODY = ["PLAYER_BASE", "PLAYER_LIGHT", "PLAYER_DARK"].map((n) => colours[n]);
+for (const c of [...WALL, ...BODY]) {
+  if (!c) throw new Error("game/src/art/colors.rs no longer names the colours this test reads");
+}
+
+let failures = 0;
+function check(ok, message) {
+  console.log(`${ok ? "ok" : "FAIL"}: ${message}`);
+  if (!ok) failures += 1;
+}
+
+// --- a static file server on 127.0.0.1 only ---------------------------------------------------
+const types = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+};
+function serve() {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, "http://127.0.0.1").pathname;
+    const file = join(dist, path === "/" ? "index.html" : path);
+    if (!file.startsWith(dist)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { "content-type": types[extname(file)] || "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
+}
+
+// --- PNG decoding (8-bit RGB/RGBA, not interlaced: what Chromium's screenshots are) ------------
+function decodePng(buf) {
+  let pos = 8;
+  let width = 0, height = 0, channels = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString("latin1", pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error("unexpected PNG format");
+      channels = { 2: 3, 6: 4 }[data[9]];
+      if (!channels) throw new Error(`unexpected PNG colour type ${data[9]}`);
+    } else if (type === "IDAT") {
+      idat.push(data);
+    }
+    pos += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(width * height * 3);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? line[i - channels] : 0;
+      const b = prev[i];
+      const c = i >= channels ? prev[i - channels] : 0;
+      let p;
+      switch (filter) {
+        case 0: p = 0; break;
+        case 1: p = a; break;
+        case 2: p = b; break;
+        case 3: p = (a + b) >> 1; break;
+        case 4: {
+          const q = a + b - c;
+          const pa = Math.abs(q - a), pb = Math.abs(q - b), pc = Math.abs(q - c);
+          p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+          break;
+        }
+        default: throw new Error(`bad PNG filter ${filter}`);
+      }
+      line[i] = (line[i] + p) & 0xff;
+    }
+    for (let x = 0; x < width; x++) {
+      for (let k = 0; k < 3; k++) out[(y * width + x) * 3 + k] = line[x * channels + k];
+    }
+    prev = line;
+  }
+  return { width, height, pixels: out };
+}
+
+class Shot {
+  constructor(png, report) {
+    Object.assign(this, decodePng(png));
+    this.report = report;
+  }
+  pixel(x, y) {
+    const i = (y * this.width + x) * 3;
+    return [this.pixels[i], this.pixels[i + 1], this.pixels[i + 2]];
+  }
+  // The screen rectangle of level cell (column, row), from a report's view and scale.
+  cellRect(column, row) {
+    const [minX, minY] = this.report.view;
+    const scale = this.report.scale;
+    const x0 = Math.round((column * TILE - minX) * scale);
+    const y0 = Math.round((row * TILE - minY) * scale);
+    const side = Math.round(TILE * scale);
+    return [x0, y0, x0 + side, y0 + side];
+  }
+  // The share of the cell's pixels in `palette`.
+  cellShare(column, row, palette) {
+    const [x0, y0, x1, y1] = this.cellRect(column, row);
+    let hits = 0;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const p = this.pixel(x, y);
+        if (palette.some((c) => c[0] === p[0] && c[1] === p[1] && c[2] === p[2])) hits++;
+      }
+    }
+    return hits / ((x1 - x0) * (y1 - y0));
+  }
+  // How many pixels of the rectangle differ from `other`'s.
+  differing(other, [x0, y0, x1, y1]) {
+    let n = 0;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const a = this.pixel(x, y), b = other.pixel(x, y);
+        if (a[0] !== b[0] || a[1] !== b[1] || a[2] !== b[2]) n++;
+      }
+    }
+    return n;
+  }
+}
+
+// --- the browser ---------------------------------------------------------------------------------
+async function withDeadline(promise, ms, what) {
+  let timer;
+  const deadline = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// A page that collects the game's console lines; `waitLine` waits for one that starts so.
+async function openPage(context, url) {
+  const page = await context.newPage();
+  const lines = [];
+  const waiters = [];
+  page.on("console", (msg) => {
+    const text = msg.text();
+    if (!text.startsWith("crate-room:")) return;
+    lines.push(text);
+    for (const w of waiters) if (text.startsWith(w.prefix) && !w.done) { w.done = true; w.ok(text); }
+  });
+  page.on("pageerror", (e) => lines.push(`pageerror: ${e.message}`));
+  page.waitLine = (prefix) => {
+    const seen = lines.find((l) => l.startsWith(prefix));
+    if (seen) return Promise.resolve(seen);
+    return withDeadline(
+      new Promise((ok) => waiters.push({ prefix, ok, done: false })),
+      STEP_DEADLINE_MS,
+      `waiting for "${prefix}" on ${url} (console so far: ${JSON.stringify(lines.slice(-5))})`,
+    );
+  };
+  page.lines = lines;
+  await page.goto(url);
+  return page;
+}
+
+function keep(name, png) {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  writeFileSync(join(shots, name), png);
+}
+
+async function report(page) {
+  const line = await page.waitLine("crate-room: report ");
+  return JSON.parse(line.slice("crate-room: report ".length));
+}
+
+// Take screenshots until `ok(shot)` holds, or fail at the deadline.
+async function screenUntil(page, report, ok, what) {
+  const until = Date.now() + STEP_DEADLINE_MS;
+  for (;;) {
+    const shot = new Shot(await page.screenshot(), report);
+    if (ok(shot)) return shot;
+    if (Date.now() > until) throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s`);
+  }
+}
+
+async function main() {
+  statSync(join(dist, "crate-room.wasm"));
+  const wasm = readFileSync(join(dist, "crate-room.wasm"));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  console.log(`crate-room.wasm: ${wasm.length} bytes, ${gz} gzipped`);
+  check(wasm.length <= 8 * 1024 * 1024, "the .wasm is at most 8 MB");
+  check(gz <= 3 * 1024 * 1024, "the .wasm is at most 3 MB gzipped");
+
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const profile = mkdtempSync(join(tmpdir(), "crate-room-chromium-"));
+  const browser = await chromium.launch({
+    executablePath: browserPath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+
+    // 1. The first frame, and the level the right way up.
+    const still = await openPage(context, `${base}?level=vault&input=idle&frames=30`);
+    await still.waitLine("crate-room: ready");
+    const firstFrameMs = await still.evaluate(
+      () => window.crateRoomFirstFrame - performance.getEntriesByType("navigation")[0].startTime);
+    console.log(`first frame: ${Math.round(firstFrameMs)} ms after navigation`);
+    const stillReport = await report(still);
+    const png = await still.screenshot();
+    keep("vault.png", png);
+    const shot = new Shot(png, stillReport);
+    check(stillReport.level === "The Vault" && stillReport.showing === "playing",
+      `the page plays the vault (${stillReport.level}, ${stillReport.showing})`);
+    check(shot.cellShare(0, 2, WALL) > 0.6, "cell (0, 2) is wall on screen");
+    check(shot.cellShare(0, 6, WALL) < 0.05, "cell (0, 6) is no wall (the map is the right way up)");
+    check(shot.cellShare(3, 0, WALL) > 0.6, "cell (3, 0) is wall on screen");
+    check(shot.cellShare(0, 0, WALL) < 0.05, "cell (0, 0) is no wall");
+    check(shot.cellShare(1, 3, BODY) > 0.05, "the player stands in cell (1, 3)");
+    check(shot.cellShare(17, 3, BODY) < 0.01, "and not in cell (17, 3) (not mirrored)");
+    await still.close();
+
+    // 2. Keys: walk right to the first crate, swing, F2.
+    const play = await openPage(context, `${base}?level=vault`);
+    await play.waitLine("crate-room: ready");
+    await play.locator("#glcanvas").focus();
+    const before = new Shot(await play.screenshot(), stillReport);
+    await play.keyboard.down("ArrowRight");
+    const arrived = await screenUntil(play, stillReport,
+      (s) => s.cellShare(4, 3, BODY) > 0.05, "the player walking right to cell (4, 3)");
+    await play.keyboard.up("ArrowRight");
+    check(arrived.cellShare(1, 3, BODY) < 0.01, "the player walked away from cell (1, 3)");
+    await play.keyboard.press("Space");
+    // A hit cracks the crate: its cell differs from before the swing, and goes on differing
+    // once the swing's arc and the hit's flash are over (two screenshots alike).
+    const crate = before.cellRect(5, 3);
+    const cellPixels = (crate[2] - crate[0]) * (crate[3] - crate[1]);
+    let previous = null;
+    await screenUntil(play, stillReport, (s) => {
+      const settled = previous && s.differing(previous, crate) < 0.02 * cellPixels;
+      previous = s;
+      return settled && s.differing(before, crate) > 0.05 * cellPixels;
+    }, "the crate in cell (5, 3) cracked by a swing");
+    keep("hit.png", await play.screenshot());
+    check(true, "a swing at the crate in cell (5, 3) left it cracked");
+    const noProfiler = new Shot(await play.screenshot(), stillReport);
+    await play.keyboard.press("F2");
+    // The profiler window: a panel of a few hundred pixels square, on one side or the other.
+    await screenUntil(play, stillReport,
+      (s) => s.differing(noProfiler, [0, 0, s.width, s.height]) > 40_000,
+      "the profiler window after F2");
+    keep("profiler.png", await play.screenshot());
+    check(true, "F2 opened the profiler window");
+    await play.close();
+
+    // 3. The same game as the native build: the bot's state hash.
+    const bot = await openPage(context, `${base}?level=vault&input=bot&frames=600&hit_stop=off`);
+    const botReport = await report(bot);
+    await bot.close();
+    const native = JSON.parse(execFileSync(nativeBin,
+      ["sim", "--level", join(repo, "levels", "vault.ron"), "--input", "bot", "--frames", "600", "--json"],
+      { timeout: STEP_DEADLINE_MS, encoding: "utf8" }));
+    console.log(`state_hash: browser ${botReport.state_hash} after ${botReport.steps} steps, native ${native.state_hash}`);
+    check(botReport.steps === 600, "600 frames ran 600 steps");
+    check(botReport.state_hash === native.state_hash,
+      "the browser's state_hash equals `crate-room sim --level levels/vault.ron --input bot --frames 600`");
+
+    // 4. A best time kept across a reload.
+    const clear = await openPage(context, `${base}?level=first_swing&input=bot&frames=800&hit_stop=off`);
+    const clearReport = await report(clear);
+    check(clearReport.crates_left === 0, "the bot cleared First Swing");
+    await clear.reload();
+    await clear.waitLine("crate-room: ready");
+    await clear.close();
+    const title = await openPage(context, `${base}?frames=3`);
+    const titleReport = await report(title);
+    const row = (titleReport.title || []).find((r) => r.file === "first_swing.ron");
+    check(row && row.best !== null, `after a reload the title lists First Swing's best time (${row && row.best})`);
+    keep("title.png", await title.screenshot());
+    await title.close();
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const overall = setTimeout(() => {
+  console.error(`FAIL: the browser test did not finish within ${TEST_DEADLINE_MS / 1000} s`);
+  process.exit(1);
+}, TEST_DEADLINE_MS);
+main()
+  .then(() => {
+    clearTimeout(overall);
+    if (failures > 0) {
+      console.error(`${failures} check(s) failed`);
+      process.exit(1);
+    }
+    console.log("web test: all checks passed");
+  })
+  .catch((e) => {
+    console.error(`FAIL: ${e.stack || e}`);
+    process.exit(1);
+  });
