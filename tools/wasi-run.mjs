@@ -1,5 +1,5 @@
 // Run a WASI (wasm32-wasip1) program under Node.js: `node tools/wasi-run.mjs PROGRAM.wasm ARGS...`.
-// The program sees the current directory as `.` (and nothing else of the file system), its
+// The program sees the current directory as `/` (and nothing else of the file system), its
 // arguments, and no environment; its exit code is this process's.
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
@@ -14,7 +14,7 @@ const wasi = new WASI({
   version: 'preview1',
   args: [program, ...args],
   env: {},
-  preopens: { '.': '.' },
+  preopens: { '/': '.' },
   returnOnExit: true,
 });
 const module = await WebAssembly.compile(await readFile(program));
