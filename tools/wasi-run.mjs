@@ -1,5 +1,5 @@
 // Run a WASI (wasm32-wasip1) program under Node.js: `node tools/wasi-run.mjs PROGRAM.wasm ARGS...`.
-// The program sees the current directory as `.` (and nothing else of the file system), its
+// The program sees the current directory as `/` (and nothing else of the file system), its
 // arguments, and no environment; its exit code is this process's.
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
@@ -14,9 +14,15 @@ const wasi = new WASI({
   version: 'preview1',
   args: [program, ...args],
   env: {},
-  preopens: { '.': '.' },
+  preopens: { '/': '.' },
   returnOnExit: true,
 });
+// Debian's WASI C library lacks two functions Rust's standard library links (`fs::canonicalize`
+// and `set_permissions`); the program is linked with them left as imports, and they fail here.
+const env = {
+  realpath: () => 0, // NULL: no such path
+  fchmod: () => -1,
+};
 const module = await WebAssembly.compile(await readFile(program));
-const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+const instance = await WebAssembly.instantiate(module, { ...wasi.getImportObject(), env });
 exit(wasi.start(instance));

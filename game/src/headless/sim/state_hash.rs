@@ -226,7 +226,8 @@ impl<T: Component + Hashed + Sync> HashColumn for Column<T> {
     fn hash_each(&self, tag: u64, states: &mut [u64]) {
         let (entities, values) = (self.entities(), self.values());
         let mut late = Vec::new();
-        if entities.len() < PARALLEL_FROM {
+        // WebAssembly has no second thread to take.
+        if entities.len() < PARALLEL_FROM || cfg!(target_family = "wasm") {
             feed_range(tag, entities, values, 0, states, &mut late);
         } else {
             let middle = states.len() / 2;
