@@ -53,7 +53,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.column::<u32>().get(e), Some(&7));
     /// ```
-    #[inline]
     pub fn get(&self, entity: Entity) -> Option<&T> {
         self.entities.index_of(entity).map(|i| &self.values[i])
     }
@@ -64,7 +63,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// *w.column_mut::<u32>().get_mut(e).unwrap() += 1; assert_eq!(w.get::<u32>(e), Some(&8));
     /// ```
-    #[inline]
     pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let i = self.entities.index_of(entity)?;
         Some(Mut {
@@ -80,7 +78,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert!(w.column::<u32>().contains(e));
     /// ```
-    #[inline]
     pub fn contains(&self, entity: Entity) -> bool {
         self.entities.contains(entity)
     }
@@ -91,7 +88,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.column::<u32>().len(), 1);
     /// ```
-    #[inline]
     pub fn len(&self) -> usize {
         self.values.len()
     }
@@ -102,7 +98,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert!(!w.column::<u32>().is_empty());
     /// ```
-    #[inline]
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
@@ -113,7 +108,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.column::<u32>().entities(), [e]);
     /// ```
-    #[inline]
     pub fn entities(&self) -> &[Entity] {
         self.entities.as_slice()
     }
@@ -124,7 +118,6 @@ impl<T: 'static> Column<T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.column::<u32>().values(), [7]);
     /// ```
-    #[inline]
     pub fn values(&self) -> &[T] {
         &self.values
     }
@@ -197,7 +190,6 @@ impl<T: 'static> Column<T> {
         Some(self.values.swap_remove(i))
     }
 
-    #[inline]
     fn mark_changed(&self, entity: Entity) {
         if let Some(changes) = &self.changes {
             changes.borrow_mut().mark(entity);
@@ -286,7 +278,6 @@ impl<T> Mut<'_, T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.get_mut::<u32>(e).unwrap().entity(), e);
     /// ```
-    #[inline]
     pub fn entity(&self) -> Entity {
         self.entity
     }
@@ -298,7 +289,6 @@ impl<T> Mut<'_, T> {
     /// let id = w.add_system(D::new("s").requires::<u32>().watches::<u32>(), |_: &mut World, _: &S| {}); w.update();
     /// w.get_mut::<u32>(e).unwrap().set_changed(); w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
     /// ```
-    #[inline]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
             changes.borrow_mut().mark(self.entity);
@@ -312,7 +302,6 @@ impl<T> Mut<'_, T> {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert!(!w.get_mut::<u32>(e).unwrap().set_if_neq(7)); assert!(w.get_mut::<u32>(e).unwrap().set_if_neq(8));
     /// ```
-    #[inline]
     pub fn set_if_neq(&mut self, value: T) -> bool
     where
         T: PartialEq,
@@ -329,14 +318,12 @@ impl<T> Mut<'_, T> {
 impl<T> Deref for Mut<'_, T> {
     type Target = T;
 
-    #[inline]
     fn deref(&self) -> &T {
         self.value
     }
 }
 
 impl<T> DerefMut for Mut<'_, T> {
-    #[inline]
     fn deref_mut(&mut self) -> &mut T {
         self.set_changed();
         self.value

@@ -55,7 +55,6 @@ impl ChangeLog {
 
     /// Cover `slot` with the fresh bits and set its bit; out of the marking path.
     #[cold]
-    #[inline(never)]
     fn grow(&mut self, slot: usize) {
         self.fresh.resize(slot / 64 + 1, 0);
         self.fresh[slot / 64] |= 1 << (slot % 64);
@@ -165,7 +164,6 @@ impl DirtySet {
 
     /// Cover leaf word `w` (doubling, so growing slot by slot stays amortized O(1)).
     #[cold]
-    #[inline(never)]
     fn grow(&mut self, w: usize) {
         let words = (w + 1).max(self.leaves.len() * 2);
         self.leaves.resize(words, 0);
@@ -210,35 +208,31 @@ impl DirtySet {
     }
 
     /// How many set slots hold a member of `tracked`.
-    pub(crate) fn count_in(&self, tracked: &EntitySet) -> usize {
+    pub(crate) fn count_in(&mut self, tracked: &EntitySet) -> usize {
         let mut n = 0;
-        self.for_each(|slot| n += usize::from(tracked.in_slot(slot).is_some()));
+        self.walk(false, |slot| {
+            n += usize::from(tracked.in_slot(slot).is_some())
+        });
         n
     }
 
     /// Append, in slot order, the member of `tracked` in each set slot (skipping the slots it
     /// has none in), and clear every bit.
     pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
-        if self.len == 0 {
-            return;
-        }
         out.reserve(self.len);
-        self.drain(|slot| {
-            if let Some(e) = tracked.in_slot(slot) {
-                out.push(e);
-            }
-        });
+        self.walk(true, |slot| out.extend(tracked.in_slot(slot)));
     }
 
     /// Clear every bit.
     pub(crate) fn clear(&mut self) {
-        self.drain(|_| {});
+        self.walk(true, |_| {});
     }
 
-    /// Call `f` with each set slot, in ascending order.
-    fn for_each(&self, mut f: impl FnMut(u32)) {
-        for (s, &summary) in self.summary.iter().enumerate() {
-            let mut words = summary;
+    /// Call `f` with each set slot, in ascending order; with `zero`, zero the words read.
+    #[inline]
+    fn walk(&mut self, zero: bool, mut f: impl FnMut(u32)) {
+        for s in 0..self.summary.len() {
+            let mut words = self.summary[s];
             while words != 0 {
                 let w = s * 64 + words.trailing_zeros() as usize;
                 words &= words - 1;
@@ -247,26 +241,17 @@ impl DirtySet {
                     f((w * 64) as u32 + leaf.trailing_zeros());
                     leaf &= leaf - 1;
                 }
-            }
-        }
-    }
-
-    /// Call `f` with each set slot, in ascending order, zeroing the words it reads.
-    #[inline]
-    fn drain(&mut self, mut f: impl FnMut(u32)) {
-        for (s, summary) in self.summary.iter_mut().enumerate() {
-            let mut words = std::mem::take(summary);
-            while words != 0 {
-                let w = s * 64 + words.trailing_zeros() as usize;
-                words &= words - 1;
-                let mut leaf = std::mem::take(&mut self.leaves[w]);
-                while leaf != 0 {
-                    f((w * 64) as u32 + leaf.trailing_zeros());
-                    leaf &= leaf - 1;
+                if zero {
+                    self.leaves[w] = 0;
                 }
             }
+            if zero {
+                self.summary[s] = 0;
+            }
         }
-        self.len = 0;
+        if zero {
+            self.len = 0;
+        }
     }
 
     /// Bytes allocated on the heap (by capacity).

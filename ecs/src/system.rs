@@ -128,7 +128,6 @@ impl<'a> SystemEntities<'a> {
     /// *w.get_mut::<u32>(a).unwrap() = 10; w.update();
     /// assert_eq!(*w.resource::<u32>(), 10, "only the one that changed");
     /// ```
-    #[inline]
     pub fn dirty_in<'c, T: 'static>(
         &self,
         column: &'c Column<T>,
@@ -147,7 +146,7 @@ impl<'a> SystemEntities<'a> {
     /// ```
     /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
     /// # w.insert_resource(Vec::<ecs::Entity>::new());
-    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<_>>().extend(e.removed()));
+    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<ecs::Entity>>().extend(e.removed()));
     /// let a = w.spawn((1u8,)); w.update(); w.despawn(a); w.update();
     /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), [a]);
     /// ```
@@ -345,9 +344,7 @@ pub(crate) struct SystemSlot {
     /// Skipped by an update in which it has nothing dirty and nothing removed.
     pub(crate) reactive: bool,
     pub(crate) enabled: bool,
-    /// What the system reads while it runs, boxed so that running it moves one pointer out
-    /// (to lend the sets while the system borrows the world) and back. While it runs, an empty
-    /// placeholder stands in.
+    /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
     /// Watched components and, for each, how far into its change log this system has read.
     pub(crate) watches: Vec<Watch>,
@@ -373,7 +370,7 @@ impl SystemSlot {
     }
 }
 
-/// The entity sets a system reads while it runs.
+/// The entity sets a system reads while it runs (lent out meanwhile).
 #[derive(Debug, Default)]
 pub(crate) struct SystemSets {
     pub(crate) tracked: EntitySet,
@@ -670,8 +667,7 @@ impl World {
         }
     }
 
-    /// Whether system `s` has no dirty and no removed entity, and no log entry that could be
-    /// one (change tracking on).
+    /// Whether system `s` has no dirty or removed entity and no log entry after its cursors.
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
@@ -684,8 +680,7 @@ impl World {
             })
     }
 
-    /// Move what system `s` (not running now) has in the logs after its cursors into its dirty
-    /// bits, so that the logs can drop it however long the system waits.
+    /// Move what the logs hold after system `s`'s cursors into its dirty bits.
     fn take_over(&mut self, s: usize) {
         let slot = &mut self.systems[s];
         for w in &mut slot.watches {
@@ -700,10 +695,7 @@ impl World {
         let placeholder = self.placeholder.take().unwrap_or_default();
         self.take_over(s);
         let slot = &mut self.systems[s];
-        let mut system = slot
-            .system
-            .take()
-            .expect("a system is taken out only while it runs");
+        let mut system = slot.system.take().expect("out only while it runs");
         let mut sets = std::mem::replace(&mut slot.sets, placeholder);
         slot.running = Some(sets.tracked.len());
         let SystemSets {
@@ -720,14 +712,11 @@ impl World {
         let whole = slot.dirty.len() >= tracked.len()
             && tracked.is_in_slot_order()
             && slot.dirty.count_in(tracked) == tracked.len();
-        if whole {
-            slot.dirty.clear();
-        } else {
-            slot.dirty.drain_into(tracked, delivered);
-        }
         let dirty = if whole {
+            slot.dirty.clear();
             tracked.as_slice()
         } else {
+            slot.dirty.drain_into(tracked, delivered);
             delivered.as_slice()
         };
         let skip = slot.reactive && dirty.is_empty() && removed.is_empty();
@@ -798,6 +787,5 @@ impl World {
     }
 }
 
-/// Most entities an emptied dirty list keeps room for: a burst (a level's first update) does not
-/// keep megabytes per system.
+/// Most entities an emptied dirty list keeps room for after a burst.
 const KEPT_CAPACITY: usize = 1 << 16;

@@ -1,5 +1,4 @@
-//! The `World`: entities, their components in columns, resources and events, and the systems
-//! that run on them (added and run in `system.rs`).
+//! The `World`: entities, their components in columns, resources and events.
 
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
@@ -27,11 +26,7 @@ pub struct NoSuchEntity(pub Entity);
 
 impl fmt::Display for NoSuchEntity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "entity {} is not alive (despawned or a stale handle)",
-            self.0
-        )
+        write!(f, "entity {} is not alive (despawned or stale)", self.0)
     }
 }
 
@@ -166,7 +161,6 @@ fn no_resource<R>() -> ! {
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
-#[inline]
 fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
     let column: &mut dyn Any = column;
     column
@@ -220,7 +214,7 @@ impl World {
     /// ```
     /// # let mut w = ecs::World::new();
     /// w.reserve::<(u32, u8)>(1_000); let before = w.memory_use().total();
-    /// (0..1_000).for_each(|i| { w.spawn((i, 1u8)); });
+    /// (0..1_000u32).for_each(|i| { w.spawn((i, 1u8)); });
     /// assert_eq!(w.memory_use().total(), before, "no reallocation");
     /// ```
     pub fn reserve<B: Bundle>(&mut self, additional: usize) {
@@ -280,9 +274,7 @@ impl World {
         b
     }
 
-    /// Insert without membership bookkeeping; the caller must be [`Bundle::insert_into`] from
-    /// [`World::spawn`], which sets the signature and refreshes membership afterwards.
-    #[doc(hidden)]
+    /// Insert for [`Bundle::insert_into`], which [`World::spawn`] follows with membership.
     pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
         downcast_mut::<T>(&mut *self.columns[id.index()]).insert_spawned(entity, value);
     }
@@ -338,7 +330,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.get::<u32>(e), Some(&7));
     /// ```
-    #[inline]
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
         self.try_column::<T>()?.get(entity)
     }
@@ -349,7 +340,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// *w.get_mut::<u32>(e).unwrap() = 9; assert_eq!(w.get::<u32>(e), Some(&9));
     /// ```
-    #[inline]
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         self.typed_column_mut::<T>()?.get_mut(entity)
     }
@@ -375,7 +365,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert!(w.has::<u32>(e) && !w.has::<u8>(e));
     /// ```
-    #[inline]
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
         self.try_column::<T>().is_some_and(|c| c.contains(entity))
     }
@@ -604,19 +593,16 @@ impl World {
     /// # let mut w = ecs::World::new();
     /// assert_eq!(w.component_id::<u32>(), None); let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
     /// ```
-    #[inline]
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
         self.component_ids.get(&TypeId::of::<T>()).copied()
     }
 
     /// `T`'s column, if registered.
-    #[inline]
     pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
         self.column_by_id(self.component_id::<T>()?)
     }
 
     /// [`World::typed_column`], mutably.
-    #[inline]
     pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
         let id = self.component_id::<T>()?;
         Some(downcast_mut(&mut *self.columns[id.index()]))
@@ -632,7 +618,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert_eq!(w.column::<u32>().values(), [7]);
     /// ```
-    #[inline]
     pub fn column<T: Component>(&self) -> &Column<T> {
         self.try_column()
             .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
@@ -644,7 +629,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// assert!(w.try_column::<u32>().is_some() && w.try_column::<u8>().is_none());
     /// ```
-    #[inline]
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
         self.typed_column()
     }
@@ -656,7 +640,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// let id = w.component_id::<u32>().unwrap(); assert_eq!(w.column_by_id::<u32>(id).unwrap().len(), 1);
     /// ```
-    #[inline]
     pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
         let column: &dyn Any = &**self.columns.get(id.index())?;
         column.downcast_ref()
@@ -716,7 +699,6 @@ impl World {
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
     /// *w.column_mut::<u32>().get_mut(e).unwrap() = 1; assert_eq!(w.get::<u32>(e), Some(&1));
     /// ```
-    #[inline]
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
         downcast_mut::<T>(&mut *self.columns[id.index()])
@@ -777,7 +759,6 @@ impl World {
     /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
     /// assert_eq!(*w.resource::<u8>(), 1);
     /// ```
-    #[inline]
     pub fn resource<R: 'static>(&self) -> &R {
         self.get_resource().unwrap_or_else(|| no_resource::<R>())
     }
@@ -791,7 +772,6 @@ impl World {
     /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
     /// *w.resource_mut::<u8>() += 1; assert_eq!(*w.resource::<u8>(), 2);
     /// ```
-    #[inline]
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
         self.get_resource_mut()
             .unwrap_or_else(|| no_resource::<R>())
@@ -802,7 +782,6 @@ impl World {
     /// ```
     /// assert_eq!(ecs::World::new().get_resource::<u8>(), None);
     /// ```
-    #[inline]
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
         self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
     }
@@ -813,7 +792,6 @@ impl World {
     /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
     /// *w.get_resource_mut::<u8>().unwrap() = 5; assert_eq!(w.get_resource::<u8>(), Some(&5));
     /// ```
-    #[inline]
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
         self.resources
             .get_mut(&TypeId::of::<R>())?

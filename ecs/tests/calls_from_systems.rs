@@ -16,6 +16,9 @@ struct Hp(u32);
 /// after its own spawn.
 type Seen = Rc<RefCell<Vec<(usize, usize, usize)>>>;
 
+/// What `watch` saw: its dirty entities and the number of live entities.
+type Seen2 = (Vec<Entity>, usize);
+
 #[test]
 fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() {
     let mut world = World::new();
@@ -198,7 +201,7 @@ fn on_clear_may_spawn_despawn_and_clear_again() {
 #[test]
 fn a_system_may_spawn_despawn_and_clear_with_the_effects_documented() {
     let mut world = World::new();
-    let seen: Rc<RefCell<Vec<(Vec<Entity>, usize)>>> = Rc::default();
+    let seen: Rc<RefCell<Vec<Seen2>>> = Rc::default();
     let out = Rc::clone(&seen);
     world.add_system(
         SystemDesc::new("watch").requires::<Hp>().watches::<Hp>(),
