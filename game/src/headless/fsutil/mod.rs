@@ -6,4 +6,6 @@ pub mod read;
 pub mod write;
 
 pub use read::{BoundedReadError, open_regular, read_bounded, regular_file_metadata};
-pub use write::{WriteError, check_not_input, check_output, write_atomic};
+pub use write::{
+    WriteError, check_not_input, check_output, remove_stale_temporaries, write_atomic,
+};

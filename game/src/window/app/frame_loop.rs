@@ -87,6 +87,8 @@ fn echo_frame_keys(frame: u64) {
 /// The game as `opts` start it, with its data, atlas, texture, profiler and sounds.
 fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
+    // The editor saves levels there; a game killed mid-save leaves a temporary file behind.
+    crate::fsutil::remove_stale_temporaries(&dirs.levels);
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
     let overlay =
