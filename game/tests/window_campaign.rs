@@ -317,3 +317,28 @@ fn the_game_plays_on_the_keyboard_whatever_the_gamepad_backend_says() {
         );
     }
 }
+
+#[test]
+fn a_start_removes_the_temporary_files_of_games_killed_mid_save() {
+    if !can_drive_window("the campaign window tests") {
+        return;
+    }
+    let dir = TempDir::new("stale-temporaries");
+    // A process that has ended: its id is gone.
+    let mut ended = Command::new("true").spawn().expect("run true");
+    let gone = ended.id();
+    ended.wait().unwrap();
+    let stale = dir.0.join(format!(".best_times.txt.{gone}.tmp"));
+    std::fs::write(&stale, "half a save").unwrap();
+    // This test's own process is running: its file may be a save under way.
+    let live = dir
+        .0
+        .join(format!(".progress.txt.{}.tmp", std::process::id()));
+    std::fs::write(&live, "a save under way").unwrap();
+    let other = dir.0.join(".notes.tmp");
+    std::fs::write(&other, "not the game's").unwrap();
+    let shot = dir.path("start.png");
+    run(&dir.0, 3, &[], &shot);
+    assert!(!stale.exists(), "the dead game's temporary file is removed");
+    assert!(live.exists() && other.exists(), "the rest is left alone");
+}

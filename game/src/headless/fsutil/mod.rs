@@ -12,4 +12,7 @@ pub use read::{
     BoundedReadError, exists, files_in, is_dir, is_file, open_regular, read_bounded,
     regular_file_metadata,
 };
-pub use write::{WriteError, check_not_input, check_output, create_dir_all, rename, write_atomic};
+pub use write::{
+    WriteError, check_not_input, check_output, create_dir_all, remove_stale_temporaries, rename,
+    write_atomic,
+};

@@ -236,6 +236,46 @@ pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
     #[cfg(not(target_arch = "wasm32"))]
     let moved = fs::rename(from, to);
     moved
+/// Remove from `dir` the temporary files [`write_atomic`] leaves when a game is killed between
+/// writing one and renaming it (`.NAME.PID.tmp`), where process PID is gone: what a start calls
+/// on the data folder and the levels folder. Files of a running process, and every other
+/// file, are left alone. Returns what was removed; a folder that cannot be read removes nothing.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_pid) else {
+            continue;
+        };
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && pid != std::process::id() && process_is_gone(pid) {
+            let path = entry.path();
+            if fs::remove_file(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+    }
+    removed
+}
+
+/// The process id in a temporary file's name (`.NAME.PID.tmp`), if it is one.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (file, pid) = inner.rsplit_once('.')?;
+    if file.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether no process has id `pid`. Only known where `/proc` lists processes; elsewhere every
+/// process counts as running, and nothing is removed.
+fn process_is_gone(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid.to_string()).exists()
 }
 
 /// Where writing the temporary file failed.

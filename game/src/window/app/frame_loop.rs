@@ -96,6 +96,8 @@ fn echo_frame_keys(frame: u64) {
 fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
     crate::window::platform::start_profiler_clock();
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
+    // The editor saves levels there; a game killed mid-save leaves a temporary file behind.
+    crate::fsutil::remove_stale_temporaries(&dirs.levels);
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
     let overlay = Overlay::new(

@@ -51,6 +51,10 @@ impl Opened {
     /// told to, so it never writes into a player's data directory.
     fn open(opts: &PlayOptions) -> Self {
         let in_memory = opts.frames.is_some() && records::env_data_dir().is_none();
+        if !in_memory && let Ok(store) = records::Store::locate() {
+            // A game killed mid-save leaves its temporary file; nothing else would remove it.
+            crate::fsutil::remove_stale_temporaries(store.dir());
+        }
         let (best, best_problem) = if in_memory {
             (BestTimes::in_memory(), None)
         } else {
