@@ -150,7 +150,7 @@ fn a_busy_or_invalid_profiler_address_gives_the_reason() {
         (addr.as_str(), "Address already in use"),
         ("not an address", "invalid"),
     ] {
-        let err = game::window::debug::overlay::Overlay::new(Default::default(), Some(addr))
+        let err = game::window::debug::overlay::Overlay::new(Default::default(), Some(addr), None)
             .err()
             .unwrap_or_else(|| panic!("{addr}: served"));
         assert!(err.contains(reason), "{addr}: {err}");

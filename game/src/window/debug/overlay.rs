@@ -14,7 +14,7 @@ use macroquad::prelude::*;
 pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
 use super::profiler_window::{ProfilerWindow, Side};
-use super::stats_panel::draw_stats;
+use super::stats_panel::{comparison_lines, draw_stats};
 use super::step_costs::{StepCosts, median};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
@@ -284,7 +284,13 @@ impl Overlay {
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
             if let Some(text) = self.steps.comparison() {
-                let line = [(format!("dirty optimization: {text}"), ink::GOLD)];
+                let mut line = vec![(format!("dirty optimization: {text}"), ink::GOLD)];
+                if Hud::box_size(&line, BANNER_SIZE).0 > screen_width() - 24.0 {
+                    line = comparison_lines(&text)
+                        .into_iter()
+                        .map(|t| (t, ink::GOLD))
+                        .collect();
+                }
                 let (w, h) = Hud::box_size(&line, BANNER_SIZE);
                 let x = ((screen_width() - w) / 2.0).max(0.0);
                 let y = screen_height() - h - 12.0;

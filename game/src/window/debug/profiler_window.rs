@@ -273,7 +273,7 @@ pub(super) fn row_text(r: &SystemRow) -> String {
 pub(super) fn debug_line(rows: &[SystemRow], own_us: f32) -> String {
     let systems: f32 = rows.iter().filter(|r| r.debug).map(|r| r.us).sum();
     format!(
-        "debug (not in the total): systems {systems:.1} µs/step, overlay {}/frame",
+        "debug (apart): systems {systems:.1} µs/step, overlay {}/frame",
         step_micros(own_us)
     )
 }

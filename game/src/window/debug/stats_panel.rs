@@ -23,6 +23,8 @@ const LEGEND_LINE: f32 = 20.0;
 const GRAPH_H: f32 = 56.0;
 /// Height of the step graph under it, which has a scale of its own.
 const STEP_H: f32 = 36.0;
+/// Gap between the two graphs, room for the labels of both.
+const GRAPH_GAP: f32 = 14.0;
 /// Pixels per frame in the stats graph: a 2 px bar and a 1 px gap.
 const BAR_STEP: f32 = 3.0;
 /// Gap between a debug panel and the screen's edge.
@@ -57,7 +59,7 @@ pub(super) fn draw_stats(
     let axis_w = measure_text(micros(50_000.0), None, LABEL as u16, 1.0).width;
     let w = text_w.max(pad + graph_w + 8.0 + axis_w + pad);
     // Text, a gap, the two graphs, their legend.
-    let h = text_h + 12.0 + GRAPH_H + 8.0 + STEP_H + 28.0 + LEGEND_LINE;
+    let h = text_h + 12.0 + GRAPH_H + GRAPH_GAP + STEP_H + 28.0 + LEGEND_LINE;
     let x = (screen_width() - w - MARGIN).max(0.0);
     hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
     for (i, (t, c)) in lines.iter().enumerate() {
@@ -66,7 +68,7 @@ pub(super) fn draw_stats(
     }
     let (gx, base) = (x + pad, top + text_h + 12.0 + GRAPH_H);
     draw_graph(hud, history, gx, base);
-    let step_base = base + 8.0 + STEP_H;
+    let step_base = base + GRAPH_GAP + STEP_H;
     draw_step_graph(hud, history, gx, step_base);
     draw_legend(hud, gx, step_base + 22.0);
     lines.into_iter().map(|(t, _)| t).collect()
@@ -142,7 +144,9 @@ fn stats_lines(
         ),
     ];
     if let Some(comparison) = steps.comparison() {
-        lines.push((comparison, ink::GOLD));
+        for part in comparison_lines(&comparison) {
+            lines.push((part, ink::GOLD));
+        }
     }
     lines.push((
         format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
@@ -152,23 +156,29 @@ fn stats_lines(
     let cells: Vec<String> = rows
         .iter()
         .filter(|r| !r.debug)
-        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .map(|r| format!("{:<15}{:>5.1}", r.name, r.us))
         .collect();
     for three in cells.chunks(3) {
-        lines.push((three.join("   "), ink::TEXT));
+        lines.push((three.join("  "), ink::TEXT));
     }
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
     let debug: Vec<String> = rows
         .iter()
         .filter(|r| r.debug)
-        .map(|r| format!("{:<16}{:>5.1}", r.name, r.us))
+        .map(|r| format!("{:<15}{:>5.1}", r.name, r.us))
         .collect();
     lines.push((
-        format!("{:<16}{total:>5.1}   {}", "game systems", debug.join("   ")),
+        format!("{:<15}{total:>5.1}  {}", "game systems", debug.join("  ")),
         ink::DIM,
     ));
     lines.push((debug_line(&rows, own_us), ink::DIM));
     lines
+}
+
+/// The F7 comparison on two lines (the figures, then what was skipped), so it fits a panel
+/// that leaves the middle of the screen clear.
+pub(super) fn comparison_lines(text: &str) -> Vec<String> {
+    text.split("; ").map(str::to_owned).collect()
 }
 
 /// The step graph: each frame's time in `Sim::step` on a scale of its own (the first round
@@ -196,9 +206,9 @@ fn draw_step_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: 
             hud.panel(
                 Rect::new(
                     bx - 1.0,
-                    base - STEP_H - GRAPH_H - 8.0,
+                    base - STEP_H - GRAPH_H - GRAPH_GAP,
                     1.0,
-                    STEP_H + GRAPH_H + 8.0,
+                    STEP_H + GRAPH_H + GRAPH_GAP,
                 ),
                 SWITCH_INK,
             );

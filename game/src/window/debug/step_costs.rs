@@ -40,7 +40,7 @@ pub struct Phase {
     pub step_us: f32,
     /// Steps measured.
     pub steps: usize,
-    /// The system that tracks the most entities: its name, what it tracks and how many of them
+    /// The system that tracks the most entities (of those, the one given the most): its name, what it tracks and how many of them
     /// it skipped per step (median), for "1,994 of 2,000 skipped".
     pub widest: Option<(&'static str, usize, f32)>,
 }
@@ -117,8 +117,12 @@ impl StepCosts {
             .rows()
             .into_iter()
             .filter(|r| !r.debug)
-            .rev()
-            .max_by_key(|r| r.tracked)
+            // Of the systems that watch the most entities, the one that was given the most.
+            .max_by(|a, b| {
+                (a.tracked, a.dirty)
+                    .partial_cmp(&(b.tracked, b.dirty))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
             .map(|r| (r.name, r.tracked, (r.tracked as f32 - r.dirty).max(0.0)));
         Phase {
             tracking: self.tracking,
