@@ -26,6 +26,7 @@ pub fn generate(sfx: Sfx) -> Vec<u8> {
         Sfx::Hit => (hit(), 0.55),
         Sfx::Break => (smash(), 0.50),
         Sfx::Coin => (coin(), 0.28),
+        Sfx::Blast => (blast(), 0.55),
     };
     encode_wav(&finish(samples, peak))
 }
@@ -203,6 +204,25 @@ fn smash() -> Vec<f64> {
             let grit = filter.run(held, cutoff) * grain * crunch.next();
             let low = thump.run(55.0 + 35.0 * thump_glide.next()) * thump_level.next();
             (1.4 * grit + 0.7 * low) * attack(i, 0.002)
+        })
+        .collect()
+}
+
+/// Blast, 0.45 s: a boom. A sine falling from 90 to 35 Hz under low-passed noise that opens
+/// bright at the crack and darkens as it rolls off; louder and longer than a break.
+fn blast() -> Vec<f64> {
+    let n = samples(0.45);
+    let mut noise = Noise(0x0b1a_57ed);
+    let mut filter = LowPass::default();
+    let (mut rumble, mut darken) = (Decay::new(0.16), Decay::new(0.05));
+    let mut boom = Osc::default();
+    let (mut boom_level, mut boom_glide) = (Decay::new(0.14), Decay::new(0.10));
+    (0..n)
+        .map(|i| {
+            let cutoff = 250.0 + 2750.0 * darken.next();
+            let roar = filter.run(noise.next(), cutoff) * rumble.next();
+            let low = boom.run(35.0 + 55.0 * boom_glide.next()) * boom_level.next();
+            (1.6 * roar + 1.0 * low) * attack(i, 0.003)
         })
         .collect()
 }

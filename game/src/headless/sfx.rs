@@ -1,4 +1,4 @@
-//! Sound effects: the four the game plays, where their files live, and the reader that checks a
+//! Sound effects: the five the game plays, where their files live, and the reader that checks a
 //! WAV file before the window side hands it to the audio library. The files are written by the
 //! synthesiser in [`crate::art::synth`].
 //!
@@ -23,11 +23,13 @@ pub enum Sfx {
     Break,
     /// The player picks up a coin: a two-note chime.
     Coin,
+    /// A powder keg blows up: a deep boom.
+    Blast,
 }
 
 impl Sfx {
     /// Every effect, in file order.
-    pub const ALL: [Sfx; 4] = [Sfx::Swing, Sfx::Hit, Sfx::Break, Sfx::Coin];
+    pub const ALL: [Sfx; 5] = [Sfx::Swing, Sfx::Hit, Sfx::Break, Sfx::Coin, Sfx::Blast];
 
     /// File name inside `assets/sfx/`.
     pub fn file_name(self) -> &'static str {
@@ -36,6 +38,7 @@ impl Sfx {
             Sfx::Hit => "hit.wav",
             Sfx::Break => "break.wav",
             Sfx::Coin => "coin.wav",
+            Sfx::Blast => "blast.wav",
         }
     }
 }

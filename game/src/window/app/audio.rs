@@ -359,12 +359,14 @@ impl Cues {
         let swung = self.swings.read(world).count() > 0;
         let hit = self.hits.read(world).count() > 0;
         let blasted = self.blasts.read(world).count() > 0;
-        let broke = self.breaks.read(world).count() > 0 || blasted;
+        let broke = self.breaks.read(world).count() > 0;
         let collected = self.coins.read(world).count() > 0;
         if swung {
             sounds.play(Sfx::Swing);
         }
-        if broke {
+        if blasted {
+            sounds.play(Sfx::Blast);
+        } else if broke {
             sounds.play(Sfx::Break);
         } else if hit {
             sounds.play(Sfx::Hit);

@@ -114,15 +114,21 @@ impl App {
         let before = campaign
             .position(&file)
             .and_then(|i| campaign.levels().get(i.wrapping_sub(1)))
-            .map_or_else(String::new, |f| f.trim_end_matches(".ron").to_owned());
+            .map_or_else(String::new, |f| self.level_title(f));
+        let locked = self.level_title(&file);
         self.notify(
-            format!(
-                "{} is locked: clear {before} first",
-                file.trim_end_matches(".ron")
-            ),
+            format!("{locked} is locked: clear {before} first"),
             ink::GOLD,
         );
         false
+    }
+
+    /// The name of the level file `file` of the levels folder, or its file stem if it does
+    /// not load.
+    pub fn level_title(&self, file: &str) -> String {
+        let path = self.config.dirs.levels.join(file);
+        crate::level::load(&path, &self.config.atlas.crate_skins())
+            .map_or_else(|_| file.trim_end_matches(".ron").to_owned(), |l| l.name)
     }
 
     /// N / B: the next or previous level of the levels folder, if it is open.

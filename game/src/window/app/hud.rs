@@ -24,7 +24,18 @@ impl App {
 
     /// Show `text` under the HUD bar for a while.
     pub fn notify(&mut self, text: String, color: Color) {
-        self.drawing.notices.push(text, color, self.frames.frame);
+        let now = self.notice_clock();
+        self.drawing.notices.push(text, color, now);
+    }
+
+    /// The clock notices are timed on, in seconds: the wall clock, or in a scripted run its
+    /// frames at 60 a second, so a scripted run shows the same notices on the same frames.
+    fn notice_clock(&self) -> f64 {
+        if self.script.is_some() {
+            self.frames.frame as f64 / 60.0
+        } else {
+            macroquad::time::get_time()
+        }
     }
 
     /// Queue the HUD over the game: the bar, the screen over it (settings, cleared, paused),
@@ -92,12 +103,13 @@ impl App {
             None => self.reload.watch_error.clone(),
         }
         .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
+        let now = self.notice_clock();
         let drawing = &mut self.drawing;
         screens::notices(
             &mut drawing.hud,
             drawing
                 .notices
-                .current(self.frames.frame)
+                .current(now)
                 .chain(watch.iter().map(|(t, c)| (t.as_str(), *c))),
         );
     }

@@ -3,7 +3,8 @@
 
 use super::app_state::App;
 use super::flow::level_key;
-use super::screens::Cleared;
+use super::screens::{Cleared, Ending};
+use crate::campaign::medals::Medal;
 use crate::window::ui::ink;
 
 impl App {
@@ -76,6 +77,7 @@ impl App {
             saved_replay: None,
             par: self.run.par,
             unlocked: None,
+            ending: None,
         });
         self.save_record();
         if self.run.playtest_unsaved {
@@ -91,6 +93,40 @@ impl App {
         };
         if let Err(e) = saved {
             self.warn(format!("best time not saved: {e}"));
+        }
+        self.note_ending(&file);
+    }
+
+    /// A clear of the campaign's last level: the ending, with the medals and the total of the
+    /// best times over the campaign.
+    fn note_ending(&mut self, file: &str) {
+        let campaign = &self.records.campaign;
+        if campaign.levels().last().map(String::as_str) != Some(file) {
+            return;
+        }
+        let mut ending = Ending {
+            levels: campaign.levels().len(),
+            ..Ending::default()
+        };
+        for level in campaign.levels() {
+            let Some(best) = self.records.best.best(level) else {
+                continue;
+            };
+            ending.cleared += 1;
+            ending.total += best;
+            let path = self.config.dirs.levels.join(level);
+            let par = crate::level::load(&path, &self.config.atlas.crate_skins())
+                .ok()
+                .and_then(|l| l.par);
+            match par.and_then(|p| p.medal(best)) {
+                Some(Medal::Gold) => ending.gold += 1,
+                Some(Medal::Silver) => ending.silver += 1,
+                Some(Medal::Bronze) => ending.bronze += 1,
+                None => {}
+            }
+        }
+        if let Some(c) = &mut self.run.cleared {
+            c.ending = Some(ending);
         }
     }
 
