@@ -13,8 +13,7 @@
 
 import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, mkdirSync, statSync } from "node:fs";
 import { join, dirname, extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inflateSync, gzipSync } from "node:zlib";
@@ -245,7 +244,7 @@ async function main() {
 
   const server = await serve();
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const profile = mkdtempSync(join(tmpdir(), "crate-room-chromium-"));
+  // playwright starts the browser on a fresh profile of its own (a new temporary folder).
   const browser = await chromium.launch({
     executablePath: browserPath,
     headless: true,
@@ -258,7 +257,6 @@ async function main() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      `--user-data-dir=${profile}`,
     ],
   });
   try {
@@ -345,7 +343,6 @@ async function main() {
   } finally {
     await browser.close();
     server.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 
