@@ -262,18 +262,24 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
 
-    // 1. The first frame, and the level the right way up.
-    const still = await openPage(context, `${base}?level=vault&input=idle&frames=30`);
+    // 1. The first frame, and the level the right way up. A scripted run reports where the
+    // level is on screen (its view and scale); a running game at the same size shows it there.
+    const scripted = await openPage(context, `${base}?level=vault&input=idle&frames=3`);
+    const stillReport = await report(scripted);
+    await scripted.close();
+    check(stillReport.level === "The Vault" && stillReport.showing === "playing",
+      `the page plays the vault (${stillReport.level}, ${stillReport.showing})`);
+    const still = await openPage(context, `${base}?level=vault&input=idle`);
     await still.waitLine("crate-room: ready");
     const firstFrameMs = await still.evaluate(
       () => window.crateRoomFirstFrame - performance.getEntriesByType("navigation")[0].startTime);
+    // A figure for BENCHMARKS.md, not a check: a loaded machine may be slower.
     console.log(`first frame: ${Math.round(firstFrameMs)} ms after navigation`);
-    const stillReport = await report(still);
-    const png = await still.screenshot();
-    keep("vault.png", png);
-    const shot = new Shot(png, stillReport);
-    check(stillReport.level === "The Vault" && stillReport.showing === "playing",
-      `the page plays the vault (${stillReport.level}, ${stillReport.showing})`);
+    const shot = await screenUntil(still, stillReport,
+      (s) => s.cellShare(0, 2, WALL) > 0.6, "the vault's walls on screen");
+    keep("vault.png", await still.screenshot());
+    check(await still.evaluate(() => document.getElementById("loading") === null),
+      "the loading line is gone");
     check(shot.cellShare(0, 2, WALL) > 0.6, "cell (0, 2) is wall on screen");
     check(shot.cellShare(0, 6, WALL) < 0.05, "cell (0, 6) is no wall (the map is the right way up)");
     check(shot.cellShare(3, 0, WALL) > 0.6, "cell (3, 0) is wall on screen");
