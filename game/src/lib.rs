@@ -13,6 +13,7 @@
 
 pub mod art;
 pub mod headless;
+#[cfg(feature = "window")]
 pub mod window;
 
 pub use headless::{

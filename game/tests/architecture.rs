@@ -146,3 +146,41 @@ fn every_despawn_of_the_game_goes_through_the_one_that_tells_the_checkpoint_sum(
         bad.join("\n")
     );
 }
+
+/// The float methods whose result comes from the platform's math library (or its compiler's
+/// intrinsics), so that the same input may give other bits on another platform: the
+/// transcendental functions, and `mul_add`, which rounds once where `a * b + c` rounds twice.
+/// `sqrt`, `abs`, `floor` and the arithmetic operators are exact in IEEE 754 and stay.
+const PLATFORM_MATH: [&str; 26] = [
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin_cos", "sinh", "cosh", "tanh",
+    "asinh", "acosh", "atanh", "exp", "exp2", "exp_m1", "ln", "log", "log2", "log10", "ln_1p",
+    "powf", "powi", "hypot", "cbrt",
+];
+
+/// The simulation's arithmetic is the same on every platform: no file of `headless/sim` calls
+/// a float method of the platform's math library, as a method (`x.sin()`) or by path
+/// (`f32::sin`); it calls `libm` instead (pure Rust, the same bits everywhere).
+#[test]
+fn the_simulation_calls_no_platform_math() {
+    let sim = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/headless/sim");
+    let mut words: Vec<String> = Vec::new();
+    for f in PLATFORM_MATH.iter().chain(&["mul_add"]) {
+        words.push(format!(".{f}("));
+        words.push(format!("f32::{f}"));
+        words.push(format!("f64::{f}"));
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let bad: Vec<String> = offenders(&[sim], &words)
+        .into_iter()
+        .filter(|line| {
+            !line
+                .split_once(": ")
+                .is_some_and(|(_, code)| code.starts_with("//"))
+        })
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "the simulation must not call the platform's math library (use libm::sinf and the like):\n{}",
+        bad.join("\n")
+    );
+}

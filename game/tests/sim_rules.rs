@@ -637,10 +637,11 @@ fn debris_and_coins_thrown_by_a_crate_in_the_void_stay_on_its_floor() {
         }
     }
     assert!(broke, "the crate broke and threw its debris");
+    // The coin lands on the floor, where the player, standing on it too, may pick it up.
     assert_eq!(
-        sim.world().column::<Coin>().len(),
+        sim.world().column::<Coin>().len() + sim.state().score as usize,
         1,
-        "its coin is on the floor"
+        "its coin is on the floor or collected"
     );
 }
 

@@ -9,12 +9,11 @@ use std::collections::HashSet;
 
 use common::sim_from_rows_and;
 use game::sim::components::{
-    CameraTarget, Coin, Crate, Debris, Exploding, Friction, Lifetime, Sprite, Velocity,
+    CameraTarget, Coin, Crate, Debris, Exploding, Friction, Lifetime, Sprite, Swing, Velocity,
 };
-use game::sim::resources::{SimRng, TileMap};
+use game::sim::resources::{BotPlan, SimRng, TileMap};
 use game::sim::state_hash::{hashed_components, hashed_resources, unhashed_resources};
 use game::sim::{Input, Sim};
-use rand::RngExt;
 
 /// A room with a plain crate, a strong one, a coin crate, a keg and a loose coin, played by the
 /// bot, who lights the keg and is caught in its blast.
@@ -118,14 +117,15 @@ fn every_component_type_and_resource_of_a_running_world_is_hashed_or_left_out_fo
 }
 
 #[test]
-fn a_change_to_a_sprite_a_friction_the_camera_target_the_map_or_the_rng_changes_the_hash() {
+fn a_change_to_a_sprite_a_friction_the_camera_target_the_map_the_rng_or_a_systems_state_changes_the_hash()
+ {
     let mut sim = busy_room();
     for _ in 0..200 {
         sim.step(Input::default());
     }
     let before = sim.state_hash();
     type Edit = fn(&mut ecs::World);
-    let edits: [(&str, Edit); 5] = [
+    let edits: [(&str, Edit); 9] = [
         ("sprite layer", |world| {
             let e = world.column::<Sprite>().entities()[0];
             world.get_mut::<Sprite>(e).unwrap().layer += 1;
@@ -148,7 +148,25 @@ fn a_change_to_a_sprite_a_friction_the_camera_target_the_map_or_the_rng_changes_
             world.resource_mut::<TileMap>().set_crate(i, None);
         }),
         ("a random draw", |world| {
-            let _: u32 = world.resource_mut::<SimRng>().random();
+            world.resource_mut::<SimRng>().next_u32();
+        }),
+        // What systems keep between steps: the swing's arc and the crates it hit (`attack`),
+        // the bot's target, path and replanning count (`bot`).
+        ("the swing's already-hit list", |world| {
+            let e = world.column::<Swing>().entities()[0];
+            let c = world.column::<Crate>().entities()[0];
+            world.get_mut::<Swing>(e).unwrap().hit.push(c);
+        }),
+        ("the swing's arc", |world| {
+            let e = world.column::<Swing>().entities()[0];
+            let c = world.column::<Crate>().entities()[0];
+            world.get_mut::<Swing>(e).unwrap().arc = Some(c);
+        }),
+        ("the bot's path", |world| {
+            world.resource_mut::<BotPlan>().path.push_back((1, 1));
+        }),
+        ("the bot's steps since planning", |world| {
+            world.resource_mut::<BotPlan>().since_plan += 1;
         }),
     ];
     for (what, edit) in edits {

@@ -124,6 +124,10 @@ impl DataDirs {
     }
 
     /// The level files in `levels/`, sorted by name (the order N / B cycle through).
+    #[cfg_attr(
+        not(feature = "window"),
+        expect(dead_code, reason = "the window's N / B keys")
+    )]
     pub fn level_files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = crate::fsutil::files_in(&self.levels)
             .into_iter()

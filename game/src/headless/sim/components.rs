@@ -1,6 +1,8 @@
 //! Components of the crate room: plain data, compared with `set_if_neq` so that writing an
 //! unchanged value never makes an entity dirty.
 
+use ecs::Entity;
+
 use crate::atlas::FrameRect;
 pub use crate::atlas::clip_names::Facing;
 
@@ -66,6 +68,17 @@ pub struct Player {
     pub swing: u32,
     /// Steps until the next swing may start.
     pub cooldown: u32,
+}
+
+/// The player's current swing, as the `attack` system keeps it between steps: the arc it
+/// spawned on its first live step, and the crates it has hit (each crate takes at most one hit
+/// a swing). Emptied when the next swing starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Swing {
+    /// The swing's arc entity, whose position is the disc that hits.
+    pub arc: Option<Entity>,
+    /// Crates this swing has hit, in the order it hit them.
+    pub hit: Vec<Entity>,
 }
 
 /// A breakable crate.

@@ -4,10 +4,13 @@
 
 use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
-    Friction, Fuse, HitFlash, Keg, Lifetime, Looks, Player, Position, Sprite, Stunned, Velocity,
+    Friction, Fuse, HitFlash, Keg, Lifetime, Looks, Player, Position, Sprite, Stunned, Swing,
+    Velocity,
 };
 use super::grid::SpatialHash;
-use super::resources::{Camera, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap};
+use super::resources::{
+    BotPlan, Camera, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap,
+};
 
 /// An FNV-1a 64 hasher fed values by their bytes (floats by their bits).
 ///
@@ -382,6 +385,36 @@ impl Hashed for TileMap {
                 h.u64(e.to_bits());
             }
         }
+    }
+}
+
+impl Hashed for Swing {
+    fn hash(&self, h: &mut Fnv) {
+        let Self { arc, hit } = self;
+        h.u64(arc.map_or(u64::MAX, |e| e.to_bits()));
+        h.u64(hit.len() as u64);
+        for e in hit {
+            h.u64(e.to_bits());
+        }
+    }
+}
+
+impl Hashed for BotPlan {
+    fn hash(&self, h: &mut Fnv) {
+        let Self {
+            target,
+            path,
+            face,
+            since_plan,
+        } = self;
+        h.u64(target.map_or(u64::MAX, |e| e.to_bits()));
+        h.u64(path.len() as u64);
+        for &(x, y) in path {
+            h.u32(x as u32);
+            h.u32(y as u32);
+        }
+        h.u64(*face as u64);
+        h.u32(*since_plan);
     }
 }
 

@@ -1,12 +1,9 @@
 //! Resources: the singletons systems share (input, clips, game state, camera, random numbers,
 //! the collision and render grids, debug counts).
 
-use std::collections::HashMap;
-use std::convert::Infallible;
+use std::collections::{HashMap, VecDeque};
 
 use ecs::Entity;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 use crate::atlas::clip_names::{self, Facing};
 use crate::atlas::{AtlasData, FrameRect};
@@ -259,54 +256,119 @@ impl Default for Camera {
     }
 }
 
-/// The simulation's only source of randomness, seeded from the command line. It counts the
-/// 32-bit words drawn from it, so that its state (which `StdRng` does not show) is known
-/// exactly: the seed and the words drawn, which the state hash covers.
-#[derive(Debug)]
+/// The simulation's only source of randomness, seeded from the command line: PCG32 (O'Neill's
+/// PCG-XSH-RR with 64-bit state and 32-bit output, <https://www.pcg-random.org/>), written out
+/// here so that no crate update can change a run. Its algorithm is fixed: a replay or a gold
+/// time recorded today verifies with any later build, on any platform (only integer arithmetic;
+/// floats are made from its words by exact IEEE operations, [`SimRng::range_f32`]).
+/// `game/tests/sim_rng.rs` pins its first outputs. It counts the 32-bit words drawn, so that its
+/// state is known from two numbers, the seed and the words drawn, which the state hash covers.
+#[derive(Clone, Debug)]
 pub struct SimRng {
-    rng: StdRng,
+    pcg: Pcg32,
     seed: u64,
     words: u64,
 }
 
 impl SimRng {
-    /// A generator seeded with `seed`.
+    /// A generator seeded with `seed` (PCG32 with `seed` as its initial state, on stream
+    /// [`SimRng::STREAM`]).
     pub fn new(seed: u64) -> Self {
         Self {
-            rng: StdRng::seed_from_u64(seed),
+            pcg: Pcg32::new(seed, Self::STREAM),
             seed,
             words: 0,
         }
     }
+
+    /// The PCG32 stream (sequence) every simulation draws from: the one of the PCG paper's demo.
+    pub const STREAM: u64 = 54;
 
     /// The seed it started from.
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
-    /// 32-bit words drawn so far (a `u64` counts two).
+    /// 32-bit words drawn so far.
     pub fn words_drawn(&self) -> u64 {
         self.words
     }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        self.words += 1;
+        self.pcg.next_u32()
+    }
+
+    /// A float between `lo` and `hi`: one word's top 24 bits as a fraction `u` in [0, 1) (exact
+    /// in an `f32`), then `lo + (hi - lo) * u`, each operation rounded to nearest as IEEE 754
+    /// requires everywhere. Rounding can give `hi` itself.
+    pub fn range_f32(&mut self, lo: f32, hi: f32) -> f32 {
+        let u = (self.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32);
+        lo + (hi - lo) * u
+    }
 }
 
-impl rand::TryRng for SimRng {
-    type Error = Infallible;
+/// PCG32 (PCG-XSH-RR 64/32), as the PCG paper's reference `pcg32_srandom_r` and
+/// `pcg32_random_r` define it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pcg32 {
+    state: u64,
+    /// The stream's increment: always odd.
+    inc: u64,
+}
 
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        self.words += 1;
-        self.rng.try_next_u32()
+impl Pcg32 {
+    const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
+
+    /// A generator with initial state `init_state` on stream `stream` (`pcg32_srandom_r`).
+    pub fn new(init_state: u64, stream: u64) -> Self {
+        let mut pcg = Self {
+            state: 0,
+            inc: (stream << 1) | 1,
+        };
+        pcg.advance();
+        pcg.state = pcg.state.wrapping_add(init_state);
+        pcg.advance();
+        pcg
     }
 
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        self.words += 2;
-        self.rng.try_next_u64()
+    /// The next output (`pcg32_random_r`): the old state, xorshifted high bits rotated by its
+    /// top five bits.
+    pub fn next_u32(&mut self) -> u32 {
+        let old = self.state;
+        self.advance();
+        let xorshifted = (((old >> 18) ^ old) >> 27) as u32;
+        let rot = (old >> 59) as u32;
+        xorshifted.rotate_right(rot)
     }
 
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        self.words += dst.len().div_ceil(4) as u64;
-        self.rng.try_fill_bytes(dst)
+    fn advance(&mut self) {
+        self.state = self
+            .state
+            .wrapping_mul(Self::MULTIPLIER)
+            .wrapping_add(self.inc);
     }
+}
+
+/// The bot's plan, as the `bot` system keeps it between steps: the crate it is after, the
+/// cells it still has to walk through, which way to face at the end, and the steps since it
+/// planned (it plans again after [`BotPlan::REPLAN_AFTER`], in case something blocks the way).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotPlan {
+    /// The crate to smash (`None`: no reachable crate at the last plan).
+    pub target: Option<Entity>,
+    /// Map cells still to walk through, next first.
+    pub path: VecDeque<(i32, i32)>,
+    /// Which way to face at the end of the path.
+    pub face: Facing,
+    /// Steps since the last plan.
+    pub since_plan: u32,
+}
+
+impl BotPlan {
+    /// Steps after which the bot plans again even though its target stands.
+    pub const REPLAN_AFTER: u32 = 600;
 }
 
 /// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.

@@ -4,12 +4,12 @@ use ecs::World;
 
 use super::components::{
     Animating, Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, DrawData, Keg,
-    Looks, Player, Position, Sprite, Velocity, layer,
+    Looks, Player, Position, Sprite, Swing, Velocity, layer,
 };
 use super::grid::SpatialHash;
 use super::resources::{
-    Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips, SimRng,
-    TileMap,
+    BotPlan, Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips,
+    SimRng, TileMap,
 };
 use super::spawn::{cell_center, spawn_coin};
 use super::systems::animation_state::{ClipState, pick_clip};
@@ -38,6 +38,7 @@ pub(super) fn insert_resources(
     world.insert_resource(clips);
     world.insert_resource(role);
     world.insert_resource(SimRng::new(seed));
+    world.insert_resource(BotPlan::default());
     world.insert_resource(Camera::default());
     world.insert_resource(DrawDirtyLog::default());
     world.insert_resource(CollisionGrid(SpatialHash::new(
@@ -69,6 +70,7 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
         Velocity::default(),
         Collider::sensor(tuning::PLAYER_HALF, tuning::PLAYER_HALF),
         Player::default(),
+        Swing::default(),
         CameraTarget,
         Sprite {
             looks: Looks::Player,

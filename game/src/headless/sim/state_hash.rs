@@ -26,12 +26,12 @@ use ecs::{Column, Component, ComponentId, Entity, SystemDesc, World};
 
 use super::components::{
     Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
-    Friction, Fuse, HitFlash, Keg, Lifetime, Player, Position, Sprite, Stunned, Velocity,
+    Friction, Fuse, HitFlash, Keg, Lifetime, Player, Position, Sprite, Stunned, Swing, Velocity,
 };
 use super::hashed::{Fnv, Hashed};
 use super::resources::{
-    Camera, Clips, CollisionGrid, DebugCounts, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips,
-    SimRng, TileMap,
+    BotPlan, Camera, Clips, CollisionGrid, DebugCounts, DrawDirtyLog, DrawGrid, GameState, Input,
+    RoleClips, SimRng, TileMap,
 };
 
 /// The hash: resources in [`RESOURCES`] order, then each entity (slot order) with a tag and the
@@ -53,6 +53,9 @@ pub(super) fn hash_world(world: &World) -> u64 {
 /// - the [`CollisionGrid`], the [`DrawGrid`] and the `TileMap`'s crate-per-cell index:
 ///   derived from entities' components (position, collider, draw data, crates) the sum
 ///   already covers, and O(N) to hash;
+/// - the [`BotPlan`]: the bot's plan only decides the [`Input`] it writes, which a replay
+///   records and the checkpoint hashes (a replay watched back has no bot), and its path is
+///   O(map) to hash;
 /// - the `TileMap`'s size and tiles are hashed once, when the schedule is built: they never
 ///   change after load (the type has no setter).
 ///
@@ -223,7 +226,8 @@ impl<T: Component + Hashed + Sync> HashColumn for Column<T> {
     fn hash_each(&self, tag: u64, states: &mut [u64]) {
         let (entities, values) = (self.entities(), self.values());
         let mut late = Vec::new();
-        if entities.len() < PARALLEL_FROM {
+        // WebAssembly has no second thread to take.
+        if entities.len() < PARALLEL_FROM || cfg!(target_family = "wasm") {
             feed_range(tag, entities, values, 0, states, &mut late);
         } else {
             let middle = states.len() / 2;
@@ -547,7 +551,7 @@ pub fn unhashed_resources() -> impl Iterator<Item = (TypeId, &'static str, &'sta
 }
 
 /// The components, in hashing order (the tag of each is its place in the list, from 1).
-const COMPONENTS: [ComponentEntry; 19] = [
+const COMPONENTS: [ComponentEntry; 20] = [
     component::<Position>(),
     component::<Velocity>(),
     component::<Collider>(),
@@ -567,10 +571,11 @@ const COMPONENTS: [ComponentEntry; 19] = [
     component::<Keg>(),
     component::<Fuse>(),
     component::<Stunned>(),
+    component::<Swing>(),
 ];
 
 /// The resources, in hashing order.
-const RESOURCES: [ResourceEntry; 7] = [
+const RESOURCES: [ResourceEntry; 8] = [
     resource::<GameState>(),
     resource::<Input>(),
     resource::<Camera>(),
@@ -578,6 +583,7 @@ const RESOURCES: [ResourceEntry; 7] = [
     resource::<SimRng>(),
     resource::<CollisionGrid>(),
     resource::<DrawGrid>(),
+    resource::<BotPlan>(),
 ];
 
 const UNHASHED: [Unhashed; 5] = [

@@ -4,7 +4,6 @@
 //! maybe a coin.
 
 use ecs::{Entity, World};
-use rand::RngExt;
 
 use super::components::{
     Animation, Collider, Crate, Debris, Exploding, Friction, Fuse, HitFlash, Keg, Lifetime, Looks,
@@ -91,7 +90,7 @@ pub(super) fn break_crate(world: &mut World, target: Entity) {
     }
     let debris_clip = world.resource::<RoleClips>().debris;
     for _ in 0..DEBRIS_PER_CRATE {
-        let velocity = thrown(world, |rng| rng.random_range(1.0..2.5));
+        let velocity = thrown(world, |rng| rng.range_f32(1.0, 2.5));
         world.spawn((
             at,
             velocity,
@@ -117,13 +116,15 @@ pub(super) fn break_crate(world: &mut World, target: Entity) {
 const COIN_SPEED: f32 = 1.5;
 
 /// The velocity of something a breaking crate throws: a random direction, then a speed from
-/// `speed`. The angle is always drawn first, so a run's random sequence stays the same.
+/// `speed`. The angle is always drawn first, so a run's random sequence stays the same. Its
+/// cosine and sine come from `libm`, pure Rust that gives the same bits on every platform (the
+/// platform's own `f32::sin` differs between, say, Linux and a browser).
 fn thrown(world: &mut World, speed: impl FnOnce(&mut SimRng) -> f32) -> Velocity {
     let rng = world.resource_mut::<SimRng>();
-    let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+    let angle = rng.range_f32(0.0, std::f32::consts::TAU);
     let speed = speed(rng);
     Velocity {
-        x: angle.cos() * speed,
-        y: angle.sin() * speed,
+        x: libm::cosf(angle) * speed,
+        y: libm::sinf(angle) * speed,
     }
 }

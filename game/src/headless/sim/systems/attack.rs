@@ -23,19 +23,17 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animation, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, layer,
+    Animation, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, Swing, layer,
 };
 use crate::sim::game_events::{CrateHit, SwingStarted};
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, RoleClips};
 use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS};
 
-/// State kept between runs: the current swing's arc, the crates it has hit, and a scratch
-/// buffer.
+/// Scratch buffer kept between runs; the swing's own state (its arc, the crates it hit) is the
+/// player's [`Swing`] component, which the state hash covers.
 #[derive(Debug, Default)]
 pub struct Attack {
-    arc: Option<Entity>,
-    already_hit: Vec<Entity>,
     hits: Vec<Hit>,
 }
 
@@ -49,7 +47,11 @@ impl ecs::System for Attack {
             };
             if player.swing == SWING_STEPS {
                 world.send(SwingStarted { player: e });
-                self.already_hit.clear();
+                if world.get::<Swing>(e).is_some_and(|s| !s.hit.is_empty())
+                    && let Some(mut swing) = world.get_mut::<Swing>(e)
+                {
+                    swing.hit.clear();
+                }
             }
             let since_start = SWING_STEPS.saturating_sub(player.swing);
             if player.swing == 0 || !SWING_ACTIVE.contains(&since_start) {
@@ -62,10 +64,14 @@ impl ecs::System for Attack {
                     x: (pos.x + fx * SWING_REACH).round(),
                     y: (pos.y + fy * SWING_REACH).round(),
                 };
-                self.arc = Some(spawn_arc(world, centre, player.facing));
+                let arc = spawn_arc(world, centre, player.facing);
+                if let Some(mut swing) = world.get_mut::<Swing>(e) {
+                    swing.arc = Some(arc);
+                }
             }
             // The disc is read back from the arc entity: what hits is what is drawn.
-            let Some(&centre) = self.arc.and_then(|arc| world.get::<Position>(arc)) else {
+            let arc = world.get::<Swing>(e).and_then(|s| s.arc);
+            let Some(&centre) = arc.and_then(|arc| world.get::<Position>(arc)) else {
                 continue;
             };
             let bounds = Aabb::centered(centre.x, centre.y, SWING_RADIUS, SWING_RADIUS);
@@ -75,11 +81,15 @@ impl ecs::System for Attack {
                 .query(&bounds, &mut self.hits);
             for hit in &self.hits {
                 let covered = hit.aabb.overlaps_disc(centre.x, centre.y, SWING_RADIUS);
-                if covered
+                let new = covered
                     && world.has::<Crate>(hit.entity)
-                    && !self.already_hit.contains(&hit.entity)
-                {
-                    self.already_hit.push(hit.entity);
+                    && world
+                        .get::<Swing>(e)
+                        .is_some_and(|s| !s.hit.contains(&hit.entity));
+                if new {
+                    if let Some(mut swing) = world.get_mut::<Swing>(e) {
+                        swing.hit.push(hit.entity);
+                    }
                     world.send(CrateHit { target: hit.entity });
                 }
             }

@@ -10,29 +10,24 @@
 
 use std::collections::VecDeque;
 
-use ecs::{Entity, SystemEntities, World};
+use ecs::{SystemEntities, World};
 
 use crate::level::Tile;
 use crate::sim::components::{Crate, Facing, Player, Position};
-use crate::sim::resources::{Input, TileMap};
+use crate::sim::resources::{BotPlan, Input, TileMap};
 use crate::sim::tuning::TILE;
 
-/// Planning state kept between steps.
+/// The search's scratch and its cache, kept between steps; the plan itself (target, path,
+/// facing, steps since planning) is the [`BotPlan`] resource, which the state hash covers.
 #[derive(Debug, Default)]
 pub struct Bot {
-    target: Option<Entity>,
-    /// Cells still to walk through, next first.
-    path: VecDeque<(i32, i32)>,
-    /// Which way to face at the end of the path.
-    face: Facing,
     /// Breadth-first search scratch: the step at which each cell was visited, and its parent.
     visited: Vec<u32>,
     parent: Vec<u32>,
     stamp: u32,
     queue: VecDeque<u32>,
-    /// Steps since the last plan, to replan if something blocks the way.
-    since_plan: u32,
-    /// What the last search ran on, `(map changes, start cell)`, when it found nothing.
+    /// What the last search ran on, `(map changes, start cell)`, when it found nothing: the
+    /// same search would find the same nothing.
     fruitless: Option<(u64, (i32, i32))>,
 }
 
@@ -46,24 +41,29 @@ impl ecs::System for Bot {
         else {
             return;
         };
-        let target_alive = self
+        let Some(plan) = world.get_resource_mut::<BotPlan>() else {
+            return;
+        };
+        // Taken out while the map is read; put back below.
+        let mut plan = std::mem::take(plan);
+        let target_alive = plan
             .target
             .and_then(|t| world.get::<Crate>(t))
             .is_some_and(|c| c.health > 0);
-        self.since_plan += 1;
-        if !target_alive || self.since_plan > 600 {
+        plan.since_plan += 1;
+        if !target_alive || plan.since_plan > BotPlan::REPLAN_AFTER {
             let map = world.resource::<TileMap>();
             let key = (map.changes(), cell_of(pos));
             if self.fruitless == Some(key) {
                 // The same search would find the same nothing: be where it would leave us.
-                self.since_plan = 0;
+                plan.since_plan = 0;
             } else {
-                self.plan(map, pos);
-                self.fruitless = self.target.is_none().then_some(key);
+                self.plan(&mut plan, map, pos);
+                self.fruitless = plan.target.is_none().then_some(key);
             }
         }
         let mut input = Input::default();
-        if let Some(&(cx, cy)) = self.path.front() {
+        if let Some(&(cx, cy)) = plan.path.front() {
             let (tx, ty) = ((cx as f32 + 0.5) * TILE, (cy as f32 + 0.5) * TILE);
             let (dx, dy) = (tx - pos.x, ty - pos.y);
             // Walk one axis at a time: path steps are 4-connected, so this never cuts a corner.
@@ -72,27 +72,28 @@ impl ecs::System for Bot {
             } else if dy.abs() > 0.75 {
                 input.move_y = dy.signum() as i8;
             } else {
-                self.path.pop_front();
+                plan.path.pop_front();
             }
-        } else if self.target.is_some() {
-            if player.facing == self.face {
+        } else if plan.target.is_some() {
+            if player.facing == plan.face {
                 input.attack = true;
             } else {
-                let (fx, fy) = self.face.vector();
+                let (fx, fy) = plan.face.vector();
                 input.move_x = fx as i8;
                 input.move_y = fy as i8;
             }
         }
+        *world.resource_mut::<BotPlan>() = plan;
         *world.resource_mut::<Input>() = input;
     }
 }
 
 impl Bot {
     /// Find the nearest reachable floor cell next to a whole crate and the path to it.
-    fn plan(&mut self, map: &TileMap, from: Position) {
-        self.since_plan = 0;
-        self.target = None;
-        self.path.clear();
+    fn plan(&mut self, plan: &mut BotPlan, map: &TileMap, from: Position) {
+        plan.since_plan = 0;
+        plan.target = None;
+        plan.path.clear();
         let cells = map.tiles().len();
         if self.visited.len() != cells {
             self.visited = vec![0; cells];
@@ -126,14 +127,14 @@ impl Bot {
                     continue;
                 };
                 if let Some(crate_entity) = map.crate_at(n) {
-                    self.target = Some(crate_entity);
-                    self.face = facing;
+                    plan.target = Some(crate_entity);
+                    plan.face = facing;
                     let mut at = i;
                     while at as usize != s {
-                        self.path.push_front((at as i32 % w, at as i32 / w));
+                        plan.path.push_front((at as i32 % w, at as i32 / w));
                         at = self.parent[at as usize];
                     }
-                    self.path.push_front(start);
+                    plan.path.push_front(start);
                     return;
                 }
                 if self.visited[n] != self.stamp && walkable(n) {
