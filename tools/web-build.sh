@@ -14,7 +14,10 @@ cd "$(dirname "$0")/.."
 target=wasm32-unknown-unknown
 target_dir=target/web
 out=web/dist
-args=(build --release --locked --target "$target" --target-dir "$target_dir" -p game --bin crate-room)
+args=(rustc --release --locked --target "$target" --target-dir "$target_dir" -p game --bin crate-room)
+# The JS functions the game imports (macroquad's, its plugins') are undefined until the page
+# provides them; only the final link is told so.
+link=(-- -C link-arg=--allow-undefined -C strip=debuginfo)
 
 if [ -n "${CRATE_ROOM_WEB_RUSTC:-}" ]; then
   web_rustc=$CRATE_ROOM_WEB_RUSTC
@@ -42,9 +45,9 @@ if [ -n "$web_rustc" ]; then
     exit 1
   fi
   RUSTC=$web_rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="-C linker=$lld $getrandom ${RUSTFLAGS:-}" \
-    cargo "${args[@]}" -Zbuild-std=std,panic_abort
+    cargo "${args[@]}" -Zbuild-std=std,panic_abort "${link[@]}"
 else
-  RUSTFLAGS="$getrandom ${RUSTFLAGS:-}" cargo "${args[@]}"
+  RUSTFLAGS="$getrandom ${RUSTFLAGS:-}" cargo "${args[@]}" "${link[@]}"
 fi
 
 # The JS side of the crates the game uses, from each crate's own folder: macroquad's loader and

@@ -13,8 +13,7 @@
 
 import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, mkdirSync, statSync } from "node:fs";
 import { join, dirname, extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inflateSync, gzipSync } from "node:zlib";
@@ -245,7 +244,7 @@ async function main() {
 
   const server = await serve();
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const profile = mkdtempSync(join(tmpdir(), "crate-room-chromium-"));
+  // playwright starts the browser on a fresh profile of its own (a new temporary folder).
   const browser = await chromium.launch({
     executablePath: browserPath,
     headless: true,
@@ -258,24 +257,29 @@ async function main() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      `--user-data-dir=${profile}`,
     ],
   });
   try {
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
 
-    // 1. The first frame, and the level the right way up.
-    const still = await openPage(context, `${base}?level=vault&input=idle&frames=30`);
+    // 1. The first frame, and the level the right way up. A scripted run reports where the
+    // level is on screen (its view and scale); a running game at the same size shows it there.
+    const scripted = await openPage(context, `${base}?level=vault&input=idle&frames=3`);
+    const stillReport = await report(scripted);
+    await scripted.close();
+    check(stillReport.level === "The Vault" && stillReport.showing === "playing",
+      `the page plays the vault (${stillReport.level}, ${stillReport.showing})`);
+    const still = await openPage(context, `${base}?level=vault&input=idle`);
     await still.waitLine("crate-room: ready");
     const firstFrameMs = await still.evaluate(
       () => window.crateRoomFirstFrame - performance.getEntriesByType("navigation")[0].startTime);
+    // A figure for BENCHMARKS.md, not a check: a loaded machine may be slower.
     console.log(`first frame: ${Math.round(firstFrameMs)} ms after navigation`);
-    const stillReport = await report(still);
-    const png = await still.screenshot();
-    keep("vault.png", png);
-    const shot = new Shot(png, stillReport);
-    check(stillReport.level === "The Vault" && stillReport.showing === "playing",
-      `the page plays the vault (${stillReport.level}, ${stillReport.showing})`);
+    const shot = await screenUntil(still, stillReport,
+      (s) => s.cellShare(0, 2, WALL) > 0.6, "the vault's walls on screen");
+    keep("vault.png", await still.screenshot());
+    check(await still.evaluate(() => document.getElementById("loading") === null),
+      "the loading line is gone");
     check(shot.cellShare(0, 2, WALL) > 0.6, "cell (0, 2) is wall on screen");
     check(shot.cellShare(0, 6, WALL) < 0.05, "cell (0, 6) is no wall (the map is the right way up)");
     check(shot.cellShare(3, 0, WALL) > 0.6, "cell (3, 0) is wall on screen");
@@ -345,7 +349,6 @@ async function main() {
   } finally {
     await browser.close();
     server.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 

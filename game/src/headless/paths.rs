@@ -3,7 +3,9 @@
 //! repository this binary was built from. The first place that has them must have all of
 //! them: an incomplete `assets/` is an error, never a reason to use another copy further up.
 
-use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::Path;
+use std::path::PathBuf;
 
 use crate::atlas::ATLAS_RON;
 

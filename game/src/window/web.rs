@@ -41,13 +41,13 @@ async fn run() {
     platform::keep_written_files();
     match result {
         Ok(Some(report)) => match serde_json::to_string(&report) {
-            Ok(json) => miniquad::info!("crate-room: report {json}"),
-            Err(e) => miniquad::error!("crate-room: error: {e}"),
+            Ok(json) => miniquad::info!("crate-room: report {}", json),
+            Err(e) => miniquad::error!("crate-room: error: {}", e),
         },
         Ok(None) => miniquad::info!("crate-room: quit"),
         Err(e) => {
             let message = format!("{e}");
-            miniquad::error!("crate-room: error: {message}");
+            miniquad::error!("crate-room: error: {}", message);
             show_error(&message).await;
         }
     }
@@ -176,7 +176,7 @@ fn hex(digit: u8) -> Option<u8> {
 /// Show why the game cannot start, on the page, until it is closed.
 async fn show_error(message: &str) {
     use macroquad::prelude::{BLACK, WHITE, clear_background, draw_text, next_frame};
-    miniquad::error!("crate-room: error: {message}");
+    miniquad::error!("crate-room: error: {}", message);
     loop {
         clear_background(BLACK);
         let mut y = 40.0;

@@ -10,7 +10,9 @@
 
 use std::fmt;
 use std::fs::{File, FileType, Metadata, OpenOptions};
-use std::io::{self, Read};
+use std::io;
+#[cfg(not(target_arch = "wasm32"))]
+use std::io::Read;
 use std::path::Path;
 
 /// A path names something other than a regular file; the kind of thing it is.

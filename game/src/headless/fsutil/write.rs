@@ -9,8 +9,12 @@
 //! - Never onto an input of the same run, however the path spells it ([`check_not_input`]).
 //! - A missing directory is an error, not created.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
+#[cfg(not(target_arch = "wasm32"))]
+use std::fs::{File, OpenOptions};
+use std::io;
+#[cfg(not(target_arch = "wasm32"))]
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::read::NotRegularFile;
@@ -48,6 +52,8 @@ fn reason(error: &io::Error) -> String {
 /// Where a checked output goes: the file the rename will replace (a symbolic link followed),
 /// its folder, and the permissions to carry over.
 #[derive(Debug)]
+// A browser's files need no rename (`in_memory`): only the check is used there.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub struct Target {
     file: PathBuf,
     dir: PathBuf,
@@ -279,12 +285,14 @@ fn process_is_gone(pid: u32) -> bool {
 }
 
 /// Where writing the temporary file failed.
+#[cfg(not(target_arch = "wasm32"))]
 enum Stage {
     Create(io::Error),
     Fill(io::Error),
 }
 
 /// Create `tmp` (replacing a leftover of an earlier crash of this process id) and fill it.
+#[cfg(not(target_arch = "wasm32"))]
 fn write_new(tmp: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<(), Stage> {
     let open = || OpenOptions::new().write(true).create_new(true).open(tmp);
     let mut file = match open() {
