@@ -242,6 +242,8 @@ pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
     #[cfg(not(target_arch = "wasm32"))]
     let moved = fs::rename(from, to);
     moved
+}
+
 /// Remove from `dir` the temporary files [`write_atomic`] leaves when a game is killed between
 /// writing one and renaming it (`.NAME.PID.tmp`), where process PID is gone: what a start calls
 /// on the data folder and the levels folder. Files of a running process, and every other
