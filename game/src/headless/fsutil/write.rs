@@ -244,6 +244,75 @@ pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
     moved
 }
 
+/// An exclusive lock on a lock file, held until it is dropped: what a data file's save holds
+/// while it reads, merges and writes, so that two games sharing a folder take turns.
+#[derive(Debug)]
+pub struct Lock {
+    #[cfg(not(target_arch = "wasm32"))]
+    _file: File,
+}
+
+/// Take the exclusive lock on the file `path` (made if missing), waiting for whoever holds it.
+/// A browser page's files are in its own memory, written through to storage in one step: there
+/// is nothing to wait for.
+///
+/// # Errors
+/// The lock file cannot be made or locked.
+pub fn lock_exclusive(path: &Path) -> io::Result<Lock> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        file.lock()?;
+        Ok(Lock { _file: file })
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = path;
+        Ok(Lock {})
+    }
+}
+
+/// Keep the file `path` as it is under the name `aside` too, replacing `aside`: a hard link (no
+/// bytes copied, nothing to run out of), or a copy where links are not possible. A missing
+/// `path` keeps nothing.
+///
+/// # Errors
+/// `aside` cannot be replaced or written; it is then left absent, never half-written.
+pub fn keep_copy(path: &Path, aside: &Path) -> io::Result<()> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        match fs::remove_file(aside) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        if fs::hard_link(path, aside).is_ok() {
+            return Ok(());
+        }
+        match fs::copy(path, aside) {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => {
+                let _ = fs::remove_file(aside);
+                Err(e)
+            }
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        match super::in_memory::read(path) {
+            Ok(bytes) => super::in_memory::write(aside, &bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+}
+
 /// Remove from `dir` the temporary files [`write_atomic`] leaves when a game is killed between
 /// writing one and renaming it (`.NAME.PID.tmp`), where process PID is gone: what a start calls
 /// on the data folder and the levels folder. Files of a running process, and every other

@@ -16,7 +16,7 @@
 //! Nothing here panics or stops the game: every problem is a [`DataFileError`] naming the file
 //! and what to do, which the caller shows once.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -138,20 +138,10 @@ pub fn save_merged(
     limit: u64,
     merge: impl FnOnce(Option<&[u8]>) -> Merged,
 ) -> Result<(), (PathBuf, io::Error)> {
-    if fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
-        let message = format!("{} is a file, not a folder", dir.display());
-        return Err((dir.to_owned(), io::Error::other(message)));
-    }
-    fs::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
+    crate::fsutil::create_dir_all(dir).map_err(|e| (dir.to_owned(), e))?;
     let lock_path = dir.join(format!(".{stem}.lock"));
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|e| (lock_path.clone(), e))?;
     // Held until `lock` is dropped at the end of this function (or the process ends).
-    lock.lock().map_err(|e| (lock_path.clone(), e))?;
+    let lock = crate::fsutil::lock_exclusive(&lock_path).map_err(|e| (lock_path.clone(), e))?;
     let path = dir.join(format!("{stem}.txt"));
     let (bytes, unreadable) = match crate::fsutil::read_bounded(&path, limit) {
         Ok(bytes) => (Some(bytes), false),
@@ -168,25 +158,9 @@ pub fn save_merged(
     Ok(())
 }
 
-/// Keep `path` as it is under the name `aside` too, before it is replaced: a hard link (no
-/// bytes copied, nothing to run out of), or a copy where links are not possible.
+/// Keep `path` as it is under the name `aside` too, before it is replaced.
 fn keep_damaged(path: &Path, aside: &Path) -> Result<(), (PathBuf, io::Error)> {
-    match fs::remove_file(aside) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err((aside.to_owned(), e)),
-    }
-    if fs::hard_link(path, aside).is_ok() {
-        return Ok(());
-    }
-    match fs::copy(path, aside) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => {
-            let _ = fs::remove_file(aside);
-            Err((aside.to_owned(), e))
-        }
-    }
+    crate::fsutil::keep_copy(path, aside).map_err(|e| (aside.to_owned(), e))
 }
 
 /// One data file: its folder and name.
