@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, micros};
 use super::stats_panel::MARGIN;
-use super::step_costs::{STEP_WINDOW, StepCosts, SystemRow, step_micros};
+use super::step_costs::{STEP_WINDOW, StepCosts, SystemRow, debug_line, step_micros};
 
 /// Which side of the screen the profiler window is docked to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -265,16 +265,6 @@ pub(super) fn row_text(r: &SystemRow) -> String {
     format!(
         "{:<16}{:>8}{:>8.0}{:>9.1}",
         r.name, r.tracked, r.dirty, r.us
-    )
-}
-
-/// The debug instruments' own cost on one line: the debug systems per step, the overlay (its
-/// views, panels and this window) per frame.
-pub(super) fn debug_line(rows: &[SystemRow], own_us: f32) -> String {
-    let systems: f32 = rows.iter().filter(|r| r.debug).map(|r| r.us).sum();
-    format!(
-        "debug (apart): systems {systems:.1} µs/step, overlay {}/frame",
-        step_micros(own_us)
     )
 }
 

@@ -7,8 +7,7 @@ use std::collections::VecDeque;
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, HISTORY, micros};
-use super::profiler_window::debug_line;
-use super::step_costs::{STEP_WINDOW, StepCosts, step_micros};
+use super::step_costs::{STEP_WINDOW, StepCosts, debug_line, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
 use crate::window::ui::{Hud, ink};

@@ -182,6 +182,16 @@ impl StepCosts {
     }
 }
 
+/// The debug instruments' own cost on one line: the debug systems per step, the overlay (its
+/// views, panels and this window) per frame.
+pub(super) fn debug_line(rows: &[SystemRow], own_us: f32) -> String {
+    let systems: f32 = rows.iter().filter(|r| r.debug).map(|r| r.us).sum();
+    format!(
+        "debug (apart): systems {systems:.1} µs/step, overlay {}/frame",
+        step_micros(own_us)
+    )
+}
+
 /// A step's time as the comparison reads it: one decimal under 10 µs, whole above.
 pub fn step_micros(us: f32) -> String {
     if us < 9.95 {
