@@ -103,6 +103,8 @@ impl Campaign {
     pub fn parse(text: &str) -> Result<Self, (usize, String)> {
         let mut levels = Vec::new();
         let mut seen = HashSet::new();
+        // A byte-order mark some editors write is not part of the first name.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, line) in text.lines().enumerate() {
             let name = line.split_once('#').map_or(line, |(l, _)| l).trim();
             if name.is_empty() {
@@ -158,13 +160,43 @@ impl Campaign {
     }
 
     /// Whether `file` may be played from the title screen: a level outside the campaign, one
-    /// of its first [`OPEN_AT_START`], or one whose predecessor is `cleared`.
-    pub fn is_open(&self, file: &str, cleared: impl Fn(&str) -> bool) -> bool {
-        match self.position(file) {
-            None => true,
-            Some(i) if i < OPEN_AT_START => true,
-            Some(i) => cleared(&self.levels[i - 1]),
+    /// of its first [`OPEN_AT_START`], or one whose predecessor is `cleared`. A predecessor
+    /// that is `missing` (listed, but not in the folder) never locks the rest: once it is open
+    /// itself it counts as cleared.
+    pub fn is_open(
+        &self,
+        file: &str,
+        cleared: impl Fn(&str) -> bool,
+        missing: impl Fn(&str) -> bool,
+    ) -> bool {
+        let Some(mut i) = self.position(file) else {
+            return true;
+        };
+        // Back over missing levels until one that decides.
+        while i >= OPEN_AT_START {
+            let before = &self.levels[i - 1];
+            if cleared(before) {
+                return true;
+            }
+            if !missing(before) {
+                return false;
+            }
+            i -= 1;
         }
+        true
+    }
+
+    /// The campaign's levels that `present` (file names) does not hold, in order.
+    pub fn missing<'a>(&'a self, present: &[PathBuf]) -> Vec<&'a str> {
+        let names: HashSet<String> = present
+            .iter()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        self.levels
+            .iter()
+            .filter(|l| !names.contains(l.as_str()))
+            .map(String::as_str)
+            .collect()
     }
 }
 
@@ -208,11 +240,44 @@ mod tests {
         let open: Vec<bool> = campaign
             .levels()
             .iter()
-            .map(|l| campaign.is_open(l, none))
+            .map(|l| campaign.is_open(l, none, none))
             .collect();
         assert_eq!(open, [true, true, true, false, false]);
         // Clearing the fourth opens the fifth, whatever else is cleared.
-        assert!(campaign.is_open("5.ron", |f: &str| f == "4.ron"));
-        assert!(!campaign.is_open("5.ron", |f: &str| f != "4.ron"));
+        assert!(campaign.is_open("5.ron", |f: &str| f == "4.ron", none));
+        assert!(!campaign.is_open("5.ron", |f: &str| f != "4.ron", none));
+    }
+
+    #[test]
+    fn a_missing_level_never_locks_the_rest() {
+        let campaign = Campaign::parse(
+            "1.ron
+2.ron
+3.ron
+4.ron
+5.ron
+6.ron
+",
+        )
+        .unwrap();
+        let files: Vec<PathBuf> = ["1.ron", "2.ron", "3.ron", "5.ron", "6.ron"]
+            .iter()
+            .map(|f| Path::new("levels").join(f))
+            .collect();
+        assert_eq!(campaign.missing(&files), ["4.ron"]);
+        let missing = |f: &str| f == "4.ron";
+        // The fourth is open once the third is cleared; missing, it opens the fifth with it.
+        assert!(!campaign.is_open("5.ron", |_: &str| false, missing));
+        assert!(campaign.is_open("5.ron", |f: &str| f == "3.ron", missing));
+        assert!(!campaign.is_open("6.ron", |f: &str| f == "3.ron", missing));
+        // Missing among the first three, it locks nothing either.
+        let missing = |f: &str| f == "3.ron";
+        assert!(campaign.is_open("4.ron", |_: &str| false, missing));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_name() {
+        let campaign = Campaign::parse("\u{feff}first_swing.ron\niron_bands.ron\n").unwrap();
+        assert_eq!(campaign.levels(), ["first_swing.ron", "iron_bands.ron"]);
     }
 }

@@ -188,6 +188,12 @@ impl Records {
 
     /// Whether the campaign lets `file` be played.
     pub fn is_open(&self, file: &str) -> bool {
-        self.campaign.is_open(file, |f| self.is_cleared(f))
+        let present = |f: &str| {
+            self.levels
+                .iter()
+                .any(|p| p.file_name().is_some_and(|n| n.to_str() == Some(f)))
+        };
+        self.campaign
+            .is_open(file, |f| self.is_cleared(f), |f| !present(f))
     }
 }

@@ -98,7 +98,23 @@ impl App {
         let levels = campaign.order(&dirs.level_files());
         renderer.top_inset = HUD_BAR;
         let mut opened = Opened::open(opts);
-        opened.problems.campaign = campaign_problem.map(|p| p.to_string());
+        let missing = campaign.missing(&dirs.level_files());
+        opened.problems.campaign = campaign_problem.map(|p| p.to_string()).or_else(|| {
+            // Named once, like the data files' problems; the levels after them stay open.
+            (!missing.is_empty()).then(|| {
+                let names: Vec<String> = missing
+                    .iter()
+                    .map(|m| crate::level::escape_for_display(m).into_owned())
+                    .collect();
+                format!(
+                    "{}: listed but missing from {}: {}; the levels after them open as if \
+                     they were cleared",
+                    crate::campaign::FILE_NAME,
+                    crate::level::escape_for_display(&dirs.levels.display().to_string()),
+                    names.join(", ")
+                )
+            })
+        });
         // The title opens on the first level of the campaign until one is played.
         let default_level = levels
             .first()
