@@ -1,7 +1,6 @@
 //! The level a replay names: finding its file, reading its bytes as the level loader does,
 //! and loading it into a simulation after checking its hash.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::model::{Replay, fnv1a64};
@@ -16,12 +15,12 @@ use crate::sim::Sim;
 /// [`ReplayError::Level`] when neither exists.
 pub fn find_level(replay: &Replay, levels_dir: Option<&Path>) -> Result<PathBuf, ReplayError> {
     let stored = PathBuf::from(&replay.level_file);
-    if stored.is_file() {
+    if crate::fsutil::is_file(&stored) {
         return Ok(stored);
     }
     if let (Some(dir), Some(name)) = (levels_dir, stored.file_name()) {
         let candidate = dir.join(name);
-        if candidate.is_file() {
+        if crate::fsutil::is_file(&candidate) {
             return Ok(candidate);
         }
     }
@@ -49,17 +48,12 @@ pub(super) fn read_level(path: &Path, shown: &str) -> Result<Vec<u8>, ReplayErro
         message,
     };
     let max = crate::level::MAX_FILE_BYTES;
-    let file = crate::fsutil::open_regular(path).map_err(|e| level_error(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| level_error(e.to_string()))?;
-    if bytes.len() as u64 > max {
-        return Err(level_error(format!(
-            "over the {max} bytes a level may have"
-        )));
-    }
-    Ok(bytes)
+    crate::fsutil::read_bounded(path, max).map_err(|e| match e {
+        crate::fsutil::BoundedReadError::Io(e) => level_error(e.to_string()),
+        crate::fsutil::BoundedReadError::TooLarge { .. } => {
+            level_error(format!("over the {max} bytes a level may have"))
+        }
+    })
 }
 
 /// Load the replay's level (found by [`find_level`]) checking its hash, and build its
