@@ -163,11 +163,16 @@ mod tests {
                 ..s.clone()
             }
         );
-        menu.selected = 4;
+        menu.selected = index_of(SettingsRow::Fullscreen);
         let MenuOutcome::Change(full) = menu.handle(MenuInput::Right, &s) else {
             panic!("fullscreen switches");
         };
         assert!(full.fullscreen && full.sound);
+        menu.selected = index_of(SettingsRow::ReduceFlashing);
+        let MenuOutcome::Change(calm) = menu.handle(MenuInput::Confirm, &s) else {
+            panic!("reduce flashing switches");
+        };
+        assert!(calm.reduce_flashing && calm.shake);
     }
 
     #[test]
@@ -189,6 +194,10 @@ mod tests {
         assert_eq!(menu.handle(MenuInput::Left, &s), MenuOutcome::Stay);
     }
 
+    fn index_of(row: SettingsRow) -> usize {
+        SettingsRow::ALL.iter().position(|&r| r == row).unwrap()
+    }
+
     #[test]
     fn back_or_done_closes() {
         let s = Settings::default();
@@ -196,7 +205,9 @@ mod tests {
             SettingsMenu::default().handle(MenuInput::Back, &s),
             MenuOutcome::Close
         );
-        let mut menu = SettingsMenu { selected: 5 };
+        let mut menu = SettingsMenu {
+            selected: index_of(SettingsRow::Done),
+        };
         assert_eq!(menu.handle(MenuInput::Left, &s), MenuOutcome::Stay);
         assert_eq!(menu.handle(MenuInput::Confirm, &s), MenuOutcome::Close);
     }
