@@ -6,7 +6,7 @@ child module's path, in a `use` or inline; `pub use` re-exports are followed to 
 defines the item, and counted as imports of the re-exporting file. Items under `#[cfg(test)]`
 and comments are left out. A folder's `mod.rs` is a file like any other.
 
-usage: python3 tools/import_cycles.py SRC_DIR [--edges]    (CI runs it on game/src and ecs/src)"""
+usage: python3 tools/import_cycles.py SRC_DIR [--edges]    (CI runs it on game/src)"""
 import os, re, sys
 src = sys.argv[1].rstrip('/')
 files = {}
