@@ -81,12 +81,6 @@ impl Sim {
         }
         self.world.resource_mut::<GameState>().step += 1;
         self.world.update();
-        // The input of this step, the player's or the bot's (written during the update).
-        let acted = *self.world.resource::<Input>() != Input::default();
-        let state = self.world.resource_mut::<GameState>();
-        if acted && state.started_at.is_none() {
-            state.started_at = Some(state.step - 1);
-        }
     }
 
     /// Let the scripted bot produce the input (for `--input bot`, demos and tests).

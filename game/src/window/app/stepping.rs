@@ -40,8 +40,14 @@ impl App {
                 playback.steps_now(ticks, *paused, sim.state().step)
             }
             Mode::Playing { paused: true } => 0,
-            // F1's help over the room stops it, clock and all, as the pause screen does.
-            Mode::Playing { .. } if self.drawing.overlay.views.is_on(View::Help) => 0,
+            // F1's help over the room stops it, clock and all, as the pause screen does, for
+            // a player at the keyboard (the bot and scripts play on under `--debug help`).
+            Mode::Playing { .. }
+                if self.drawing.overlay.views.is_on(View::Help)
+                    && matches!(self.config.input, InputSource::Keyboard) =>
+            {
+                0
+            }
             _ => ticks,
         };
         if ticks == 0 {

@@ -5,13 +5,21 @@
 use ecs::{SystemEntities, World};
 
 use crate::sim::components::{Facing, Player, Stunned, Velocity};
-use crate::sim::resources::Input;
+use crate::sim::resources::{GameState, Input};
 use crate::sim::tuning::{FRICTION, PLAYER_SPEED, REST_SPEED, SWING_COOLDOWN, SWING_STEPS};
 
 /// Run `player_control` (tracks Player + Velocity).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("player_control");
     let input = *world.resource::<Input>();
+    // The room's clock starts on the step of the first move or swing (the step before it
+    // counts as 0), here, before anything of the step is hashed.
+    if input != Input::default() {
+        let state = world.resource_mut::<GameState>();
+        if state.started_at.is_none() {
+            state.started_at = Some(state.step - 1);
+        }
+    }
     let (dx, dy) = (
         f32::from(input.move_x.signum()),
         f32::from(input.move_y.signum()),
