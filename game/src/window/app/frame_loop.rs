@@ -33,7 +33,7 @@ pub(super) async fn game_loop(
         let last_frame = app.begin_frame();
         if app.take_input() {
             app.save_record();
-            if let Err(e) = app.drawing.overlay.save_profile() {
+            if let Err(e) = app.drawing.overlay.save_capture() {
                 eprintln!("{e}");
             }
             if app.script.is_some() {
@@ -55,7 +55,7 @@ pub(super) async fn game_loop(
             app.save_record();
             app.drawing
                 .overlay
-                .save_profile()
+                .save_capture()
                 .map_err(AppError::Profiler)?;
             return app.end_script().map(Some);
         }

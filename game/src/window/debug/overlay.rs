@@ -139,6 +139,17 @@ impl Overlay {
         saved
     }
 
+    /// As the game ends: write `--save-profile`'s file (nothing without the option).
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn save_capture(&mut self) -> Result<(), String> {
+        match self.capture {
+            Some(_) => self.save_profile().map(drop),
+            None => Ok(()),
+        }
+    }
+
     /// Note a step of `sim` that took `took` in `Sim::step`.
     pub fn record_step(&mut self, sim: &Sim, took: Duration) {
         let timed = self.reads_system_timings();
