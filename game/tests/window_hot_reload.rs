@@ -33,9 +33,15 @@ fn a_large_save_is_swapped_in_while_the_game_runs() {
 
     // The game watches the level before it first reads it, so a save after that read is one it
     // must notice.
+    // Only an open of the level file itself counts: a start also opens its folder (to list it,
+    // and to clean up the temporary files of killed games), which is no read of the level.
     let (opened, opens) = mpsc::channel();
+    let watched = level.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|e| matches!(e.kind, EventKind::Access(AccessKind::Open(_)))) {
+        if event.is_ok_and(|e| {
+            matches!(e.kind, EventKind::Access(AccessKind::Open(_)))
+                && e.paths.iter().any(|p| p.file_name() == watched.file_name())
+        }) {
             let _ = opened.send(());
         }
     })

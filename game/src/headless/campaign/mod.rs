@@ -12,10 +12,13 @@
 //!
 //! let campaign = Campaign::parse("# order\none.ron\ntwo.ron\nthree.ron\nfour.ron\n").unwrap();
 //! let cleared = |file: &str| file == "one.ron";
-//! assert!(campaign.is_open("three.ron", cleared));
-//! assert!(!campaign.is_open("four.ron", cleared));
-//! assert!(campaign.is_open("four.ron", |f: &str| f == "three.ron"));
-//! assert!(campaign.is_open("my_own_level.ron", cleared));
+//! let none_missing = |_: &str| false;
+//! assert!(campaign.is_open("three.ron", cleared, none_missing));
+//! assert!(!campaign.is_open("four.ron", cleared, none_missing));
+//! assert!(campaign.is_open("four.ron", |f: &str| f == "three.ron", none_missing));
+//! assert!(campaign.is_open("my_own_level.ron", cleared, none_missing));
+//! // A missing level locks nothing after it.
+//! assert!(campaign.is_open("four.ron", cleared, |f: &str| f == "three.ron"));
 //! ```
 
 pub mod medals;

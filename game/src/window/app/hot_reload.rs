@@ -107,9 +107,21 @@ impl App {
         }
     }
 
-    /// Wait for a reload in flight and swap it in: a scripted run's report must not depend
-    /// on how fast this machine parses.
+    /// Wait for a change the watcher noticed to settle and its reload to start, then for a
+    /// reload in flight, and swap it in: a scripted run's report must not depend on how fast
+    /// this machine runs its frames or parses.
     pub fn wait_for_reload(&mut self) {
+        while self
+            .reload
+            .watcher
+            .as_ref()
+            .is_some_and(LevelWatcher::is_settling)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            if self.level_file_saved() {
+                self.level_file_changed();
+            }
+        }
         while self
             .reload
             .loader

@@ -149,6 +149,11 @@ impl LevelWatcher {
         false
     }
 
+    /// No change ever waits to be reported.
+    pub fn is_settling(&self) -> bool {
+        false
+    }
+
     /// Never a problem.
     pub fn problem(&self) -> Option<&std::convert::Infallible> {
         None
