@@ -125,10 +125,8 @@ impl Overlay {
             (None, Some(view)) => (PathBuf::from("crate-room.puffin"), view),
             (None, None) => return Ok(None),
         };
-        let mut bytes = Vec::new();
-        view.lock()
-            .write(&mut bytes)
-            .map_err(|e| format!("profile not saved to {}: {e:#}", path.display()))?;
+        let bytes = crate::window::platform::profile_bytes(&view.lock())
+            .map_err(|e| format!("profile not saved to {}: {e}", path.display()))?;
         let saved = crate::fsutil::write_atomic(&path, &bytes)
             .map_err(|e| format!("profile not saved: {e}"))
             .map(|()| Some(path.clone()));

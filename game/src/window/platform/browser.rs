@@ -221,3 +221,12 @@ impl BackgroundLoader {
         self.ready.take()
     }
 }
+
+/// No `.puffin` files in a browser: puffin writes them compressed with zstd, which it leaves
+/// out on `wasm32`. F2's profiler window works as on the desktop.
+///
+/// # Errors
+/// Always, saying so.
+pub fn profile_bytes(_view: &puffin::FrameView) -> Result<Vec<u8>, String> {
+    Err("saving a .puffin file is not available in a browser".to_owned())
+}

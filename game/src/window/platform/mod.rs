@@ -10,6 +10,7 @@
 //! | `std::time::Instant`, puffin's clock | [`Instant`] and [`start_profiler_clock`] on macroquad's clock | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
 //! | the command line (`main.rs`) | URL parameters (`window::web`) | a page has no arguments |
 //! | files on disk | built-in levels and assets, and the browser's storage ([`end_of_frame`] keeps what was written) | a page has no file system |
+//! | saving a `.puffin` capture ([`profile_bytes`]) | refused with a message | puffin compresses its files with zstd, which it leaves out on `wasm32` |
 
 #[cfg(target_arch = "wasm32")]
 pub use browser::*;
@@ -42,6 +43,16 @@ mod desktop {
 
     /// puffin keeps its own clock here.
     pub fn start_profiler_clock() {}
+
+    /// The bytes of a `.puffin` file holding `view`'s frames, as `puffin_viewer` opens it.
+    ///
+    /// # Errors
+    /// puffin's own, in words.
+    pub fn profile_bytes(view: &puffin::FrameView) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::new();
+        view.write(&mut bytes).map_err(|e| format!("{e:#}"))?;
+        Ok(bytes)
+    }
 
     /// The ECS's system timings' clock: `std::time::Instant`'s, from the first reading.
     pub fn clock() -> std::time::Duration {
