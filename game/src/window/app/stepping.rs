@@ -1,7 +1,9 @@
 //! Advancing the game each frame: how many fixed steps to run (wall time, one per frame when
 //! scripted, a replay's speed, pause), running them, and the feel and sounds they set off.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::window::platform::Instant;
 
 use macroquad::prelude::get_frame_time;
 

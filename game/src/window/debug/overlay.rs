@@ -7,7 +7,9 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::window::platform::Instant;
 
 use macroquad::prelude::*;
 
