@@ -3,7 +3,7 @@
 //! repository this binary was built from. The first place that has them must have all of
 //! them: an incomplete `assets/` is an error, never a reason to use another copy further up.
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -50,16 +50,16 @@ impl DataDirs {
     /// incomplete.
     pub fn locate() -> Result<Self, DataDirsError> {
         // In a browser the data is built into the game (`fsutil::in_memory`).
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         let candidates = vec![PathBuf::from(crate::fsutil::in_memory::ROOT)];
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         let candidates = Self::candidates();
         Self::locate_in(&candidates)
     }
 
     /// Where to look: the working directory and its parents, the executable's folder and its
     /// parents, then the workspace this binary was built in.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn candidates() -> Vec<PathBuf> {
         let mut candidates = Vec::new();
         if let Ok(cwd) = std::env::current_dir() {

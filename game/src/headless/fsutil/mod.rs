@@ -3,7 +3,7 @@
 //! [`write_atomic`] for every file it writes, which never loses one ([`write`]). In a browser both go to files held in memory
 //! (`in_memory`, on `wasm32` only).
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod in_memory;
 pub mod read;
 pub mod write;

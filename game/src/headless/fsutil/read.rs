@@ -11,7 +11,7 @@
 use std::fmt;
 use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::io::Read;
 use std::path::Path;
 
@@ -144,7 +144,7 @@ pub enum BoundedReadError {
 /// # Errors
 /// [`BoundedReadError::Io`] if it cannot be opened or read, [`BoundedReadError::TooLarge`] past
 /// `limit`.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
     let file = open_regular(path)?;
     let size = file.metadata()?.len();
@@ -166,7 +166,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
 ///
 /// # Errors
 /// As on other platforms: `NotFound`, a folder as [`NotRegularFile`], or past `limit`.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
     let bytes = super::in_memory::read(path)?;
     if bytes.len() as u64 > limit {
@@ -181,36 +181,36 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
 /// Whether `path` names anything (following symbolic links): `false` only when it is not
 /// there.
 pub fn exists(path: &Path) -> bool {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let there = super::in_memory::stat(path).is_ok();
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let there = !matches!(std::fs::metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound);
     there
 }
 
 /// Whether `path` names a folder (following symbolic links).
 pub fn is_dir(path: &Path) -> bool {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let dir = super::in_memory::stat(path).is_ok_and(|e| e == super::in_memory::Entry::Dir);
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let dir = path.is_dir();
     dir
 }
 
 /// Whether `path` names a regular file (following symbolic links).
 pub fn is_file(path: &Path) -> bool {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let file = super::in_memory::stat(path).is_ok_and(|e| e != super::in_memory::Entry::Dir);
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let file = path.is_file();
     file
 }
 
 /// The regular files directly in the folder `dir` (none when it cannot be read), unsorted.
 pub fn files_in(dir: &Path) -> Vec<std::path::PathBuf> {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let files = super::in_memory::files_in(dir);
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let files = std::fs::read_dir(dir)
         .into_iter()
         .flatten()

@@ -10,10 +10,10 @@
 //! - A missing directory is an error, not created.
 
 use std::fs;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::fs::{File, OpenOptions};
 use std::io;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -158,7 +158,7 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 ///
 /// # Errors
 /// A [`WriteError`] naming `path`, the file the user knows; the old file is then unchanged.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let target = check_output(path)?;
     let fail = |e: &io::Error| WriteError::new(path, reason(e));
@@ -201,7 +201,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 ///
 /// # Errors
 /// A [`WriteError`] when `path` names a folder.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     if super::read::is_dir(path) {
         return Err(WriteError::new(
@@ -218,16 +218,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 /// # Errors
 /// `dir` or a parent is a file, or cannot be made.
 pub fn create_dir_all(dir: &Path) -> io::Result<()> {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let not_a_folder = super::read::is_file(dir);
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let not_a_folder = fs::metadata(dir).is_ok_and(|meta| !meta.is_dir());
     if not_a_folder {
         let message = format!("{} is a file, not a folder", dir.display());
         return Err(io::Error::other(message));
     }
     // In a browser a folder is there once a file is in it.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fs::create_dir_all(dir)?;
     Ok(())
 }
@@ -237,9 +237,9 @@ pub fn create_dir_all(dir: &Path) -> io::Result<()> {
 /// # Errors
 /// `NotFound` when there is no `from`, or the platform's error.
 pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     let moved = super::in_memory::rename(from, to);
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let moved = fs::rename(from, to);
     moved
 }
@@ -248,7 +248,7 @@ pub fn rename(from: &Path, to: &Path) -> io::Result<()> {
 /// while it reads, merges and writes, so that two games sharing a folder take turns.
 #[derive(Debug)]
 pub struct Lock {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     _file: File,
 }
 
@@ -259,7 +259,7 @@ pub struct Lock {
 /// # Errors
 /// The lock file cannot be made or locked.
 pub fn lock_exclusive(path: &Path) -> io::Result<Lock> {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     {
         let file = OpenOptions::new()
             .create(true)
@@ -269,7 +269,7 @@ pub fn lock_exclusive(path: &Path) -> io::Result<Lock> {
         file.lock()?;
         Ok(Lock { _file: file })
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     {
         let _ = path;
         Ok(Lock {})
@@ -283,7 +283,7 @@ pub fn lock_exclusive(path: &Path) -> io::Result<Lock> {
 /// # Errors
 /// `aside` cannot be replaced or written; it is then left absent, never half-written.
 pub fn keep_copy(path: &Path, aside: &Path) -> io::Result<()> {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     {
         match fs::remove_file(aside) {
             Ok(()) => {}
@@ -302,7 +302,7 @@ pub fn keep_copy(path: &Path, aside: &Path) -> io::Result<()> {
             }
         }
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     {
         match super::in_memory::read(path) {
             Ok(bytes) => super::in_memory::write(aside, &bytes),
@@ -356,14 +356,14 @@ fn process_is_gone(pid: u32) -> bool {
 }
 
 /// Where writing the temporary file failed.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 enum Stage {
     Create(io::Error),
     Fill(io::Error),
 }
 
 /// Create `tmp` (replacing a leftover of an earlier crash of this process id) and fill it.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn write_new(tmp: &Path, bytes: &[u8], permissions: Option<fs::Permissions>) -> Result<(), Stage> {
     let open = || OpenOptions::new().write(true).create_new(true).open(tmp);
     let mut file = match open() {

@@ -82,9 +82,9 @@ pub const ENV_VAR: &str = "CRATE_ROOM_DATA_DIR";
 /// In a browser the page's storage is the data directory of every run, scripted or not
 /// (`fsutil::in_memory`'s `data/`).
 pub fn env_data_dir() -> Option<PathBuf> {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     return Some(Path::new(crate::fsutil::in_memory::ROOT).join("data"));
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     non_empty(std::env::var_os(ENV_VAR))
 }
 
@@ -246,10 +246,13 @@ impl Store {
         if let Some(dir) = non_empty(env_value) {
             return Ok(Self::at(dir));
         }
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         return Ok(Self::at(
             Path::new(crate::fsutil::in_memory::ROOT).join("data"),
         ));
+        // WASI (the headless core under Node.js) has no home folder to look up.
+        #[cfg(all(target_arch = "wasm32", not(target_os = "unknown")))]
+        return Err(RecordsError::NoDataDir);
         #[cfg(not(target_arch = "wasm32"))]
         directories::ProjectDirs::from("", "", "crate-room")
             .map(|p| Self::at(p.data_dir()))
