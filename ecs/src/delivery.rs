@@ -87,15 +87,23 @@ impl ChangeLog {
     }
 
     /// Set `dirty`'s bits for the slots of the entries after `cursor`, and move the cursor to
-    /// the end.
+    /// the end. When the cursor is at the fresh part's start, the fresh bits are exactly those
+    /// slots: with many entries they are moved over a word at a time.
     pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
-        if self.entries.len() > *cursor {
+        let new = self.entries.len() - *cursor;
+        if new == 0 {
+            return;
+        }
+        if *cursor == self.fresh_from && new * 4 >= self.fresh.len() {
+            dirty.take_words(&mut self.fresh);
+            self.fresh_from = self.entries.len();
+        } else {
             for e in &self.entries[*cursor..] {
                 dirty.insert(e.index());
             }
             self.seal();
-            *cursor = self.entries.len();
         }
+        *cursor = self.entries.len();
     }
 
     /// Drop the first `n` entries, which every cursor has passed.
@@ -170,6 +178,32 @@ impl DirtySet {
         self.summary.resize(words.div_ceil(64), 0);
     }
 
+    /// Set the bits set in `words` (a bit per slot, as in the leaves), zeroing `words`.
+    fn take_words(&mut self, words: &mut [u64]) {
+        if words.len() > self.leaves.len() {
+            self.grow(words.len() - 1);
+        }
+        for (w, word) in words.iter_mut().enumerate() {
+            let bits = std::mem::take(word);
+            if bits != 0 {
+                self.len += (bits & !self.leaves[w]).count_ones() as usize;
+                self.leaves[w] |= bits;
+                self.summary[w / 64] |= 1 << (w % 64);
+            }
+        }
+    }
+
+    /// Whether every slot in `slots` has its bit set, checked a word at a time.
+    pub(crate) fn covers(&self, slots: std::ops::Range<u32>) -> bool {
+        let (lo, hi) = (slots.start as usize, slots.end as usize);
+        slots.is_empty()
+            || (lo / 64..hi.div_ceil(64)).all(|w| {
+                let (from, to) = (lo.max(w * 64) - w * 64, hi.min(w * 64 + 64) - w * 64);
+                let mask = (u64::MAX >> (64 - (to - from))) << from;
+                self.leaves.get(w).is_some_and(|&leaf| leaf & mask == mask)
+            })
+    }
+
     /// Make room for the bits of slots below `slot_end`, exactly.
     pub(crate) fn reserve(&mut self, slot_end: u32) {
         let words = (slot_end as usize).div_ceil(64);
@@ -210,9 +244,10 @@ impl DirtySet {
     /// How many set slots hold a member of `tracked`.
     pub(crate) fn count_in(&mut self, tracked: &EntitySet) -> usize {
         let mut n = 0;
-        self.walk(false, |slot| {
-            n += usize::from(tracked.in_slot(slot).is_some())
-        });
+        self.walk(
+            false,
+            Some(|slot| n += usize::from(tracked.in_slot(slot).is_some())),
+        );
         n
     }
 
@@ -220,24 +255,26 @@ impl DirtySet {
     /// has none in), and clear every bit.
     pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
         out.reserve(self.len);
-        self.walk(true, |slot| out.extend(tracked.in_slot(slot)));
+        self.walk(true, Some(|slot| out.extend(tracked.in_slot(slot))));
     }
 
-    /// Clear every bit.
+    /// Clear every bit: the touched words only, a word at a time.
     pub(crate) fn clear(&mut self) {
-        self.walk(true, |_| {});
+        self.walk(true, None::<fn(u32)>);
     }
 
     /// Call `f` with each set slot, in ascending order; with `zero`, zero the words read.
     #[inline]
-    fn walk(&mut self, zero: bool, mut f: impl FnMut(u32)) {
+    fn walk(&mut self, zero: bool, mut f: Option<impl FnMut(u32)>) {
         for s in 0..self.summary.len() {
             let mut words = self.summary[s];
             while words != 0 {
                 let w = s * 64 + words.trailing_zeros() as usize;
                 words &= words - 1;
                 let mut leaf = self.leaves[w];
-                while leaf != 0 {
+                while let Some(f) = f.as_mut()
+                    && leaf != 0
+                {
                     f((w * 64) as u32 + leaf.trailing_zeros());
                     leaf &= leaf - 1;
                 }

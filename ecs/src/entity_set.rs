@@ -208,6 +208,12 @@ impl EntitySet {
         !self.unordered
     }
 
+    /// The slots of the members while positions follow slots (then every slot in it has one).
+    #[inline]
+    pub(crate) fn slot_range(&self) -> Option<std::ops::Range<u32>> {
+        (!self.indexed).then(|| self.base..self.base + self.dense.len() as u32)
+    }
+
     #[inline]
     pub(crate) fn as_slice(&self) -> &[Entity] {
         &self.dense

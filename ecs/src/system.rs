@@ -710,8 +710,10 @@ impl World {
         }
         // Every tracked entity dirty, listed in slot order: that list is the delivery.
         let whole = slot.dirty.len() >= tracked.len()
-            && tracked.is_in_slot_order()
-            && slot.dirty.count_in(tracked) == tracked.len();
+            && match tracked.slot_range() {
+                Some(slots) => slot.dirty.covers(slots),
+                None => tracked.is_in_slot_order() && slot.dirty.count_in(tracked) == tracked.len(),
+            };
         let dirty = if whole {
             slot.dirty.clear();
             tracked.as_slice()
