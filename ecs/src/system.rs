@@ -324,9 +324,9 @@ pub struct SystemInfo {
     pub enabled: bool,
     /// Entities tracked now.
     pub tracked: usize,
-    /// Dirty entities it received on its last run.
+    /// Dirty entities it received in the latest update (zero if that update did not run it).
     pub last_dirty: usize,
-    /// Wall time of its last run.
+    /// Wall time of its run in the latest update (zero if that update did not run it).
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates that skipped it for having nothing
     /// to react to; see [`SystemDesc::every_update`]).
@@ -354,6 +354,8 @@ pub(crate) struct SystemSlot {
     pub(crate) pending_membership: Vec<Entity>,
     /// While it runs: its tracked count (its sets are lent out).
     pub(crate) running: Option<usize>,
+    /// The update ([`World`]'s count) that last ran it, and what that run received and took.
+    pub(crate) ran_in: u64,
     pub(crate) last_dirty: usize,
     pub(crate) last_duration: Duration,
     pub(crate) runs: u64,
@@ -435,6 +437,7 @@ impl World {
             dirty: DirtySet::default(),
             pending_membership: Vec::new(),
             running: None,
+            ran_in: 0,
             last_dirty: 0,
             last_duration: Duration::ZERO,
             runs: 0,
@@ -452,8 +455,8 @@ impl World {
         self.systems.push(slot);
         let at = self
             .order
-            .partition_point(|&o| self.systems[o].priority <= priority);
-        self.order.insert(at, s);
+            .partition_point(|&(o, _)| self.systems[o].priority <= priority);
+        self.order.insert(at, (s, desc.is_reactive()));
         SystemId(s)
     }
 
@@ -487,7 +490,9 @@ impl World {
     /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
-        self.order.iter().map(|&s| self.system_info(SystemId(s)))
+        self.order
+            .iter()
+            .map(|&(s, _)| self.system_info(SystemId(s)))
     }
 
     /// Figures for one system.
@@ -501,6 +506,7 @@ impl World {
     /// ```
     pub fn system_info(&self, id: SystemId) -> SystemInfo {
         let slot = self.slot(id);
+        let ran = slot.ran_in == self.updates;
         SystemInfo {
             id,
             name: slot.name,
@@ -508,8 +514,12 @@ impl World {
             debug: slot.debug,
             enabled: slot.enabled,
             tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
-            last_dirty: slot.last_dirty,
-            last_duration: slot.last_duration,
+            last_dirty: if ran { slot.last_dirty } else { 0 },
+            last_duration: if ran {
+                slot.last_duration
+            } else {
+                Duration::ZERO
+            },
             runs: slot.runs,
         }
     }
@@ -623,28 +633,24 @@ impl World {
                 self.systems[s].name
             ),
         }
+        self.updates += 1;
         // Nothing pending anywhere: no reactive system has anything to react to, until a system
-        // runs (it may write).
+        // runs (it may write). Meanwhile the reactive ones are skipped without touching them.
         let mut quiet = !self.sets_pending
             && !self.tracking_off
             && self.watched.iter().all(|id| {
                 let log = self.columns[id.index()].change_log();
                 log.is_none_or(|l| l.borrow().len() == 0)
             });
+        let nothing_logged = quiet;
         for k in 0..self.order.len() {
-            let s = self.order[k];
+            let (s, reactive) = self.order[k];
             let slot = &self.systems[s];
-            if quiet && slot.reactive {
-                let slot = &mut self.systems[s];
-                slot.last_dirty = 0;
-                slot.last_duration = Duration::ZERO;
+            if quiet && reactive {
+                continue;
             } else if !slot.enabled || (debug_only && !slot.debug) {
                 self.take_over(s);
-            } else if slot.reactive && !self.tracking_off && self.nothing_pending(s) {
-                let slot = &mut self.systems[s];
-                slot.last_dirty = 0;
-                slot.last_duration = Duration::ZERO;
-            } else {
+            } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
                 self.run_system(s);
                 quiet = false;
             }
@@ -655,7 +661,9 @@ impl World {
         for events in self.events.values_mut() {
             events.end_update();
         }
-        self.compact_logs();
+        if !(nothing_logged && quiet) {
+            self.compact_logs();
+        }
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
@@ -748,6 +756,7 @@ impl World {
         slot.system = Some(system);
         slot.running = None;
         self.placeholder = Some(std::mem::replace(&mut slot.sets, sets));
+        slot.ran_in = self.updates;
         slot.last_dirty = last_dirty;
         slot.last_duration = elapsed;
         slot.runs += u64::from(!skip);

@@ -95,8 +95,10 @@ pub struct World {
     /// Systems that require nothing and so track every entity.
     pub(crate) requires_nothing: Vec<usize>,
     pub(crate) systems: Vec<SystemSlot>,
-    /// Indices into `systems`, by priority then insertion.
-    pub(crate) order: Vec<usize>,
+    /// Indices into `systems`, by priority then insertion, each with whether it is reactive.
+    pub(crate) order: Vec<(usize, bool)>,
+    /// Number of updates begun.
+    pub(crate) updates: u64,
     pub(crate) resources: TypeMap<Resource>,
     pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
     pub(crate) phase: Phase,
@@ -133,7 +135,11 @@ pub(crate) struct BundleInfo {
 impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
-        let systems: Vec<_> = self.order.iter().map(|&s| self.systems[s].name).collect();
+        let systems: Vec<_> = self
+            .order
+            .iter()
+            .map(|&(s, _)| self.systems[s].name)
+            .collect();
         f.debug_struct("World")
             .field("entities", &self.entities.len())
             .field("component_types", &types)
@@ -496,7 +502,7 @@ impl World {
         }
         self.pending_despawns.clear();
         for k in 0..self.order.len() {
-            let s = self.order[k];
+            let (s, _) = self.order[k];
             let Some(mut system) = self.systems[s].system.take() else {
                 continue;
             };
@@ -675,7 +681,7 @@ impl World {
             systems: self
                 .order
                 .iter()
-                .map(|&s| (self.systems[s].name, self.systems[s].heap_bytes()))
+                .map(|&(s, _)| (self.systems[s].name, self.systems[s].heap_bytes()))
                 .collect(),
         }
     }
