@@ -36,47 +36,45 @@ impl ComponentId {
 /// ```
 /// assert_eq!(ecs::MAX_COMPONENT_TYPES, 64);
 /// ```
-pub const MAX_COMPONENT_TYPES: usize = ComponentSet::WORDS * 64;
+pub const MAX_COMPONENT_TYPES: usize = 64;
 
-/// Set of component types, e.g. an entity's signature or a system's requirements.
+/// Set of component types, e.g. an entity's signature or a system's requirements: a bit per
+/// type, so an entity's slot in the allocator stays at 16 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct ComponentSet([u64; ComponentSet::WORDS]);
+pub(crate) struct ComponentSet(u64);
 
 impl ComponentSet {
-    /// One word: 64 types, and an entity's slot in the allocator stays at 16 bytes.
-    const WORDS: usize = 1;
-    pub(crate) const EMPTY: Self = Self([0; Self::WORDS]);
+    pub(crate) const EMPTY: Self = Self(0);
 
     #[inline]
     pub(crate) fn insert(&mut self, id: ComponentId) {
-        self.0[id.index() / 64] |= 1 << (id.index() % 64);
+        self.0 |= 1 << id.0;
     }
 
     #[inline]
     pub(crate) fn remove(&mut self, id: ComponentId) {
-        self.0[id.index() / 64] &= !(1 << (id.index() % 64));
+        self.0 &= !(1 << id.0);
     }
 
     #[inline]
     pub(crate) fn contains(&self, id: ComponentId) -> bool {
-        self.0[id.index() / 64] & (1 << (id.index() % 64)) != 0
+        self.0 & (1 << id.0) != 0
     }
 
     /// Whether every type in `other` is also in `self`.
     #[inline]
     pub(crate) fn is_superset(&self, other: &Self) -> bool {
-        self.0.iter().zip(&other.0).all(|(a, b)| a & b == *b)
+        self.0 & other.0 == other.0
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        *self == Self::EMPTY
+        self.0 == 0
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = ComponentId> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits & (1 << b) != 0)
-                .map(move |b| ComponentId((w * 64 + b) as u16))
-        })
+        let bits = self.0;
+        (0..64u16)
+            .filter(move |b| bits & (1 << b) != 0)
+            .map(ComponentId)
     }
 }

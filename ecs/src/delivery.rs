@@ -1,25 +1,11 @@
-//! Delivery: how a watching system receives its dirty entities. One mechanism, for every
-//! workload.
-//!
-//! (`ecs/README.md`, "Delivery", draws it.)
-//!
-//! - Each change is logged once, in its column, however many systems watch it.
-//! - Each system keeps a cursor per watched log and a [`DirtySet`]. Entities it starts to track
-//!   set their bit directly (they are new to it); entities it stops tracking clear theirs.
-//! - Before the system runs, the entries after its cursors set bits (`fill`), the cursors move
-//!   to the ends of the logs, and the set is drained into the list the system reads. A system
-//!   that does not run (disabled, or a debug-only update) is filled but not drained, so its
-//!   changes wait in its bits and the logs can drop what every watcher has read.
-//! - A bit stands for whichever entity the system tracks in that slot when it is drained: an
-//!   entry of an entity the system does not track (or no longer: despawned, its slot perhaps
-//!   reused) sets the bit of a slot that is then empty for it (skipped), or held by an entity it
-//!   started to track since (dirty anyway: new to it). So a fill needs no lookup, and the drain
-//!   reads the tracked set in slot order.
-//! - The one shortcut: when the bits cover every tracked entity and the tracked list is in slot
-//!   order (a level's first update), that list is handed out as it is, instead of a copy.
-//!
-//! Cost: a fill is a bit per entry; a drain reads one summary word per 4,096 slots plus the leaf
-//! words that hold bits. Nothing is sorted, and the write order does not matter.
+//! Delivery: how a watching system receives its dirty entities, one mechanism for every
+//! workload (`ecs/README.md`, "Delivery", draws it). Each change is logged once, in its column;
+//! each system keeps a cursor per watched log and a [`DirtySet`]. Before it runs, the entries
+//! after its cursors set bits and the set is drained, in slot order, into the list it reads; a
+//! system that does not run is filled but not drained. A bit stands for whichever entity the
+//! system tracks in that slot when drained: an entry of an entity it does not track (or no
+//! longer) sets the bit of a slot that is then empty for it (skipped), or held by an entity new
+//! to it (dirty anyway). So a fill needs no lookup and nothing is sorted.
 
 use crate::Entity;
 use crate::component::ComponentId;
@@ -109,11 +95,7 @@ impl ChangeLog {
     /// Drop the first `n` entries, which every cursor has passed.
     pub(crate) fn compact(&mut self, n: usize) {
         if n == self.entries.len() {
-            self.entries.clear();
-            if self.entries.capacity() > KEPT_CAPACITY && n < self.entries.capacity() / 4 {
-                // A burst (a level's first update) does not keep its megabytes.
-                self.entries = Vec::new();
-            }
+            empty(&mut self.entries);
         } else {
             self.entries.drain(..n);
         }
@@ -133,8 +115,14 @@ impl ChangeLog {
     }
 }
 
-/// Most entries an emptied change log keeps room for.
-const KEPT_CAPACITY: usize = 1 << 16;
+/// Empty `list`, dropping its allocation if a burst (a level's first update) left it large and
+/// the list now uses little of it.
+pub(crate) fn empty(list: &mut Vec<Entity>) {
+    if list.capacity() > 1 << 16 && list.len() < list.capacity() / 4 {
+        *list = Vec::new();
+    }
+    list.clear();
+}
 
 /// One watched component of a system and how far into its change log the system has read.
 #[derive(Clone, Copy, Debug)]
@@ -235,60 +223,36 @@ impl DirtySet {
         self.len == 0
     }
 
-    /// Number of bits set.
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// How many set slots hold a member of `tracked`.
-    pub(crate) fn count_in(&mut self, tracked: &EntitySet) -> usize {
-        let mut n = 0;
-        self.walk(
-            false,
-            Some(|slot| n += usize::from(tracked.in_slot(slot).is_some())),
-        );
-        n
-    }
-
     /// Append, in slot order, the member of `tracked` in each set slot (skipping the slots it
     /// has none in), and clear every bit.
     pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
         out.reserve(self.len);
-        self.walk(true, Some(|slot| out.extend(tracked.in_slot(slot))));
+        self.drain(Some(|slot| out.extend(tracked.in_slot(slot))));
     }
 
     /// Clear every bit: the touched words only, a word at a time.
     pub(crate) fn clear(&mut self) {
-        self.walk(true, None::<fn(u32)>);
+        self.drain(None::<fn(u32)>);
     }
 
-    /// Call `f` with each set slot, in ascending order; with `zero`, zero the words read.
+    /// Call `f` with each set slot, in ascending order, zeroing the words read.
     #[inline]
-    fn walk(&mut self, zero: bool, mut f: Option<impl FnMut(u32)>) {
+    fn drain(&mut self, mut f: Option<impl FnMut(u32)>) {
         for s in 0..self.summary.len() {
-            let mut words = self.summary[s];
+            let mut words = std::mem::take(&mut self.summary[s]);
             while words != 0 {
                 let w = s * 64 + words.trailing_zeros() as usize;
                 words &= words - 1;
-                let mut leaf = self.leaves[w];
+                let mut leaf = std::mem::take(&mut self.leaves[w]);
                 while let Some(f) = f.as_mut()
                     && leaf != 0
                 {
                     f((w * 64) as u32 + leaf.trailing_zeros());
                     leaf &= leaf - 1;
                 }
-                if zero {
-                    self.leaves[w] = 0;
-                }
-            }
-            if zero {
-                self.summary[s] = 0;
             }
         }
-        if zero {
-            self.len = 0;
-        }
+        self.len = 0;
     }
 
     /// Bytes allocated on the heap (by capacity).

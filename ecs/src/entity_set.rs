@@ -29,9 +29,6 @@ pub(crate) struct EntitySet {
     base: u32,
     /// Whether `sparse` is the index.
     indexed: bool,
-    /// Whether `dense` may be out of slot order: set by an insert below the last member or a
-    /// removal that moved the last member, cleared by [`EntitySet::clear`].
-    unordered: bool,
 }
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
@@ -122,10 +119,6 @@ impl EntitySet {
             generation: entity.generation(),
             position: self.dense.len() as u32,
         };
-        self.unordered |= self
-            .dense
-            .last()
-            .is_some_and(|l| l.index() > entity.index());
         self.dense.push(entity);
         true
     }
@@ -144,7 +137,6 @@ impl EntitySet {
         self.dense.swap_remove(p);
         if let Some(&last) = self.dense.get(p) {
             self.sparse[(last.index() - self.base) as usize].position = p as u32;
-            self.unordered = true;
         }
         Some(p)
     }
@@ -199,13 +191,6 @@ impl EntitySet {
         self.dense.clear();
         self.sparse = Vec::new();
         self.indexed = false;
-        self.unordered = false;
-    }
-
-    /// Whether [`EntitySet::as_slice`] is in ascending slot order, known without a scan.
-    #[inline]
-    pub(crate) fn is_in_slot_order(&self) -> bool {
-        !self.unordered
     }
 
     /// The slots of the members while positions follow slots (then every slot in it has one).

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
-use crate::delivery::{DirtySet, Watch};
+use crate::delivery::{DirtySet, Watch, empty};
 use crate::entity_set::EntitySet;
 use crate::world::Phase;
 use crate::{Entity, World};
@@ -341,8 +341,6 @@ pub(crate) struct SystemSlot {
     /// `None` while the system is running (it is moved out to borrow the world).
     pub(crate) system: Option<Box<dyn System>>,
     pub(crate) required: ComponentSet,
-    /// Skipped by an update in which it has nothing dirty and nothing removed.
-    pub(crate) reactive: bool,
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
@@ -425,7 +423,6 @@ impl World {
             self.requires_nothing.push(s);
         }
         let mut slot = SystemSlot {
-            reactive: desc.is_reactive(),
             name: desc.name,
             priority: desc.priority,
             debug: desc.debug,
@@ -651,7 +648,7 @@ impl World {
             } else if !slot.enabled || (debug_only && !slot.debug) {
                 self.take_over(s);
             } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
-                self.run_system(s);
+                self.run_system(s, reactive);
                 quiet = false;
             }
         }
@@ -699,7 +696,7 @@ impl World {
         self.sets_pending |= !slot.dirty.is_empty();
     }
 
-    fn run_system(&mut self, s: usize) {
+    fn run_system(&mut self, s: usize, reactive: bool) {
         let placeholder = self.placeholder.take().unwrap_or_default();
         self.take_over(s);
         let slot = &mut self.systems[s];
@@ -716,12 +713,11 @@ impl World {
                 slot.dirty.insert(e.index());
             }
         }
-        // Every tracked entity dirty, listed in slot order: that list is the delivery.
-        let whole = slot.dirty.len() >= tracked.len()
-            && match tracked.slot_range() {
-                Some(slots) => slot.dirty.covers(slots),
-                None => tracked.is_in_slot_order() && slot.dirty.count_in(tracked) == tracked.len(),
-            };
+        // Every tracked entity dirty, and positions follow slots: the tracked list is the
+        // delivery.
+        let whole = tracked
+            .slot_range()
+            .is_some_and(|slots| slot.dirty.covers(slots));
         let dirty = if whole {
             slot.dirty.clear();
             tracked.as_slice()
@@ -729,7 +725,7 @@ impl World {
             slot.dirty.drain_into(tracked, delivered);
             delivered.as_slice()
         };
-        let skip = slot.reactive && dirty.is_empty() && removed.is_empty();
+        let skip = reactive && dirty.is_empty() && removed.is_empty();
         let last_dirty = dirty.len();
         let clock = self.clock.unwrap_or(instant_clock);
         let start = self.timing.then(clock);
@@ -746,10 +742,7 @@ impl World {
         };
         self.phase = Phase::Idle;
         let elapsed = start.map_or(Duration::ZERO, |t| clock().saturating_sub(t));
-        if delivered.capacity() > KEPT_CAPACITY && delivered.len() < delivered.capacity() / 4 {
-            *delivered = Vec::new();
-        }
-        delivered.clear();
+        empty(delivered);
         removed.clear();
 
         let slot = &mut self.systems[s];
@@ -797,6 +790,3 @@ impl World {
         }
     }
 }
-
-/// Most entities an emptied dirty list keeps room for after a burst.
-const KEPT_CAPACITY: usize = 1 << 16;

@@ -347,7 +347,8 @@ impl World {
     /// *w.get_mut::<u32>(e).unwrap() = 9; assert_eq!(w.get::<u32>(e), Some(&9));
     /// ```
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
-        self.typed_column_mut::<T>()?.get_mut(entity)
+        let id = self.component_id::<T>()?;
+        downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
     }
 
     /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
@@ -603,17 +604,6 @@ impl World {
         self.component_ids.get(&TypeId::of::<T>()).copied()
     }
 
-    /// `T`'s column, if registered.
-    pub(crate) fn typed_column<T: Component>(&self) -> Option<&Column<T>> {
-        self.column_by_id(self.component_id::<T>()?)
-    }
-
-    /// [`World::typed_column`], mutably.
-    pub(crate) fn typed_column_mut<T: Component>(&mut self) -> Option<&mut Column<T>> {
-        let id = self.component_id::<T>()?;
-        Some(downcast_mut(&mut *self.columns[id.index()]))
-    }
-
     /// Every component of type `T`.
     ///
     /// # Panics
@@ -636,7 +626,7 @@ impl World {
     /// assert!(w.try_column::<u32>().is_some() && w.try_column::<u8>().is_none());
     /// ```
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
-        self.typed_column()
+        self.column_by_id(self.component_id::<T>()?)
     }
 
     /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
