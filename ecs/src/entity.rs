@@ -190,18 +190,11 @@ impl Entities {
 
     /// Live entities in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &ComponentSet)> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.alive)
-            .map(|(i, s)| {
-                (
-                    Entity {
-                        index: i as u32,
-                        generation: s.generation,
-                    },
-                    &s.components,
-                )
-            })
+        let entity = |index, s: &Slot| Entity {
+            index,
+            generation: s.generation,
+        };
+        let live = self.slots.iter().zip(0..).filter(|(s, _)| s.alive);
+        live.map(move |(s, i)| (entity(i, s), &s.components))
     }
 }

@@ -2,23 +2,20 @@
 
 use crate::Entity;
 
-/// Set of entities with a dense list (insertion order, until a removal swaps the last one in)
-/// and a way from a slot index to its member's position in that list.
-///
-/// While each member is at the position its slot gives, `slot - base` (a column or a tracked
-/// set of entities spawned together, in slot order), the dense list is its own index and an
-/// exact-handle membership test is one load of the handle there. The first member anywhere else (an insert that skips or goes below a slot, a removal that
-/// moves the last member into the hole) makes the set build a table from each slot to its
-/// member's generation and position (`sparse`), used until the set is cleared:
+/// Set of entities: a dense list (insertion order, until a removal swaps the last one in) and a
+/// way from a slot index to its member's position in that list. While each member sits at
+/// `slot - base` (entities spawned together, in slot order), the dense list is its own index: a
+/// membership test is one load and a compare. The first member anywhere else (an insert that
+/// skips a slot or goes below one, a removal that moves the last member into the hole) builds,
+/// in one pass over the members, a table from each slot to its member's generation and position
+/// (`sparse`), kept until the set is cleared (8 bytes per member before, 16 after):
 ///
 /// ```text
 /// sparse: [ v3@1 | - | v1@0 | - ]      slot - base -> generation @ position in dense
 /// dense:  [ 2v1, 0v3 ]
 /// ```
 ///
-/// The set keys by slot index, so it holds at most one generation per slot; inserting a newer
-/// handle for an occupied slot replaces the stale one. Memory: 8 bytes per member while
-/// positions follow slots, 16 once indexed.
+/// It holds at most one generation per slot: a newer handle for a slot replaces the stale one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,

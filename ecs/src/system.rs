@@ -766,10 +766,6 @@ impl World {
     /// Drop log entries every watcher has read.
     fn compact_logs(&mut self) {
         for &id in &self.watched {
-            let log = self.columns[id.index()].change_log();
-            if log.is_none_or(|l| l.borrow().len() == 0) {
-                continue;
-            }
             let watchers = &self.watchers[id.index()];
             let cursor = |s: usize| {
                 let watches = &self.systems[s].watches;
