@@ -633,19 +633,22 @@ impl World {
         self.updates += 1;
         // Nothing pending anywhere: no reactive system has anything to react to, until a system
         // runs (it may write). Meanwhile the reactive ones are skipped without touching them.
-        let mut quiet = !self.sets_pending
-            && !self.tracking_off
-            && self.watched.iter().all(|id| {
-                let log = self.columns[id.index()].change_log();
-                log.is_none_or(|l| l.borrow().len() == 0)
-            });
+        let empty = |id: &ComponentId| {
+            let log = self.columns[id.index()].change_log();
+            log.is_none_or(|l| l.borrow().len() == 0)
+        };
+        if self.maybe_logged && self.watched.iter().all(empty) {
+            self.maybe_logged = false;
+        }
+        let mut quiet = !self.sets_pending && !self.tracking_off && !self.maybe_logged;
         let nothing_logged = quiet;
         for k in 0..self.order.len() {
             let (s, reactive) = self.order[k];
-            let slot = &self.systems[s];
             if quiet && reactive {
                 continue;
-            } else if !slot.enabled || (debug_only && !slot.debug) {
+            }
+            let slot = &self.systems[s];
+            if !slot.enabled || (debug_only && !slot.debug) {
                 self.take_over(s);
             } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
                 self.run_system(s, reactive);

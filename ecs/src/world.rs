@@ -105,6 +105,9 @@ pub struct World {
     /// Whether some system's dirty bits or removed set may hold something (set by whatever
     /// fills one, recomputed after an update).
     pub(crate) sets_pending: bool,
+    /// Whether a change log may hold entries: set by each mutable access to a column, cleared by
+    /// an update that finds every log empty.
+    pub(crate) maybe_logged: bool,
     pub(crate) pending_despawns: Vec<Entity>,
     pub(crate) pending_clear: bool,
     /// Whether change tracking is off ([`World::set_change_tracking`]).
@@ -280,9 +283,15 @@ impl World {
         b
     }
 
+    /// `T`'s column, of id `id`, mutably: a change log may hold entries from now on.
+    fn column_at<T: Component>(&mut self, id: ComponentId) -> &mut Column<T> {
+        self.maybe_logged = true;
+        downcast_mut(&mut *self.columns[id.index()])
+    }
+
     /// Insert for [`Bundle::insert_into`], which [`World::spawn`] follows with membership.
     pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
-        downcast_mut::<T>(&mut *self.columns[id.index()]).insert_spawned(entity, value);
+        self.column_at::<T>(id).insert_spawned(entity, value);
     }
 
     /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
@@ -304,7 +313,7 @@ impl World {
             return Err(NoSuchEntity(entity));
         }
         let id = self.register::<T>();
-        let old = downcast_mut::<T>(&mut *self.columns[id.index()]).insert(entity, value);
+        let old = self.column_at::<T>(id).insert(entity, value);
         if old.is_none() {
             if let Some(sig) = self.entities.components_mut(entity) {
                 sig.insert(id);
@@ -322,7 +331,7 @@ impl World {
     /// ```
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
         let id = self.component_id::<T>()?;
-        let value = downcast_mut::<T>(&mut *self.columns[id.index()]).remove(entity)?;
+        let value = self.column_at::<T>(id).remove(entity)?;
         if let Some(sig) = self.entities.components_mut(entity) {
             sig.remove(id);
         }
@@ -348,7 +357,7 @@ impl World {
     /// ```
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let id = self.component_id::<T>()?;
-        downcast_mut::<T>(&mut *self.columns[id.index()]).get_mut(entity)
+        self.column_at::<T>(id).get_mut(entity)
     }
 
     /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
@@ -697,7 +706,7 @@ impl World {
     /// ```
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
-        downcast_mut::<T>(&mut *self.columns[id.index()])
+        self.column_at::<T>(id)
     }
 
     /// Two columns of different types at once, mutably.
@@ -718,6 +727,7 @@ impl World {
             "columns_mut::<{0}, {0}>: asked for the same column twice",
             type_name::<A>()
         );
+        self.maybe_logged = true;
         let [ca, cb] = self
             .columns
             .get_disjoint_mut([a, b])
