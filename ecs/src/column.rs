@@ -140,21 +140,15 @@ impl<T: 'static> Column<T> {
     /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Entity, Mut<'_, T>)> + '_ {
         let changes = self.changes.as_ref();
-        self.entities
-            .as_slice()
-            .iter()
-            .copied()
-            .zip(&mut self.values)
-            .map(move |(entity, value)| {
-                (
-                    entity,
-                    Mut {
-                        value,
-                        entity,
-                        changes,
-                    },
-                )
-            })
+        let entities = self.entities.as_slice().iter().copied();
+        entities.zip(&mut self.values).map(move |(entity, value)| {
+            let value = Mut {
+                value,
+                entity,
+                changes,
+            };
+            (entity, value)
+        })
     }
 
     /// Insert or replace; returns the old value.

@@ -105,8 +105,6 @@ impl<'a> SystemEntities<'a> {
     /// es.iter().rev().for_each(|&e| *w.get_mut::<u8>(e).unwrap() += 1); w.update();
     /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), es, "slot order, not change order");
     /// ```
-    ///
-    /// [`World::set_change_tracking`]: crate::World::set_change_tracking
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         self.dirty
@@ -235,8 +233,6 @@ impl SystemDesc {
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
     ///
-    /// [`World::update_debug_only`]: crate::World::update_debug_only
-    ///
     /// ```
     /// # let mut w = ecs::World::new();
     /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
@@ -262,10 +258,6 @@ impl SystemDesc {
     /// assert_eq!(w.system_info(id).runs, 1);
     /// *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).runs, 2);
     /// ```
-    ///
-    /// [`SystemEntities::dirty`]: crate::SystemEntities::dirty
-    /// [`SystemEntities::removed`]: crate::SystemEntities::removed
-    /// [`SystemInfo::runs`]: crate::SystemInfo::runs
     pub fn reactive(mut self) -> Self {
         self.reactive = Some(true);
         self
@@ -557,7 +549,9 @@ impl World {
     /// while something reads the timings. While off, `last_duration` is zero.
     ///
     /// ```
-    /// let mut w = ecs::World::new(); w.set_timing(true); assert!(w.timing());
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.update();
+    /// assert_eq!(w.system_info(id).last_duration, std::time::Duration::ZERO, "off by default");
     /// ```
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
@@ -567,22 +561,15 @@ impl World {
     /// platform has no clock of its own (a browser page, whose host has one).
     ///
     /// ```
-    /// let mut w = ecs::World::new();
-    /// w.set_clock(|| std::time::Duration::from_micros(7));
-    /// w.set_timing(true);
-    /// assert!(w.timing());
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; use std::time::Duration;
+    /// # use std::sync::atomic::{AtomicU64, Ordering::Relaxed}; let mut w = World::new();
+    /// static MICROS: AtomicU64 = AtomicU64::new(0); // 5 µs pass between two readings
+    /// w.set_clock(|| Duration::from_micros(MICROS.fetch_add(5, Relaxed)));
+    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.set_timing(true); w.update();
+    /// assert_eq!(w.system_info(id).last_duration, Duration::from_micros(5));
     /// ```
     pub fn set_clock(&mut self, clock: Clock) {
         self.clock = Some(clock);
-    }
-
-    /// Whether system runs are timed.
-    ///
-    /// ```
-    /// assert!(!ecs::World::new().timing());
-    /// ```
-    pub fn timing(&self) -> bool {
-        self.timing
     }
 
     /// Run every enabled system once, in priority order, then apply deferred despawns and

@@ -42,9 +42,9 @@ impl Hasher for TypeIdHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
+        self.0 = bytes
+            .iter()
+            .fold(self.0, |h, &b| h.rotate_left(8) ^ u64::from(b));
     }
 
     fn write_u64(&mut self, n: u64) {
@@ -121,6 +121,15 @@ pub struct World {
 pub(crate) struct Resource {
     pub(crate) value: Box<dyn Any>,
     pub(crate) name: &'static str,
+}
+
+impl Resource {
+    fn into_inner<R: 'static>(self) -> R {
+        *self
+            .value
+            .downcast()
+            .expect("resource stored under its own TypeId")
+    }
 }
 
 /// What [`World::spawn`] needs to know about one bundle type, computed once.
@@ -749,11 +758,7 @@ impl World {
         };
         self.resources
             .insert(TypeId::of::<R>(), resource)
-            .map(|old| {
-                *old.value
-                    .downcast::<R>()
-                    .expect("resource stored under its own TypeId")
-            })
+            .map(Resource::into_inner)
     }
 
     /// The `R` resource.
@@ -812,11 +817,9 @@ impl World {
     /// assert_eq!(w.remove_resource::<u8>(), Some(1)); assert_eq!(w.get_resource::<u8>(), None);
     /// ```
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
-        self.resources.remove(&TypeId::of::<R>()).map(|old| {
-            *old.value
-                .downcast::<R>()
-                .expect("resource stored under its own TypeId")
-        })
+        self.resources
+            .remove(&TypeId::of::<R>())
+            .map(Resource::into_inner)
     }
 
     /// Every resource type the world holds, in no particular order: its `TypeId` and its
