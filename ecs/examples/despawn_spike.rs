@@ -1,7 +1,7 @@
-//! What despawning costs in a column filled in slot order, one despawn at a time: each removal
-//! moves the column's last member into the hole, and once more than one member in 64 is out of
-//! its slot's position the column builds its sparse index in one pass. The despawn that crosses
-//! that line is the longest; this prints its time next to the others'.
+//! What despawning costs in a column filled in slot order, one despawn at a time: the first
+//! removal that moves the column's last member into the hole makes the column build its sparse
+//! index, in one pass over its members. That despawn is the longest; this prints its time next
+//! to the others'.
 //!
 //! `cargo run --release -p ecs --example despawn_spike -- 10000000` (default 1,000,000): one
 //! column and no system, so the pass is one column's; every column and tracked set that holds
@@ -26,7 +26,7 @@ fn main() {
     };
     let mut world = World::new();
     let entities = world.spawn_batch((0..n).map(|i| (Position([i as f32, 0.0]),)));
-    // A spread of distinct entities, past the line of one in 64.
+    // A spread of distinct entities.
     let count = n / 64 + n / 100;
     let step = n / count;
     let mut times: Vec<(f64, usize)> = Vec::with_capacity(count);

@@ -41,7 +41,9 @@ impl EntitySet {
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
         let i = entity.index().wrapping_sub(self.base) as usize;
         if !self.indexed {
-            return (self.dense.get(i) == Some(&entity)).then_some(i);
+            // One compare of the packed handles (the derived `==` makes two).
+            let same = self.dense.get(i).map(|e| e.to_bits()) == Some(entity.to_bits());
+            return same.then_some(i);
         }
         match self.sparse.get(i) {
             Some(s) if s.generation == entity.generation() => Some(s.position as usize),
@@ -138,21 +140,16 @@ impl EntitySet {
         Some(p)
     }
 
-    /// Switch to the sparse table: from the lowest member's slot to the highest's.
+    /// Switch to the sparse table, in one pass: positions still follow slots, so the members'
+    /// slots are `base..base + len` and the entry of position `p` goes to `sparse[p]`.
     #[cold]
     #[inline(never)]
     fn build_index(&mut self) {
-        let low = self.dense.iter().map(|e| e.index()).min().unwrap_or(0);
-        let high = self.dense.iter().map(|e| e.index()).max().unwrap_or(0);
-        let mut sparse = vec![Sparse::default(); (high - low) as usize + 1];
-        for (p, e) in self.dense.iter().enumerate() {
-            sparse[(e.index() - low) as usize] = Sparse {
-                generation: e.generation(),
-                position: p as u32,
-            };
-        }
-        self.sparse = sparse;
-        self.base = low;
+        let entry = |(e, position): (&Entity, u32)| Sparse {
+            generation: e.generation(),
+            position,
+        };
+        self.sparse = self.dense.iter().zip(0..).map(entry).collect();
         self.indexed = true;
     }
 
