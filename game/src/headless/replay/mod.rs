@@ -7,7 +7,7 @@
 //! replays diff line by line:
 //!
 //! ```text
-//! crate-room replay 2
+//! crate-room replay 3
 //! level levels/crate_room.ron
 //! level-fnv1a64 5c1e0f6a2b7d9e43
 //! seed 1
