@@ -34,6 +34,7 @@
 //! A replay file is untrusted input, like a level: [`Replay::parse`] checks sizes before
 //! allocating, never panics, and reports the line and column of the first problem.
 
+pub mod deep;
 mod emit;
 mod level_file;
 mod limits;
