@@ -53,4 +53,4 @@ pub use model::{Replay, fnv1a64};
 pub use record::{Recorder, saved_path, unused_saved_path};
 pub use replay_error::ReplayError;
 pub use syntax::{SyntaxError, SyntaxErrorKind, Wanted};
-pub use verify::{VerifyOutcome, verify};
+pub use verify::{VerifyOutcome, verify, verify_with};
