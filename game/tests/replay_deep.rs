@@ -79,6 +79,7 @@ fn the_deep_check_names_the_system_a_run_parts_in() {
     let [a, b] = &parting.states;
     let changed: Vec<(&str, &str)> = a.lines().zip(b.lines()).filter(|(x, y)| x != y).collect();
     assert_eq!(a.lines().count(), b.lines().count());
+    println!("the states' only differing line: {changed:?}");
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert!(
         changed[0].0.starts_with("  Position {") && changed[0].1.starts_with("  Position {"),
@@ -91,6 +92,16 @@ fn the_deep_check_names_the_system_a_run_parts_in() {
     assert!(on.ends_with("run.replay.dirty-on.txt") && off.ends_with("run.replay.dirty-off.txt"));
     assert_eq!(std::fs::read_to_string(&on).unwrap(), *a);
     assert_eq!(std::fs::read_to_string(&off).unwrap(), *b);
+    println!(
+        "both states: {} lines, {} bytes each; the first lines:\n{}",
+        a.lines().count(),
+        a.len(),
+        a.lines()
+            .take(12)
+            .map(|l| &l[..l.len().min(150)])
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }
 
 #[test]

@@ -66,10 +66,15 @@ impl fmt::Display for DeepOutcome {
         match self {
             DeepOutcome::Parted(p) => write!(
                 f,
-                "the runs with the {a} and the {b} part in step {}, after system `{}`: {} differ",
+                "the runs with the {a} and the {b} part in step {}, after system `{}`: {} {}",
                 p.step,
                 p.system,
-                p.parts.join(", ")
+                p.parts.join(", "),
+                if p.parts.len() == 1 {
+                    "differs"
+                } else {
+                    "differ"
+                }
             ),
             DeepOutcome::Agreed { steps } => write!(
                 f,
