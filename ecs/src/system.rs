@@ -156,6 +156,10 @@ impl<'a> SystemEntities<'a> {
     }
 }
 
+/// What [`World::update_observed`] calls after each system: with the world and the system's
+/// name.
+pub type AfterSystem<'a> = dyn FnMut(&World, &'static str) + 'a;
+
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
 ///
@@ -607,7 +611,7 @@ impl World {
     /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
     /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
     /// ```
-    pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
+    pub fn update_observed(&mut self, after: &mut AfterSystem<'_>) {
         self.run(false, Some(after));
     }
 
@@ -623,7 +627,7 @@ impl World {
         self.run(true, None);
     }
 
-    fn run(&mut self, debug_only: bool, mut after: Option<&mut dyn FnMut(&World, &'static str)>) {
+    fn run(&mut self, debug_only: bool, mut after: Option<&mut AfterSystem<'_>>) {
         match self.phase {
             Phase::Idle => {}
             Phase::Updating(s) => panic!(

@@ -83,7 +83,7 @@ impl Sim {
 
     /// [`Sim::step`], calling `after` with the world and the system's name after each system of
     /// the schedule (deep replay verification compares states there).
-    pub fn step_observed(&mut self, input: Input, after: &mut dyn FnMut(&World, &'static str)) {
+    pub fn step_observed(&mut self, input: Input, after: &mut ecs::AfterSystem<'_>) {
         self.begin_step(input);
         self.world.update_observed(after);
     }
