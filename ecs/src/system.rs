@@ -154,6 +154,10 @@ impl<'a> SystemEntities<'a> {
     }
 }
 
+/// What [`World::update_observed`] calls after each system: with the world and the system's
+/// name.
+pub type AfterSystem<'a> = dyn FnMut(&World, &'static str) + 'a;
+
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
 ///
@@ -588,7 +592,21 @@ impl World {
     /// If called from inside a system's update or from [`System::on_clear`], with a message that
     /// says so; and if a system panics.
     pub fn update(&mut self) {
-        self.run(false);
+        self.run(false, None);
+    }
+
+    /// Like [`World::update`], calling `after` with the world and the system's name after each
+    /// system in order, whether it ran or had nothing to do: to see which system changed what
+    /// (a game's deep replay check hashes the state at each call). The deferred despawns and
+    /// clears come after the last call.
+    ///
+    /// ```
+    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
+    /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
+    /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
+    /// ```
+    pub fn update_observed(&mut self, after: &mut AfterSystem<'_>) {
+        self.run(false, Some(after));
     }
 
     /// Like [`World::update`], but run only enabled debug systems (e.g. while the game is
@@ -600,10 +618,10 @@ impl World {
     /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
     /// ```
     pub fn update_debug_only(&mut self) {
-        self.run(true);
+        self.run(true, None);
     }
 
-    fn run(&mut self, debug_only: bool) {
+    fn run(&mut self, debug_only: bool, mut after: Option<&mut AfterSystem<'_>>) {
         match self.phase {
             Phase::Idle => {}
             Phase::Updating(s) => panic!(
@@ -640,6 +658,9 @@ impl World {
             } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
                 self.run_system(s, reactive);
                 quiet = false;
+            }
+            if let Some(after) = after.as_mut() {
+                after(self, self.systems[s].name);
             }
         }
         for entity in std::mem::take(&mut self.pending_despawns) {

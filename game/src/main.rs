@@ -59,6 +59,12 @@ mod command_line {
             /// Re-simulate headless and compare the checkpoints instead of opening a window.
             #[arg(long)]
             verify: bool,
+            /// With --verify, when a checkpoint differs: re-simulate the run twice (the dirty
+            /// optimization on and off), name the step and system after which they differ and
+            /// what differs, and write both states beside FILE (FILE.dirty-on.txt,
+            /// FILE.dirty-off.txt).
+            #[arg(long, requires = "verify")]
+            deep: bool,
         },
         /// Write a valid level with exactly N crates (and K powder kegs).
         GenLevel(GenLevelArgs),
@@ -137,10 +143,15 @@ mod command_line {
         match cli.command {
             None => launch::play(cli.play),
             Some(Command::Sim(args)) => sim_run::command(args),
-            Some(Command::Replay { file, verify: true }) => verify_command::run(&file),
+            Some(Command::Replay {
+                file,
+                verify: true,
+                deep,
+            }) => verify_command::run(&file, deep),
             Some(Command::Replay {
                 file,
                 verify: false,
+                ..
             }) => launch::watch_replay(cli.play, &file),
             Some(Command::GenLevel(args)) => level_commands::gen_level(args),
             Some(Command::Check(args)) => level_commands::check_levels(args),

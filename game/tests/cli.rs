@@ -648,7 +648,7 @@ fn replay_verify_exits_0_for_a_recorded_run_1_naming_the_step_for_a_changed_one_
         "{err}"
     );
 
-    std::fs::write(&file, "crate-room replay 2\nlevel x.ron\n").unwrap();
+    std::fs::write(&file, "crate-room replay 3\nlevel x.ron\n").unwrap();
     let garbage = crate_room(&["replay", file_arg, "--verify"]);
     assert_eq!(garbage.status.code(), Some(1));
     assert!(

@@ -1,5 +1,6 @@
 //! `crate-room-core`: the headless core's tools without the window layer, `sim` and `replay
-//! --verify` as `crate-room` runs them. It builds with `--no-default-features` for any target
+//! --verify` as `crate-room` runs them, and `trig-hash`, the simulation's trigonometry over
+//! every angle it can draw. It builds with `--no-default-features` for any target
 //! `std` supports, WebAssembly included: `tools/wasm-check.sh` runs it under Node.js to show
 //! that a run gives there the `state_hash` it gives natively.
 //!
@@ -38,7 +39,15 @@ enum Command {
         /// Re-simulate and compare the checkpoints.
         #[arg(long, required = true)]
         verify: bool,
+        /// When a checkpoint differs: re-simulate the run twice (the dirty optimization on and
+        /// off), name the step and system after which they differ and what differs, and write
+        /// both states beside FILE (FILE.dirty-on.txt, FILE.dirty-off.txt).
+        #[arg(long)]
+        deep: bool,
     },
+    /// Print a hash of the direction (cosine and sine) of every angle the simulation can throw
+    /// debris or a coin at: equal on two platforms when their builds do the same trigonometry.
+    TrigHash,
 }
 
 fn main() -> ExitCode {
@@ -51,7 +60,12 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Sim(args) => sim_run::command(args),
-        Command::Replay { file, .. } => verify_command::run(&file),
+        Command::Replay { file, deep, .. } => verify_command::run(&file, deep),
+        Command::TrigHash => game::tool_io::print_out(&format!(
+            "directions_hash {:016x}\n",
+            game::sim::directions_hash()
+        ))
+        .map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|e| {
         let _ = writeln!(std::io::stderr(), "error: {e:#}");

@@ -7,7 +7,7 @@
 //! replays diff line by line:
 //!
 //! ```text
-//! crate-room replay 2
+//! crate-room replay 3
 //! level levels/crate_room.ron
 //! level-fnv1a64 5c1e0f6a2b7d9e43
 //! seed 1
@@ -34,6 +34,7 @@
 //! A replay file is untrusted input, like a level: [`Replay::parse`] checks sizes before
 //! allocating, never panics, and reports the line and column of the first problem.
 
+pub mod deep;
 mod emit;
 mod level_file;
 mod limits;
@@ -52,4 +53,4 @@ pub use model::{Replay, fnv1a64};
 pub use record::{Recorder, saved_path, unused_saved_path};
 pub use replay_error::ReplayError;
 pub use syntax::{SyntaxError, SyntaxErrorKind, Wanted};
-pub use verify::{VerifyOutcome, verify};
+pub use verify::{VerifyOutcome, verify, verify_with};

@@ -284,16 +284,19 @@ mod tests {
                 .message()
                 .contains("cover 19")
         );
-        let old = text.replace("replay 2", "replay 1");
+        let current = format!("replay {VERSION}");
+        let old = text.replace(&current, &format!("replay {}", VERSION - 1));
         let msg = Replay::parse(&old).unwrap_err().message();
         assert!(
-            msg.contains("made by an older version") && msg.contains("version 1"),
+            msg.contains("made by an older version")
+                && msg.contains(&format!("version {}", VERSION - 1)),
             "{msg}"
         );
-        let newer = text.replace("replay 2", "replay 3");
+        let newer = text.replace(&current, &format!("replay {}", VERSION + 1));
         let msg = Replay::parse(&newer).unwrap_err().message();
         assert!(
-            msg.contains("made by a newer version") && msg.contains("version 3"),
+            msg.contains("made by a newer version")
+                && msg.contains(&format!("version {}", VERSION + 1)),
             "{msg}"
         );
     }

@@ -71,7 +71,22 @@ pub fn verify(
     atlas: &AtlasData,
     levels_dir: Option<&Path>,
 ) -> Result<VerifyOutcome, ReplayError> {
+    verify_with(replay, atlas, levels_dir, &|_| {})
+}
+
+/// [`verify`], with `extra` called on the simulation before its first step (the tests add a
+/// deliberately broken system with it, as [`super::deep::compare_runs`] takes one).
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_with(
+    replay: &Replay,
+    atlas: &AtlasData,
+    levels_dir: Option<&Path>,
+    extra: &dyn Fn(&mut crate::sim::Sim),
+) -> Result<VerifyOutcome, ReplayError> {
     let (_, _, mut sim) = load_sim(replay, atlas, levels_dir)?;
+    extra(&mut sim);
     let mut step = 0u64;
     let mut last_match = 0u64;
     for &(checkpoint, expected) in replay.checkpoints() {

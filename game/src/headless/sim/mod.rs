@@ -21,6 +21,7 @@ use ecs::World;
 pub use grid::{Aabb, SpatialHash};
 pub use resources::{Camera, ClipError, Clips, GameState, Input, RoleClips, STEPS_PER_SECOND};
 pub use tuning::TILE;
+pub use wreck::directions_hash;
 
 use crate::atlas::AtlasData;
 use crate::level::{self, Level, LevelError};
@@ -76,11 +77,23 @@ impl Sim {
 
     /// Advance one fixed step with `input` (ignored while the bot plays).
     pub fn step(&mut self, input: Input) {
+        self.begin_step(input);
+        self.world.update();
+    }
+
+    /// [`Sim::step`], calling `after` with the world and the system's name after each system of
+    /// the schedule (deep replay verification compares states there).
+    pub fn step_observed(&mut self, input: Input, after: &mut ecs::AfterSystem<'_>) {
+        self.begin_step(input);
+        self.world.update_observed(after);
+    }
+
+    /// What a step does before its systems: the input in (unless the bot plays), the counter.
+    fn begin_step(&mut self, input: Input) {
         if !self.world.is_enabled(self.bot) {
             *self.world.resource_mut::<Input>() = input;
         }
         self.world.resource_mut::<GameState>().step += 1;
-        self.world.update();
     }
 
     /// Let the scripted bot produce the input (for `--input bot`, demos and tests).

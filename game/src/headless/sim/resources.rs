@@ -329,7 +329,13 @@ impl SimRng {
     /// in an `f32`), then `lo + (hi - lo) * u`, each operation rounded to nearest as IEEE 754
     /// requires everywhere. Rounding can give `hi` itself.
     pub fn range_f32(&mut self, lo: f32, hi: f32) -> f32 {
-        let u = (self.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32);
+        Self::range_f32_of(self.next_u32(), lo, hi)
+    }
+
+    /// What [`SimRng::range_f32`] returns when it draws `word`: only its top 24 bits count, so
+    /// between any `lo` and `hi` it can return at most 2^24 values.
+    pub fn range_f32_of(word: u32, lo: f32, hi: f32) -> f32 {
+        let u = (word >> 8) as f32 * (1.0 / (1u32 << 24) as f32);
         lo + (hi - lo) * u
     }
 }

@@ -207,9 +207,32 @@ trait HashColumn {
 
     /// Feed each component, after `tag`, to the FNV state its entity's slot holds in `states`.
     fn hash_each(&self, tag: u64, states: &mut [u64]);
+
+    /// The wrapping sum over the column of each entity's handle and component, mixed: the
+    /// column's part of the state, whatever order it stores them in.
+    fn part_hash(&self) -> u64;
+
+    /// `e`'s component as `Debug` shows it, if it has one.
+    fn text(&self, e: Entity) -> Option<String>;
 }
 
-impl<T: Component + Hashed + Sync> HashColumn for Column<T> {
+impl<T: Component + Hashed + Sync + std::fmt::Debug> HashColumn for Column<T> {
+    fn part_hash(&self) -> u64 {
+        self.entities()
+            .iter()
+            .zip(self.values())
+            .fold(0u64, |sum, (e, v)| {
+                let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+                h.u64(e.to_bits());
+                v.hash(&mut h);
+                sum.wrapping_add(mix(h.0))
+            })
+    }
+
+    fn text(&self, e: Entity) -> Option<String> {
+        self.get(e).map(|c| format!("{c:?}"))
+    }
+
     fn hash_entity(&self, e: Entity, tag: u64, h: &mut Fnv) {
         if let Some(c) = self.get(e) {
             h.u64(tag);
@@ -535,6 +558,57 @@ pub fn entity_hashes(world: &World) -> Vec<(Entity, u64)> {
         .collect()
 }
 
+/// The hash of each part of the state [`hash_world`] covers, by type name: each resource's,
+/// then each component type's (every entity that has one, with its handle, in any order). Two
+/// worlds that differ differ in at least one part, which names what differs.
+pub fn part_hashes(world: &World) -> Vec<(&'static str, u64)> {
+    let resources = RESOURCES.iter().map(|r| {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        (r.hash)(world, &mut h);
+        (short_name((r.name)()), h.0)
+    });
+    let columns = HashedColumns::new(world);
+    let components = COMPONENTS.iter().enumerate().map(|(i, c)| {
+        let column = columns
+            .columns
+            .iter()
+            .flatten()
+            .find(|col| col.0 == i as u64 + 1);
+        (
+            short_name((c.name)()),
+            column.map_or(0, |col| col.2.part_hash()),
+        )
+    });
+    resources.chain(components).collect()
+}
+
+/// The state [`hash_world`] covers as text, one line per resource and per component of each
+/// entity (slot order), as `Debug` shows them: two runs' texts compare with `diff`.
+pub fn state_text(world: &World) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for r in &RESOURCES {
+        let _ = writeln!(out, "{}: {}", short_name((r.name)()), (r.text)(world));
+    }
+    let columns = HashedColumns::new(world);
+    for e in world.iter_entities() {
+        let _ = writeln!(out, "entity {}v{}", e.index(), e.generation());
+        for &(_, id, column) in columns.columns.iter().flatten() {
+            if world.has_id(e, id)
+                && let Some(text) = column.text(e)
+            {
+                let _ = writeln!(out, "  {text}");
+            }
+        }
+    }
+    out
+}
+
+/// A type's name without its module path.
+fn short_name(name: &'static str) -> &'static str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
 /// Every component type the hash covers: `TypeId` and name.
 pub fn hashed_components() -> impl Iterator<Item = (TypeId, &'static str)> {
     COMPONENTS.iter().map(|c| ((c.id)(), (c.name)()))
@@ -609,7 +683,7 @@ struct ComponentEntry {
     watch: fn(SystemDesc) -> SystemDesc,
 }
 
-const fn component<T: Component + Hashed + Sync>() -> ComponentEntry {
+const fn component<T: Component + Hashed + Sync + std::fmt::Debug>() -> ComponentEntry {
     ComponentEntry {
         id: TypeId::of::<T>,
         name: type_name::<T>,
@@ -619,7 +693,7 @@ const fn component<T: Component + Hashed + Sync>() -> ComponentEntry {
     }
 }
 
-fn hashed_column<T: Component + Hashed + Sync>(
+fn hashed_column<T: Component + Hashed + Sync + std::fmt::Debug>(
     world: &World,
     id: ComponentId,
 ) -> Option<&dyn HashColumn> {
@@ -630,14 +704,22 @@ struct ResourceEntry {
     id: fn() -> TypeId,
     name: fn() -> &'static str,
     hash: fn(&World, &mut Fnv),
+    text: fn(&World) -> String,
 }
 
-const fn resource<R: Hashed + 'static>() -> ResourceEntry {
+const fn resource<R: Hashed + std::fmt::Debug + 'static>() -> ResourceEntry {
     ResourceEntry {
         id: TypeId::of::<R>,
         name: type_name::<R>,
         hash: hash_resource::<R>,
+        text: resource_text::<R>,
     }
+}
+
+fn resource_text<R: std::fmt::Debug + 'static>(world: &World) -> String {
+    world
+        .get_resource::<R>()
+        .map_or_else(|| "(none)".to_owned(), |r| format!("{r:?}"))
 }
 
 fn hash_resource<R: Hashed + 'static>(world: &World, h: &mut Fnv) {

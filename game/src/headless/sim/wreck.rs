@@ -3,6 +3,8 @@
 //! collider turns off at once; it starts exploding (sending [`CrateBroken`]), throws debris and
 //! maybe a coin.
 
+use std::f32::consts::TAU;
+
 use ecs::{Entity, World};
 
 use super::components::{
@@ -10,6 +12,7 @@ use super::components::{
     Position, Sprite, Velocity, layer,
 };
 use super::game_events::CrateBroken;
+use super::hashed::Fnv;
 use super::resources::{Clips, RoleClips, SimRng, TileMap};
 use super::spawn::spawn_coin;
 use super::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
@@ -121,10 +124,33 @@ const COIN_SPEED: f32 = 1.5;
 /// platform's own `f32::sin` differs between, say, Linux and a browser).
 fn thrown(world: &mut World, speed: impl FnOnce(&mut SimRng) -> f32) -> Velocity {
     let rng = world.resource_mut::<SimRng>();
-    let angle = rng.range_f32(0.0, std::f32::consts::TAU);
+    let angle = rng.range_f32(0.0, TAU);
     let speed = speed(rng);
+    let (x, y) = direction(angle);
     Velocity {
-        x: libm::cosf(angle) * speed,
-        y: libm::sinf(angle) * speed,
+        x: x * speed,
+        y: y * speed,
     }
+}
+
+/// The unit vector at `angle` (radians): its cosine and sine.
+fn direction(angle: f32) -> (f32, f32) {
+    (libm::cosf(angle), libm::sinf(angle))
+}
+
+/// A hash of the [`direction`] of every angle [`thrown`] can draw (`SimRng::range_f32` between
+/// 0 and τ: 2^24 angles), the bits of both coordinates in FNV-1a. Two builds that give the same
+/// value throw debris and coins the same way from any random word; `crate-room-core
+/// trig-hash` prints it, and `tools/wasm-check.sh` compares a native build's with
+/// WebAssembly's. Platform sines and cosines differ between such builds on about one angle in
+/// eighty (glibc's and musl's), so a sim calling them fails that comparison, where a few runs
+/// may draw no angle on which they differ.
+pub fn directions_hash() -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    for k in 0..1u32 << 24 {
+        let (x, y) = direction(SimRng::range_f32_of(k << 8, 0.0, TAU));
+        h.f32(x);
+        h.f32(y);
+    }
+    h.0
 }
