@@ -396,7 +396,7 @@ async function main() {
       "--frames", "600", "--json"];
     const native = JSON.parse(execFileSync(nativeBin, simArgs,
       { timeout: STEP_DEADLINE_MS, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
-    console.log(`state_hash: browser ${botReport.state_hash} after ${botReport.steps} steps (canvas ${botReport.screen.join("x")}), sim ${native.state_hash} after ${native.steps}`);
+    console.log(`state_hash: browser ${botReport.state_hash} after ${botReport.steps} steps (canvas ${botReport.screen.join("x")}), sim ${native.state_hash} after ${native.frames}`);
     check(botReport.steps === 600, "600 frames ran 600 steps");
     check(botReport.state_hash === native.state_hash,
       "the browser's state_hash equals `crate-room sim --level levels/vault.ron --input bot --frames 600`'s");
@@ -426,10 +426,12 @@ async function main() {
       await edit.locator("#glcanvas").focus();
       const game = new Shot(await edit.screenshot(), stillReport);
       await edit.keyboard.down("e");
-      // The editor's palette down the left side: most of the screen differs from the game's.
+      // The editor's palette of brushes down the left side, where the game shows only its
+      // backdrop around the vault.
+      const palette = [0, 45, 70, 550];
       await screenUntil(edit, stillReport,
-        (s) => s.differing(game, [0, 0, s.width, s.height]) > 0.3 * s.width * s.height,
-        "the editor after E");
+        (s) => s.differing(game, palette) > 0.2 * (palette[2] - palette[0]) * (palette[3] - palette[1]),
+        "the editor's palette after E");
       await edit.keyboard.up("e");
       await chord(edit, "Control", "ArrowRight");
       const downloaded = edit.waitForEvent("download", { timeout: STEP_DEADLINE_MS });

@@ -80,9 +80,10 @@ const DOWNLOAD_PREFIX: &str = "crate-room:download:";
 /// the browser's storage, which keeps it too. What the editor's status line adds.
 pub fn offer_download(path: &Path) -> Option<String> {
     keep_written_files();
-    let name = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let shown = name.clone();
     miniquad::fs::load_file(
         &format!("{DOWNLOAD_PREFIX}{}", path.display()),
