@@ -66,7 +66,7 @@ mkdir -p "$out"
 cp "$target_dir/$target/release/crate-room.wasm" "$out/"
 cp "$macroquad_dir/js/mq_js_bundle.js" "$out/"
 cp "$jsutils_dir/js/sapp_jsutils.js" "$out/"
-cp web/index.html web/storage.js "$out/"
+cp web/index.html web/storage.js web/download.js "$out/"
 wasm_bytes=$(stat -c %s "$out/crate-room.wasm")
 gz_bytes=$(gzip -9 -c "$out/crate-room.wasm" | wc -c)
 echo "web-build: $out/ ready (crate-room.wasm: $wasm_bytes bytes, $gz_bytes gzipped)"

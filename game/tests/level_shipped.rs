@@ -1,4 +1,5 @@
-//! The levels shipped in `levels/` are valid and fit what the game expects of them.
+//! The levels shipped in `levels/` are valid and fit what the game expects of them, and the
+//! browser build carries them and the assets.
 
 mod common;
 
@@ -25,6 +26,33 @@ fn every_shipped_level_passes_check() {
     let out = String::from_utf8_lossy(&out);
     assert_eq!(status, 0, "{out}");
     assert_eq!(out, format!("ok: {} files valid\n", paths.len()));
+}
+
+/// The browser build has no file system: every level, the campaign, the atlas and every sound
+/// effect must be built in. `fsutil/in_memory.rs` (compiled for the browser only) names each
+/// with `include_bytes!`; a file it leaves out is missing in the browser (one missing sound
+/// turns all sound off).
+#[test]
+fn the_browser_build_carries_every_level_and_asset() {
+    let repo = common::repo();
+    let source = std::fs::read_to_string(repo.join("game/src/headless/fsutil/in_memory.rs"))
+        .expect("the browser's built-in files");
+    let mut files: Vec<PathBuf> = common::shipped_levels();
+    files.push(levels_dir().join("campaign.txt"));
+    files.push(repo.join("assets/atlas.png"));
+    files.push(repo.join("assets/atlas.ron"));
+    let sfx = repo.join("assets").join(game::sfx::SFX_DIR);
+    files.extend(game::sfx::Sfx::ALL.iter().map(|s| sfx.join(s.file_name())));
+    for file in files {
+        let relative = file.strip_prefix(&repo).expect("a file of the repository");
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        let entry = format!("\"{relative}\",\n        include_bytes!(\"../../../../{relative}\")");
+        assert!(
+            source.contains(&entry),
+            "game/src/headless/fsutil/in_memory.rs does not build {relative} into the browser \
+             build: add `(\"{relative}\", include_bytes!(\"../../../../{relative}\"))` to SHIPPED"
+        );
+    }
 }
 
 /// The shipped levels outside the campaign: the sandbox, big rooms to play freely.

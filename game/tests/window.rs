@@ -542,6 +542,32 @@ fn hit_stop_delays_steps_and_changes_nothing_else() {
     }
 }
 
+#[test]
+fn a_window_of_any_size_plays_the_same_game_as_sim() {
+    // The window sizes the camera's view to itself; the camera is presentation, so the state
+    // hash (the whole game) is the same as headless `sim`'s at any window size.
+    let level = "levels/vault.ron";
+    let sim = common::crate_room(&[
+        "sim", "--level", level, "--input", "bot", "--frames", "300", "--json",
+    ]);
+    assert!(sim.status.success(), "{}", common::stderr(&sim));
+    let sim: serde_json::Value = serde_json::from_slice(&sim.stdout).expect("sim's JSON");
+    for size in [(1280, 720), (640, 360)] {
+        let args = ["--level", level, "--input", "bot", "--no-hit-stop"];
+        let name = format!("same-as-sim-{}x{}", size.0, size.1);
+        let Some(run) = run_game_at(size, 300, &args, &name, None) else {
+            return;
+        };
+        assert_eq!(run.summary["steps"], 300, "a step every frame");
+        assert_eq!(
+            run.summary["state_hash"], sim["state_hash"],
+            "a {}x{} window's state_hash equals `crate-room sim --level {level} --input bot \
+             --frames 300`'s",
+            size.0, size.1
+        );
+    }
+}
+
 // Debug views that read well: the profiler window keeps off the player, the stats panel is
 // opaque and stays clear of the HUD bar.
 

@@ -7,6 +7,11 @@
 //! Exit codes: 0 success; 1 an error, said on stderr as `error: ...` (`replay --verify`: a
 //! checkpoint differs); 2 a usage error (clap's).
 
+// A page has no command line: built for the browser, this tool is empty (the game there is
+// `crate-room`'s page, `game/src/window/web.rs`) and needs no clap.
+#![cfg_attr(all(target_arch = "wasm32", target_os = "unknown"), no_main)]
+#![cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

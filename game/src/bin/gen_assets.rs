@@ -5,6 +5,11 @@
 //! (default directory: the workspace `assets/`). `--preview` also writes the atlas scaled 4x over
 //! a checkerboard, for judging the art.
 
+// A page has no command line: built for the browser, this tool is empty (the game there is
+// `crate-room`'s page, `game/src/window/web.rs`) and needs no clap.
+#![cfg_attr(all(target_arch = "wasm32", target_os = "unknown"), no_main)]
+#![cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;

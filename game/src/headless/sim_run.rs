@@ -6,18 +6,14 @@
 //! run of ten does.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::atlas::AtlasData;
-use crate::game_data::GameData;
-use crate::input::{InputSource, InputSpec};
+use crate::input::InputSource;
 use crate::replay::{self, Recorder, Replay, ReplayError};
 use crate::sim::{LoadError, Sim};
-use crate::tool_io::{check_output_arg, print_out};
 
 /// Why a headless run could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -386,71 +382,88 @@ fn midpoint_of(bucket: usize) -> u64 {
     low + ((1u64 << shift) >> 1)
 }
 
-/// The `sim` subcommand's options.
-#[derive(clap::Args, Debug)]
-pub struct SimArgs {
-    /// Level file.
-    #[arg(long)]
-    level: PathBuf,
-    /// Steps to simulate (60 per second of game time). Memory does not grow with it.
-    #[arg(long, default_value_t = 600)]
-    frames: u64,
-    /// Input source: idle, bot or script:FILE.
-    #[arg(long, value_name = "SOURCE", default_value = "idle")]
-    input: InputSpec,
-    /// Seed of the simulation's randomness.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Turn the dirty-component optimization off (same result, more work).
-    #[arg(long)]
-    no_dirty: bool,
-    /// Print one JSON object instead of a summary.
-    #[arg(long)]
-    json: bool,
-    /// Write the run's replay to FILE (at most a day of steps).
-    #[arg(long, value_name = "FILE")]
-    record: Option<PathBuf>,
-}
+// The command line's part: a browser has none (see `window::platform`), and builds without clap.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use command_line::{SimArgs, command};
 
-/// `crate-room sim`: run, write the replay if asked, and print the report.
-///
-/// # Errors
-/// Keyboard input, an unusable `--record`, an invalid script, the data or the level not
-/// loading, or standard output failing.
-pub fn command(args: SimArgs) -> anyhow::Result<ExitCode> {
-    if args.input == InputSpec::Keyboard {
-        anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+mod command_line {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use anyhow::Context as _;
+
+    use super::{SimOptions, run};
+    use crate::game_data::GameData;
+    use crate::input::InputSpec;
+    use crate::tool_io::{check_output_arg, print_out};
+
+    /// The `sim` subcommand's options.
+    #[derive(clap::Args, Debug)]
+    pub struct SimArgs {
+        /// Level file.
+        #[arg(long)]
+        level: PathBuf,
+        /// Steps to simulate (60 per second of game time). Memory does not grow with it.
+        #[arg(long, default_value_t = 600)]
+        frames: u64,
+        /// Input source: idle, bot or script:FILE.
+        #[arg(long, value_name = "SOURCE", default_value = "idle")]
+        input: InputSpec,
+        /// Seed of the simulation's randomness.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Turn the dirty-component optimization off (same result, more work).
+        #[arg(long)]
+        no_dirty: bool,
+        /// Print one JSON object instead of a summary.
+        #[arg(long)]
+        json: bool,
+        /// Write the run's replay to FILE (at most a day of steps).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     }
-    if let Some(path) = &args.record {
-        let mut inputs = vec![args.level.as_path()];
-        if let InputSpec::Script(script) = &args.input {
-            inputs.push(script);
+
+    /// `crate-room sim`: run, write the replay if asked, and print the report.
+    ///
+    /// # Errors
+    /// Keyboard input, an unusable `--record`, an invalid script, the data or the level not
+    /// loading, or standard output failing.
+    pub fn command(args: SimArgs) -> anyhow::Result<ExitCode> {
+        if args.input == InputSpec::Keyboard {
+            anyhow::bail!("`sim` runs without a window: use --input idle, bot or script:FILE");
         }
-        check_output_arg("--record", path, &inputs)?;
+        if let Some(path) = &args.record {
+            let mut inputs = vec![args.level.as_path()];
+            if let InputSpec::Script(script) = &args.input {
+                inputs.push(script);
+            }
+            check_output_arg("--record", path, &inputs)?;
+        }
+        let input = args.input.load()?;
+        // The whole image is decoded, as the window does: a corrupt one fails here too.
+        let (data, _image) = GameData::load_with_image()?;
+        let report = run(
+            &SimOptions {
+                level: args.level,
+                frames: args.frames,
+                input,
+                seed: args.seed,
+                dirty: !args.no_dirty,
+                record: args.record.is_some(),
+            },
+            &data.atlas,
+        )?;
+        if let (Some(path), Some(replay)) = (&args.record, &report.replay) {
+            replay.save(path).context("--record")?;
+        }
+        if args.json {
+            print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+        } else {
+            print_out(&report.summary())?;
+        }
+        Ok(ExitCode::SUCCESS)
     }
-    let input = args.input.load()?;
-    // The whole image is decoded, as the window does: a corrupt one fails here too.
-    let (data, _image) = GameData::load_with_image()?;
-    let report = run(
-        &SimOptions {
-            level: args.level,
-            frames: args.frames,
-            input,
-            seed: args.seed,
-            dirty: !args.no_dirty,
-            record: args.record.is_some(),
-        },
-        &data.atlas,
-    )?;
-    if let (Some(path), Some(replay)) = (&args.record, &report.replay) {
-        replay.save(path).context("--record")?;
-    }
-    if args.json {
-        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
-    } else {
-        print_out(&report.summary())?;
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

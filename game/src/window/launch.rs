@@ -1,6 +1,7 @@
 //! Opening the game's window: the command line's checks that come before it (levels, outputs,
-//! a display), macroquad's window configuration, and the windowing library's panic on a
-//! display that does not answer turned into a one-line error.
+//! a display), and the windowing library's panic on a display that does not answer turned into
+//! a one-line error. Macroquad's window configuration is `window::window_conf`, which the
+//! browser's start shares.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -61,7 +62,7 @@ fn play_with(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         Some(replay) => InputSource::Replay(Arc::new(replay)),
         None => args.input.load()?,
     };
-    let conf = window_conf(args.width, args.height, args.vsync == OnOff::On);
+    let conf = crate::window::window_conf(args.width, args.height, args.vsync == OnOff::On);
     let opts = play_options(args, input);
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
@@ -99,33 +100,11 @@ fn check_before_window(args: &PlayArgs) -> anyhow::Result<()> {
     check_display()
 }
 
-/// The window as the options ask for it (in a browser the size is the page's).
-pub(crate) fn window_conf(width: i32, height: i32, vsync: bool) -> macroquad::conf::Conf {
-    macroquad::conf::Conf {
-        miniquad_conf: macroquad::miniquad::conf::Conf {
-            window_title: "Crate Room".to_owned(),
-            window_width: width,
-            window_height: height,
-            window_resizable: true,
-            platform: macroquad::miniquad::conf::Platform {
-                swap_interval: Some(i32::from(vsync)),
-                ..Default::default()
-            },
-            ..Default::default()
-        },
-        // Room for a whole screen of sprites in one batch: 10,000 quads (u16 indices cap a
-        // batch at 65,536 vertices).
-        draw_call_vertex_capacity: 40_000,
-        draw_call_index_capacity: 60_000,
-        ..Default::default()
-    }
-}
-
 /// What the game loop is told.
 fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
     PlayOptions {
         level: args.level,
-        edit: args.edit.map(|path| app::EditStart {
+        edit: args.edit.map(|path| crate::window::editor::EditStart {
             path,
             new_size: args.size.unwrap_or(crate::window::editor::NEW_LEVEL_SIZE),
         }),

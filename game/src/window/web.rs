@@ -23,7 +23,7 @@ const PARAMETERS: &str = "level=NAME, input=keyboard|idle|bot, frames=N, debug=L
 
 /// Open the page's window and play.
 pub fn main() {
-    let conf = crate::window::launch::window_conf(1280, 720, true);
+    let conf = crate::window::window_conf(1280, 720, true);
     macroquad::Window::from_config(conf, run());
 }
 

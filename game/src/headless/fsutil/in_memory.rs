@@ -31,6 +31,10 @@ const SHIPPED: &[(&str, &[u8])] = &[
         include_bytes!("../../../../assets/atlas.ron"),
     ),
     (
+        "assets/sfx/blast.wav",
+        include_bytes!("../../../../assets/sfx/blast.wav"),
+    ),
+    (
         "assets/sfx/break.wav",
         include_bytes!("../../../../assets/sfx/break.wav"),
     ),

@@ -44,6 +44,9 @@ mod ron_errors;
 mod scanner;
 pub(crate) mod spans;
 mod spelling;
+// The command line's level tools: a browser has none (see `window::platform`), and builds
+// without clap.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod subcommands;
 pub(crate) mod validate;
 // File watching needs `notify` and a thread; a browser build has neither, and its window layer

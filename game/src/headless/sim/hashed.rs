@@ -8,9 +8,7 @@ use super::components::{
     Velocity,
 };
 use super::grid::SpatialHash;
-use super::resources::{
-    BotPlan, Camera, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap,
-};
+use super::resources::{BotPlan, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap};
 
 /// An FNV-1a 64 hasher fed values by their bytes (floats by their bits).
 ///
@@ -352,23 +350,6 @@ impl Hashed for Input {
         } = *self;
         h.bytes(&[move_x as u8, move_y as u8]);
         h.bool(attack);
-    }
-}
-
-impl Hashed for Camera {
-    fn hash(&self, h: &mut Fnv) {
-        let Self {
-            x,
-            y,
-            view_w,
-            view_h,
-            snap,
-        } = *self;
-        h.f32(x);
-        h.f32(y);
-        h.f32(view_w);
-        h.f32(view_h);
-        h.bool(snap);
     }
 }
 

@@ -127,7 +127,8 @@ impl Sim {
         *self.world.resource::<GameState>()
     }
 
-    /// Hash of the whole simulation state; equal hashes mean equal games.
+    /// Hash of the whole simulation state; equal hashes mean equal games. The camera, which the
+    /// window sizes to itself, is left out: a run hashes the same headless and in any window.
     pub fn state_hash(&self) -> u64 {
         state_hash::hash_world(&self.world)
     }

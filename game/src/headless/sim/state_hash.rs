@@ -35,9 +35,20 @@ use super::resources::{
 };
 
 /// The hash: resources in [`RESOURCES`] order, then each entity (slot order) with a tag and the
-/// value of each component it has, in [`COMPONENTS`] order.
+/// value of each component it has, in [`COMPONENTS`] order. The [`Camera`] is not in it (see
+/// [`UNHASHED`]): a run gives the same hash headless, in a window of any size and in a browser.
 pub(super) fn hash_world(world: &World) -> u64 {
-    hash_with(world, true)
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    for r in &RESOURCES {
+        (r.hash)(world, &mut h);
+    }
+    let columns = HashedColumns::new(world);
+    for e in world.iter_entities() {
+        h.u64(e.to_bits());
+        // A tag before each component keeps "has A" distinct from "has B" with equal bytes.
+        columns.hash_components(world, e, &mut h);
+    }
+    h.0
 }
 
 /// The replay checkpoint hash: the [`CHECKPOINT_RESOURCES`], the tile grid's hash and change
@@ -48,8 +59,8 @@ pub(super) fn hash_world(world: &World) -> u64 {
 /// the entities changed since the last fold.
 ///
 /// Left out, and why:
-/// - the [`Camera`]: the window sets its view to its own size, which a replay does not record
-///   (and may change by resizing); no system but `camera` reads it;
+/// - the [`Camera`], as in [`hash_world`]: the window sets its view to its own size, which a
+///   replay does not record (and may change by resizing); no system but `camera` reads it;
 /// - the [`CollisionGrid`], the [`DrawGrid`] and the `TileMap`'s crate-per-cell index:
 ///   derived from entities' components (position, collider, draw data, crates) the sum
 ///   already covers, and O(N) to hash;
@@ -527,22 +538,6 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn hash_with(world: &World, camera: bool) -> u64 {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    for r in &RESOURCES {
-        if camera || (r.id)() != TypeId::of::<Camera>() {
-            (r.hash)(world, &mut h);
-        }
-    }
-    let columns = HashedColumns::new(world);
-    for e in world.iter_entities() {
-        h.u64(e.to_bits());
-        // A tag before each component keeps "has A" distinct from "has B" with equal bytes.
-        columns.hash_components(world, e, &mut h);
-    }
-    h.0
-}
-
 /// Each live entity (slot order) with a hash of the components it has: comparing two steps'
 /// lists tells which entities a step spawned, despawned or changed, by value, without asking
 /// the dirty sets whose cost is being measured (the keg burst benchmark counts with it).
@@ -649,10 +644,9 @@ const COMPONENTS: [ComponentEntry; 20] = [
 ];
 
 /// The resources, in hashing order.
-const RESOURCES: [ResourceEntry; 8] = [
+const RESOURCES: [ResourceEntry; 7] = [
     resource::<GameState>(),
     resource::<Input>(),
-    resource::<Camera>(),
     resource::<TileMap>(),
     resource::<SimRng>(),
     resource::<CollisionGrid>(),
@@ -660,7 +654,11 @@ const RESOURCES: [ResourceEntry; 8] = [
     resource::<BotPlan>(),
 ];
 
-const UNHASHED: [Unhashed; 5] = [
+const UNHASHED: [Unhashed; 6] = [
+    unhashed::<Camera>(
+        "presentation: the window sizes the view to itself (a scripted run, a replay and a \
+         headless run must agree at any size); no system but `camera`, which writes it, reads it",
+    ),
     unhashed::<Clips>("built from the atlas when the level loads; nothing changes it"),
     unhashed::<RoleClips>("built from the atlas when the level loads; nothing changes it"),
     unhashed::<DrawDirtyLog>(

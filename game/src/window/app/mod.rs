@@ -36,7 +36,6 @@ mod script_report;
 mod startup;
 mod stepping;
 
-pub use crate::window::editor::EditStart;
 pub use app_error::AppError;
 pub use play_options::PlayOptions;
 pub use script_report::ScriptReport;

@@ -3,6 +3,7 @@
 
 use super::edit_session::{Confirm, Session, headline};
 use crate::editor::{DroppedOverride, SaveError};
+use crate::window::platform;
 use crate::window::ui::ink;
 
 impl Session {
@@ -53,6 +54,9 @@ impl Session {
             Ok(_) => {
                 self.disk_changed = false;
                 let mut text = format!("saved {}", self.model.path().display());
+                if let Some(download) = platform::offer_download(self.model.path()) {
+                    text += &download;
+                }
                 if !removed.is_empty() {
                     text += &format!(", removed the crates overrides {}", list_cells(&removed));
                 }

@@ -73,6 +73,33 @@ pub fn keep_written_files() {
     }
 }
 
+/// The names the page's `download.js` answers by offering a kept file as a download.
+const DOWNLOAD_PREFIX: &str = "crate-room:download:";
+
+/// The editor saved `path`: the page offers it as a file download (named as the file), from
+/// the browser's storage, which keeps it too. What the editor's status line adds.
+pub fn offer_download(path: &Path) -> Option<String> {
+    keep_written_files();
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let shown = name.clone();
+    miniquad::fs::load_file(
+        &format!("{DOWNLOAD_PREFIX}{}", path.display()),
+        move |answer| {
+            if answer.is_err() {
+                miniquad::error!(
+                    "crate-room: error: the page could not offer {} as a download (it is kept \
+                     in the browser's storage)",
+                    shown
+                );
+            }
+        },
+    );
+    Some(format!(", downloaded as {name}"))
+}
+
 /// Give puffin macroquad's clock: its own needs `wasm-bindgen`, which macroquad's loader
 /// cannot host.
 pub fn start_profiler_clock() {

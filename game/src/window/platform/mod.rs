@@ -8,8 +8,9 @@
 //! | gamepads through `gilrs` | [`Gamepads`]: keyboard only | gilrs's web backend needs `wasm-bindgen`, which macroquad's loader cannot host |
 //! | the `puffin_http` server | [`ProfileServer`] that refuses to start | a page cannot listen on a socket; F2's profiler window works |
 //! | `std::time::Instant`, puffin's clock | [`Instant`] and [`start_profiler_clock`] on macroquad's clock | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
-//! | the command line (`main.rs`) | URL parameters (`window::web`) | a page has no arguments |
+//! | the command line: `main.rs`, `window::launch` and `window::play_args` (each `cfg` at its `mod`), the core's `sim_run::SimArgs` and `level::subcommands`, and `clap` itself (a dependency everywhere but in a browser, `game/Cargo.toml`) | URL parameters (`window::web`) | a page has no arguments |
 //! | files on disk | built-in levels and assets, and the browser's storage ([`end_of_frame`] keeps what was written) | a page has no file system |
+//! | the editor's save writes the level file | it goes to the browser's storage and is offered as a file download ([`offer_download`], `web/download.js`) | a page cannot write the player's files; a download puts the level where they can keep or share it |
 //! | saving a `.puffin` capture ([`profile_bytes`]) | refused with a message | puffin compresses its files with zstd, which it leaves out on `wasm32` |
 
 #[cfg(target_arch = "wasm32")]
@@ -36,6 +37,11 @@ mod desktop {
     pub fn serve_profiles(addr: &str) -> Result<ProfileServer, String> {
         puffin_http::Server::new(addr)
             .map_err(|e| format!("cannot start the puffin server on {addr}: {e:#}"))
+    }
+
+    /// The editor saved `path`: it is on disk already; nothing to add.
+    pub fn offer_download(_path: &std::path::Path) -> Option<String> {
+        None
     }
 
     /// Nothing to do after a frame: files are written as they are saved.
