@@ -110,19 +110,18 @@ impl ecs::System for Bot {
             }
         }
         let mut input = Input::default();
-        if let Some(&(tx, ty)) = plan.path.front() {
+        // Walk to the next waypoint, diagonally while both axes are off; one reached is
+        // dropped in the same step, so walking never pauses at a waypoint.
+        while let Some(&(tx, ty)) = plan.path.front() {
             let (dx, dy) = (tx as f32 - pos.x, ty as f32 - pos.y);
-            // Walk one axis at a time: waypoints are cell centres in 4-connected order, and a
-            // stance's box fits where the path's last cell and the stance share a row or
-            // column, so this never cuts a corner.
-            if dx.abs() > 0.75 {
-                input.move_x = dx.signum() as i8;
-            } else if dy.abs() > 0.75 {
-                input.move_y = dy.signum() as i8;
-            } else {
-                plan.path.pop_front();
+            input.move_x = if dx.abs() > 0.75 { dx.signum() as i8 } else { 0 };
+            input.move_y = if dy.abs() > 0.75 { dy.signum() as i8 } else { 0 };
+            if input.move_x != 0 || input.move_y != 0 {
+                break;
             }
-        } else if plan.target.is_some() && !target_coin {
+            plan.path.pop_front();
+        }
+        if plan.path.is_empty() && plan.target.is_some() && !target_coin {
             if player.facing == plan.face {
                 input.attack = true;
             } else {
@@ -439,16 +438,46 @@ impl Bot {
         };
         plan.target = Some(choice.target);
         plan.face = choice.face;
+        let mut cells = vec![choice.stand];
         let mut at = choice.cell;
-        while at != s {
-            plan.path.push_front(cell_centre(at, w));
+        loop {
+            cells.push(cell_centre(at, w));
+            if at == s {
+                break;
+            }
             at = self.parent[at] as usize;
         }
-        plan.path.push_front(cell_centre(s, w));
-        if plan.path.back() != Some(&choice.stand) {
-            plan.path.push_back(choice.stand);
+        cells.reverse();
+        // Straighten the path: from each point, on to the farthest waypoint whose box-swept
+        // rectangle is all floor, so any walk between the two (diagonal, then straight) is
+        // clear.
+        let mut here = (from.x, from.y);
+        let mut i = 0;
+        while i < cells.len() {
+            let mut j = i;
+            while j + 1 < cells.len() && sweep_clear(map, here, cells[j + 1]) {
+                j += 1;
+            }
+            plan.path.push_back(cells[j]);
+            here = (cells[j].0 as f32, cells[j].1 as f32);
+            i = j + 1;
         }
     }
+}
+
+/// Whether the rectangle the player's box sweeps walking from `a` to `b` (any way that stays
+/// inside their bounding box) overlaps only walkable cells.
+fn sweep_clear(map: &TileMap, a: (f32, f32), b: (i32, i32)) -> bool {
+    let (bx, by) = (b.0 as f32, b.1 as f32);
+    let cells = |lo: f32, hi: f32| {
+        ((lo - PLAYER_HALF) / TILE).floor() as i32..=((hi + PLAYER_HALF) / TILE).ceil() as i32 - 1
+    };
+    cells(a.1.min(by), a.1.max(by)).all(|y| {
+        cells(a.0.min(bx), a.0.max(bx)).all(|x| {
+            map.index(x, y)
+                .is_some_and(|i| map.tiles()[i] == Tile::Floor && map.crate_at(i).is_none())
+        })
+    })
 }
 
 /// The hits lighting the keg on cell `keg` adds to what the `lit` chain deals (`pending`).
