@@ -37,7 +37,10 @@ fn busy_room() -> Sim {
 fn busy_room_mid_run() -> Sim {
     let mut sim = busy_room();
     for step in 0.. {
-        assert!(step < 3000, "no step of the run had sliding things and a crate standing");
+        assert!(
+            step < 3000,
+            "no step of the run had sliding things and a crate standing"
+        );
         sim.step(Input::default());
         let world = sim.world();
         if !world.column::<Friction>().is_empty() && sim.state().crates_left > 1 {

@@ -495,16 +495,7 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
     if let Some(next) = &c.unlocked {
         hud.centered(format!("Unlocked: {next}"), h * 0.66, 26.0 * k, ink::GOOD);
     }
-    // A sandbox level has no next level to offer.
-    let mut keys = String::from("R  play again");
-    if c.in_campaign {
-        keys.push_str("      N  next level");
-    }
-    keys.push_str("      T  title");
-    if c.can_save_replay && c.saved_replay.is_none() {
-        keys.push_str("      V  save replay");
-    }
-    hud.centered(keys, h * 0.71, 22.0 * k, ink::DIM);
+    hud.centered(cleared_keys(c), h * 0.71, 22.0 * k, ink::DIM);
     if let Some(path) = &c.saved_replay {
         hud.centered(
             format!("Replay saved: {}", shorten(path, 90)),
@@ -513,6 +504,19 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
             ink::GOOD,
         );
     }
+}
+
+/// The keys the room-cleared screen offers: a sandbox level has no next level.
+fn cleared_keys(c: &Cleared) -> String {
+    let mut keys = String::from("R  play again");
+    if c.in_campaign {
+        keys.push_str("      N  next level");
+    }
+    keys.push_str("      T  title");
+    if c.can_save_replay && c.saved_replay.is_none() {
+        keys.push_str("      V  save replay");
+    }
+    keys
 }
 
 /// Queue the settings screen: one row per setting with its value, the chosen row marked.
@@ -707,6 +711,29 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::shorten;
+
+    #[test]
+    fn the_cleared_screen_offers_the_next_level_in_the_campaign_only() {
+        let mut cleared = super::Cleared {
+            time: 600,
+            previous_best: None,
+            crates: 2,
+            coins: 0,
+            can_save_replay: false,
+            saved_replay: None,
+            par: None,
+            unlocked: None,
+            ending: None,
+            in_campaign: true,
+        };
+        assert!(super::cleared_keys(&cleared).contains("N  next level"));
+        cleared.in_campaign = false;
+        assert_eq!(
+            super::cleared_keys(&cleared),
+            "R  play again      T  title",
+            "a sandbox level has no next level"
+        );
+    }
 
     #[test]
     fn time_to_the_next_medal_rounds_up_to_a_hundredth() {

@@ -123,8 +123,16 @@ impl ecs::System for Bot {
         // dropped in the same step, so walking never pauses at a waypoint.
         while let Some(&(tx, ty)) = plan.path.front() {
             let (dx, dy) = (tx as f32 - pos.x, ty as f32 - pos.y);
-            input.move_x = if dx.abs() > 0.75 { dx.signum() as i8 } else { 0 };
-            input.move_y = if dy.abs() > 0.75 { dy.signum() as i8 } else { 0 };
+            input.move_x = if dx.abs() > 0.75 {
+                dx.signum() as i8
+            } else {
+                0
+            };
+            input.move_y = if dy.abs() > 0.75 {
+                dy.signum() as i8
+            } else {
+                0
+            };
             if input.move_x != 0 || input.move_y != 0 {
                 break;
             }
@@ -319,8 +327,8 @@ impl Bot {
                         ((i as i32 % w) as f32 + 0.5) * TILE,
                         ((i as i32 / w) as f32 + 0.5) * TILE,
                     );
-                    let r = KEG_RADIUS + PLAYER_HALF;
-                    (kx - x).powi(2) + (ky - y).powi(2) <= r * r
+                    let (dx, dy, r) = (kx - x, ky - y, KEG_RADIUS + PLAYER_HALF);
+                    dx * dx + dy * dy <= r * r
                 }
             })
         };
@@ -375,10 +383,7 @@ impl Bot {
                         };
                     for face in Facing::ALL {
                         let (fx, fy) = face.vector();
-                        let (ax, ay) = (
-                            px as f32 + fx * SWING_REACH,
-                            py as f32 + fy * SWING_REACH,
-                        );
+                        let (ax, ay) = (px as f32 + fx * SWING_REACH, py as f32 + fy * SWING_REACH);
                         hits.clear();
                         arc_hits(map, ax, ay, &mut |cell, entity| {
                             let health = health_left(cell, entity);
@@ -501,7 +506,13 @@ fn lighting_worth(
     with.push(keg);
     let after = chain(map, world, &with);
     let dealt = |blasts: &HashMap<usize, u32>, i: usize, h: u32| {
-        h.min(blasts.get(&i).copied().unwrap_or(0).saturating_mul(KEG_DAMAGE))
+        h.min(
+            blasts
+                .get(&i)
+                .copied()
+                .unwrap_or(0)
+                .saturating_mul(KEG_DAMAGE),
+        )
     };
     after
         .keys()
@@ -566,4 +577,3 @@ fn cell_centre(i: usize, width: i32) -> (i32, i32) {
 fn cell_of(p: Position) -> (i32, i32) {
     ((p.x / TILE) as i32, (p.y / TILE) as i32)
 }
-
