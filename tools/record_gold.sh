@@ -4,10 +4,13 @@
 #   bash tools/record_gold.sh            # every level in levels/campaign.txt
 #   bash tools/record_gold.sh keg_row    # only the levels named
 #
-# A level's gold run is its input script `levels/gold/LEVEL.input` (a hand-made route) if there
-# is one, else the built-in bot. The run's time (the room's clock: from the first move or swing
-# to the clear, less a second per coin), rounded up to half a second, is gold;
-# silver is 1.35 times gold and bronze twice gold, each rounded up to a whole second. The par
+# A level's gold run is its input script `levels/gold/LEVEL.input` (a route that beats the bot's,
+# kept as the keys held step by step) if there is one, else the built-in bot. The run's time (the
+# room's clock: from the first move or swing to the clear, less a second per coin), rounded up to
+# a tenth of a second, is gold; silver is 1.35 times gold and bronze twice gold, each rounded up
+# to a whole second. With a script, the bot's time is printed too: if the bot has caught up,
+# delete the script. A script that no longer clears its level (the simulation changed under it)
+# stops the run with a message. The par
 # line of the level file is rewritten (which changes the level's bytes, so the run is recorded
 # after it), then the run is recorded to `levels/gold/LEVEL.replay` and checked with
 # `crate-room replay --verify`. Rerun it after any change to a level or to the simulation that
@@ -34,15 +37,22 @@ for level in "${levels[@]}"; do
   read -r cleared time < <("$game" sim --level "$file" --input "$input" --frames 100000 --json |
     python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["cleared_at"] or "-", r["room_time"] or "-")')
   if [ "$cleared" = - ]; then
-    echo "$level: the $input run does not clear the room" >&2
+    if [ "$input" = bot ]; then
+      echo "$level: the bot does not clear the room" >&2
+    else
+      echo "$level: $script no longer clears the room (did the simulation change?): record a" \
+        "new route, or delete it to set the par times from the bot" >&2
+    fi
     exit 1
   fi
   par=$(python3 - "$time" <<'PY'
 import math, sys
 steps = int(sys.argv[1])
-gold = math.ceil(steps / 60 * 2) / 2
-fmt = lambda s: ("%d" % s) if s == int(s) else ("%.1f" % s)
-print("par: (gold: %s, silver: %d, bronze: %d)," % (fmt(gold), math.ceil(gold * 1.35), math.ceil(gold * 2)))
+tenths = -(-steps // 6)  # 6 steps a tenth of a second, rounded up
+gold = ("%d" % (tenths // 10)) if tenths % 10 == 0 else ("%d.%d" % (tenths // 10, tenths % 10))
+silver = -(-tenths * 135 // 1000)  # 1.35 times gold, rounded up to a second
+bronze = -(-tenths * 2 // 10)
+print("par: (gold: %s, silver: %d, bronze: %d)," % (gold, silver, bronze))
 PY
 )
   if ! grep -q '^    par: (.*),$' "$file"; then
@@ -54,4 +64,8 @@ PY
   "$game" replay "levels/gold/$level.replay" --verify >/dev/null
   printf '%-16s %-6s clear at step %6s, time %6.2f s  %s\n' "$level" "${input%%:*}" "$cleared" \
     "$(python3 -c "print($time/60)")" "$par"
+  if [ "$input" != bot ]; then
+    "$game" sim --level "$file" --input bot --frames 100000 --json | python3 -c \
+      'import json,sys; r=json.load(sys.stdin); t=r["room_time"]; print("%-16s bot    time %s" % (sys.argv[1], "%6.2f s" % (t / 60) if t is not None else "does not clear"))' "$level"
+  fi
 done

@@ -164,7 +164,8 @@ fn walking_over_a_coin_picks_it_up() {
 
 #[test]
 fn coin_crate_drops_a_coin_that_can_be_collected() {
-    let mut sim = sim_from_rows(&["#######", "#@$...#", "#######"]);
+    // A second crate keeps the room from being cleared (after that, coins stay).
+    let mut sim = sim_from_rows(&["#######", "#@$..c#", "#######"]);
     hold(&mut sim, RIGHT, 1);
     hold(&mut sim, ATTACK, 100);
     assert_eq!(
@@ -228,7 +229,8 @@ impl Announcements {
 
 #[test]
 fn each_swing_break_and_pickup_is_announced_once() {
-    let mut sim = sim_from_rows(&["#######", "#@$...#", "#######"]);
+    // A second crate keeps the room from being cleared (after that, coins stay).
+    let mut sim = sim_from_rows(&["#######", "#@$..c#", "#######"]);
     let target = crate_at(&sim, 2, 1);
     let mut seen = Announcements::default();
     seen.hold(&mut sim, RIGHT, 1);
@@ -883,4 +885,83 @@ fn a_legend_crate_with_the_keg_skin_is_a_keg_whatever_its_health() {
     assert_eq!(health(&sim, keg), 50);
     hold(&mut sim, IDLE, KEG_FUSE_STEPS);
     assert!(exploding(&sim, keg));
+}
+
+#[test]
+fn a_coin_picked_up_after_the_last_crate_breaks_takes_nothing_off_the_clock() {
+    // A crate right of the player, a loose coin at the far left.
+    let mut sim = sim_from_rows(&["#######", "#o..@c#", "#######"]);
+    hold(&mut sim, RIGHT, 1);
+    for _ in 0..600 {
+        if sim.state().cleared_at.is_some() {
+            break;
+        }
+        sim.step(ATTACK);
+    }
+    let time = sim.state().room_time().expect("the room is cleared");
+    // Walk over the coin.
+    hold(&mut sim, LEFT, 120);
+    assert_eq!(
+        sim.state().score,
+        0,
+        "the coin is not collected after the clear"
+    );
+    assert_eq!(
+        sim.world().column::<Coin>().len(),
+        1,
+        "the coin stays where it lies"
+    );
+    assert_eq!(
+        sim.state().room_time(),
+        Some(time),
+        "the room's time stands"
+    );
+}
+
+#[test]
+fn the_bot_stands_at_the_seam_of_two_crates_and_breaks_both_with_three_swings() {
+    let mut sim = sim_from_rows(&["#######", "#.cc..#", "#.....#", "#...@.#", "#######"]);
+    sim.set_bot(true);
+    let p = player(&sim);
+    let mut swings = 0;
+    for _ in 0..600 {
+        if sim.state().cleared_at.is_some() {
+            break;
+        }
+        sim.step(IDLE);
+        if sim.world().get::<Player>(p).unwrap().swing == game::sim::tuning::SWING_STEPS {
+            swings += 1;
+        }
+    }
+    assert!(sim.state().cleared_at.is_some(), "the bot cleared the room");
+    assert_eq!(swings, 3, "each swing hit both plain crates (3 hits each)");
+}
+
+#[test]
+fn the_bot_lights_a_keg_rather_than_smash_what_its_blast_breaks() {
+    // Three plain crates around a keg (at least 6 swings by hammer); the keg takes one.
+    let mut sim = sim_from_rows(&[
+        "#########",
+        "#.......#",
+        "#...c...#",
+        "#..ckc..#",
+        "#.......#",
+        "#.......#",
+        "#@......#",
+        "#########",
+    ]);
+    sim.set_bot(true);
+    let p = player(&sim);
+    let mut swings = 0;
+    for _ in 0..1200 {
+        if sim.state().cleared_at.is_some() {
+            break;
+        }
+        sim.step(IDLE);
+        if sim.world().get::<Player>(p).unwrap().swing == game::sim::tuning::SWING_STEPS {
+            swings += 1;
+        }
+    }
+    assert!(sim.state().cleared_at.is_some(), "the bot cleared the room");
+    assert_eq!(swings, 1, "one swing, at the keg, cleared the room");
 }

@@ -382,14 +382,16 @@ impl Pcg32 {
     }
 }
 
-/// The bot's plan, as the `bot` system keeps it between steps: the crate it is after, the
-/// cells it still has to walk through, which way to face at the end, and the steps since it
+/// The bot's plan, as the `bot` system keeps it between steps: the crate or coin it is after,
+/// the points it still has to walk through, which way to face at the end, and the steps since it
 /// planned (it plans again after [`BotPlan::REPLAN_AFTER`], in case something blocks the way).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BotPlan {
-    /// The crate to smash (`None`: no reachable crate at the last plan).
+    /// The crate to smash or keg to light or coin to pick up (`None`: nothing reachable at
+    /// the last plan).
     pub target: Option<Entity>,
-    /// Map cells still to walk through, next first.
+    /// Points still to walk through, in whole world pixels, next first: cell centres, then
+    /// the spot to swing from.
     pub path: VecDeque<(i32, i32)>,
     /// Which way to face at the end of the path.
     pub face: Facing,

@@ -42,6 +42,8 @@ impl App {
         if self.drawing.overlay.views.is_on(View::Help) {
             self.draw_help();
         }
+        // Drawn first, so a notice's box covers the text under it.
+        self.drawing.hud.draw();
         self.draw_notices();
         self.drawing.hud.draw();
     }

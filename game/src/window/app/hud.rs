@@ -22,7 +22,7 @@ impl App {
         self.notify(text, ink::ERROR);
     }
 
-    /// Show `text` under the HUD bar for a while.
+    /// Show `text` for a while (see [`screens::notices`] for where).
     pub fn notify(&mut self, text: String, color: Color) {
         let now = self.notice_clock();
         self.drawing.notices.push(text, color, now);
@@ -89,6 +89,8 @@ impl App {
                 screens::level_hint(hud, level_hint);
             }
         }
+        // Drawn first, so a notice's box covers the text under it.
+        self.drawing.hud.draw();
         self.draw_notices();
         if let Some(e) = &self.run.error {
             screens::error_box(&mut self.drawing.hud, e);
@@ -104,9 +106,15 @@ impl App {
         }
         .map(|w| (format!("hot reload off: {w}"), ink::ERROR));
         let now = self.notice_clock();
+        let place = if self.mode.is_editing() {
+            screens::NoticePlace::Top
+        } else {
+            screens::NoticePlace::Bottom
+        };
         let drawing = &mut self.drawing;
         screens::notices(
             &mut drawing.hud,
+            place,
             drawing
                 .notices
                 .current(now)

@@ -1,4 +1,5 @@
-//! Lines of news shown under the HUD bar for a while (a level reloaded, a file not saved).
+//! Lines of news shown for a while (a level reloaded, a file not saved), above the bottom of
+//! the screen (at the top in the editor).
 
 use macroquad::color::Color;
 

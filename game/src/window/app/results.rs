@@ -78,6 +78,7 @@ impl App {
             par: self.run.par,
             unlocked: None,
             ending: None,
+            in_campaign: self.records.campaign.position(&file).is_some(),
         });
         self.save_record();
         if self.run.playtest_unsaved {

@@ -177,7 +177,8 @@ impl TitleLayout {
         let line = size * 1.35;
         let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
         let width = 720.0_f32.min(w - 24.0);
-        let bottom_space = if big { 110.0 } else { 70.0 };
+        // The totals line, a notice's slot (see [`notices`]) and the keys line.
+        let bottom_space = if big { 146.0 } else { 100.0 };
         Self {
             h,
             big,
@@ -347,6 +348,8 @@ pub struct Cleared {
     pub unlocked: Option<String>,
     /// The campaign's ending, when this clear was of its last level.
     pub ending: Option<Ending>,
+    /// Whether the level is one of the campaign's (a sandbox level has no next level).
+    pub in_campaign: bool,
 }
 
 /// What the ending screen shows, after the campaign's last level.
@@ -492,12 +495,7 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
     if let Some(next) = &c.unlocked {
         hud.centered(format!("Unlocked: {next}"), h * 0.66, 26.0 * k, ink::GOOD);
     }
-    let keys = if c.can_save_replay && c.saved_replay.is_none() {
-        "R  play again      N  next level      T  title      V  save replay"
-    } else {
-        "R  play again      N  next level      T  title"
-    };
-    hud.centered(keys, h * 0.71, 22.0 * k, ink::DIM);
+    hud.centered(cleared_keys(c), h * 0.71, 22.0 * k, ink::DIM);
     if let Some(path) = &c.saved_replay {
         hud.centered(
             format!("Replay saved: {}", shorten(path, 90)),
@@ -506,6 +504,19 @@ pub fn cleared(hud: &mut Hud, c: &Cleared) {
             ink::GOOD,
         );
     }
+}
+
+/// The keys the room-cleared screen offers: a sandbox level has no next level.
+fn cleared_keys(c: &Cleared) -> String {
+    let mut keys = String::from("R  play again");
+    if c.in_campaign {
+        keys.push_str("      N  next level");
+    }
+    keys.push_str("      T  title");
+    if c.can_save_replay && c.saved_replay.is_none() {
+        keys.push_str("      V  save replay");
+    }
+    keys
 }
 
 /// Queue the settings screen: one row per setting with its value, the chosen row marked.
@@ -594,19 +605,50 @@ pub fn level_hint(hud: &mut Hud, level_hint: &str) {
     );
 }
 
-/// Queue short notices (a level reloaded, a problem with the best-times file) under the bar.
-pub fn notices<'a>(hud: &mut Hud, notices: impl Iterator<Item = (&'a str, Color)>) {
-    const SIZE: f32 = 20.0;
-    let mut y = HUD_BAR + 10.0;
-    for (text, color) in notices {
-        // Wrapped to the window, so a long message (a path, an OS error) is read whole.
-        let lines: Vec<(String, Color)> = wrap(&shorten(text, 600), screen_width() - 40.0, SIZE)
-            .into_iter()
-            .map(|line| (line, color))
-            .collect();
-        let (w, h) = Hud::box_size(&lines, SIZE);
-        hud.text_box(&lines, ((screen_width() - w) / 2.0).max(0.0), y, SIZE);
-        y += h + 6.0;
+/// Where notices go on the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticePlace {
+    /// Under the top edge (the editor, whose status line is at the bottom).
+    Top,
+    /// Stacked up from just above the title's key line: clear of the title's logo, the HUD
+    /// bar and the level's hint under it.
+    Bottom,
+}
+
+/// Queue short notices (a level reloaded, a locked level, a problem with the best-times file).
+pub fn notices<'a>(
+    hud: &mut Hud,
+    place: NoticePlace,
+    notices: impl Iterator<Item = (&'a str, Color)>,
+) {
+    const GAP: f32 = 6.0;
+    let h = screen_height();
+    let size = if h >= 600.0 { 20.0 } else { 16.0 };
+    // Wrapped to the window, so a long message (a path, an OS error) is read whole.
+    let boxes: Vec<Vec<(String, Color)>> = notices
+        .map(|(text, color)| {
+            wrap(&shorten(text, 600), screen_width() - 40.0, size)
+                .into_iter()
+                .map(|line| (line, color))
+                .collect()
+        })
+        .collect();
+    let total: f32 = boxes
+        .iter()
+        .map(|lines| Hud::box_size(lines, size).1 + GAP)
+        .sum();
+    // On the title, the slot its layout keeps free between the totals and the key line (22 px
+    // text 30 px from the bottom, 16 px text 12 px from it on a small window); never above
+    // the HUD bar.
+    let bottom = h - if h >= 600.0 { 50.0 } else { 25.0 } + GAP;
+    let mut y = match place {
+        NoticePlace::Top => HUD_BAR + 10.0,
+        NoticePlace::Bottom => (bottom - total).max(HUD_BAR + 4.0),
+    };
+    for lines in &boxes {
+        let (w, h) = Hud::box_size(lines, size);
+        hud.text_box(lines, ((screen_width() - w) / 2.0).max(0.0), y, size);
+        y += h + GAP;
     }
 }
 
@@ -669,6 +711,29 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::shorten;
+
+    #[test]
+    fn the_cleared_screen_offers_the_next_level_in_the_campaign_only() {
+        let mut cleared = super::Cleared {
+            time: 600,
+            previous_best: None,
+            crates: 2,
+            coins: 0,
+            can_save_replay: false,
+            saved_replay: None,
+            par: None,
+            unlocked: None,
+            ending: None,
+            in_campaign: true,
+        };
+        assert!(super::cleared_keys(&cleared).contains("N  next level"));
+        cleared.in_campaign = false;
+        assert_eq!(
+            super::cleared_keys(&cleared),
+            "R  play again      T  title",
+            "a sandbox level has no next level"
+        );
+    }
 
     #[test]
     fn time_to_the_next_medal_rounds_up_to_a_hundredth() {

@@ -1,5 +1,5 @@
 //! `pickup`: a player touching a coin collects it (score + 1, [`CoinCollected`]) and the coin
-//! disappears.
+//! disappears, until the room is cleared.
 
 use ecs::{EventReader, SystemEntities, World};
 
@@ -26,6 +26,11 @@ impl ecs::System for Pickup {
                     .map(|(_, coin)| coin)
             })
             .collect();
+        if world.resource::<GameState>().cleared_at.is_some() {
+            // The room's clock and its coin count stopped with the last crate: a coin left
+            // then stays where it lies.
+            return;
+        }
         for coin in collected {
             // `remove` succeeds once per coin, even if two contacts name it.
             if world.remove::<Coin>(coin).is_some() {
