@@ -252,13 +252,13 @@ fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
     assert_eq!(row(rows, "crate_room.ron")["open"], false);
     assert_eq!(row(rows, "corridors.ron")["open"], false);
 
-    // The bot clears the third level in its gold time (levels/gold/pocket_change.replay).
+    // The third level's gold route clears it in its gold time (levels/gold/pocket_change.input).
     let shot = dir.path("cleared.png");
     let args = [
         "--level",
         "levels/pocket_change.ron",
         "--input",
-        "bot",
+        "script:levels/gold/pocket_change.input",
         "--no-hit-stop",
     ];
     let (cleared, _) = run(&dir.0, 1450, &args, &shot);
