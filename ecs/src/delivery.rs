@@ -238,7 +238,9 @@ impl DirtySet {
     /// Call `f` with each set slot, in ascending order, zeroing the words read.
     #[inline]
     fn drain(&mut self, mut f: Option<impl FnMut(u32)>) {
-        for s in 0..self.summary.len() {
+        // No bit set: stale summary bits (of removed slots) wait for a drain with bits.
+        let summary = if self.len == 0 { 0 } else { self.summary.len() };
+        for s in 0..summary {
             let mut words = std::mem::take(&mut self.summary[s]);
             while words != 0 {
                 let w = s * 64 + words.trailing_zeros() as usize;

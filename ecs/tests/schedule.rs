@@ -304,3 +304,35 @@ fn a_change_made_in_an_update_with_nothing_pending_reaches_a_later_watcher_in_th
     world.update(); // nothing pending before the writer writes e
     assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
 }
+
+#[test]
+fn system_info_reports_the_latest_update_and_zero_when_it_did_not_run() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    let id = world.add_system(
+        SystemDesc::new("watch").watches::<Pos>(),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.update();
+    assert_eq!(world.system_info(id).last_dirty, 1, "new entity");
+    world.update();
+    assert_eq!(
+        world.system_info(id).last_dirty,
+        0,
+        "skipped: nothing changed"
+    );
+    world.get_mut::<Pos>(e).unwrap().0 += 1;
+    world.update();
+    assert_eq!(world.system_info(id).last_dirty, 1);
+    world.set_enabled(id, false);
+    world.get_mut::<Pos>(e).unwrap().0 += 1;
+    world.update();
+    assert_eq!(
+        world.system_info(id).last_dirty,
+        0,
+        "a disabled system did not run in the latest update"
+    );
+    world.set_enabled(id, true);
+    world.update();
+    assert_eq!(world.system_info(id).last_dirty, 1, "kept while disabled");
+}
