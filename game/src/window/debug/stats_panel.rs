@@ -47,10 +47,11 @@ pub(super) fn draw_stats(
     top: f32,
     history: &VecDeque<FrameCost>,
     steps: &StepCosts,
+    compare: Option<String>,
     own_us: f32,
 ) -> Vec<String> {
     let last = history.back().copied().unwrap_or_default();
-    let lines = stats_lines(sim, fps, last, steps, own_us);
+    let lines = stats_lines(sim, fps, last, steps, compare, own_us);
     let pad = SIZE * 0.5;
     let (text_w, text_h) = Hud::box_size(&lines, SIZE);
     let graph_w = HISTORY as f32 * BAR_STEP;
@@ -80,6 +81,7 @@ fn stats_lines(
     fps: f32,
     last: FrameCost,
     steps: &StepCosts,
+    compare: Option<String>,
     own_us: f32,
 ) -> Vec<(String, Color)> {
     let world = sim.world();
@@ -146,6 +148,9 @@ fn stats_lines(
         for part in comparison_lines(&comparison) {
             lines.push((part, ink::GOLD));
         }
+    }
+    if let Some(compare) = compare {
+        lines.push((compare, ink::GOLD));
     }
     lines.push((
         format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
