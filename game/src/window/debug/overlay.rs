@@ -16,9 +16,9 @@ use macroquad::prelude::*;
 use super::compare::Compare;
 pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
-use super::profiler_window::{ProfilerWindow, Side};
+use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
 use super::stats_panel::{comparison_lines, draw_stats};
-use super::step_costs::{StepCosts, median};
+use super::step_costs::{StepCosts, median, step_micros};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::grid::{Aabb, Hit};
@@ -369,9 +369,21 @@ impl Overlay {
         let rect = ProfilerWindow::rect(profiler.side, top);
         let mut open = true;
         egui.run(|ctx| {
+            ctx.style_mut(fit_style);
+            let compact = screen_height() < COMPACT_BELOW;
             // The window's frame adds margins and the title bar around the content.
-            let content = [rect.w - 14.0, rect.h - 44.0];
-            egui::Window::new("Profiler (F2)")
+            let content = [rect.w - 14.0, rect.h - if compact { 30.0 } else { 44.0 }];
+            // A short screen has the step's median in the title instead of a line of its own.
+            let title = match compact {
+                true => format!(
+                    "Profiler (F2): step {} (median of {})",
+                    step_micros(steps.phase().step_us),
+                    steps.phase().steps
+                ),
+                false => "Profiler (F2)".to_owned(),
+            };
+            egui::Window::new(title)
+                .id(egui::Id::new("profiler"))
                 .open(&mut open)
                 .collapsible(false)
                 .fixed_pos([rect.x, rect.y])
