@@ -17,7 +17,7 @@ use super::compare::Compare;
 pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
 use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
-use super::stats_panel::{comparison_lines, draw_stats};
+use super::stats_panel::{OverlayFigures, comparison_lines, draw_stats};
 use super::step_costs::{StepCosts, median, step_micros};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
@@ -348,8 +348,10 @@ impl Overlay {
             top,
             &self.history,
             &self.steps,
-            self.compare_text(),
-            median(&self.own_us),
+            OverlayFigures {
+                compare: self.compare_text(),
+                own_us: median(&self.own_us),
+            },
         );
         self.add_own(started);
     }
