@@ -115,6 +115,28 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     assert_eq!(gold_at_bottom(&plain.shot, 60), 0);
 }
 
+#[test]
+fn compare_mode_shows_the_same_steps_with_tracking_on_and_off() {
+    // F8 mid-run: the second run catches up with the game, then both step together.
+    let Some(both) = run((1280, 720), 200, &["--press", "F8@80"], "compare") else {
+        return;
+    };
+    let text = both.report["compare"]
+        .as_str()
+        .unwrap_or_else(|| panic!("compare mode's line: {}", both.report));
+    let rest = text.strip_prefix("compare: on ").expect("on first");
+    let (on, rest) = rest.split_once(" µs/step, off ").expect("then off");
+    let (off, rest) = rest.split_once(" µs/step (").expect("then the ratio");
+    assert!(rest.ends_with("x), same state"), "{text}");
+    let number = |s: &str| -> f64 { s.replace(',', "").parse().expect("a number") };
+    assert!(
+        number(off) > number(on),
+        "tracking makes cratetopia's step cheaper: {text}"
+    );
+    let shown = gold_at_bottom(&both.shot, 60);
+    assert!(shown > 200, "the line on screen: {shown} gold pixels");
+}
+
 /// A system's figure in the stats panel's lines: the number after its name.
 fn stats_figure(lines: &[serde_json::Value], system: &str) -> Option<String> {
     lines.iter().filter_map(|l| l.as_str()).find_map(|l| {

@@ -101,6 +101,11 @@ impl Sim {
         self.world.set_enabled(self.bot, on);
     }
 
+    /// Whether the scripted bot produces the input.
+    pub fn bot_enabled(&self) -> bool {
+        self.world.is_enabled(self.bot)
+    }
+
     /// Turn the dirty-component optimization on (default) or off. Results are identical
     /// either way; only the cost differs.
     pub fn set_dirty_optimization(&mut self, on: bool) {

@@ -43,6 +43,11 @@ impl Recording {
         Ok(())
     }
 
+    /// The current run's inputs so far (`sim` is its simulation), if it is recorded.
+    pub fn so_far(&self, sim: &Sim) -> Option<Replay> {
+        self.recorder.as_ref().map(|r| r.finish(sim))
+    }
+
     /// Note the step `sim` just ran.
     pub fn record(&mut self, sim: &Sim) {
         if let Some(recorder) = &mut self.recorder {

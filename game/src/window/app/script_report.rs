@@ -64,6 +64,8 @@ pub struct ScriptReport {
     pub editor: Option<EditorReport>,
     /// The F7 comparison pinned on screen at the end, if the optimization was switched.
     pub comparison: Option<String>,
+    /// Compare mode's line at the end (`--debug compare`, F8), if it is on.
+    pub compare: Option<String>,
     /// The stats panel's lines of text at the end (empty while it is off).
     pub stats_text: Vec<String>,
     /// The profiler window's Systems rows at the end (empty while it is off).
@@ -151,6 +153,7 @@ impl App {
             screen: [screen_width(), screen_height()],
             editor: self.edits.session.as_ref().map(Session::report),
             comparison: self.drawing.overlay.comparison(),
+            compare: self.drawing.overlay.compare_text(),
             stats_text: self.drawing.overlay.shown_text().0,
             profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),

@@ -14,6 +14,7 @@ use crate::input::InputSource;
 use crate::replay;
 use crate::sim::Sim;
 use crate::sim::components::{Player, Position};
+use crate::window::debug::compare::Compare;
 use crate::window::debug::views::View;
 
 impl App {
@@ -57,6 +58,10 @@ impl App {
             sim.world_mut().update_debug_only();
             return (0, Duration::ZERO);
         }
+        self.follow_with_compare();
+        let Some(sim) = &mut self.run.sim else {
+            return (0, Duration::ZERO);
+        };
         let keyboard = matches!(self.config.input, InputSource::Keyboard)
             .then(|| crate::input::pad::combine(keys::read_input(), self.devices.pads.input()));
         let mut steps = 0;
@@ -69,9 +74,14 @@ impl App {
             }
             let input =
                 keyboard.unwrap_or_else(|| self.config.input.scripted_input(sim.state().step));
-            let started = Instant::now();
-            sim.step(input);
-            let took = started.elapsed();
+            let took = match &mut self.drawing.overlay.compare {
+                Some(compare) => compare.step_both(sim, input),
+                None => {
+                    let started = Instant::now();
+                    sim.step(input);
+                    started.elapsed()
+                }
+            };
             stepping += took;
             self.drawing.overlay.record_step(sim, took);
             steps += 1;
@@ -86,6 +96,39 @@ impl App {
             self.save_record();
         }
         (steps, stepping)
+    }
+}
+
+impl App {
+    /// Compare mode (F8): start its second run where the game is, if it does not follow the
+    /// game yet; drop it when the view is off.
+    fn follow_with_compare(&mut self) {
+        let overlay = &mut self.drawing.overlay;
+        let Some(sim) = &self.run.sim else {
+            return;
+        };
+        if !overlay.views.is_on(View::Compare) {
+            overlay.compare = None;
+            overlay.compare_note = None;
+            return;
+        }
+        let follows = match &overlay.compare {
+            Some(compare) => compare.follows(sim),
+            // A run it could not follow: wait for the next room rather than retry each frame.
+            None => overlay.compare_note.is_some() && sim.state().step > 0,
+        };
+        if follows {
+            return;
+        }
+        let so_far = self.run.recording.so_far(sim);
+        let built = Sim::load(&self.run.path, &self.config.atlas, self.config.seed)
+            .map_err(|e| format!("compare: {e}"))
+            .and_then(|(_, mut shadow)| {
+                self.drawing.renderer.fit_camera(&mut shadow);
+                Compare::new(sim, shadow, so_far.as_ref())
+            });
+        overlay.compare_note = built.as_ref().err().cloned();
+        overlay.compare = built.ok();
     }
 }
 

@@ -2,6 +2,7 @@
 //! overlay that draws them. The profiler window runs in [`crate::window::egui_bridge`]. Nothing here
 //! imports the game module (`app`): the game uses the debug views, never the other way round.
 
+pub mod compare;
 mod frame_cost;
 pub mod overlay;
 mod profiler_window;

@@ -13,11 +13,12 @@ use crate::window::platform::Instant;
 
 use macroquad::prelude::*;
 
+use super::compare::Compare;
 pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
-use super::profiler_window::{ProfilerWindow, Side};
-use super::stats_panel::{comparison_lines, draw_stats};
-use super::step_costs::{StepCosts, median};
+use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
+use super::stats_panel::{OverlayFigures, comparison_lines, draw_stats};
+use super::step_costs::{StepCosts, median, step_micros};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::grid::{Aabb, Hit};
@@ -51,6 +52,10 @@ pub struct Overlay {
     capture: Option<(PathBuf, puffin::GlobalFrameView)>,
     /// What the last save of a profile did, for the profiler window.
     pub saved: Option<String>,
+    /// Compare mode's second run (F8), while it is on and follows the game.
+    pub compare: Option<Compare>,
+    /// Why compare mode shows no figures, when it cannot follow the game.
+    pub compare_note: Option<String>,
     /// Serving profiles for `puffin_viewer`; kept alive (and read) while the game runs.
     server: Option<crate::window::platform::ProfileServer>,
 }
@@ -89,6 +94,8 @@ impl Overlay {
             capture: save_profile.map(|path| (path, puffin::GlobalFrameView::default())),
             saved: None,
             stats_shown: Vec::new(),
+            compare: None,
+            compare_note: None,
             server,
         };
         overlay.sync_profiling();
@@ -164,6 +171,17 @@ impl Overlay {
     /// The F7 comparison pinned on screen, if any.
     pub fn comparison(&self) -> Option<String> {
         self.steps.comparison()
+    }
+
+    /// Compare mode's line (F8): both settings' step times, or why there are none yet.
+    pub fn compare_text(&self) -> Option<String> {
+        if !self.views.is_on(View::Compare) {
+            return None;
+        }
+        self.compare
+            .as_ref()
+            .and_then(Compare::text)
+            .or_else(|| self.compare_note.clone())
     }
 
     /// The text the panels showed last: the stats panel's lines, then the profiler window's
@@ -291,17 +309,28 @@ impl Overlay {
 
     /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge. The panel
     /// is opaque, so its figures read the same over any part of the level.
-    /// Without the stats panel, a pinned F7 comparison goes in a banner at the bottom.
+    /// Without the stats panel, a pinned F7 comparison and compare mode's line (F8) go in a
+    /// banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
+            let mut line = Vec::new();
             if let Some(text) = self.steps.comparison() {
-                let mut line = vec![(format!("dirty optimization: {text}"), ink::GOLD)];
+                line.push((format!("dirty optimization: {text}"), ink::GOLD));
                 if Hud::box_size(&line, BANNER_SIZE).0 > screen_width() - 24.0 {
                     line = comparison_lines(&text)
                         .into_iter()
                         .map(|t| (t, ink::GOLD))
                         .collect();
                 }
+            }
+            if let Some(text) = self.compare_text() {
+                line.extend(
+                    fit_lines(&text, BANNER_SIZE)
+                        .into_iter()
+                        .map(|t| (t, ink::GOLD)),
+                );
+            }
+            if !line.is_empty() {
                 let (w, h) = Hud::box_size(&line, BANNER_SIZE);
                 let x = ((screen_width() - w) / 2.0).max(0.0);
                 let y = screen_height() - h - 12.0;
@@ -319,7 +348,10 @@ impl Overlay {
             top,
             &self.history,
             &self.steps,
-            median(&self.own_us),
+            OverlayFigures {
+                compare: self.compare_text(),
+                own_us: median(&self.own_us),
+            },
         );
         self.add_own(started);
     }
@@ -339,9 +371,21 @@ impl Overlay {
         let rect = ProfilerWindow::rect(profiler.side, top);
         let mut open = true;
         egui.run(|ctx| {
+            ctx.style_mut(fit_style);
+            let compact = screen_height() < COMPACT_BELOW;
             // The window's frame adds margins and the title bar around the content.
-            let content = [rect.w - 14.0, rect.h - 44.0];
-            egui::Window::new("Profiler (F2)")
+            let content = [rect.w - 14.0, rect.h - if compact { 30.0 } else { 44.0 }];
+            // A short screen has the step's median in the title instead of a line of its own.
+            let title = match compact {
+                true => format!(
+                    "Profiler (F2): step {} (median of {})",
+                    step_micros(steps.phase().step_us),
+                    steps.phase().steps
+                ),
+                false => "Profiler (F2)".to_owned(),
+            };
+            egui::Window::new(title)
+                .id(egui::Id::new("profiler"))
                 .open(&mut open)
                 .collapsible(false)
                 .fixed_pos([rect.x, rect.y])
@@ -359,6 +403,17 @@ impl Overlay {
             self.views.set(View::Profiler, false);
             self.sync_profiling();
         }
+    }
+}
+
+/// `text` on one line, or on two (split at its last comma) when one is wider than the screen.
+fn fit_lines(text: &str, size: f32) -> Vec<String> {
+    let one = [(text.to_owned(), ink::GOLD)];
+    match text.rsplit_once(", ") {
+        Some((a, b)) if Hud::box_size(&one, size).0 > screen_width() - 24.0 => {
+            vec![a.to_owned(), b.to_owned()]
+        }
+        _ => vec![text.to_owned()],
     }
 }
 

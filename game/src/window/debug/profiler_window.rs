@@ -61,6 +61,32 @@ const PROFILER_MIN_W: f32 = 440.0;
 const CLEAR_MIDDLE: f32 = 300.0;
 /// How close the player may come to the window, in screen pixels, before it moves across.
 const PLAYER_CLEARANCE: f32 = 40.0;
+/// Screens shorter than this (a 640x360 window) get the compact layout: small text, tight
+/// rows, so every system's row fits without scrolling.
+pub(super) const COMPACT_BELOW: f32 = 480.0;
+
+/// Text sizes and spacing for the screen's height: egui's own, or small text and tight rows
+/// on a short screen.
+pub(super) fn fit_style(style: &mut egui::Style) {
+    let compact = screen_height() < COMPACT_BELOW;
+    for (text, small, normal) in [
+        (egui::TextStyle::Body, 10.0, 12.5),
+        (egui::TextStyle::Monospace, 8.0, 12.0),
+        (egui::TextStyle::Button, 10.0, 12.5),
+        (egui::TextStyle::Small, 8.0, 9.0),
+        (egui::TextStyle::Heading, 11.0, 18.0),
+    ] {
+        if let Some(font) = style.text_styles.get_mut(&text) {
+            font.size = if compact { small } else { normal };
+        }
+    }
+    style.spacing.item_spacing = if compact {
+        egui::vec2(6.0, 0.0)
+    } else {
+        egui::vec2(8.0, 3.0)
+    };
+    style.spacing.interact_size.y = if compact { 11.0 } else { 18.0 };
+}
 
 impl ProfilerWindow {
     /// The window's rectangle when docked to `side`: a column from `top` to the bottom of the
@@ -190,73 +216,84 @@ fn systems_table(
 ) -> Vec<String> {
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
     let phase = steps.phase();
-    ui.label(format!(
-        "Step {} (median of {} steps); this frame: {} step{}, render {}.",
-        step_micros(phase.step_us),
-        phase.steps,
-        last.steps,
-        if last.steps == 1 { "" } else { "s" },
-        micros(last.render_ms * 1e3)
-    ));
-    ui.weak(format!(
-        "µs per step, median of the last {STEP_WINDOW} steps; the bar is the system's share of \
-         the game's {total:.1} µs."
-    ));
+    if screen_height() >= COMPACT_BELOW {
+        ui.label(format!(
+            "Step {} (median of {} steps); this frame: {} step{}, render {}.",
+            step_micros(phase.step_us),
+            phase.steps,
+            last.steps,
+            if last.steps == 1 { "" } else { "s" },
+            micros(last.render_ms * 1e3)
+        ));
+    }
+    if screen_height() >= COMPACT_BELOW {
+        ui.weak(format!(
+            "µs per step, median of the last {STEP_WINDOW} steps; the bar is the system's share \
+             of the game's {total:.1} µs."
+        ));
+    }
+    let row_h = ui.text_style_height(&egui::TextStyle::Monospace);
     let bar_ink = egui::Color32::from_rgb(255, 140, 50);
     let mut shown = Vec::with_capacity(rows.len() + 2);
-    egui::ScrollArea::vertical().show(ui, |ui| {
-        egui::Grid::new("systems")
-            .striped(true)
-            .spacing([8.0, 2.0])
-            .show(ui, |ui| {
-                ui.strong("system");
-                ui.strong(format!("{:>7}", "tracked"));
-                ui.strong(format!("{:>6}", "dirty"));
-                ui.strong(format!("{:>8}", "µs"));
-                ui.strong("share");
-                ui.end_row();
-                let mut row = |ui: &mut egui::Ui, r: &SystemRow, share: Option<f32>| {
-                    let line = row_text(r);
-                    ui.monospace(r.name);
-                    ui.monospace(format!("{:>7}", r.tracked));
-                    ui.monospace(format!("{:>6.0}", r.dirty));
-                    ui.monospace(format!("{:>8.1}", r.us));
-                    match share {
-                        Some(share) => ui.horizontal(|ui| {
-                            let (rect, _) = ui
-                                .allocate_exact_size(egui::vec2(80.0, 10.0), egui::Sense::hover());
-                            ui.painter()
-                                .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
-                            let mut bar = rect;
-                            bar.set_width(rect.width() * share);
-                            ui.painter().rect_filled(bar, 2.0, bar_ink);
-                            ui.monospace(format!("{:>3.0}%", share * 100.0));
-                        }),
-                        None => ui.horizontal(|ui| {
-                            ui.weak("debug");
-                        }),
-                    };
+    // What is left of the window above the screen's bottom margin (the window's frame below).
+    let room = (screen_height() - MARGIN - 12.0 - ui.cursor().top()).max(3.0 * row_h);
+    egui::ScrollArea::vertical()
+        .max_height(room)
+        .show(ui, |ui| {
+            egui::Grid::new("systems")
+                .striped(true)
+                .spacing([8.0, ui.spacing().item_spacing.y.min(2.0)])
+                .show(ui, |ui| {
+                    ui.strong("system");
+                    ui.strong(format!("{:>7}", "tracked"));
+                    ui.strong(format!("{:>6}", "dirty"));
+                    ui.strong(format!("{:>8}", "µs"));
+                    ui.strong("share");
                     ui.end_row();
-                    shown.push(line);
-                };
-                for r in rows.iter().filter(|r| !r.debug) {
-                    let share = if total > 0.0 { r.us / total } else { 0.0 };
-                    row(ui, r, Some(share));
-                }
-                ui.strong("game systems");
-                ui.label("");
-                ui.label("");
-                ui.strong(egui::RichText::new(format!("{total:>8.1}")).monospace());
-                ui.label("");
-                ui.end_row();
-                for r in rows.iter().filter(|r| r.debug) {
-                    row(ui, r, None);
-                }
-            });
-        let line = debug_line(rows, own_us);
-        ui.weak(&line);
-        shown.push(line);
-    });
+                    let mut row = |ui: &mut egui::Ui, r: &SystemRow, share: Option<f32>| {
+                        let line = row_text(r);
+                        ui.monospace(r.name);
+                        ui.monospace(format!("{:>7}", r.tracked));
+                        ui.monospace(format!("{:>6.0}", r.dirty));
+                        ui.monospace(format!("{:>8.1}", r.us));
+                        match share {
+                            Some(share) => ui.horizontal(|ui| {
+                                let (rect, _) = ui.allocate_exact_size(
+                                    egui::vec2(80.0, row_h.min(10.0)),
+                                    egui::Sense::hover(),
+                                );
+                                ui.painter()
+                                    .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
+                                let mut bar = rect;
+                                bar.set_width(rect.width() * share);
+                                ui.painter().rect_filled(bar, 2.0, bar_ink);
+                                ui.monospace(format!("{:>3.0}%", share * 100.0));
+                            }),
+                            None => ui.horizontal(|ui| {
+                                ui.weak("debug");
+                            }),
+                        };
+                        ui.end_row();
+                        shown.push(line);
+                    };
+                    for r in rows.iter().filter(|r| !r.debug) {
+                        let share = if total > 0.0 { r.us / total } else { 0.0 };
+                        row(ui, r, Some(share));
+                    }
+                    ui.strong("game systems");
+                    ui.label("");
+                    ui.label("");
+                    ui.strong(egui::RichText::new(format!("{total:>8.1}")).monospace());
+                    ui.label("");
+                    ui.end_row();
+                    for r in rows.iter().filter(|r| r.debug) {
+                        row(ui, r, None);
+                    }
+                });
+            let line = debug_line(rows, own_us);
+            ui.weak(&line);
+            shown.push(line);
+        });
     shown
 }
 

@@ -36,9 +36,17 @@ const OFF_INK: Color = Color::new(1.0, 0.3, 0.3, 1.0);
 const SWITCH_INK: Color = Color::new(1.0, 1.0, 1.0, 0.9);
 const GRID_INK: Color = Color::new(0.35, 0.33, 0.4, 1.0);
 
+/// What the overlay adds to the stats panel.
+pub(super) struct OverlayFigures {
+    /// Compare mode's line (F8), when it is on.
+    pub compare: Option<String>,
+    /// The overlay's own median cost per frame, in microseconds.
+    pub own_us: f32,
+}
+
 /// Queue the stats panel into `hud`, its top at `top`, at the right edge, for the frames in
-/// `history` (newest last) and the steps in `steps`; `own_us` is the overlay's own median cost
-/// per frame. The panel is opaque, so its figures read the same over any part of the level.
+/// `history` (newest last) and the steps in `steps`; `overlay` adds compare mode's line and its
+/// own median cost per frame. The panel is opaque, so its figures read the same over any part of the level.
 /// Returns its lines of text.
 pub(super) fn draw_stats(
     hud: &mut Hud,
@@ -47,10 +55,10 @@ pub(super) fn draw_stats(
     top: f32,
     history: &VecDeque<FrameCost>,
     steps: &StepCosts,
-    own_us: f32,
+    overlay: OverlayFigures,
 ) -> Vec<String> {
     let last = history.back().copied().unwrap_or_default();
-    let lines = stats_lines(sim, fps, last, steps, own_us);
+    let lines = stats_lines(sim, fps, last, steps, overlay);
     let pad = SIZE * 0.5;
     let (text_w, text_h) = Hud::box_size(&lines, SIZE);
     let graph_w = HISTORY as f32 * BAR_STEP;
@@ -80,8 +88,9 @@ fn stats_lines(
     fps: f32,
     last: FrameCost,
     steps: &StepCosts,
-    own_us: f32,
+    overlay: OverlayFigures,
 ) -> Vec<(String, Color)> {
+    let OverlayFigures { compare, own_us } = overlay;
     let world = sim.world();
     let phase = steps.phase();
     let window_us = (last.update_ms - last.step_ms).max(0.0) * 1e3;
@@ -146,6 +155,9 @@ fn stats_lines(
         for part in comparison_lines(&comparison) {
             lines.push((part, ink::GOLD));
         }
+    }
+    if let Some(compare) = compare {
+        lines.push((compare, ink::GOLD));
     }
     lines.push((
         format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),

@@ -206,7 +206,7 @@ fn group(n: u64) -> String {
     micros(n as f32).trim_end_matches(" µs").to_string()
 }
 
-fn push(ring: &mut VecDeque<f32>, value: f32) {
+pub(super) fn push(ring: &mut VecDeque<f32>, value: f32) {
     if ring.len() == STEP_WINDOW {
         ring.pop_front();
     }

@@ -21,6 +21,7 @@ pub enum View {
     Dirty,
     /// F6: frame timings in µs with a graph, entity and per-system counts, draw calls.
     Stats,
+    Compare,
 }
 
 /// One row of the view table: a view, its `--debug` name, its key and its help line.
@@ -38,7 +39,7 @@ pub struct ViewEntry {
 
 impl View {
     /// Every view: the one table of names, keys and help lines.
-    pub const ALL: [ViewEntry; 6] = [
+    pub const ALL: [ViewEntry; 7] = [
         ViewEntry {
             view: View::Help,
             name: "help",
@@ -74,6 +75,12 @@ impl View {
             name: "stats",
             key: KeyCode::F6,
             help: "F6       stats panel and frame-time graph",
+        },
+        ViewEntry {
+            view: View::Compare,
+            name: "compare",
+            key: KeyCode::F8,
+            help: "F8       compare: the same steps with tracking on and off",
         },
     ];
 
