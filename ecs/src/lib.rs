@@ -76,5 +76,5 @@ pub use column::{Column, Mut};
 pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::EventReader;
-pub use system::{AfterSystem, Clock, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use system::{Clock, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
 pub use world::{MemoryUse, NoSuchEntity, World};

@@ -59,11 +59,8 @@ where
 }
 
 /// What a system receives each update: the entities it tracks, the dirty subset and the removed
-/// ones.
-///
-/// These are the sets as the run started: entities spawned, despawned or changed during the run
-/// reach the system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree with each
-/// other throughout.
+/// ones, as the run started: entities spawned, despawned or changed during the run reach the
+/// system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree throughout.
 ///
 /// ```
 /// # use ecs::{SystemDesc, SystemEntities, World}; let mut w = World::new();
@@ -154,10 +151,6 @@ impl<'a> SystemEntities<'a> {
     }
 }
 
-/// What [`World::update_observed`] calls after each system: with the world and the system's
-/// name.
-pub type AfterSystem<'a> = dyn FnMut(&World, &'static str) + 'a;
-
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
 ///
@@ -247,13 +240,10 @@ impl SystemDesc {
         self
     }
 
-    /// Run only when there is something to react to: when [`SystemEntities::dirty`] or
-    /// [`SystemEntities::removed`] would not be empty. This is already the default for a
-    /// system that watches something; `reactive` extends it to one that watches nothing (it
-    /// then runs when an entity stopped being tracked). For systems whose whole work is their
-    /// dirty and removed entities (an index, a cache, derived data). An update where nothing
-    /// changed skips the system without calling it; a skipped run leaves
-    /// [`SystemInfo::runs`] as it is and reports zero `last_dirty` and `last_duration`.
+    /// Run only when [`SystemEntities::dirty`] or [`SystemEntities::removed`] would not be
+    /// empty: the default for a system that watches something, and for one that watches nothing
+    /// it means "when an entity stopped being tracked". A skipped update is not counted in
+    /// [`SystemInfo::runs`]; its `last_dirty` and `last_duration` read zero.
     ///
     /// ```
     /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
@@ -549,11 +539,8 @@ impl World {
     }
 
     /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). The clock
-    /// is read once as the update starts and once as each system's run ends; a run's time is
-    /// from the reading before it, so it includes the bookkeeping of systems skipped just
-    /// before it (a few nanoseconds each). Even one reading per system costs more than an
-    /// update where nothing changed, so turn this on only while something reads the timings.
-    /// While off, `last_duration` is zero.
+    /// is read as the update starts and as each run ends, so a run's time includes skipping the
+    /// systems before it. A reading costs more than an idle update; while off, it is zero.
     ///
     /// ```
     /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
@@ -599,16 +586,15 @@ impl World {
     }
 
     /// Like [`World::update`], calling `after` with the world and the system's name after each
-    /// system in order, whether it ran or had nothing to do: to see which system changed what
-    /// (a game's deep replay check hashes the state at each call). The deferred despawns and
-    /// clears come after the last call.
+    /// system in order, run or skipped (to see which system changed what). The deferred
+    /// despawns and clears come after the last call.
     ///
     /// ```
     /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
     /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
     /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
     /// ```
-    pub fn update_observed(&mut self, after: &mut AfterSystem<'_>) {
+    pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
         self.run(false, Some(after));
     }
 
@@ -624,7 +610,7 @@ impl World {
         self.run(true, None);
     }
 
-    fn run(&mut self, debug_only: bool, mut after: Option<&mut AfterSystem<'_>>) {
+    fn run(&mut self, debug_only: bool, mut after: Option<&mut dyn FnMut(&World, &'static str)>) {
         match self.phase {
             Phase::Idle => {}
             Phase::Updating(s) => panic!(
@@ -772,15 +758,10 @@ impl World {
         }
         let slot = &mut self.systems[s];
         slot.pending_membership = pending;
-        slot.last_duration = match mark {
-            Some(before) => {
-                let now = clock();
-                let took = now.saturating_sub(*before);
-                *mark = Some(now);
-                took
-            }
-            None => Duration::ZERO,
-        };
+        slot.last_duration = mark.as_mut().map_or(Duration::ZERO, |before| {
+            let now = clock();
+            now.saturating_sub(std::mem::replace(before, now))
+        });
         if let Err(panic) = outcome {
             resume_unwind(panic);
         }

@@ -42,9 +42,9 @@ impl Hasher for TypeIdHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        self.0 = bytes
+        bytes
             .iter()
-            .fold(self.0, |h, &b| h.rotate_left(8) ^ u64::from(b));
+            .for_each(|&b| self.0 = self.0.rotate_left(8) ^ u64::from(b));
     }
 
     fn write_u64(&mut self, n: u64) {
@@ -54,16 +54,13 @@ impl Hasher for TypeIdHasher {
 
 pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
-/// What the world is doing, for the calls that must wait or be refused meanwhile.
+/// What the world is doing: between updates every call acts at once; while system `s` updates,
+/// despawns and clears wait for the end of the update; in its `on_clear`, a clear waits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Phase {
-    /// Between updates: every call acts at once.
     #[default]
     Idle,
-    /// Running this system's update: despawns and clears wait for the end of the update.
     Updating(usize),
-    /// Running this system's [`System::on_clear`](crate::System::on_clear): a clear waits for
-    /// the current one to finish.
     Clearing(usize),
 }
 
@@ -160,22 +157,9 @@ impl fmt::Debug for World {
     }
 }
 
-impl World {
-    /// Create an empty world with change tracking on.
-    ///
-    /// ```
-    /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
 fn no_resource<R>() -> ! {
-    panic!(
-        "no resource `{}`: call World::insert_resource first",
-        type_name::<R>()
-    )
+    let name = type_name::<R>();
+    panic!("no resource `{name}`: call World::insert_resource first")
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
@@ -187,6 +171,15 @@ fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
 }
 
 impl World {
+    /// Create an empty world with change tracking on.
+    ///
+    /// ```
+    /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
     /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
     ///
     /// Systems see the entity (and its watched components as dirty) on their next run.
@@ -211,9 +204,8 @@ impl World {
         entity
     }
 
-    /// Create one entity per bundle of `bundles`, in order, as [`World::spawn`] would one by
-    /// one, and return them, with room reserved from the iterator's size hint first (see
-    /// [`World::reserve`]).
+    /// Spawn one entity per bundle, in order, as [`World::spawn`] would, and return them; room
+    /// is reserved from the iterator's size hint first ([`World::reserve`]).
     ///
     /// ```
     /// # let mut w = ecs::World::new();
@@ -225,9 +217,8 @@ impl World {
         bundles.map(|bundle| self.spawn(bundle)).collect()
     }
 
-    /// Make room for `additional` more entities with the components of bundle `B`: entity
-    /// slots, `B`'s columns, and the sets of the systems that will track them, with exact
-    /// capacities (no slack from growth by doubling). Only capacity changes.
+    /// Make room for `additional` more entities of bundle `B` (entity slots, `B`'s columns, the
+    /// sets of the systems that will track them), with exact capacities: no slack from doubling.
     ///
     /// ```
     /// # let mut w = ecs::World::new();
@@ -858,8 +849,6 @@ impl World {
 
 /// Where a world's heap bytes go, by capacity (what is allocated, used or not):
 /// [`World::memory_use`].
-///
-/// [`World::memory_use`]: crate::World::memory_use
 ///
 /// ```
 /// # let mut w = ecs::World::new(); w.spawn((7u32,));

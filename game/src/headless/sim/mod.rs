@@ -83,7 +83,11 @@ impl Sim {
 
     /// [`Sim::step`], calling `after` with the world and the system's name after each system of
     /// the schedule (deep replay verification compares states there).
-    pub fn step_observed(&mut self, input: Input, after: &mut ecs::AfterSystem<'_>) {
+    pub fn step_observed(
+        &mut self,
+        input: Input,
+        after: &mut dyn FnMut(&ecs::World, &'static str),
+    ) {
         self.begin_step(input);
         self.world.update_observed(after);
     }
