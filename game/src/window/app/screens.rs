@@ -100,6 +100,11 @@ pub struct TitleEntry {
     pub open: bool,
     /// Whether it is one of the campaign's levels (numbered) or another level file.
     pub campaign: bool,
+    /// Why a campaign level cannot be played ("missing", "does not load"), shown in its row.
+    pub problem: Option<&'static str>,
+    /// Why it can or cannot be opened, where that needs saying: shown under the list while it
+    /// is chosen.
+    pub why: Option<String>,
 }
 
 impl TitleEntry {
@@ -244,12 +249,30 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
         }
         None => below,
     };
+    let total_size = if l.big { 22.0 } else { 18.0 };
     hud.centered(
         title_total(entries),
         below + l.size * 1.2,
-        if l.big { 22.0 } else { 18.0 },
+        total_size,
         ink::TEXT,
     );
+    // Why the chosen level can or cannot be played, where its row's word does not say it all.
+    if let Some(chosen) = entries.get(selected)
+        && let Some(why) = &chosen.why
+    {
+        let color = if chosen.problem.is_some() {
+            ink::ERROR
+        } else {
+            ink::GOLD
+        };
+        let chars = (l.width / (total_size * 0.5)).max(8.0) as usize;
+        hud.centered(
+            shorten(why, chars),
+            below + l.size * 1.2 + total_size * 1.5,
+            total_size,
+            color,
+        );
+    }
     hud.centered(
         "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
         l.h - if l.big { 30.0 } else { 12.0 },
@@ -307,7 +330,9 @@ fn title_row(
         size,
         color,
     );
-    let right = if !entry.open {
+    let right = if let Some(problem) = entry.problem {
+        (problem.to_string(), ink::ERROR)
+    } else if !entry.open {
         ("locked".to_string(), ink::DIM)
     } else {
         match entry.best {
@@ -693,6 +718,8 @@ mod tests {
             par: None,
             open: true,
             campaign: true,
+            problem: None,
+            why: None,
         };
         let entries = [
             entry("iron_bands.ron", u64::MAX),
