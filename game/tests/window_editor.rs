@@ -700,7 +700,7 @@ fn saving_without_edits_leaves_the_file_byte_identical() {
     // vault.ron: comments, a legend and overrides, all kept as written.
     let original = std::fs::read_to_string(copy_level(&dir, "vault.ron")).expect("copied level");
     let path = dir.path("vault.ron");
-    let mut game = editing(&path, &dir, None);
+    let game = editing(&path, &dir, None);
     // Point at the window so it has the keyboard (no window manager under Xvfb).
     game.point_at((640, 360));
     let report = game.save_and_finish();
@@ -1012,11 +1012,9 @@ impl Game {
         );
     }
 
-    /// Wait until the game has handled everything sent to its window so far: the display
-    /// delivers events in order, so once a frame took a Shift pressed now, it had them all.
-    fn settle(&mut self) {
-        self.send(&["key", "shift"]);
-        self.wait_taken("LeftShift");
+    /// Wait until a frame of the game took a request to close its window (and did not end).
+    fn wait_close_taken(&mut self) {
+        self.wait_taken("Close");
     }
 
     fn running(&mut self) -> bool {
@@ -1039,7 +1037,7 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     let editor = &start["editor"];
 
     // No edits: the window closes at once.
-    let mut game = editing(&path, &dir, None);
+    let game = editing(&path, &dir, None);
     game.close_window();
     let report = game.finish();
     assert_eq!(report["editor"]["modified"], false, "{report}");
@@ -1048,7 +1046,7 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     let mut game = editing(&path, &dir, None);
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     game.close_window();
-    game.settle();
+    game.wait_close_taken();
     assert!(game.running(), "the first close with unsaved edits asks");
     game.close_window();
     let report = game.finish();
@@ -1090,7 +1088,7 @@ fn tools_editor(name: &str) -> Option<(TempDir, String, Game, serde_json::Value)
     let dir = TempDir::new(&format!("editor-{name}"));
     let path = tools_level(&dir, "tools.ron");
     let start = view_at_start(&path, &dir);
-    let mut game = editing(&path, &dir, Some(&format!("editor-{name}.png")));
+    let game = editing(&path, &dir, Some(&format!("editor-{name}.png")));
     Some((dir, path, game, start["editor"].clone()))
 }
 

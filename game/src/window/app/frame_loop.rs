@@ -5,7 +5,7 @@ use crate::window::platform::Instant;
 
 use macroquad::prelude::{
     MouseButton, get_frame_time, get_keys_pressed, is_mouse_button_pressed,
-    is_mouse_button_released, next_frame, prevent_quit, set_default_camera,
+    is_mouse_button_released, is_quit_requested, next_frame, prevent_quit, set_default_camera,
 };
 
 use super::app_error::AppError;
@@ -70,7 +70,8 @@ pub(super) async fn game_loop(
 
 /// The environment variable that makes the game say on standard output, after each frame
 /// that took key presses or mouse buttons, which it took (`keys 12: Down Enter`; a button as
-/// `MouseLeft` when pressed, `MouseLeft-up` when let go), and after its first frame that it
+/// `MouseLeft` when pressed, `MouseLeft-up` when let go; a request to close the window as
+/// `Close`), and after its first frame that it
 /// takes keys at all (`keys 1:`); each line ends with the step the game being played is at
 /// (`keys 12: E step 40`). What a test that types into the window waits for instead of
 /// sleeping: once the line is there, the frame has handled the keys.
@@ -82,6 +83,9 @@ fn echo_frame_keys(frame: u64, step: Option<u64>) {
         .into_iter()
         .map(|key| format!("{key:?}"))
         .collect();
+    if is_quit_requested() {
+        keys.push("Close".to_owned());
+    }
     for button in [MouseButton::Left, MouseButton::Right, MouseButton::Middle] {
         if is_mouse_button_pressed(button) {
             keys.push(format!("Mouse{button:?}"));

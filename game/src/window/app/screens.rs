@@ -235,44 +235,48 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
         (a, b) => Some(format!("^ {a} more above, v {b} more below")),
     };
     let cue_size = if l.big { 20.0 } else { 16.0 };
-    let below = match cue {
-        Some(cue) => {
-            let w = measure_text(&cue, None, cue_size as u16, 1.0).width;
-            hud.text(
-                cue,
-                l.x + l.width - w - 8.0,
-                below + cue_size,
-                cue_size,
-                ink::GOLD,
-            );
-            below + cue_size
-        }
-        None => below,
-    };
-    let total_size = if l.big { 22.0 } else { 18.0 };
-    hud.centered(
-        title_total(entries),
-        below + l.size * 1.2,
-        total_size,
-        ink::TEXT,
-    );
-    // Why the chosen level can or cannot be played, where its row's word does not say it all.
-    if let Some(chosen) = entries.get(selected)
-        && let Some(why) = &chosen.why
-    {
-        let color = if chosen.problem.is_some() {
+    let mut cue_width = 0.0;
+    if let Some(cue) = &cue {
+        cue_width = measure_text(cue, None, cue_size as u16, 1.0).width;
+        hud.text(
+            cue.clone(),
+            l.x + l.width - cue_width - 8.0,
+            below + cue_size,
+            cue_size,
+            ink::GOLD,
+        );
+    }
+    // Why the chosen level can or cannot be played, where its row's word does not say it all:
+    // on the cue's row, from the left.
+    let why = entries
+        .get(selected)
+        .and_then(|e| Some((e.why.as_ref()?, e.problem)));
+    if let Some((why, problem)) = why {
+        let color = if problem.is_some() {
             ink::ERROR
         } else {
             ink::GOLD
         };
-        let chars = (l.width / (total_size * 0.5)).max(8.0) as usize;
-        hud.centered(
+        let chars = ((l.width - cue_width - 24.0) / (cue_size * 0.5)).max(8.0) as usize;
+        hud.text(
             shorten(why, chars),
-            below + l.size * 1.2 + total_size * 1.5,
-            total_size,
+            l.x + 8.0,
+            below + cue_size,
+            cue_size,
             color,
         );
     }
+    let below = if cue.is_some() || why.is_some() {
+        below + cue_size
+    } else {
+        below
+    };
+    hud.centered(
+        title_total(entries),
+        below + l.size * 1.2,
+        if l.big { 22.0 } else { 18.0 },
+        ink::TEXT,
+    );
     hud.centered(
         "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
         l.h - if l.big { 30.0 } else { 12.0 },
