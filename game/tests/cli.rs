@@ -508,6 +508,7 @@ fn cpu_and_memory(pid: u32) -> Option<(u64, u64)> {
 /// a hang.
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "heavy: .ci/run runs it"]
 fn sim_with_a_huge_frame_count_steps_without_allocating_for_it() {
     /// CPU time to see used: 2 s at the usual 100 ticks a second, hundreds of thousands of
     /// steps of the crate room.

@@ -54,7 +54,7 @@ fn progress_and_settings_keep_every_damaged_copy_up_to_ten() {
         std::fs::write(dir.0.join("settings.txt"), &damage).unwrap();
         let (mut progress, problem) = Progress::load(&store);
         assert!(problem.is_some());
-        progress.mark_cleared(&format!("level_{n}.ron"));
+        progress.mark_cleared(&format!("level_{n}.ron")).unwrap();
         progress.save().unwrap();
         let (mut settings, problem) = SettingsFile::load(&store, Overrides::default());
         assert!(problem.is_some());
@@ -213,4 +213,41 @@ proptest! {
         settings.change(|s| s.volume = if volume == 0 { 1 } else { 0 }).unwrap();
         prop_assert!(SettingsFile::load(&store, Overrides::default()).1.is_none());
     }
+}
+
+#[test]
+fn a_data_file_that_is_a_symlink_is_written_through_and_its_damaged_copy_kept() {
+    let dir = TempDir::new("symlinked-data");
+    let elsewhere = TempDir::new("symlinked-target");
+    let store = Store::at(&dir.0);
+    let target = elsewhere.0.join("my_best_times.txt");
+    let damaged = "\"first_swing.ron\" = 900\nthis line is damaged\n";
+    std::fs::write(&target, damaged).unwrap();
+    std::os::unix::fs::symlink(&target, store.path()).unwrap();
+    let (mut best, problem) = BestTimes::load(&store);
+    assert!(matches!(problem, Some(RecordsError::Damaged { .. })));
+    best.record("iron_bands.ron", 500).unwrap();
+    best.save().unwrap();
+
+    let link = std::fs::symlink_metadata(store.path()).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+    let written = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        written.contains("\"first_swing.ron\" = 900")
+            && written.contains("\"iron_bands.ron\" = 500"),
+        "the file the link names gets the new table: {written}"
+    );
+    let copy = dir.0.join("best_times.damaged.txt");
+    assert!(
+        !std::fs::symlink_metadata(&copy)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the damaged copy is a file of its own, not a second link to the file just replaced"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&copy).unwrap(),
+        damaged,
+        "the damaged copy holds the damaged text"
+    );
 }

@@ -51,7 +51,7 @@ fn child_game_clears_its_level() {
     let level = format!("level_{i}.ron");
     best.record(&level, 100 + i as u64).unwrap();
     best.save().unwrap();
-    progress.mark_cleared(&level);
+    progress.mark_cleared(&level).unwrap();
     progress.save().unwrap();
     change_setting(&mut settings, i);
 }
@@ -159,9 +159,9 @@ fn progress_saved_by_two_games_is_the_union() {
     let store = Store::at(&dir.0);
     let (mut a, _) = Progress::load(&store);
     let (mut b, _) = Progress::load(&store);
-    a.mark_cleared("first_swing.ron");
+    a.mark_cleared("first_swing.ron").unwrap();
     a.save().unwrap();
-    b.mark_cleared("iron_bands.ron");
+    b.mark_cleared("iron_bands.ron").unwrap();
     b.save().unwrap();
     let (again, _) = Progress::load(&store);
     assert!(again.is_cleared("first_swing.ron") && again.is_cleared("iron_bands.ron"));

@@ -92,6 +92,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1_500, failure_persistence: None, rng_seed: RngSeed::Fixed(23), ..ProptestConfig::default() })]
 
     #[test]
+    #[ignore = "heavy: .ci/run runs it"]
     fn mutated_levels_open_or_fail_as_check_does_and_valid_ones_move_intact(
         which in 0..SOURCES.len(),
         mutations in prop::collection::vec(mutation(LEVEL_BYTES, 8), 1..4),
@@ -105,6 +106,7 @@ proptest! {
     }
 
     #[test]
+    #[ignore = "heavy: .ci/run runs it"]
     fn unmutated_sources_move_intact(which in 0..SOURCES.len()) {
         let dir = TempDir::new("editor-fuzz-sources");
         check_file(&dir.0, SOURCES[which].as_bytes())?;

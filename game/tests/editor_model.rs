@@ -404,6 +404,29 @@ fn save_is_atomic_leaves_no_temporary_file_and_follows_a_symlink() {
     assert_eq!(editor.last_saved(), Some(editor.text().as_bytes()));
 }
 
+#[test]
+fn a_save_outside_levels_removes_the_temporary_files_of_games_killed_mid_save() {
+    let dir = TempDir::new("editor-stale-temporaries");
+    let path = dir.0.join("room.ron");
+    std::fs::copy(repo().join("levels/crate_room.ron"), &path).unwrap();
+    // A process that has ended: its id is gone.
+    let mut ended = std::process::Command::new("true")
+        .spawn()
+        .expect("run true");
+    let gone = ended.id();
+    ended.wait().unwrap();
+    let stale = dir.0.join(format!(".other_room.ron.{gone}.tmp"));
+    std::fs::write(&stale, "half a save of another level").unwrap();
+    // This test's own process is running: its file may be a save under way.
+    let live = dir.0.join(format!(".third.ron.{}.tmp", std::process::id()));
+    std::fs::write(&live, "a save under way").unwrap();
+    let mut editor = open(&path);
+    editor.paint(1, 1, 'c').unwrap();
+    editor.save().unwrap();
+    assert!(!stale.exists(), "the dead game's temporary file is removed");
+    assert!(live.exists(), "a live process's file is left alone");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_failed_save_reports_the_error_and_keeps_the_edits() {

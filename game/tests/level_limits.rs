@@ -18,6 +18,7 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 #[test]
+#[ignore = "heavy: .ci/run runs it"]
 fn more_than_ten_million_crates_is_an_error_at_the_first_one_too_many() {
     // 2500 rows of 4001 crates, plus a row holding the player start.
     let crate_row = format!("    \"{}\",\n", "c".repeat(4001));
@@ -209,6 +210,7 @@ fn repeats_are_found_by_cell_wherever_they_are_in_the_list() {
 }
 
 #[test]
+#[ignore = "heavy: .ci/run runs it"]
 fn more_overrides_than_the_limit_is_an_error_at_the_first_one_too_many() {
     let mut text = String::from("(name: \"Many\", map: [\"#@c#\"], crates: [\n");
     for i in 0..=MAX_OVERRIDES {
@@ -227,6 +229,7 @@ fn more_overrides_than_the_limit_is_an_error_at_the_first_one_too_many() {
 }
 
 #[test]
+#[ignore = "heavy: .ci/run runs it"]
 fn millions_of_map_rows_are_counted_not_kept() {
     let mut text = String::from("(name: \"Tall\", map: [\n");
     text.push_str(&"\"#\",\n".repeat(2_000_000));

@@ -45,6 +45,7 @@ fn repeated(head: &str, item: &str, count: usize, tail: &str) -> String {
 }
 
 #[test]
+#[ignore = "heavy: .ci/run runs it"]
 fn memory_follows_the_level_not_the_file() {
     let head = "(name: \"M\", map: [\"#@c#\"], ";
     // Files of about 16 MiB, the largest `load` reads, that can only be errors.

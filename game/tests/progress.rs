@@ -26,7 +26,7 @@ fn a_damaged_line_costs_only_itself_and_is_moved_aside_at_the_next_save() {
     assert!(!progress.is_cleared("x.ron"));
     // Loading never writes.
     assert!(std::fs::read_to_string(&file).unwrap().contains("junk"));
-    assert!(progress.mark_cleared("pocket_change.ron"));
+    assert!(progress.mark_cleared("pocket_change.ron").unwrap());
     progress.save().expect("saves");
     let damaged = std::fs::read_to_string(dir.0.join("progress.damaged.txt")).unwrap();
     assert!(damaged.contains("junk"), "the damaged file is kept aside");
@@ -46,7 +46,7 @@ fn an_unwritable_folder_is_an_error_that_names_it_and_progress_keeps_working() {
     let blocked = dir.0.join("blocked");
     std::fs::write(&blocked, "a file").unwrap();
     let (mut progress, _) = Progress::load(&Store::at(blocked.join("data")));
-    assert!(progress.mark_cleared("first_swing.ron"));
+    assert!(progress.mark_cleared("first_swing.ron").unwrap());
     let err = progress
         .save()
         .expect_err("cannot create the folder")

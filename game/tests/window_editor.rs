@@ -39,19 +39,50 @@ struct Game {
     stderr: Arc<Mutex<Vec<String>>>,
     /// How many of those lines a `wait_said` already looked at.
     seen: usize,
+    /// Every line the game wrote on stdout so far: the frames that took keys and buttons
+    /// (`CRATE_ROOM_ECHO_KEYS`), then the report.
+    stdout: Arc<Mutex<Vec<String>>>,
+    /// How many of those lines a `wait_taken` already looked at.
+    stdout_seen: usize,
+    /// The threads reading stdout and stderr; they end when the game has closed both.
+    readers: Vec<std::thread::JoinHandle<()>>,
 }
 
-/// Read `stream` line by line into a shared list, in a thread, so a test can wait for a line.
-fn collect_lines(stream: impl Read + Send + 'static) -> Arc<Mutex<Vec<String>>> {
+/// Read `stream` line by line into a shared list, in a thread, so a test can wait for a line;
+/// the thread ends at the end of the stream.
+fn collect_lines(
+    stream: impl Read + Send + 'static,
+) -> (Arc<Mutex<Vec<String>>>, std::thread::JoinHandle<()>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&lines);
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         for line in std::io::BufReader::new(stream).lines() {
             let Ok(line) = line else { break };
-            sink.lock().expect("stderr lines").push(line);
+            sink.lock().expect("lines").push(line);
         }
     });
-    lines
+    (lines, reader)
+}
+
+/// The name the game's key echo gives the last key of xdotool's `keys` (`ctrl+s` is `S`,
+/// `Escape` is `Escape`): macroquad's.
+fn taken_name(keys: &str) -> String {
+    let last = keys.rsplit('+').next().unwrap_or(keys);
+    if last.chars().count() == 1 {
+        last.to_uppercase()
+    } else {
+        last.to_owned()
+    }
+}
+
+/// The game's name of xdotool mouse `button` (1 left, 2 middle, 3 right).
+fn button_name(button: &str) -> &'static str {
+    match button {
+        "1" => "MouseLeft",
+        "2" => "MouseMiddle",
+        "3" => "MouseRight",
+        other => panic!("no mouse button {other}"),
+    }
 }
 
 impl Game {
@@ -85,7 +116,7 @@ impl Game {
                 .stderr(Stdio::piped())
                 .spawn()
                 .expect("start Xvfb");
-            let said = collect_lines(xvfb.stderr.take().expect("Xvfb's stderr"));
+            let (said, _) = collect_lines(xvfb.stderr.take().expect("Xvfb's stderr"));
             let stdout = xvfb.stdout.take().expect("Xvfb's stdout");
             let (tx, rx) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
@@ -144,13 +175,16 @@ impl Game {
             .args(args)
             .current_dir(repo())
             .env("CRATE_ROOM_DATA_DIR", data)
+            // Each frame that took keys or buttons says so: the test waits for that.
+            .env("CRATE_ROOM_ECHO_KEYS", "1")
             .env("DISPLAY", display)
             .env_remove("XAUTHORITY")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("start crate-room");
-        let stderr = collect_lines(child.stderr.take().expect("stderr"));
+        let (stderr, err_reader) = collect_lines(child.stderr.take().expect("stderr"));
+        let (stdout, out_reader) = collect_lines(child.stdout.take().expect("stdout"));
         Game {
             pid: child.id().to_string(),
             child,
@@ -160,7 +194,47 @@ impl Game {
             window: None,
             stderr,
             seen: 0,
+            stdout,
+            stdout_seen: 0,
+            readers: vec![err_reader, out_reader],
         }
+    }
+
+    /// Wait until a frame of the game took `taken` (a key or button as the echo names it)
+    /// after whatever an earlier wait saw; returns the step the game was at then.
+    fn wait_taken(&mut self, taken: &str) -> u64 {
+        let mut step = 0;
+        self.wait_until(&format!("a frame to take {taken}"), |game| {
+            let lines = game.stdout.lock().expect("stdout lines");
+            let found = lines[game.stdout_seen..].iter().position(|line| {
+                line.strip_prefix("keys ")
+                    .and_then(|l| l.split_once(": "))
+                    .is_some_and(|(_, keys)| keys.split(' ').any(|k| k == taken))
+            });
+            match found {
+                Some(i) => {
+                    let line = &lines[game.stdout_seen + i];
+                    step = line
+                        .rsplit_once(" step ")
+                        .and_then(|(_, s)| s.parse().ok())
+                        .unwrap_or(0);
+                    drop(lines);
+                    game.stdout_seen += i + 1;
+                    true
+                }
+                None => false,
+            }
+        });
+        step
+    }
+
+    /// Wait until the game being played has run past `step`: Shift (which nothing takes) is
+    /// pressed until a frame that takes it reports a later step.
+    fn wait_for_step_after(&mut self, step: u64) {
+        self.wait_until(&format!("the game to run past step {step}"), |game| {
+            game.send(&["key", "shift"]);
+            game.wait_taken("LeftShift") > step
+        });
     }
 
     /// Wait for `what` to hold, polling; past the deadline the game is killed (on drop) and
@@ -348,55 +422,56 @@ impl Game {
         ]);
     }
 
-    /// Click `button` (1 left, 3 right) at window pixel `(x, y)`.
-    fn click(&self, at: (u32, u32), button: &str) {
+    /// Click `button` (1 left, 3 right) at window pixel `(x, y)`, and wait until a frame of
+    /// the game took the button's release (the click is then handled).
+    fn click(&mut self, at: (u32, u32), button: &str) {
         self.point_at(at);
-        std::thread::sleep(Duration::from_millis(150));
         self.xdotool(&["click", button]);
-        std::thread::sleep(Duration::from_millis(250));
+        self.wait_taken(&format!("{}-up", button_name(button)));
     }
 
-    /// Type `keys` (xdotool names: `ctrl+s`, `e`, `Escape`).
-    fn key(&self, keys: &str) {
+    /// Type `keys` (xdotool names: `ctrl+s`, `e`, `Escape`), and wait until a frame of the game
+    /// took it.
+    fn key(&mut self, keys: &str) {
         self.xdotool(&["key", keys]);
-        std::thread::sleep(Duration::from_millis(400));
+        self.wait_taken(&taken_name(keys));
     }
 
-    /// Ctrl+S, then Esc (paced as [`Game::key`] paces them); the report of the game's end.
-    fn save_and_finish(self) -> serde_json::Value {
+    /// Ctrl+S, then Esc (each waited for as [`Game::key`] does); the report of the game's end.
+    fn save_and_finish(mut self) -> serde_json::Value {
         self.key("ctrl+s");
-        self.key("Escape");
+        self.xdotool(&["key", "Escape"]);
         self.finish()
     }
 
     /// Quit from the editor with unsaved edits: Esc asks first, Esc again quits. The report.
-    fn quit_unsaved(self) -> serde_json::Value {
+    fn quit_unsaved(mut self) -> serde_json::Value {
         self.key("Escape");
-        self.key("Escape");
+        self.xdotool(&["key", "Escape"]);
         self.finish()
     }
 
-    /// Wait for the game to end by itself, and return its JSON report.
+    /// Wait for the game to end by itself (within the deadline), and return its JSON report.
     fn finish(mut self) -> serde_json::Value {
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(60) {
-            if self.child.try_wait().expect("wait").is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.wait_until("the game to end", |game| {
+            game.child.try_wait().expect("wait").is_some()
+        });
         let status = self.child.try_wait().expect("wait");
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        if let Some(out) = self.child.stdout.as_mut() {
-            let _ = out.read_to_string(&mut stdout);
+        // The readers end at the end of the game's output, which has ended with it.
+        let started = Instant::now();
+        while !self
+            .readers
+            .iter()
+            .all(std::thread::JoinHandle::is_finished)
+        {
+            assert!(
+                started.elapsed() < DEADLINE,
+                "the game's output was not closed within {DEADLINE:?} of its end"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
-        if let Some(err) = self.child.stderr.as_mut() {
-            let _ = err.read_to_string(&mut stderr);
-        }
-        // The reader thread has the rest of it by the time the game has ended.
-        std::thread::sleep(Duration::from_millis(50));
-        stderr.push_str(&self.stderr.lock().expect("stderr lines").join("\n"));
+        let stdout = self.stdout.lock().expect("stdout lines").join("\n");
+        let stderr = self.stderr.lock().expect("stderr lines").join("\n");
         assert!(
             status.is_some_and(|s| s.success()),
             "the game did not end well: {status:?}\nstdout: {stdout}\nstderr: {stderr}"
@@ -570,7 +645,7 @@ fn clicks_paint_exactly_the_clicked_cells_and_ctrl_s_saves_only_them() {
         "the editor starts with a brush that changes floor"
     );
 
-    let game = editing(&path, &dir, Some("editor-saved.png"));
+    let mut game = editing(&path, &dir, Some("editor-saved.png"));
     // Floor cells in all four quadrants, none the mirror of another, each clicked near a
     // different corner: a mapping that is flipped, or off by a cell or by the HUD bar's
     // height, paints some other cell.
@@ -651,14 +726,14 @@ fn leaving_edit_mode_plays_the_edited_map_unsaved() {
         "the first brush is a crate: {brush}"
     );
 
-    let game = editing(&path, &dir, Some("editor-after-play.png"));
+    let mut game = editing(&path, &dir, Some("editor-after-play.png"));
     // Three crates round the player's start (13, 7), in the way of any walk.
     for cell in [(12, 7), (14, 7), (13, 8)] {
         assert_eq!(char_at(&original, cell), '.', "{cell:?}");
         game.click(pixel(editor, cell, (0.5, 0.5)), "1");
     }
     game.key("e");
-    std::thread::sleep(Duration::from_millis(1500));
+    game.wait_for_step_after(0);
     game.key("e");
     let report = game.quit_unsaved();
     assert_eq!(report["showing"], "editing", "{report}");
@@ -685,18 +760,17 @@ fn the_editors_own_save_is_not_a_reload_but_an_outside_edit_is_noticed_and_edits
         return;
     };
     let editor = &start["editor"];
-    let game = editing(&path, &dir, None);
+    let mut game = editing(&path, &dir, None);
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     game.key("ctrl+s");
-    // Long enough for the watcher to report the save (a tenth of a second of quiet).
-    std::thread::sleep(Duration::from_millis(1000));
+    game.wait_said("saved");
     let saved = std::fs::read_to_string(&path).expect("saved");
     assert_eq!(saved, with_cells(&original, &[((1, 1), 'c')]));
     // Now an unsaved edit, and someone else changes the file.
     game.click(pixel(editor, (2, 1), (0.5, 0.5)), "1");
     let outside = saved.replace("The Crate Room", "The Crate Room, edited outside");
     std::fs::write(&path, &outside).expect("write the level");
-    std::thread::sleep(Duration::from_millis(1000));
+    game.wait_said("the file changed on disk");
     // A save now asks before it overwrites that change, and writes nothing yet.
     game.key("ctrl+s");
     let report = game.quit_unsaved();
@@ -731,7 +805,7 @@ fn a_save_that_fails_says_why_and_keeps_the_edits() {
     std::fs::copy(repo().join("levels/crate_room.ron"), path).unwrap();
     let start = view_at_start(path, &dir);
     let editor = &start["editor"];
-    let game = editing(path, &dir, Some("editor-save-failed.png"));
+    let mut game = editing(path, &dir, Some("editor-save-failed.png"));
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     // The folder goes away (root ignores file permissions, so a read-only file would not do).
     std::fs::remove_dir_all(&level_dir).unwrap();
@@ -758,7 +832,7 @@ fn a_save_that_removes_a_crate_override_names_it_and_waits_for_a_second_ctrl_s()
     // crate_room.ron overrides the crate at (19, 8): erase that crate.
     assert!(original.contains("(at: (19, 8), health: 5),"));
     assert_eq!(char_at(&original, (19, 8)), 'c');
-    let game = editing(&path, &dir, None);
+    let mut game = editing(&path, &dir, None);
     game.click(pixel(editor, (19, 8), (0.5, 0.5)), "3");
     game.key("ctrl+s");
     assert_eq!(
@@ -879,7 +953,7 @@ fn the_resize_buttons_and_keys_add_and_remove_rows_and_columns() {
         let (right, bottom) = pixel(editor, (w, h), (0.0, 0.0));
         (right, bottom, (left + right) / 2, (top + bottom) / 2)
     };
-    let game = editing(&path, &dir, None);
+    let mut game = editing(&path, &dir, None);
     let (right, _, _, mid_y) = edges(w, h);
     game.click((right + 17, mid_y - 13), "1"); // right `+`: a column
     // The map is a column wider now: its bottom edge's middle moved.
@@ -929,13 +1003,18 @@ x.XFlush(d)
 "#;
 
 impl Game {
+    /// Ask the window to close, as a window manager does (what follows waits for the result).
     fn close_window(&self) {
         let window = self.window.as_deref().expect("wait_for_window first");
         self.run_on_display(
             Command::new("python3").args(["-c", CLOSE_WINDOW_PY, window]),
             "close the window",
         );
-        std::thread::sleep(Duration::from_millis(800));
+    }
+
+    /// Wait until a frame of the game took a request to close its window (and did not end).
+    fn wait_close_taken(&mut self) {
+        self.wait_taken("Close");
     }
 
     fn running(&mut self) -> bool {
@@ -967,6 +1046,7 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     let mut game = editing(&path, &dir, None);
     game.click(pixel(editor, (1, 1), (0.5, 0.5)), "1");
     game.close_window();
+    game.wait_close_taken();
     assert!(game.running(), "the first close with unsaved edits asks");
     game.close_window();
     let report = game.finish();

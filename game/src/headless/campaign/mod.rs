@@ -162,6 +162,18 @@ impl Campaign {
         listed.into_iter().map(|(_, p)| p).chain(others).collect()
     }
 
+    /// The title screen's list: [`order`](Self::order), with each listed level that `files`
+    /// lacks at its place in the campaign, as `dir`/name, so the title shows it as missing.
+    pub fn listing(&self, dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
+        let missing = self.missing(files);
+        let mut listing = self.order(files);
+        for name in missing {
+            let at = self.position(name).unwrap_or(0);
+            listing.insert(at.min(listing.len()), dir.join(name));
+        }
+        listing
+    }
+
     /// Whether `file` may be played from the title screen: a level outside the campaign, one
     /// of its first [`OPEN_AT_START`], or one whose predecessor is `cleared`. A predecessor
     /// that is `missing` (listed, but not in the folder) never locks the rest: once it is open
@@ -249,6 +261,21 @@ mod tests {
         // Clearing the fourth opens the fifth, whatever else is cleared.
         assert!(campaign.is_open("5.ron", |f: &str| f == "4.ron", none));
         assert!(!campaign.is_open("5.ron", |f: &str| f != "4.ron", none));
+    }
+
+    #[test]
+    fn the_listing_keeps_a_missing_level_at_its_place() {
+        let campaign = Campaign::parse("1.ron\n2.ron\n3.ron\n4.ron\n").unwrap();
+        let dir = Path::new("levels");
+        let files: Vec<PathBuf> = ["4.ron", "1.ron", "own.ron", "3.ron"]
+            .iter()
+            .map(|f| dir.join(f))
+            .collect();
+        let names: Vec<PathBuf> = ["1.ron", "2.ron", "3.ron", "4.ron", "own.ron"]
+            .iter()
+            .map(|f| dir.join(f))
+            .collect();
+        assert_eq!(campaign.listing(dir, &files), names);
     }
 
     #[test]

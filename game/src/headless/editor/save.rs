@@ -15,12 +15,16 @@ pub struct WriteError {
     pub message: String,
 }
 
-/// Write `bytes` to `path` atomically (see [`crate::fsutil::write_atomic`]).
+/// Write `bytes` to `path` atomically (see [`crate::fsutil::write_atomic`]), then remove the
+/// temporary files that games killed mid-save left in its folder: levels are saved wherever
+/// the author keeps them, not only in `levels/`, which a start cleans.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     crate::fsutil::write_atomic(path, bytes).map_err(|e| WriteError {
         path: e.path,
         message: e.message,
-    })
+    })?;
+    crate::fsutil::remove_stale_temporaries(crate::fsutil::folder_of(path));
+    Ok(())
 }
 
 /// Why a save did not happen; the edits are still in memory.

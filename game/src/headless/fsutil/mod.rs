@@ -13,6 +13,6 @@ pub use read::{
     regular_file_metadata,
 };
 pub use write::{
-    Lock, WriteError, check_not_input, check_output, create_dir_all, keep_copy, lock_exclusive,
-    remove_stale_temporaries, rename, write_atomic,
+    Lock, WriteError, check_not_input, check_output, create_dir_all, folder_of, keep_copy,
+    lock_exclusive, remove_stale_temporaries, rename, write_atomic,
 };

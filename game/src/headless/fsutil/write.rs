@@ -278,7 +278,8 @@ pub fn lock_exclusive(path: &Path) -> io::Result<Lock> {
 
 /// Keep the file `path` as it is under the name `aside` too, replacing `aside`: a hard link (no
 /// bytes copied, nothing to run out of), or a copy where links are not possible. A missing
-/// `path` keeps nothing.
+/// `path` keeps nothing. A symbolic link is followed: `aside` keeps the file it names, never a
+/// second link to a file that is about to be replaced.
 ///
 /// # Errors
 /// `aside` cannot be replaced or written; it is then left absent, never half-written.
@@ -290,7 +291,9 @@ pub fn keep_copy(path: &Path, aside: &Path) -> io::Result<()> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
         }
-        if fs::hard_link(path, aside).is_ok() {
+        // `hard_link` links a symbolic link itself, not the file it names.
+        let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        if fs::hard_link(&real, aside).is_ok() {
             return Ok(());
         }
         match fs::copy(path, aside) {
@@ -336,6 +339,14 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
         }
     }
     removed
+}
+
+/// The folder holding the file `path`: its parent, or `.` for a bare file name.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
 /// The process id in a temporary file's name (`.NAME.PID.tmp`), if it is one.

@@ -531,7 +531,7 @@ pub fn clock(steps: u64) -> String {
 }
 
 /// Why `name` cannot be a level key, if it cannot.
-fn check_name(name: &str) -> Result<(), &'static str> {
+pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
     if name.is_empty() {
         Err("the name is empty")
     } else if name.len() > MAX_NAME_BYTES {

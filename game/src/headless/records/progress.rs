@@ -19,8 +19,9 @@
 //! let store = Store::at(&dir);
 //! let (mut progress, problem) = Progress::load(&store);
 //! assert!(problem.is_none() && !progress.is_cleared("first_swing.ron"));
-//! assert!(progress.mark_cleared("first_swing.ron"));
-//! assert!(!progress.mark_cleared("first_swing.ron"), "already cleared");
+//! assert!(progress.mark_cleared("first_swing.ron").unwrap());
+//! assert!(!progress.mark_cleared("first_swing.ron").unwrap(), "already cleared");
+//! assert!(progress.mark_cleared("two\nlines.ron").is_err(), "no line can hold it");
 //! progress.save().unwrap();
 //! let (again, _) = Progress::load(&store);
 //! assert!(again.is_cleared("first_swing.ron"));
@@ -29,7 +30,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::records::datafile::{self, DataFile, DataFileError, Merged};
+use crate::records::datafile::{self, DataFile, DataFileError, Merged, escape_for_display};
 use crate::records::{self, Store};
 
 /// The file's name without `.txt`, in the data directory.
@@ -40,6 +41,25 @@ pub const MAX_LEVELS: usize = 1024;
 
 const HEADER: &str = "# Crate Room progress: the level files cleared at least once\n\
      # Written by the game; a line it cannot read is skipped and reported, not fatal.\n";
+
+/// Why a clear cannot be kept in the progress.
+#[derive(Debug, thiserror::Error)]
+pub enum NotKept {
+    /// The level's file name cannot be a line of the file.
+    #[error("cannot keep level \"{}\" as cleared: {reason}", escape_for_display(.name))]
+    BadName {
+        /// The name given to [`Progress::mark_cleared`].
+        name: String,
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+    /// The progress already holds [`MAX_LEVELS`] other levels.
+    #[error("cannot keep level \"{}\" as cleared: the progress already holds {MAX_LEVELS} levels", escape_for_display(.name))]
+    Full {
+        /// The name given to [`Progress::mark_cleared`].
+        name: String,
+    },
+}
 
 /// The levels cleared at least once, and where to save them.
 #[derive(Clone, Debug, Default)]
@@ -89,15 +109,27 @@ impl Progress {
         self.cleared.iter().map(String::as_str)
     }
 
-    /// Note that `level` was cleared; true if it had not been (then [`save`](Self::save)).
-    /// A name that cannot be kept (empty, control characters, too long) or a full table is
-    /// ignored: progress is a convenience, never a reason to stop.
-    pub fn mark_cleared(&mut self, level: &str) -> bool {
-        let keepable = !level.is_empty()
-            && level.len() <= records::MAX_NAME_BYTES
-            && !level.chars().any(char::is_control)
-            && self.cleared.len() < MAX_LEVELS;
-        keepable && self.cleared.insert(level.to_owned())
+    /// Note that `level` was cleared; `Ok(true)` if it had not been (then
+    /// [`save`](Self::save)).
+    ///
+    /// # Errors
+    /// [`NotKept`] for a name that cannot be a line of the file (empty, too long, holding
+    /// control characters) or a new level when the table is full; the progress is unchanged,
+    /// and the caller says so: the clear is not lost silently.
+    pub fn mark_cleared(&mut self, level: &str) -> Result<bool, NotKept> {
+        records::check_name(level).map_err(|reason| NotKept::BadName {
+            name: level.to_owned(),
+            reason,
+        })?;
+        if self.cleared.contains(level) {
+            return Ok(false);
+        }
+        if self.cleared.len() >= MAX_LEVELS {
+            return Err(NotKept::Full {
+                name: level.to_owned(),
+            });
+        }
+        Ok(self.cleared.insert(level.to_owned()))
     }
 
     /// Write the progress atomically, merged into the file as it is on disk now: the levels

@@ -1,6 +1,7 @@
 //! Everything the running game holds between frames: [`App`], its mode, and its other fields
 //! grouped by concern.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use ecs::EventReader;
@@ -115,6 +116,36 @@ pub(super) struct Records {
     pub best: BestTimes,
     /// The player's settings, and the file that keeps them.
     pub settings: SettingsFile,
+    /// Campaign levels that cannot be played, by file name, and why: missing from the folder,
+    /// or not loading. Like a cleared level, none locks the levels after it.
+    pub unplayable: BTreeMap<String, Unplayable>,
+}
+
+/// Why a level listed in the campaign cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unplayable {
+    /// No such file in the levels folder.
+    Missing,
+    /// The file is there but does not load (the game shows why when it is opened).
+    DoesNotLoad,
+}
+
+impl Unplayable {
+    /// What it is, after the level's name.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Unplayable::Missing => "is missing",
+            Unplayable::DoesNotLoad => "does not load",
+        }
+    }
+
+    /// The word the title shows in the level's row.
+    pub fn label(self) -> &'static str {
+        match self {
+            Unplayable::Missing => "missing",
+            Unplayable::DoesNotLoad => "does not load",
+        }
+    }
 }
 
 /// Hot reload: the level file's watcher and the background loader.
@@ -188,12 +219,10 @@ impl Records {
 
     /// Whether the campaign lets `file` be played.
     pub fn is_open(&self, file: &str) -> bool {
-        let present = |f: &str| {
-            self.levels
-                .iter()
-                .any(|p| p.file_name().is_some_and(|n| n.to_str() == Some(f)))
-        };
-        self.campaign
-            .is_open(file, |f| self.is_cleared(f), |f| !present(f))
+        self.campaign.is_open(
+            file,
+            |f| self.is_cleared(f),
+            |f| self.unplayable.contains_key(f),
+        )
     }
 }

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use super::app_state::App;
+use super::app_state::{App, Unplayable};
 use super::mode::{Mode, TitleScreen};
 use super::screens::TitleEntry;
 use crate::input::InputSource;
-use crate::level::Level;
+use crate::level::{Level, escape_for_display};
 use crate::replay;
 use crate::sim::{FixedStep, Sim};
 use crate::window::ui::ink;
@@ -98,15 +98,44 @@ impl App {
         self.start_recording();
     }
 
-    /// The levels folder's levels in play order: the campaign's, then the others by name.
-    fn refresh_levels(&mut self) {
+    /// The levels folder's levels in play order: the campaign's (a missing one too, at its
+    /// place), then the others by name; and which of the campaign's cannot be played.
+    pub(super) fn refresh_levels(&mut self) {
         let files = self.config.dirs.level_files();
-        self.records.levels = self.records.campaign.order(&files);
+        let records = &mut self.records;
+        records.levels = records.campaign.listing(&self.config.dirs.levels, &files);
+        let skins = self.config.atlas.crate_skins();
+        records.unplayable = records
+            .levels
+            .iter()
+            .filter_map(|path| {
+                let file = level_key(path);
+                records.campaign.position(&file)?;
+                let why = if !crate::fsutil::is_file(path) {
+                    Unplayable::Missing
+                } else if crate::level::load(path, &skins).is_err() {
+                    Unplayable::DoesNotLoad
+                } else {
+                    return None;
+                };
+                Some((file, why))
+            })
+            .collect();
     }
 
     /// Whether the title screen and N / B may open `path`; if not, say why.
     pub fn may_open(&mut self, path: &Path) -> bool {
         let file = level_key(path);
+        if self.records.unplayable.get(&file) == Some(&Unplayable::Missing) {
+            let text = format!(
+                "{} is listed in {} but missing from {}",
+                escape_for_display(&file),
+                crate::campaign::FILE_NAME,
+                escape_for_display(&self.config.dirs.levels.display().to_string())
+            );
+            self.notify(text, ink::ERROR);
+            return false;
+        }
         if self.records.is_open(&file) {
             return true;
         }
@@ -121,6 +150,57 @@ impl App {
             ink::GOLD,
         );
         false
+    }
+
+    /// What the title says under the list when campaign level `file` is chosen: why it cannot
+    /// be played, why it is locked, or why it is open while the level before it is not
+    /// cleared. `None` when there is nothing to explain.
+    fn why_open(&self, file: &str) -> Option<String> {
+        let records = &self.records;
+        let levels =
+            escape_for_display(&self.config.dirs.levels.display().to_string()).into_owned();
+        let shown = |f: &str| escape_for_display(f).into_owned();
+        match records.unplayable.get(file) {
+            Some(Unplayable::Missing) => {
+                return Some(format!(
+                    "{} is listed in {} but missing from {levels}; the levels after it open as if it were cleared",
+                    shown(file),
+                    crate::campaign::FILE_NAME
+                ));
+            }
+            Some(Unplayable::DoesNotLoad) => {
+                return Some(format!(
+                    "{} does not load (Enter shows why); the levels after it open as if it were cleared",
+                    shown(file)
+                ));
+            }
+            None => {}
+        }
+        let i = records.campaign.position(file)?;
+        if i < crate::campaign::OPEN_AT_START {
+            return None;
+        }
+        let levels = records.campaign.levels();
+        let before = &levels[i - 1];
+        if records.is_cleared(before) {
+            return None;
+        }
+        if !records.is_open(file) {
+            // The level that keeps it locked: the nearest before it that can be played.
+            let decider = levels[..i]
+                .iter()
+                .rev()
+                .find(|l| !records.unplayable.contains_key(l.as_str()))
+                .unwrap_or(before);
+            return Some(format!("locked: clear {} first", self.level_title(decider)));
+        }
+        records.unplayable.get(before.as_str()).map(|why| {
+            format!(
+                "open: the level before it, {}, {}",
+                shown(before),
+                why.verb()
+            )
+        })
     }
 
     /// The name of the level file `file` of the levels folder, or its file stem if it does
@@ -161,12 +241,15 @@ impl App {
                 let file = level_key(path);
                 // A level that does not load is listed by its file name, without par times.
                 let level = crate::level::load(path, &skins).ok();
+                let unplayable = self.records.unplayable.get(&file);
                 TitleEntry {
                     name: level.as_ref().map(|l| l.name.clone()),
                     par: level.and_then(|l| l.par),
                     best: self.records.best.best(&file),
-                    open: self.records.is_open(&file),
+                    open: self.records.is_open(&file) && unplayable != Some(&Unplayable::Missing),
                     campaign: self.records.campaign.position(&file).is_some(),
+                    problem: unplayable.map(|u| u.label()),
+                    why: self.why_open(&file),
                     file,
                 }
             })

@@ -4,7 +4,8 @@
 use crate::window::platform::Instant;
 
 use macroquad::prelude::{
-    get_frame_time, get_keys_pressed, next_frame, prevent_quit, set_default_camera,
+    MouseButton, get_frame_time, get_keys_pressed, is_mouse_button_pressed,
+    is_mouse_button_released, is_quit_requested, next_frame, prevent_quit, set_default_camera,
 };
 
 use super::app_error::AppError;
@@ -60,24 +61,39 @@ pub(super) async fn game_loop(
             return app.end_script().map(Some);
         }
         if echo_keys {
-            echo_frame_keys(app.frames.frame);
+            let step = app.run.sim.as_ref().map(|sim| sim.state().step);
+            echo_frame_keys(app.frames.frame, step);
         }
         next_frame().await;
     }
 }
 
 /// The environment variable that makes the game say on standard output, after each frame
-/// that took key presses, which keys it took (`keys 12: Down Enter`), and after its first
-/// frame that it takes keys at all (`keys 1:`): what a test that types into the window waits
-/// for instead of sleeping.
+/// that took key presses or mouse buttons, which it took (`keys 12: Down Enter`; a button as
+/// `MouseLeft` when pressed, `MouseLeft-up` when let go; a request to close the window as
+/// `Close`), and after its first frame that it
+/// takes keys at all (`keys 1:`); each line ends with the step the game being played is at
+/// (`keys 12: E step 40`). What a test that types into the window waits for instead of
+/// sleeping: once the line is there, the frame has handled the keys.
 pub const ECHO_KEYS: &str = "CRATE_ROOM_ECHO_KEYS";
 
-/// Say which keys this frame took (see [`ECHO_KEYS`]).
-fn echo_frame_keys(frame: u64) {
+/// Say which keys and buttons this frame took, and the game's `step` (see [`ECHO_KEYS`]).
+fn echo_frame_keys(frame: u64, step: Option<u64>) {
     let mut keys: Vec<String> = get_keys_pressed()
         .into_iter()
         .map(|key| format!("{key:?}"))
         .collect();
+    if is_quit_requested() {
+        keys.push("Close".to_owned());
+    }
+    for button in [MouseButton::Left, MouseButton::Right, MouseButton::Middle] {
+        if is_mouse_button_pressed(button) {
+            keys.push(format!("Mouse{button:?}"));
+        }
+        if is_mouse_button_released(button) {
+            keys.push(format!("Mouse{button:?}-up"));
+        }
+    }
     if keys.is_empty() && frame != 1 {
         return;
     }
@@ -86,6 +102,9 @@ fn echo_frame_keys(frame: u64) {
     for key in keys {
         line.push(' ');
         line.push_str(&key);
+    }
+    if let Some(step) = step {
+        line.push_str(&format!(" step {step}"));
     }
     line.push('\n');
     // A reader gone is the test's business; the game plays on.
@@ -96,8 +115,13 @@ fn echo_frame_keys(frame: u64) {
 fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
     crate::window::platform::start_profiler_clock();
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
-    // The editor saves levels there; a game killed mid-save leaves a temporary file behind.
+    // The editor saves levels there, and into the folder of the level it is started on; a
+    // game killed mid-save leaves a temporary file behind.
     crate::fsutil::remove_stale_temporaries(&dirs.levels);
+    let level = opts.edit.as_ref().map(|e| &e.path).or(opts.level.as_ref());
+    if let Some(level) = level {
+        crate::fsutil::remove_stale_temporaries(crate::fsutil::folder_of(level));
+    }
     let renderer = Renderer::new(&image, &atlas)?;
     drop(image);
     let overlay = Overlay::new(

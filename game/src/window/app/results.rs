@@ -139,8 +139,13 @@ impl App {
             .and_then(|i| campaign.levels().get(i + 1))
             .cloned();
         let was_open = next.as_deref().is_some_and(|n| self.records.is_open(n));
-        if !self.records.progress.mark_cleared(file) {
-            return;
+        match self.records.progress.mark_cleared(file) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => {
+                self.warn(format!("progress not saved: {e}"));
+                return;
+            }
         }
         if let Err(e) = self.records.progress.save() {
             self.warn(format!("progress not saved: {e}"));

@@ -100,6 +100,11 @@ pub struct TitleEntry {
     pub open: bool,
     /// Whether it is one of the campaign's levels (numbered) or another level file.
     pub campaign: bool,
+    /// Why a campaign level cannot be played ("missing", "does not load"), shown in its row.
+    pub problem: Option<&'static str>,
+    /// Why it can or cannot be opened, where that needs saying: shown under the list while it
+    /// is chosen.
+    pub why: Option<String>,
 }
 
 impl TitleEntry {
@@ -231,19 +236,41 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
         (a, b) => Some(format!("^ {a} more above, v {b} more below")),
     };
     let cue_size = if l.big { 20.0 } else { 16.0 };
-    let below = match cue {
-        Some(cue) => {
-            let w = measure_text(&cue, None, cue_size as u16, 1.0).width;
-            hud.text(
-                cue,
-                l.x + l.width - w - 8.0,
-                below + cue_size,
-                cue_size,
-                ink::GOLD,
-            );
-            below + cue_size
-        }
-        None => below,
+    let mut cue_width = 0.0;
+    if let Some(cue) = &cue {
+        cue_width = measure_text(cue, None, cue_size as u16, 1.0).width;
+        hud.text(
+            cue.clone(),
+            l.x + l.width - cue_width - 8.0,
+            below + cue_size,
+            cue_size,
+            ink::GOLD,
+        );
+    }
+    // Why the chosen level can or cannot be played, where its row's word does not say it all:
+    // on the cue's row, from the left.
+    let why = entries
+        .get(selected)
+        .and_then(|e| Some((e.why.as_ref()?, e.problem)));
+    if let Some((why, problem)) = why {
+        let color = if problem.is_some() {
+            ink::ERROR
+        } else {
+            ink::GOLD
+        };
+        let chars = ((l.width - cue_width - 24.0) / (cue_size * 0.5)).max(8.0) as usize;
+        hud.text(
+            shorten(why, chars),
+            l.x + 8.0,
+            below + cue_size,
+            cue_size,
+            color,
+        );
+    }
+    let below = if cue.is_some() || why.is_some() {
+        below + cue_size
+    } else {
+        below
     };
     hud.centered(
         title_total(entries),
@@ -308,7 +335,9 @@ fn title_row(
         size,
         color,
     );
-    let right = if !entry.open {
+    let right = if let Some(problem) = entry.problem {
+        (problem.to_string(), ink::ERROR)
+    } else if !entry.open {
         ("locked".to_string(), ink::DIM)
     } else {
         match entry.best {
@@ -758,6 +787,8 @@ mod tests {
             par: None,
             open: true,
             campaign: true,
+            problem: None,
+            why: None,
         };
         let entries = [
             entry("iron_bands.ron", u64::MAX),

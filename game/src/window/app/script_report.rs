@@ -91,6 +91,10 @@ pub struct TitleRow {
     pub best: Option<u64>,
     /// The medal of its best time.
     pub medal: Option<&'static str>,
+    /// Why a campaign level cannot be played (`missing`, `does not load`).
+    pub problem: Option<&'static str>,
+    /// What the title says under the list while it is chosen: why it can or cannot be opened.
+    pub why: Option<String>,
 }
 
 /// The room-cleared screen, in the scripted report.
@@ -208,6 +212,8 @@ impl TitleRow {
             open: entry.open,
             best: entry.best,
             medal: entry.medal().map(Medal::name),
+            problem: entry.problem,
+            why: entry.why.clone(),
         }
     }
 }

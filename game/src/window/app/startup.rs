@@ -1,5 +1,6 @@
 //! Building the [`App`] a run starts with: the records, the level loader, and the first screen.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use ecs::EventReader;
@@ -95,7 +96,7 @@ impl App {
         opts: &PlayOptions,
     ) -> Self {
         let (campaign, campaign_problem) = Campaign::load(&dirs.levels);
-        let levels = campaign.order(&dirs.level_files());
+        let levels = campaign.listing(&dirs.levels, &dirs.level_files());
         renderer.top_inset = HUD_BAR;
         let mut opened = Opened::open(opts);
         let missing = campaign.missing(&dirs.level_files());
@@ -117,7 +118,8 @@ impl App {
         });
         // The title opens on the first level of the campaign until one is played.
         let default_level = levels
-            .first()
+            .iter()
+            .find(|p| crate::fsutil::is_file(p))
             .cloned()
             .unwrap_or_else(|| dirs.levels.join("crate_room.ron"));
         let skins = atlas.crate_skins().into_iter().map(str::to_owned).collect();
@@ -152,6 +154,7 @@ impl App {
                 progress: opened.progress,
                 best: opened.best,
                 settings: opened.settings,
+                unplayable: BTreeMap::new(),
             },
             reload: HotReload {
                 watcher: None,
@@ -171,6 +174,7 @@ impl App {
             },
         };
         app.report_problems(opened.problems);
+        app.refresh_levels();
         app.apply_settings();
         app.open_first_screen(opts, loader_error);
         app
