@@ -110,17 +110,28 @@ fn a_replay_this_build_repeats_both_ways_is_called_another_game() {
     let file = dir.path("doctored.replay");
     let text = std::fs::read_to_string(repo().join("levels/gold/first_swing.replay")).unwrap();
     // The last checkpoint's hash with its lowest bit flipped: as if another build recorded it.
-    let (head, tail) = text.rsplit_once("\n774 ").unwrap();
-    let (hash, rest) = tail.split_once('\n').unwrap();
+    let (head, tail) = text.rsplit_once("\ncheckpoints\n").unwrap();
+    let (last, rest) = tail.rsplit_once("\nend").unwrap();
+    let (earlier, last) = last.rsplit_once('\n').map_or(("", last), |(e, l)| (e, l));
+    let (step, hash) = last.split_once(' ').unwrap();
     let flipped = u64::from_str_radix(hash, 16).unwrap() ^ 1;
-    std::fs::write(&file, format!("{head}\n774 {flipped:016x}\n{rest}")).unwrap();
+    let earlier = if earlier.is_empty() {
+        String::new()
+    } else {
+        format!("{earlier}\n")
+    };
+    std::fs::write(
+        &file,
+        format!("{head}\ncheckpoints\n{earlier}{step} {flipped:016x}\nend{rest}"),
+    )
+    .unwrap();
     let out = common::crate_room(&["replay", &file, "--verify", "--deep"]);
     assert_eq!(out.status.code(), Some(1));
     let err = common::stderr(&out);
     assert!(
-        err.contains("diverged by step 774")
-            && err.contains("deep: re-simulated steps 1..=774 twice")
-            && err.contains("agree after every step up to 774")
+        err.contains(&format!("diverged by step {step}"))
+            && err.contains(&format!("deep: re-simulated steps 1..={step} twice"))
+            && err.contains(&format!("agree after every step up to {step}"))
             && err.contains("the recording is another one"),
         "{err}"
     );
