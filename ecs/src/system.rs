@@ -14,6 +14,9 @@ use crate::{Entity, World};
 /// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
 pub type Clock = fn() -> Duration;
 
+// What `World::update_observed` calls after each system.
+type Observer<'a> = dyn FnMut(&World, &'static str) + 'a;
+
 /// The default [`Clock`]: `std::time::Instant`, counted from its first reading.
 fn instant_clock() -> Duration {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -610,7 +613,7 @@ impl World {
         self.run(true, None);
     }
 
-    fn run(&mut self, debug_only: bool, mut after: Option<&mut dyn FnMut(&World, &'static str)>) {
+    fn run(&mut self, debug_only: bool, mut after: Option<&mut Observer<'_>>) {
         match self.phase {
             Phase::Idle => {}
             Phase::Updating(s) => panic!(

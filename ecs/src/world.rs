@@ -74,7 +74,6 @@ pub(crate) enum Phase {
 #[derive(Default)]
 pub struct World {
     pub(crate) entities: Entities,
-    /// Component ids by type.
     pub(crate) component_ids: TypeMap<ComponentId>,
     pub(crate) columns: Vec<Box<dyn AnyColumn>>,
     /// Per component type: its `TypeId` and name, in registration order (= `ComponentId`).
