@@ -195,6 +195,7 @@ async function openPage(context, url) {
   const waiters = [];
   page.on("console", (msg) => {
     const text = msg.text();
+    if (msg.type() === "error") lines.push(`console error: ${text}`);
     if (!text.startsWith("crate-room:")) return;
     lines.push(text);
     for (const w of waiters) if (text.startsWith(w.prefix) && !w.done) { w.done = true; w.ok(text); }
@@ -231,7 +232,12 @@ async function screenUntil(page, report, ok, what) {
   for (;;) {
     const shot = new Shot(await page.screenshot(), report);
     if (ok(shot)) return shot;
-    if (Date.now() > until) throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s`);
+    if (Date.now() > until) {
+      keep("not-seen.png", await page.screenshot());
+      const errors = (page.lines || []).filter((l) => !l.startsWith("crate-room:"));
+      throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s` +
+        ` (the page's errors: ${JSON.stringify(errors.slice(-5))})`);
+    }
   }
 }
 
@@ -239,9 +245,19 @@ async function screenUntil(page, report, ok, what) {
 // (macroquad's audio plugin plays each with an AudioBufferSourceNode), and how many of them
 // started on a context that was running, not suspended by the browser's autoplay rule. Its
 // own unlock plays a buffer of one sample on a context of its own; the game's are longer.
+// It also counts the sound files the page has decoded: the game starts loading its five
+// sounds some time after its start and plays nothing before they are decoded.
 function countSounds() {
-  const sounds = { started: 0, running: 0 };
+  const sounds = { started: 0, running: 0, decoded: 0 };
   window.crateRoomSounds = sounds;
+  const decode = BaseAudioContext.prototype.decodeAudioData;
+  BaseAudioContext.prototype.decodeAudioData = function (data, ok, ...rest) {
+    const counted = (buffer) => {
+      sounds.decoded += 1;
+      if (ok) ok(buffer);
+    };
+    return decode.call(this, data, counted, ...rest);
+  };
   const start = AudioBufferSourceNode.prototype.start;
   AudioBufferSourceNode.prototype.start = function (...args) {
     if (this.buffer && this.buffer.length > 1) {
@@ -356,7 +372,10 @@ async function main() {
     };
     const standing = await screenUntil(play, stillReport, still_(() => true),
       "the player standing still beside the crate");
-    // Sound: the first key unlocked the page's audio; the swing plays through WebAudio.
+    // Sound: the first key unlocked the page's audio; the swing plays through WebAudio once
+    // the game's five sounds are decoded (Sfx::ALL).
+    await withDeadline(play.waitForFunction(() => window.crateRoomSounds.decoded >= 5, null,
+      { timeout: 0, polling: 100 }), STEP_DEADLINE_MS, "the game's five sounds decoded");
     const soundsBefore = await play.evaluate(() => window.crateRoomSounds.started);
     // Held until the game has seen it (a press and release within one frame may be missed):
     // until the crate's cell changes.
@@ -377,11 +396,13 @@ async function main() {
     check(sounds.started > soundsBefore && sounds.running === sounds.started,
       "the swing and the hit played sounds, on an AudioContext the first key let run");
     const noProfiler = new Shot(await play.screenshot(), stillReport);
-    await play.keyboard.press("F2");
+    // Held until seen, as the swing is (a press and release within one frame may be missed).
+    await play.keyboard.down("F2");
     // The profiler window: a panel of a few hundred pixels square, on one side or the other.
     await screenUntil(play, stillReport,
       (s) => s.differing(noProfiler, [0, 0, s.width, s.height]) > 40_000,
       "the profiler window after F2");
+    await play.keyboard.up("F2");
     keep("profiler.png", await play.screenshot());
     check(true, "F2 opened the profiler window");
     await play.close();
