@@ -254,18 +254,7 @@ impl Bot {
                 })
             })
         };
-        let mut coins: Vec<(usize, Entity)> = world
-            .try_column::<Coin>()
-            .map(|column| column.entities().to_vec())
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|e| {
-                let p = world.get::<Position>(e)?;
-                let (x, y) = cell_of(*p);
-                Some((map.index(x, y)?, e))
-            })
-            .collect();
-        coins.sort_unstable();
+        let coins = cells_with::<Coin>(map, world);
 
         // Breadth-first search from the player's cell, to SEARCH_MARGIN cells past the first
         // cell with work in reach.
@@ -302,18 +291,10 @@ impl Bot {
         }
 
         // What the kegs already burning will break.
-        let mut lit: Vec<usize> = world
-            .try_column::<Fuse>()
-            .map(|column| column.entities().to_vec())
-            .unwrap_or_default()
+        let lit: Vec<usize> = cells_with::<Fuse>(map, world)
             .into_iter()
-            .filter_map(|e| {
-                let p = world.get::<Position>(e)?;
-                let (x, y) = cell_of(*p);
-                map.index(x, y)
-            })
+            .map(|(i, _)| i)
             .collect();
-        lit.sort_unstable();
         let pending = chain(map, world, &lit);
         let health_left = |i: usize, e: Entity| -> u32 {
             let h = world.get::<Crate>(e).map_or(0, |c| c.health);
@@ -551,6 +532,23 @@ fn arc_hits(map: &TileMap, ax: f32, ay: f32, hit: &mut impl FnMut(usize, Entity)
             }
         }
     }
+}
+
+/// The map cells of the entities with component `C` (a cell per entity, by its position),
+/// with the entities, in cell order.
+fn cells_with<C: 'static>(map: &TileMap, world: &World) -> Vec<(usize, Entity)> {
+    let mut cells: Vec<(usize, Entity)> = world
+        .try_column::<C>()
+        .map(|column| column.entities().to_vec())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| {
+            let (x, y) = cell_of(*world.get::<Position>(e)?);
+            Some((map.index(x, y)?, e))
+        })
+        .collect();
+    cells.sort_unstable();
+    cells
 }
 
 /// Whether the player's box centred on `(px, py)` overlaps only walkable cells.
