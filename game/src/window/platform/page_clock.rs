@@ -18,7 +18,7 @@ impl Instant {
     /// Now.
     #[cfg_attr(
         not(target_arch = "wasm32"),
-        expect(dead_code, reason = "the browser's; compiled natively for the tests")
+        allow(dead_code, reason = "the browser's; compiled natively for the tests")
     )]
     pub fn now() -> Self {
         Self::at(macroquad::miniquad::date::now())
@@ -33,7 +33,7 @@ impl Instant {
     /// Time since `self`.
     #[cfg_attr(
         not(target_arch = "wasm32"),
-        expect(dead_code, reason = "the browser's; compiled natively for the tests")
+        allow(dead_code, reason = "the browser's; compiled natively for the tests")
     )]
     pub fn elapsed(&self) -> Duration {
         Self::now().duration_since(*self)
