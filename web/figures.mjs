@@ -33,12 +33,7 @@ const server = createServer((req, res) => {
   const path = new URL(req.url, "http://127.0.0.1").pathname;
   try {
     const body = readFileSync(join(dist, path === "/" ? "index.html" : path));
-    // Cross-origin isolated, as web/serve.py serves it: the page's clock in 5 µs, not 0.1 ms.
-    res.writeHead(200, {
-      "content-type": types[extname(path) || ".html"] || "application/octet-stream",
-      "cross-origin-opener-policy": "same-origin",
-      "cross-origin-embedder-policy": "require-corp",
-    });
+    res.writeHead(200, { "content-type": types[extname(path) || ".html"] || "application/octet-stream" });
     res.end(body);
   } catch {
     res.writeHead(404).end();
