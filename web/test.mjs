@@ -68,7 +68,13 @@ function serve() {
     }
     try {
       const body = readFileSync(file);
-      res.writeHead(200, { "content-type": types[extname(file)] || "application/octet-stream" });
+      // Cross-origin isolated, as a host should serve the game: without these two headers a
+      // browser rounds the page's clock to 0.1 ms, and the profiler's system times read 0.
+      res.writeHead(200, {
+        "content-type": types[extname(file)] || "application/octet-stream",
+        "cross-origin-opener-policy": "same-origin",
+        "cross-origin-embedder-policy": "require-corp",
+      });
       res.end(body);
     } catch {
       res.writeHead(404).end();
@@ -162,6 +168,16 @@ class Shot {
     }
     return hits / ((x1 - x0) * (y1 - y0));
   }
+  // The rightmost column of the rectangle with a pixel in `palette` (-1: none).
+  rightmost(palette, [x0, y0, x1, y1]) {
+    for (let x = x1 - 1; x >= x0; x--) {
+      for (let y = y0; y < y1; y++) {
+        const p = this.pixel(x, y);
+        if (palette.some((c) => c[0] === p[0] && c[1] === p[1] && c[2] === p[2])) return x;
+      }
+    }
+    return -1;
+  }
   // How many pixels of the rectangle differ from `other`'s.
   differing(other, [x0, y0, x1, y1]) {
     let n = 0;
@@ -188,37 +204,72 @@ async function withDeadline(promise, ms, what) {
   }
 }
 
-// A page that collects the game's console lines; `waitLine` waits for one that starts so.
+// A page that collects the game's console lines; `waitLine` waits for one that starts so. A
+// panic in the game (its `crate-room: panic: ...` line) or an uncaught error ends a wait at once:
+// the game has stopped.
 async function openPage(context, url) {
   const page = await context.newPage();
   const lines = [];
   const waiters = [];
+  let stop;
+  const stopped = new Promise((_, fail) => { stop = fail; });
+  stopped.catch(() => {});
   page.on("console", (msg) => {
     const text = msg.text();
     if (msg.type() === "error") lines.push(`console error: ${text}`);
+    if (text.startsWith("crate-room: panic")) {
+      page.stopped = `the game panicked: ${text}`;
+      stop(new Error(page.stopped));
+    }
     if (!text.startsWith("crate-room:")) return;
     lines.push(text);
     for (const w of waiters) if (text.startsWith(w.prefix) && !w.done) { w.done = true; w.ok(text); }
   });
-  page.on("pageerror", (e) => lines.push(`pageerror: ${e.message}`));
-  page.waitLine = (prefix) => {
+  page.on("pageerror", (e) => {
+    lines.push(`pageerror: ${e.message}`);
+    page.stopped = page.stopped || `the page stopped: ${e.message}`;
+    stop(new Error(page.stopped));
+  });
+  page.waitLine = async (prefix) => {
     const seen = lines.find((l) => l.startsWith(prefix));
-    if (seen) return Promise.resolve(seen);
-    return withDeadline(
-      new Promise((ok) => waiters.push({ prefix, ok, done: false })),
-      STEP_DEADLINE_MS,
-      `waiting for "${prefix}" on ${url} (console so far: ${JSON.stringify(lines.slice(-5))})`,
-    );
+    if (seen) return seen;
+    try {
+      return await withDeadline(
+        Promise.race([new Promise((ok) => waiters.push({ prefix, ok, done: false })), stopped]),
+        STEP_DEADLINE_MS,
+        `waiting for "${prefix}" on ${url}`,
+      );
+    } catch (e) {
+      throw new Error(`${e.message}${await whyNot(page)}`);
+    }
   };
   page.lines = lines;
   await page.goto(url);
   return page;
 }
 
+// Keep a screenshot in CRATE_ROOM_WEB_SHOTS; returns where, or null.
 function keep(name, png) {
-  if (!shots) return;
+  if (!shots) return null;
   mkdirSync(shots, { recursive: true });
   writeFileSync(join(shots, name), png);
+  return join(shots, name);
+}
+
+// What a failed wait says: the screenshot kept of the page as it was, and the page's errors
+// and last console lines (a panic in the game is a `crate-room: panic: ...` error line).
+async function whyNot(page) {
+  let shot;
+  try {
+    shot = keep("not-seen.png", await withDeadline(page.screenshot(), 30_000, "a screenshot"));
+  } catch (e) {
+    shot = `none (${e.message})`;
+  }
+  const lines = page.lines || [];
+  const errors = lines.filter((l) => !l.startsWith("crate-room:"));
+  return `\n  screenshot: ${shot || "not kept (set CRATE_ROOM_WEB_SHOTS to keep it)"}` +
+    `\n  the page's errors: ${JSON.stringify(errors.slice(-8))}` +
+    `\n  its last console lines: ${JSON.stringify(lines.slice(-5))}`;
 }
 
 async function report(page) {
@@ -232,11 +283,9 @@ async function screenUntil(page, report, ok, what) {
   for (;;) {
     const shot = new Shot(await page.screenshot(), report);
     if (ok(shot)) return shot;
+    if (page.stopped) throw new Error(`${what}: not seen: ${page.stopped}${await whyNot(page)}`);
     if (Date.now() > until) {
-      keep("not-seen.png", await page.screenshot());
-      const errors = (page.lines || []).filter((l) => !l.startsWith("crate-room:"));
-      throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s` +
-        ` (the page's errors: ${JSON.stringify(errors.slice(-5))})`);
+      throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s${await whyNot(page)}`);
     }
   }
 }
@@ -266,6 +315,18 @@ function countSounds() {
     }
     return start.apply(this, args);
   };
+}
+
+// Wait until `ok()` (async) holds, trying again and again, or fail at the deadline.
+async function waitUntil(page, ok, what) {
+  const until = Date.now() + STEP_DEADLINE_MS;
+  for (;;) {
+    if (await ok()) return;
+    if (page.stopped) throw new Error(`${what}: not seen: ${page.stopped}${await whyNot(page)}`);
+    if (Date.now() > until) {
+      throw new Error(`${what}: not seen within ${STEP_DEADLINE_MS / 1000} s${await whyNot(page)}`);
+    }
+  }
 }
 
 // Wait until the page has drawn `n` more frames (the game's frame runs in each).
@@ -357,11 +418,28 @@ async function main() {
     await play.keyboard.down("ArrowRight");
     const arrived = await screenUntil(play, stillReport,
       (s) => s.cellShare(4, 3, BODY) > 0.05, "the player walking right to cell (4, 3)");
-    await play.keyboard.up("ArrowRight");
     check(arrived.cellShare(1, 3, BODY) < 0.01, "the player walked away from cell (1, 3)");
-    // The crate's cell once the player stands still beside it (two screenshots alike).
-    const crate = before.cellRect(5, 3);
+    // The key stays down until the crate stops the player: the right edge of the body (above
+    // the legs, whose steps move it) stays put over three of the game's frames. A player let go
+    // short of the crate may swing at the air in front of it.
+    const [laneX0, laneY0] = before.cellRect(1, 3);
+    const [, , laneX1, laneY1] = before.cellRect(5, 3);
+    const torso = [laneX0, laneY0, laneX1, laneY0 + Math.round((laneY1 - laneY0) * 0.6)];
+    let edge = arrived.rightmost(BODY, torso);
+    await waitUntil(play, async () => {
+      await frames(play, 3);
+      const now = new Shot(await play.screenshot(), stillReport).rightmost(BODY, torso);
+      const stopped = now >= 0 && Math.abs(now - edge) <= 1;
+      edge = now;
+      return stopped;
+    }, "the crate in cell (5, 3) stopping the player");
+    await play.keyboard.up("ArrowRight");
+    // The crate as the test reads it: its cell but for the quarter next to the player, which
+    // the player's sprite overlaps and its idle bob redraws twice a second.
+    const [cx0, cy0, cx1, cy1] = before.cellRect(5, 3);
+    const crate = [cx0 + Math.round((cx1 - cx0) / 4), cy0, cx1, cy1];
     const cellPixels = (crate[2] - crate[0]) * (crate[3] - crate[1]);
+    // The crate once nothing moves on it (two screenshots alike).
     const still_ = (reference) => {
       let previous = null;
       return (s) => {
@@ -418,9 +496,24 @@ async function main() {
     const native = JSON.parse(execFileSync(nativeBin, simArgs,
       { timeout: STEP_DEADLINE_MS, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
     console.log(`state_hash: browser ${botReport.state_hash} after ${botReport.steps} steps (canvas ${botReport.screen.join("x")}), sim ${native.state_hash} after ${native.frames}`);
+    console.log(`step: median ${botReport.step_us_median} µs in the browser, ${native.update_us_median} µs in sim`);
     check(botReport.steps === 600, "600 frames ran 600 steps");
     check(botReport.state_hash === native.state_hash,
       "the browser's state_hash equals `crate-room sim --level levels/vault.ron --input bot --frames 600`'s");
+
+    // The page's clock is fine enough to time the systems: with F2's profiler on, the bot's
+    // run reports the window's Systems rows, and at least one shows a time above 0 µs (a page
+    // that is not cross-origin isolated gets a clock rounded to 0.1 ms, and every row reads 0).
+    const timed = await openPage(context,
+      `${base}?level=vault&input=bot&frames=200&hit_stop=off&debug=profiler`);
+    const timedReport = await report(timed);
+    const isolated = await timed.evaluate(() => self.crossOriginIsolated);
+    await timed.close();
+    const rows = timedReport.profiler_text || [];
+    const times = rows.map((r) => Number(r.trim().split(/\s+/).pop())).filter((t) => t > 0);
+    console.log(`profiler: ${times.length} of ${rows.length} Systems rows above 0 µs, ` +
+      `step median ${timedReport.step_us_median} µs (cross-origin isolated: ${isolated})`);
+    check(times.length > 0, "the profiler's Systems rows show a time above 0 µs for some system");
 
     // 4. A best time kept across a reload.
     const clear = await openPage(context, `${base}?level=first_swing&input=bot&frames=800&hit_stop=off`);

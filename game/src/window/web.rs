@@ -28,6 +28,8 @@ pub fn main() {
 }
 
 async fn run() {
+    // After miniquad's own hook, which `Window::from_config` installed.
+    platform::report_panics();
     let query = macroquad::file::load_file("crate-room:query")
         .await
         .unwrap_or_default();

@@ -304,7 +304,7 @@ fn playback_device_hint() -> Result<(), String> {
 }
 
 fn sound_off(why: &str) {
-    eprintln!("sound: off ({why})");
+    crate::window::platform::say(&format!("sound: off ({why})"));
 }
 
 /// Largest sound file read: the generated effects are under 40 KB.

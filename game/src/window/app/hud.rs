@@ -1,8 +1,6 @@
 //! What is drawn over the world: the HUD bar, the pause, cleared and settings screens over
 //! the game, notices (and saying them on stderr), the level-error banner and the key help.
 
-use std::io::Write as _;
-
 use macroquad::prelude::{Color, screen_height, screen_width};
 
 use super::app_state::App;
@@ -14,11 +12,11 @@ use crate::window::editor::{self, Session};
 use crate::window::ui::{Hud, ink};
 
 impl App {
-    /// Show a failure on screen, and say it on stderr too: a long line is cut off on a small
-    /// window, and a player who started the game from a terminal or a script reads it there.
+    /// Show a failure on screen, and say it on stderr too (in a browser, its console): a long
+    /// line is cut off on a small window, and a player who started the game from a terminal or
+    /// a script reads it there.
     pub fn warn(&mut self, text: String) {
-        // Not `eprintln!`, which panics when stderr cannot be written.
-        let _ = writeln!(std::io::stderr(), "crate-room: {text}");
+        crate::window::platform::say(&format!("crate-room: {text}"));
         self.notify(text, ink::ERROR);
     }
 

@@ -7,26 +7,21 @@ use macroquad::miniquad;
 
 use crate::fsutil::in_memory;
 
-/// A point on macroquad's clock (the page's `performance.now()`), with the part of
-/// `std::time::Instant`'s interface the window uses.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-pub struct Instant(f64);
+pub use super::page_clock::Instant;
 
-impl Instant {
-    /// Now.
-    pub fn now() -> Self {
-        Self(macroquad::miniquad::date::now())
-    }
+/// A panic's message and place on the page's console as an error, `crate-room: panic: ...`
+/// (miniquad's own hook logs it as a plain line, which a test reading errors misses). The game
+/// stops after it: a panic aborts in a browser.
+pub fn report_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let text = info.to_string().replace('\0', " ");
+        miniquad::error!("crate-room: panic: {}", text);
+    }));
+}
 
-    /// Time since `self`.
-    pub fn elapsed(&self) -> Duration {
-        Self::now().duration_since(*self)
-    }
-
-    /// Time from `earlier` to `self` (zero if `earlier` is later).
-    pub fn duration_since(&self, earlier: Self) -> Duration {
-        Duration::from_secs_f64((self.0 - earlier.0).max(0.0))
-    }
+/// Say `line` on the page's console, as an error: a page's stderr goes nowhere.
+pub fn say(line: &str) {
+    miniquad::error!("{}", line);
 }
 
 /// Keys of the browser's storage that hold the game's files: the prefix, then the path.
@@ -104,14 +99,15 @@ pub fn offer_download(path: &Path) -> Option<String> {
 /// cannot host.
 pub fn start_profiler_clock() {
     fn now_ns() -> puffin::NanoSecond {
-        (macroquad::miniquad::date::now() * 1e9) as puffin::NanoSecond
+        let since = Instant::now().since_start().as_nanos();
+        puffin::NanoSecond::try_from(since).unwrap_or(puffin::NanoSecond::MAX)
     }
     puffin::ThreadProfiler::initialize(now_ns, puffin::internal_profile_reporter);
 }
 
-/// The ECS's system timings' clock: macroquad's.
+/// The ECS's system timings' clock: the page's, as [`Instant`] reads it.
 pub fn clock() -> Duration {
-    Duration::from_secs_f64(macroquad::miniquad::date::now())
+    Instant::now().since_start()
 }
 
 /// No profile server in a browser.

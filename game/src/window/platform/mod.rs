@@ -7,8 +7,9 @@
 //! | file watching (`notify`) and hot reload's loader thread | [`LevelWatcher`] that never fires, [`BackgroundLoader`] that loads in the frame | the levels are built into the game; nothing saves them behind its back, and a page has no threads |
 //! | gamepads through `gilrs` | [`Gamepads`]: keyboard only | gilrs's web backend needs `wasm-bindgen`, which macroquad's loader cannot host |
 //! | the `puffin_http` server | [`ProfileServer`] that refuses to start | a page cannot listen on a socket; F2's profiler window works |
-//! | `std::time::Instant`, puffin's clock | [`Instant`] and [`start_profiler_clock`] on macroquad's clock | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
+//! | `std::time::Instant`, puffin's clock | [`Instant`] (`page_clock`, whole nanoseconds) and [`start_profiler_clock`] on macroquad's clock, the page's `performance.now()` | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
 //! | the command line: `main.rs`, `window::launch` and `window::play_args` (each `cfg` at its `mod`), the core's `sim_run::SimArgs` and `level::subcommands`, and `clap` itself (a dependency everywhere but in a browser, `game/Cargo.toml`) | URL parameters (`window::web`) | a page has no arguments |
+//! | stderr, where the game says what went wrong ([`say`]) | the page's console, as errors | a page's stderr goes nowhere |
 //! | files on disk | built-in levels and assets, and the browser's storage ([`end_of_frame`] keeps what was written) | a page has no file system |
 //! | the editor's save writes the level file | it goes to the browser's storage and is offered as a file download ([`offer_download`], `web/download.js`) | a page cannot write the player's files; a download puts the level where they can keep or share it |
 //! | saving a `.puffin` capture ([`profile_bytes`]) | refused with a message | puffin compresses its files with zstd, which it leaves out on `wasm32` |
@@ -44,6 +45,12 @@ mod desktop {
         None
     }
 
+    /// Say `line` on stderr (not `eprintln!`, which panics when stderr cannot be written).
+    pub fn say(line: &str) {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "{line}");
+    }
+
     /// Nothing to do after a frame: files are written as they are saved.
     pub fn end_of_frame(_frame: u64) {}
 
@@ -69,3 +76,6 @@ mod desktop {
 
 #[cfg(target_arch = "wasm32")]
 mod browser;
+// Compiled natively too, for its tests.
+#[cfg(any(target_arch = "wasm32", test))]
+mod page_clock;
