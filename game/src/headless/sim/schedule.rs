@@ -81,10 +81,10 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         SystemDesc::new("damage").priority(61).requires::<Player>(),
         Damage::default(),
     );
-    // The timers (`fuse` to `stun`) watch their own timer: each run counts down, so writes,
-    // every timer it tracks, which makes them dirty for the next run. So a timer system runs
-    // on every update while some entity has its timer, and on none once every timer has run
-    // out (most updates of a room): an idle step does not visit them.
+    // The timers (`fuse` to `stun`) watch their own timer: each run counts every timer it
+    // tracks down, a write that makes them dirty for the next run. So a timer system runs on
+    // every update while some entity has its timer, and is skipped, untouched, once none has
+    // (most steps of a room).
     world.add_system(
         SystemDesc::new("fuse")
             .priority(62)

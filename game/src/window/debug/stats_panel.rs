@@ -1,6 +1,7 @@
 //! The stats panel (F6): frame rate, update and render times, entity and draw counts, the
 //! dirty optimization's state and each system's figures as text, then a graph of the recent
-//! frames' update and render times with its legend.
+//! frames' update and render times with its legend; on a short screen, a compact panel of the
+//! step, the F7 comparison and the totals.
 
 use std::collections::VecDeque;
 
