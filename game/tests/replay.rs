@@ -28,6 +28,7 @@ fn record_bot(level: &Path, frames: u64) -> Replay {
             seed: 5,
             dirty: true,
             record: true,
+            cold: false,
         },
         &atlas(),
     )

@@ -168,6 +168,61 @@ fn the_stats_panel_and_the_profiler_window_agree_on_a_system() {
     }
 }
 
+/// The player's box on screen, a tile (16 world pixels) bigger on every side so the crates
+/// next to it count: `[x0, y0, x1, y1]` in screen pixels, from the report's view and scale.
+fn around_player(report: &serde_json::Value) -> [f64; 4] {
+    let f = |v: &serde_json::Value| v.as_f64().expect("a number");
+    let player = report["player"].as_array().expect("the player's position");
+    let view = report["view"].as_array().expect("the view");
+    let scale = f(&report["scale"]);
+    let (x, y) = (
+        (f(&player[0]) - f(&view[0])) * scale,
+        (f(&player[1]) - f(&view[1])) * scale,
+    );
+    let reach = (8.0 + 16.0) * scale;
+    [x - reach, y - reach, x + reach, y + reach]
+}
+
+#[test]
+fn the_debug_panels_leave_the_player_and_the_crates_beside_it_in_view() {
+    for (size, views) in [((640, 360), "stats"), ((1280, 720), "stats,profiler")] {
+        let name = format!("panels_{}x{}", size.0, size.1);
+        let Some(shown) = run(size, 200, &["--debug", views], &name) else {
+            return;
+        };
+        let report = &shown.report;
+        let panels = report["panels"].as_array().expect("the panels' rectangles");
+        assert_eq!(panels.len(), views.split(',').count(), "{report}");
+        let [px0, py0, px1, py1] = around_player(report);
+        let screen = f64::from(size.0 * size.1);
+        let mut covered = 0.0;
+        for panel in panels {
+            let r: Vec<f64> = panel
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let (x0, y0, x1, y1) = (r[0], r[1], r[0] + r[2], r[1] + r[3]);
+            covered += r[2] * r[3];
+            let overlaps = x0 < px1 && px0 < x1 && y0 < py1 && py0 < y1;
+            assert!(
+                !overlaps,
+                "at {size:?} with {views}, the panel {r:?} covers the player's surroundings \
+                 {:?}",
+                [px0, py0, px1, py1]
+            );
+        }
+        if size.1 < 480 {
+            assert!(
+                covered <= screen / 4.0,
+                "at {size:?} the stats panel covers {:.0} % of the screen",
+                covered / screen * 100.0
+            );
+        }
+    }
+}
+
 #[test]
 fn a_saved_profile_opens_with_puffins_own_loader() {
     let dir = std::env::temp_dir().join(format!("crate-room-profile-{}", std::process::id()));

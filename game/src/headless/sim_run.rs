@@ -50,6 +50,9 @@ pub struct SimOptions {
     pub dirty: bool,
     /// Record the run as a replay ([`SimReport::replay`]); at most [`replay::MAX_STEPS`].
     pub record: bool,
+    /// Evict the caches between steps (untimed), as a window's frame does: each step then
+    /// runs on cold caches, the way it does in the window ([`ColdCaches`]).
+    pub cold: bool,
 }
 
 /// Per-system figures of a run.
@@ -59,6 +62,9 @@ pub struct SystemReport {
     pub name: &'static str,
     /// Mean wall time per step (after the first), microseconds.
     pub mean_us: f64,
+    /// Median wall time per step (after the first; zero for a step that skipped it),
+    /// microseconds, within 1.6 % (see [`TimeHistogram`]).
+    pub median_us: f64,
     /// Entities tracked at the end of the run.
     pub tracked: usize,
     /// Mean dirty entities received per step (after the first).
@@ -80,6 +86,8 @@ pub struct SimReport {
     pub seed: u64,
     /// Whether the dirty optimization was on.
     pub dirty: bool,
+    /// Whether the caches were evicted between steps (`--cold`).
+    pub cold: bool,
     /// Live entities at the end.
     pub entities: usize,
     /// Crates in the level.
@@ -144,7 +152,11 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     let mut totals = SystemTotals::new(&sim);
     let mut first = Duration::ZERO;
     let mut steady = TimeHistogram::new();
+    let mut cold = opts.cold.then(ColdCaches::new);
     for step in 0..opts.frames {
+        if let Some(cold) = &mut cold {
+            cold.evict();
+        }
         let t = Instant::now();
         sim.step(opts.input.scripted_input(step));
         let took = t.elapsed();
@@ -169,6 +181,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         input: input_name(&opts.input),
         seed: opts.seed,
         dirty: opts.dirty,
+        cold: opts.cold,
         entities: sim.world().len(),
         crates_total: state.crates_total,
         crates_left: state.crates_left,
@@ -186,6 +199,39 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     })
 }
 
+/// What a window's frame does to the CPU between two steps, done untimed between steps of a
+/// headless run (`--cold`): rendering touches more memory than the caches hold (textures,
+/// vertex buffers, egui), and waiting for the display gives the core away to other threads
+/// and processes, which leave the caches, the TLB and the branch predictors to the next step
+/// cold. Here: a write to each 64-byte line of 16 MiB (more than a last-level cache), then a
+/// 1 ms sleep. With both, a step costs what it costs in the window (see BENCHMARKS.md).
+struct ColdCaches {
+    buffer: Vec<u8>,
+    pass: u8,
+}
+
+impl ColdCaches {
+    const BYTES: usize = 16 << 20;
+    const LINE: usize = 64;
+    const YIELD: Duration = Duration::from_millis(1);
+
+    fn new() -> Self {
+        Self {
+            buffer: vec![0; Self::BYTES],
+            pass: 0,
+        }
+    }
+
+    fn evict(&mut self) {
+        self.pass = self.pass.wrapping_add(1);
+        for line in self.buffer.chunks_exact_mut(Self::LINE) {
+            line[0] = self.pass;
+        }
+        std::hint::black_box(&mut self.buffer);
+        std::thread::sleep(Self::YIELD);
+    }
+}
+
 /// How the report names an input source.
 fn input_name(input: &InputSource) -> &'static str {
     match input {
@@ -199,7 +245,7 @@ fn input_name(input: &InputSource) -> &'static str {
 
 /// Each system's time and dirty count summed over the steady steps (all but the first).
 struct SystemTotals {
-    time: Vec<Duration>,
+    time: Vec<TimeHistogram>,
     dirty: Vec<u64>,
 }
 
@@ -207,7 +253,7 @@ impl SystemTotals {
     fn new(sim: &Sim) -> Self {
         let systems = sim.world().systems().count();
         Self {
-            time: vec![Duration::ZERO; systems],
+            time: vec![TimeHistogram::new(); systems],
             dirty: vec![0; systems],
         }
     }
@@ -217,7 +263,7 @@ impl SystemTotals {
         for (i, info) in sim.world().systems().enumerate() {
             // A system that did not run this step (disabled) keeps its last figures.
             if info.enabled {
-                self.time[i] += info.last_duration;
+                self.time[i].record(info.last_duration);
                 self.dirty[i] += info.last_dirty as u64;
             }
         }
@@ -231,7 +277,8 @@ impl SystemTotals {
             .filter(|(_, info)| info.enabled)
             .map(|(i, info)| SystemReport {
                 name: info.name,
-                mean_us: self.time[i].as_secs_f64() * 1e6 / frames,
+                mean_us: self.time[i].mean().as_secs_f64() * 1e6,
+                median_us: self.time[i].quantile(0.5).as_secs_f64() * 1e6,
                 tracked: info.tracked,
                 dirty_mean: self.dirty[i] as f64 / frames,
             })
@@ -262,11 +309,11 @@ impl SimReport {
             self.update_us_median,
             self.update_us_p99,
         );
-        s.push_str("  system            mean us   tracked  dirty/step\n");
+        s.push_str("  system            mean us  median us   tracked  dirty/step\n");
         for sys in &self.systems {
             s.push_str(&format!(
-                "  {:<16} {:>8.2} {:>9} {:>11.1}\n",
-                sys.name, sys.mean_us, sys.tracked, sys.dirty_mean
+                "  {:<16} {:>8.2} {:>10.2} {:>9} {:>11.1}\n",
+                sys.name, sys.mean_us, sys.median_us, sys.tracked, sys.dirty_mean
             ));
         }
         s
@@ -416,6 +463,10 @@ mod command_line {
         /// Turn the dirty-component optimization off (same result, more work).
         #[arg(long)]
         no_dirty: bool,
+        /// Evict the CPU caches between steps (untimed), so each step runs on cold caches as in
+        /// the window, where a frame's rendering comes between two steps.
+        #[arg(long)]
+        cold: bool,
         /// Print one JSON object instead of a summary.
         #[arg(long)]
         json: bool,
@@ -451,6 +502,7 @@ mod command_line {
                 seed: args.seed,
                 dirty: !args.no_dirty,
                 record: args.record.is_some(),
+                cold: args.cold,
             },
             &data.atlas,
         )?;

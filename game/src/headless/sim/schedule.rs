@@ -81,30 +81,43 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         SystemDesc::new("damage").priority(61).requires::<Player>(),
         Damage::default(),
     );
+    // The timers (`fuse` to `stun`) watch their own timer: each run counts every timer it
+    // tracks down, a write that makes them dirty for the next run. So a timer system runs on
+    // every update while some entity has its timer, and is skipped, untouched, once none has
+    // (most steps of a room).
     world.add_system(
-        SystemDesc::new("fuse").priority(62).requires::<Fuse>(),
+        SystemDesc::new("fuse")
+            .priority(62)
+            .requires::<Fuse>()
+            .watches::<Fuse>(),
         FuseSystem::default(),
     );
     world.add_system(
         SystemDesc::new("hit_flash")
             .priority(70)
-            .requires::<HitFlash>(),
+            .requires::<HitFlash>()
+            .watches::<HitFlash>(),
         hit_flash::run,
     );
     world.add_system(
         SystemDesc::new("explosion")
             .priority(71)
-            .requires::<Exploding>(),
+            .requires::<Exploding>()
+            .watches::<Exploding>(),
         explosion::run,
     );
     world.add_system(
         SystemDesc::new("lifetime")
             .priority(72)
-            .requires::<Lifetime>(),
+            .requires::<Lifetime>()
+            .watches::<Lifetime>(),
         lifetime::run,
     );
     world.add_system(
-        SystemDesc::new("stun").priority(73).requires::<Stunned>(),
+        SystemDesc::new("stun")
+            .priority(73)
+            .requires::<Stunned>()
+            .watches::<Stunned>(),
         stun::run,
     );
     world.add_system(

@@ -8,6 +8,7 @@ use super::mode::Mode;
 use super::screens::{self, HUD_BAR};
 use super::{keys, playback};
 use crate::sim::Sim;
+use crate::window::debug::views::View;
 use crate::window::editor::{self, Session};
 use crate::window::ui::{Hud, ink};
 
@@ -84,7 +85,9 @@ impl App {
         } else if let Some(level_hint) = &self.run.hint {
             // The first seconds of a level: what it teaches.
             if state.step < screens::HINT_SECONDS * u64::from(crate::sim::STEPS_PER_SECOND) {
-                screens::level_hint(hud, level_hint);
+                let views = &self.drawing.overlay.views;
+                let panels = views.is_on(View::Stats) || views.is_on(View::Profiler);
+                screens::level_hint(&mut self.drawing.hud, level_hint, panels);
             }
         }
         // Drawn first, so a notice's box covers the text under it.

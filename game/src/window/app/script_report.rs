@@ -13,6 +13,7 @@ use super::mode::Mode;
 use super::screenshot;
 use crate::campaign::medals::Medal;
 use crate::records::settings::Settings;
+use crate::sim::components::{Player, Position};
 use crate::window::editor::{EditorReport, Session};
 
 /// What a scripted run prints when it ends (one JSON object).
@@ -57,6 +58,12 @@ pub struct ScriptReport {
     pub view: [f32; 4],
     /// Screen pixels per world pixel.
     pub scale: f32,
+    /// The player's position in world pixels (the centre of its box), with a level on: with
+    /// `view` and `scale`, where it is on the screen.
+    pub player: Option<[f32; 2]>,
+    /// The debug panels on screen at the end (stats panel, profiler window), each as
+    /// `[x, y, w, h]` in screen pixels.
+    pub panels: Vec<[f32; 4]>,
     /// Saves of the level file swapped in by hot reload.
     pub reloads: u32,
     /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
@@ -199,6 +206,13 @@ impl App {
             world_quads: renderer.last_quads,
             view: [view.min_x, view.min_y, view.max_x, view.max_y],
             scale: renderer.scale,
+            player: sim
+                .world()
+                .try_column::<Player>()
+                .and_then(|c| c.entities().first().copied())
+                .and_then(|e| sim.world().get::<Position>(e))
+                .map(|p| [p.x, p.y]),
+            panels: self.drawing.overlay.panel_rects(),
             reloads: self.reload.reloads,
             ..report
         }

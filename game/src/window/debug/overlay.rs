@@ -47,6 +47,10 @@ pub struct Overlay {
     own_now: Duration,
     /// The stats panel's lines as last drawn (for the scripted report).
     stats_shown: Vec<String>,
+    /// The stats panel's rectangle as last drawn (for the scripted report).
+    stats_rect: Rect,
+    /// The top the profiler window was last drawn at.
+    profiler_top: f32,
     /// `--save-profile FILE`: the frames kept for it from the start (the latest and the
     /// slowest, as puffin's own viewer keeps them).
     capture: Option<(PathBuf, puffin::GlobalFrameView)>,
@@ -94,6 +98,8 @@ impl Overlay {
             capture: save_profile.map(|path| (path, puffin::GlobalFrameView::default())),
             saved: None,
             stats_shown: Vec::new(),
+            stats_rect: Rect::default(),
+            profiler_top: 0.0,
             compare: None,
             compare_note: None,
             server,
@@ -182,6 +188,19 @@ impl Overlay {
             .as_ref()
             .and_then(Compare::text)
             .or_else(|| self.compare_note.clone())
+    }
+
+    /// The panels' rectangles as last drawn, `[x, y, w, h]` in screen pixels: the stats panel's
+    /// and the profiler window's (none for a panel that is off).
+    pub fn panel_rects(&self) -> Vec<[f32; 4]> {
+        let mut rects = Vec::new();
+        if self.views.is_on(View::Stats) {
+            rects.push(self.stats_rect);
+        }
+        if self.views.is_on(View::Profiler) {
+            rects.push(ProfilerWindow::rect(self.profiler.side, self.profiler_top));
+        }
+        rects.into_iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
     }
 
     /// The text the panels showed last: the stats panel's lines, then the profiler window's
@@ -341,7 +360,7 @@ impl Overlay {
         }
         puffin::profile_function!();
         let started = Instant::now();
-        self.stats_shown = draw_stats(
+        (self.stats_shown, self.stats_rect) = draw_stats(
             hud,
             sim,
             fps,
@@ -362,6 +381,7 @@ impl Overlay {
             return;
         }
         let started = Instant::now();
+        self.profiler_top = top;
         let own_us = median(&self.own_us);
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
         let steps = &self.steps;

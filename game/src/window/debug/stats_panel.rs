@@ -1,12 +1,14 @@
 //! The stats panel (F6): frame rate, update and render times, entity and draw counts, the
 //! dirty optimization's state and each system's figures as text, then a graph of the recent
-//! frames' update and render times with its legend.
+//! frames' update and render times with its legend; on a short screen, a compact panel of the
+//! step, the F7 comparison and the totals.
 
 use std::collections::VecDeque;
 
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, HISTORY, micros};
+use super::profiler_window::COMPACT_BELOW;
 use super::step_costs::{STEP_WINDOW, StepCosts, debug_line, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
@@ -44,10 +46,16 @@ pub(super) struct OverlayFigures {
     pub own_us: f32,
 }
 
+/// Text size of the compact panel, on a short screen.
+const COMPACT_SIZE: f32 = 14.0;
+
 /// Queue the stats panel into `hud`, its top at `top`, at the right edge, for the frames in
 /// `history` (newest last) and the steps in `steps`; `overlay` adds compare mode's line and its
-/// own median cost per frame. The panel is opaque, so its figures read the same over any part of the level.
-/// Returns its lines of text.
+/// own median cost per frame. The panel is opaque, so its figures read the same over any part
+/// of the level. On a short screen (below [`COMPACT_BELOW`] pixels) it is compact: the step,
+/// the F7 comparison and the totals, in smaller text, without the per-system table (F2 has
+/// it) or the graphs, so the player and the crates around it stay in view.
+/// Returns its lines of text and its rectangle.
 pub(super) fn draw_stats(
     hud: &mut Hud,
     sim: &Sim,
@@ -56,8 +64,17 @@ pub(super) fn draw_stats(
     history: &VecDeque<FrameCost>,
     steps: &StepCosts,
     overlay: OverlayFigures,
-) -> Vec<String> {
+) -> (Vec<String>, Rect) {
     let last = history.back().copied().unwrap_or_default();
+    if screen_height() < COMPACT_BELOW {
+        let lines = compact_lines(sim, fps, steps, overlay);
+        let (w, h) = Hud::box_size(&lines, COMPACT_SIZE);
+        let x = (screen_width() - w - MARGIN).max(0.0);
+        // Opaque like the full panel, under the text box's own.
+        hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
+        let rect = hud.text_box(&lines, x, top, COMPACT_SIZE);
+        return (lines.into_iter().map(|(t, _)| t).collect(), rect);
+    }
     let lines = stats_lines(sim, fps, last, steps, overlay);
     let pad = SIZE * 0.5;
     let (text_w, text_h) = Hud::box_size(&lines, SIZE);
@@ -68,7 +85,8 @@ pub(super) fn draw_stats(
     // Text, a gap, the two graphs, their legend.
     let h = text_h + 12.0 + GRAPH_H + GRAPH_GAP + STEP_H + 28.0 + LEGEND_LINE;
     let x = (screen_width() - w - MARGIN).max(0.0);
-    hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
+    let rect = Rect::new(x, top, w, h);
+    hud.panel(rect, ink::OPAQUE);
     for (i, (t, c)) in lines.iter().enumerate() {
         let y = top + pad + SIZE * 0.8 + SIZE * 1.15 * i as f32;
         hud.text(t.clone(), x + pad, y, SIZE, *c);
@@ -78,7 +96,50 @@ pub(super) fn draw_stats(
     let step_base = base + GRAPH_GAP + STEP_H;
     draw_step_graph(hud, history, gx, step_base);
     draw_legend(hud, gx, step_base + 22.0);
-    lines.into_iter().map(|(t, _)| t).collect()
+    (lines.into_iter().map(|(t, _)| t).collect(), rect)
+}
+
+/// The compact panel's text: the step's median, the optimization's state, the pinned F7
+/// comparison, compare mode's line, and the game's and the debug systems' totals.
+fn compact_lines(
+    sim: &Sim,
+    fps: f32,
+    steps: &StepCosts,
+    overlay: OverlayFigures,
+) -> Vec<(String, Color)> {
+    let OverlayFigures { compare, own_us } = overlay;
+    let phase = steps.phase();
+    let on = sim.dirty_optimization();
+    let mut lines = vec![
+        (
+            format!(
+                "Stats (F6)  {fps:.0} FPS  step {} (median of {})",
+                step_micros(phase.step_us),
+                phase.steps
+            ),
+            ink::GOLD,
+        ),
+        (
+            format!("dirty optimization {} (F7)", if on { "ON" } else { "OFF" }),
+            if on { ink::TEXT } else { ink::ERROR },
+        ),
+    ];
+    if let Some(comparison) = steps.comparison() {
+        for part in comparison_lines(&comparison) {
+            lines.push((part, ink::GOLD));
+        }
+    }
+    if let Some(compare) = compare {
+        lines.push((compare, ink::GOLD));
+    }
+    let rows = steps.rows();
+    let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
+    lines.push((
+        format!("game systems {total:.1} µs/step (F2: each)"),
+        ink::TEXT,
+    ));
+    lines.push((debug_line(&rows, own_us), ink::DIM));
+    lines
 }
 
 /// The panel's text: the frame's figures, the pinned F7 comparison, then one line per game

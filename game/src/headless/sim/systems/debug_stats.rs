@@ -10,13 +10,22 @@ use crate::sim::resources::DebugCounts;
 pub fn run(world: &mut World, _: &SystemEntities<'_>) {
     puffin::profile_scope!("debug_stats");
     let len = |n: Option<usize>| n.unwrap_or(0);
-    let counts = DebugCounts {
+    let mut counts = DebugCounts {
         crates: len(world.try_column::<Crate>().map(|c| c.len())),
         exploding: len(world.try_column::<Exploding>().map(|c| c.len())),
         movers: len(world.try_column::<Velocity>().map(|c| c.len())),
         animating: len(world.try_column::<Animating>().map(|c| c.len())),
         effects: len(world.try_column::<Lifetime>().map(|c| c.len())),
-        updates: world.get_resource::<DebugCounts>().map_or(0, |c| c.updates) + 1,
+        updates: 1,
     };
-    world.insert_resource(counts);
+    // Written in place: a new resource each update would be an allocation each update.
+    match world.get_resource_mut::<DebugCounts>() {
+        Some(old) => {
+            counts.updates += old.updates;
+            *old = counts;
+        }
+        None => {
+            world.insert_resource(counts);
+        }
+    }
 }

@@ -34,13 +34,10 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     } else {
         Velocity::default()
     };
-    let stunned: Vec<bool> = entities
-        .tracked()
-        .iter()
-        .map(|&e| world.has::<Stunned>(e))
-        .collect();
-    let (players, velocities) = world.columns_mut::<Player, Velocity>();
-    for (&e, stunned) in entities.tracked().iter().zip(stunned) {
+    let stunned = world.component_id::<Stunned>();
+    for &e in entities.tracked() {
+        let stunned = stunned.is_some_and(|id| world.has_id(e, id));
+        let (players, velocities) = world.columns_mut::<Player, Velocity>();
         let Some(mut player) = players.get_mut(e) else {
             continue;
         };
