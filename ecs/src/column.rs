@@ -192,7 +192,7 @@ impl<T: 'static> Column<T> {
 }
 
 /// Type-erased column operations the world needs without knowing `T`.
-pub(crate) trait AnyColumn: Any {
+pub(crate) trait AnyColumn: Any + Send {
     /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
     fn despawn(&mut self, entity: Entity);
     /// Drop every component and every change logged.
@@ -209,7 +209,7 @@ pub(crate) trait AnyColumn: Any {
     fn reserve(&mut self, additional: usize, slot_end: u32);
 }
 
-impl<T: 'static> AnyColumn for Column<T> {
+impl<T: 'static + Send> AnyColumn for Column<T> {
     fn despawn(&mut self, entity: Entity) {
         // Its change-log entry, if any, stays: delivery skips handles that are not tracked.
         if let Some(i) = self.entities.remove(entity) {

@@ -19,8 +19,8 @@
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
 //! It is not a parallel scheduler, has no archetypes and no query language: systems read and
-//! write [`Column`]s by entity. `World` is not `Send`: components, resources and systems may be
-//! any `'static` type.
+//! write [`Column`]s by entity. `World` is `Send` (not `Sync`): components, resources, events
+//! and systems are `Send + 'static` types, so a world built on one thread can run on another.
 //!
 //! # How systems communicate
 //! Systems never call each other. They communicate in exactly three ways, all through the

@@ -40,7 +40,7 @@ fn instant_clock() -> Duration {
 /// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
 /// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
 /// ```
-pub trait System: 'static {
+pub trait System: 'static + Send {
     /// Run one update. `entities` holds the tracked entities and the dirty subset.
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>);
 
@@ -54,7 +54,7 @@ pub trait System: 'static {
 
 impl<F> System for F
 where
-    F: FnMut(&mut World, &SystemEntities<'_>) + 'static,
+    F: FnMut(&mut World, &SystemEntities<'_>) + 'static + Send,
 {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         self(world, entities)

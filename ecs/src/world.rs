@@ -115,7 +115,7 @@ pub struct World {
 
 /// One resource and the name of its type (for [`World::resource_types`]).
 pub(crate) struct Resource {
-    pub(crate) value: Box<dyn Any>,
+    pub(crate) value: Box<dyn Any + Send>,
     pub(crate) name: &'static str,
 }
 
@@ -741,7 +741,7 @@ impl World {
     /// # let mut w = ecs::World::new();
     /// assert_eq!(w.insert_resource(1u8), None); assert_eq!(w.insert_resource(2u8), Some(1));
     /// ```
-    pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+    pub fn insert_resource<R: 'static + Send>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
             value: Box::new(resource),
             name: type_name::<R>(),
@@ -830,7 +830,7 @@ impl World {
     /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
     /// w.send(1u8); w.send(2u8); assert_eq!(r.read(&w).count(), 2);
     /// ```
-    pub fn send<E: 'static>(&mut self, event: E) {
+    pub fn send<E: 'static + Send>(&mut self, event: E) {
         let events: &mut dyn Any = &mut **self
             .events
             .entry(TypeId::of::<E>())
