@@ -93,6 +93,8 @@ pub struct World {
     pub(crate) systems: Vec<SystemSlot>,
     /// Indices into `systems`, by priority then insertion, each with whether it is reactive.
     pub(crate) order: Vec<(usize, bool)>,
+    /// Number of systems in `order` that are not reactive (called on every update).
+    pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
     pub(crate) resources: TypeMap<Resource>,
@@ -239,7 +241,8 @@ impl World {
             }
             slot.sets.tracked.reserve(additional, slot_end);
             if !slot.watches.is_empty() {
-                slot.dirty.reserve(slot_end);
+                let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
+                slot.dirty.reserve(low..slot_end);
             }
         }
     }
