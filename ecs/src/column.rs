@@ -154,26 +154,20 @@ impl<T: 'static> Column<T> {
     /// Insert or replace; returns the old value.
     pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
         self.mark_changed(entity);
+        self.insert_spawned(entity, value)
+    }
+
+    /// Insert the component of an entity being spawned, without a change mark: every system
+    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
+    /// never receive it, so a log entry would only cost memory and a duplicate to filter. A
+    /// bundle naming the type twice: the later value wins, as with `insert`.
+    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) -> Option<T> {
         match self.entities.index_of(entity) {
             Some(i) => Some(std::mem::replace(&mut self.values[i], value)),
             None => {
                 self.entities.insert(entity);
                 self.values.push(value);
                 None
-            }
-        }
-    }
-
-    /// Insert the component of an entity being spawned, without a change mark: every system
-    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
-    /// never receive it, so a log entry would only cost memory and a duplicate to filter.
-    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) {
-        match self.entities.index_of(entity) {
-            // A bundle naming the type twice: the later value wins, as with `insert`.
-            Some(i) => self.values[i] = value,
-            None => {
-                self.entities.insert(entity);
-                self.values.push(value);
             }
         }
     }

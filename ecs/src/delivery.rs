@@ -14,9 +14,9 @@ use crate::entity_set::EntitySet;
 /// What changed in one watched column: the handles marked, in the order they were marked.
 ///
 /// Every watching system reads the entries after its own cursor (a [`Watch`]). Within the part
-/// marked since the last seal (the fresh part) each slot appears once: a bit per slot dedupes
-/// the marks. Every cursor is at or before the fresh part's start, so a mark deduped away is
-/// still ahead of every cursor.
+/// marked since a system last read to the end (the fresh part) each slot appears once: a bit
+/// per slot dedupes the marks. Every cursor is at or before the fresh part's start, so a mark
+/// deduped away is still ahead of every cursor.
 #[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Entity>,
@@ -50,9 +50,6 @@ impl ChangeLog {
     /// is at the fresh part's start, the fresh bits are exactly those slots: they are moved
     /// over a word (64 slots) at a time.
     pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
-        if *cursor == self.entries.len() {
-            return;
-        }
         if *cursor == self.fresh_from {
             self.fresh.drain_words(|w, bits| dirty.insert_word(w, bits));
         } else {
@@ -187,25 +184,12 @@ impl DirtySet {
             })
     }
 
-    /// Make room for the bits of the slots in `slots`, exactly (when the set is empty or they
-    /// lie above its lowest slot).
+    /// Make room for the bits of the slots in `slots` (exactly, in a set that had none).
     pub(crate) fn reserve(&mut self, slots: std::ops::Range<u32>) {
-        if slots.is_empty() {
-            return;
+        if let Some(last) = slots.end.checked_sub(1) {
+            self.cover(slots.start as usize / 64);
+            self.cover(last as usize / 64);
         }
-        let (lo, hi) = (slots.start as usize / 64, (slots.end as usize - 1) / 64);
-        let first = if self.leaves.is_empty() {
-            lo / 64 * 64
-        } else {
-            self.first
-        };
-        let words = (hi + 1).saturating_sub(first);
-        self.leaves
-            .reserve_exact(words.saturating_sub(self.leaves.len()));
-        let summary = words.div_ceil(64).saturating_sub(self.summary.len());
-        self.summary.reserve_exact(summary);
-        self.cover(lo);
-        self.cover(hi);
     }
 
     /// Clear `slot`'s bit.

@@ -456,7 +456,8 @@ impl World {
     /// w.update(); assert_eq!(w.system_info(id).runs, 0);
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
-        self.slot_mut(id).enabled = enabled;
+        self.slot(id);
+        self.systems[id.0].enabled = enabled;
     }
 
     /// Whether a system is enabled.
@@ -502,11 +503,7 @@ impl World {
             enabled: slot.enabled,
             tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
             last_dirty: if ran { slot.last_dirty } else { 0 },
-            last_duration: if ran {
-                slot.last_duration
-            } else {
-                Duration::ZERO
-            },
+            last_duration: slot.last_duration * u32::from(ran),
             runs: slot.runs,
         }
     }
@@ -514,12 +511,6 @@ impl World {
     fn slot(&self, id: SystemId) -> &SystemSlot {
         self.systems
             .get(id.0)
-            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
-    }
-
-    fn slot_mut(&mut self, id: SystemId) -> &mut SystemSlot {
-        self.systems
-            .get_mut(id.0)
             .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
     }
 

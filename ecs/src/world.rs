@@ -145,11 +145,7 @@ pub(crate) struct BundleInfo {
 impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
-        let systems: Vec<_> = self
-            .order
-            .iter()
-            .map(|&(s, _)| self.systems[s].name)
-            .collect();
+        let systems: Vec<_> = self.systems().map(|s| s.name).collect();
         f.debug_struct("World")
             .field("entities", &self.entities.len())
             .field("component_types", &types)
@@ -680,9 +676,8 @@ impl World {
                 })
                 .collect(),
             systems: self
-                .order
-                .iter()
-                .map(|&(s, _)| (self.systems[s].name, self.systems[s].heap_bytes()))
+                .systems()
+                .map(|s| (s.name, self.systems[s.id.0].heap_bytes()))
                 .collect(),
         }
     }
