@@ -277,7 +277,7 @@ impl<T> Mut<'_, T> {
     /// let id = w.add_system(D::new("s").requires::<u32>().watches::<u32>(), |_: &mut World, _: &S| {}); w.update();
     /// w.get_mut::<u32>(e).unwrap().set_changed(); w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
             changes.borrow_mut().mark(self.entity);

@@ -27,9 +27,9 @@ pub(crate) struct ChangeLog {
 
 impl ChangeLog {
     /// Record that `entity`'s component changed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn mark(&mut self, entity: Entity) {
-        if self.fresh.insert(entity.index()) {
+        if self.fresh.set(entity.index()) {
             self.entries.push(entity);
         }
     }
@@ -50,6 +50,7 @@ impl ChangeLog {
     /// is at the fresh part's start, the fresh bits are exactly those slots: they are moved
     /// over a word (64 slots) at a time.
     pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
+        self.fresh.len = self.entries.len() - self.fresh_from;
         if *cursor == self.fresh_from {
             self.fresh.drain_words(|w, bits| dirty.insert_word(w, bits));
         } else {
@@ -74,6 +75,7 @@ impl ChangeLog {
 
     /// Forget everything ([`World::clear`](crate::World::clear)).
     pub(crate) fn clear(&mut self) {
+        self.fresh.len = self.entries.len() - self.fresh_from;
         self.entries.clear();
         self.fresh.clear();
         self.fresh_from = 0;
@@ -120,16 +122,34 @@ const KEEP_WORDS: usize = 1 << 15; // 2,097,152 slots, 256 KB
 
 impl DirtySet {
     /// Set `slot`'s bit; returns whether it was clear.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, slot: u32) -> bool {
+        let new = self.set(slot);
+        self.len += usize::from(new);
+        new
+    }
+
+    /// [`DirtySet::insert`] without counting (a change log counts its entries instead).
+    #[inline(always)]
+    fn set(&mut self, slot: u32) -> bool {
         let bit = 1u64 << (slot % 64);
-        let i = self.cover(slot as usize / 64);
-        if self.leaves[i] & bit != 0 {
-            return false;
+        let i = (slot as usize / 64).wrapping_sub(self.first);
+        let Some(leaf) = self.leaves.get_mut(i) else {
+            return self.set_in_new_word(slot);
+        };
+        let old = std::mem::replace(leaf, *leaf | bit);
+        if old == 0 {
+            self.summary[i / 64] |= 1 << (i % 64); // a non-zero leaf has its summary bit
         }
-        self.leaves[i] |= bit;
+        old & bit == 0
+    }
+
+    /// [`DirtySet::set`] for a slot whose leaf word is not covered yet.
+    #[inline(never)]
+    fn set_in_new_word(&mut self, slot: u32) -> bool {
+        let i = self.cover(slot as usize / 64);
+        self.leaves[i] |= 1 << (slot % 64);
         self.summary[i / 64] |= 1 << (i % 64);
-        self.len += 1;
         true
     }
 

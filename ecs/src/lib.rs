@@ -1,6 +1,6 @@
 //! A small entity-component-system whose frame cost follows what *changed*, not what *exists*.
 //!
-//! Entities are generational handles, components are any `'static` type stored in per-type
+//! Entities are generational handles, components are any `Send + 'static` type stored in per-type
 //! columns, and systems run in priority order over the entities that have all the components
 //! they require. The headline feature is opt-in **change tracking**: a system may *watch*
 //! component types, and each update it receives, beside every tracked entity, the *dirty* ones
