@@ -147,10 +147,8 @@ impl DirtySet {
     /// [`DirtySet::set`] for a slot whose leaf word is not covered yet.
     #[inline(never)]
     fn set_in_new_word(&mut self, slot: u32) -> bool {
-        let i = self.cover(slot as usize / 64);
-        self.leaves[i] |= 1 << (slot % 64);
-        self.summary[i / 64] |= 1 << (i % 64);
-        true
+        self.cover(slot as usize / 64);
+        self.set(slot)
     }
 
     /// Set the bits set in `bits` in word number `w`.
@@ -165,11 +163,10 @@ impl DirtySet {
     #[inline]
     fn cover(&mut self, w: usize) -> usize {
         let i = w.wrapping_sub(self.first);
-        if i < self.leaves.len() {
-            i
-        } else {
-            self.grow(w)
+        if i >= self.leaves.len() {
+            return self.grow(w);
         }
+        i
     }
 
     /// Cover word number `w`; downwards by at least the length, so moves stay amortized O(1).
