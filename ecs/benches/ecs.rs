@@ -127,7 +127,7 @@ fn write_cost(c: &mut Criterion) {
         .collect();
     world.update();
 
-    fn bench_writes<T: 'static>(
+    fn bench_writes<T: ecs::Component>(
         group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
         name: &str,
         world: &mut World,

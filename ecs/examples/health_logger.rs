@@ -5,8 +5,8 @@
 //! the freshly added component, the second sees nothing, the third sees the hit, the fourth
 //! nothing again.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{SystemDesc, SystemEntities, World};
 
@@ -19,8 +19,8 @@ pub struct Health {
 
 /// Run the demo, returning the lines the logger printed, in order.
 pub fn run() -> Vec<String> {
-    let lines = Rc::new(RefCell::new(Vec::new()));
-    let out = Rc::clone(&lines);
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&lines);
 
     let mut world = World::new();
     world.add_system(
@@ -30,7 +30,8 @@ pub fn run() -> Vec<String> {
         move |world: &mut World, entities: &SystemEntities<'_>| {
             for &entity in entities.dirty() {
                 if let Some(health) = world.get::<Health>(entity) {
-                    out.borrow_mut()
+                    out.lock()
+                        .unwrap()
                         .push(format!("{}/{}", health.current, health.max));
                 }
             }
@@ -49,7 +50,7 @@ pub fn run() -> Vec<String> {
     world.update(); // logs 8/10
     world.update(); // logs nothing
 
-    lines.take()
+    std::mem::take(&mut *lines.lock().unwrap())
 }
 
 fn main() {

@@ -12,7 +12,7 @@ use crate::{Entity, World};
 /// # let mut w = ecs::World::new();
 /// let e = w.spawn((1u8, "name")); assert_eq!(w.get::<&str>(e), Some(&"name"));
 /// ```
-pub trait Bundle: 'static {
+pub trait Bundle: 'static + Send {
     /// Register every component type, pushing their ids in tuple order.
     #[doc(hidden)]
     fn register(world: &mut World, ids: &mut Vec<ComponentId>);

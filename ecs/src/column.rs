@@ -154,26 +154,20 @@ impl<T: 'static> Column<T> {
     /// Insert or replace; returns the old value.
     pub(crate) fn insert(&mut self, entity: Entity, value: T) -> Option<T> {
         self.mark_changed(entity);
+        self.insert_spawned(entity, value)
+    }
+
+    /// Insert the component of an entity being spawned, without a change mark: every system
+    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
+    /// never receive it, so a log entry would only cost memory and a duplicate to filter. A
+    /// bundle naming the type twice: the later value wins, as with `insert`.
+    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) -> Option<T> {
         match self.entities.index_of(entity) {
             Some(i) => Some(std::mem::replace(&mut self.values[i], value)),
             None => {
                 self.entities.insert(entity);
                 self.values.push(value);
                 None
-            }
-        }
-    }
-
-    /// Insert the component of an entity being spawned, without a change mark: every system
-    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
-    /// never receive it, so a log entry would only cost memory and a duplicate to filter.
-    pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) {
-        match self.entities.index_of(entity) {
-            // A bundle naming the type twice: the later value wins, as with `insert`.
-            Some(i) => self.values[i] = value,
-            None => {
-                self.entities.insert(entity);
-                self.values.push(value);
             }
         }
     }
@@ -192,7 +186,7 @@ impl<T: 'static> Column<T> {
 }
 
 /// Type-erased column operations the world needs without knowing `T`.
-pub(crate) trait AnyColumn: Any {
+pub(crate) trait AnyColumn: Any + Send {
     /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
     fn despawn(&mut self, entity: Entity);
     /// Drop every component and every change logged.
@@ -209,7 +203,7 @@ pub(crate) trait AnyColumn: Any {
     fn reserve(&mut self, additional: usize, slot_end: u32);
 }
 
-impl<T: 'static> AnyColumn for Column<T> {
+impl<T: 'static + Send> AnyColumn for Column<T> {
     fn despawn(&mut self, entity: Entity) {
         // Its change-log entry, if any, stays: delivery skips handles that are not tracked.
         if let Some(i) = self.entities.remove(entity) {
@@ -283,7 +277,7 @@ impl<T> Mut<'_, T> {
     /// let id = w.add_system(D::new("s").requires::<u32>().watches::<u32>(), |_: &mut World, _: &S| {}); w.update();
     /// w.get_mut::<u32>(e).unwrap().set_changed(); w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
             changes.borrow_mut().mark(self.entity);

@@ -1,13 +1,13 @@
 //! Component identity: dense ids per type and signatures as bit sets.
 
-/// Marker for types that can be stored as components: any `'static` type.
+/// Marker for types that can be stored as components: any `'static + Send` type.
 ///
 /// ```
-/// struct Name(String); // any 'static type
+/// struct Name(String); // any 'static + Send type
 /// # let mut w = ecs::World::new(); let e = w.spawn((Name("a".into()),)); assert_eq!(w.get::<Name>(e).unwrap().0, "a");
 /// ```
-pub trait Component: 'static {}
-impl<T: 'static> Component for T {}
+pub trait Component: 'static + Send {}
+impl<T: 'static + Send> Component for T {}
 
 /// Dense index of a component type within one [`World`](crate::World), assigned on first use.
 ///

@@ -14,36 +14,24 @@ use crate::entity_set::EntitySet;
 /// What changed in one watched column: the handles marked, in the order they were marked.
 ///
 /// Every watching system reads the entries after its own cursor (a [`Watch`]). Within the part
-/// marked since the last [`ChangeLog::seal`] (the fresh part) each slot appears once: a bit per
-/// slot dedupes the marks. Every cursor is at or before the fresh part's start, so a mark
+/// marked since a system last read to the end (the fresh part) each slot appears once: a bit
+/// per slot dedupes the marks. Every cursor is at or before the fresh part's start, so a mark
 /// deduped away is still ahead of every cursor.
 #[derive(Debug, Default)]
 pub(crate) struct ChangeLog {
     entries: Vec<Entity>,
-    /// A bit per slot with an entry at or after `fresh_from`.
-    fresh: Vec<u64>,
+    /// The slots of the entries at or after `fresh_from`.
+    fresh: DirtySet,
     fresh_from: usize,
 }
 
 impl ChangeLog {
     /// Record that `entity`'s component changed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn mark(&mut self, entity: Entity) {
-        let slot = entity.index() as usize;
-        let bit = 1u64 << (slot % 64);
-        match self.fresh.get_mut(slot / 64) {
-            Some(word) if *word & bit != 0 => return,
-            Some(word) => *word |= bit,
-            None => self.grow(slot),
+        if self.fresh.set(entity.index()) {
+            self.entries.push(entity);
         }
-        self.entries.push(entity);
-    }
-
-    /// Cover `slot` with the fresh bits and set its bit; out of the marking path.
-    #[cold]
-    fn grow(&mut self, slot: usize) {
-        self.fresh.resize(slot / 64 + 1, 0);
-        self.fresh[slot / 64] |= 1 << (slot % 64);
     }
 
     /// Number of entries (the position one past the newest).
@@ -57,38 +45,21 @@ impl ChangeLog {
         self.fresh_from
     }
 
-    /// End the fresh part: a system has read every entry, so a later mark of any entity must be
-    /// logged again. Clears the bits of the fresh entries, or every bit when that is cheaper.
-    fn seal(&mut self) {
-        let fresh = &self.entries[self.fresh_from..];
-        if fresh.len() * 16 >= self.fresh.len() {
-            self.fresh.fill(0);
-        } else {
-            for e in fresh {
-                let slot = e.index() as usize;
-                self.fresh[slot / 64] &= !(1 << (slot % 64));
-            }
-        }
-        self.fresh_from = self.entries.len();
-    }
-
-    /// Set `dirty`'s bits for the slots of the entries after `cursor`, and move the cursor to
-    /// the end. When the cursor is at the fresh part's start, the fresh bits are exactly those
-    /// slots: with many entries they are moved over a word at a time.
+    /// Set `dirty`'s bits for the slots of the entries after `cursor`, move the cursor to the
+    /// end and end the fresh part (a later mark of any entity is logged again). When the cursor
+    /// is at the fresh part's start, the fresh bits are exactly those slots: they are moved
+    /// over a word (64 slots) at a time.
     pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
-        let new = self.entries.len() - *cursor;
-        if new == 0 {
-            return;
-        }
-        if *cursor == self.fresh_from && new * 4 >= self.fresh.len() {
-            dirty.take_words(&mut self.fresh);
-            self.fresh_from = self.entries.len();
+        self.fresh.len = self.entries.len() - self.fresh_from;
+        if *cursor == self.fresh_from {
+            self.fresh.drain_words(|w, bits| dirty.insert_word(w, bits));
         } else {
             for e in &self.entries[*cursor..] {
                 dirty.insert(e.index());
             }
-            self.seal();
+            self.fresh.clear();
         }
+        self.fresh_from = self.entries.len();
         *cursor = self.entries.len();
     }
 
@@ -104,14 +75,15 @@ impl ChangeLog {
 
     /// Forget everything ([`World::clear`](crate::World::clear)).
     pub(crate) fn clear(&mut self) {
+        self.fresh.len = self.entries.len() - self.fresh_from;
         self.entries.clear();
-        self.fresh.fill(0);
+        self.fresh.clear();
         self.fresh_from = 0;
     }
 
     /// Bytes allocated on the heap (by capacity).
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.entries.capacity() * size_of::<Entity>() + self.fresh.capacity() * size_of::<u64>()
+        self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
     }
 }
 
@@ -132,53 +104,89 @@ pub(crate) struct Watch {
 }
 
 /// A system's dirty slots: a bit per entity slot (leaf words) and a bit per leaf word that may
-/// be non-zero (summary words), so that draining reads only the words that were touched.
+/// be non-zero (summary words), so that draining reads only the words that were touched. The
+/// leaves start at the word of the lowest slot ever set (rounded down to a summary word's
+/// span): a set of late slots (the player, past ten million crates) has no words before them.
 #[derive(Debug, Default)]
 pub(crate) struct DirtySet {
     leaves: Vec<u64>,
     summary: Vec<u64>,
+    /// The word number (slot / 64) of `leaves[0]`, a multiple of 64.
+    first: usize,
     /// Number of bits set in `leaves`.
     len: usize,
 }
 
+/// Leaf words a drained set keeps; a larger one (a burst: a level's first update) is freed.
+const KEEP_WORDS: usize = 1 << 15; // 2,097,152 slots, 256 KB
+
 impl DirtySet {
-    /// Set `slot`'s bit.
-    #[inline]
-    pub(crate) fn insert(&mut self, slot: u32) {
-        let w = slot as usize / 64;
-        if w >= self.leaves.len() {
-            self.grow(w);
-        }
-        let bit = 1u64 << (slot % 64);
-        let leaf = &mut self.leaves[w];
-        if *leaf & bit == 0 {
-            *leaf |= bit;
-            self.summary[w / 64] |= 1 << (w % 64);
-            self.len += 1;
-        }
+    /// Set `slot`'s bit; returns whether it was clear.
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, slot: u32) -> bool {
+        let new = self.set(slot);
+        self.len += usize::from(new);
+        new
     }
 
-    /// Cover leaf word `w` (doubling, so growing slot by slot stays amortized O(1)).
+    /// [`DirtySet::insert`] without counting (a change log counts its entries instead).
+    #[inline(always)]
+    fn set(&mut self, slot: u32) -> bool {
+        let bit = 1u64 << (slot % 64);
+        let i = (slot as usize / 64).wrapping_sub(self.first);
+        let Some(leaf) = self.leaves.get_mut(i) else {
+            return self.set_in_new_word(slot);
+        };
+        let old = std::mem::replace(leaf, *leaf | bit);
+        if old == 0 {
+            self.summary[i / 64] |= 1 << (i % 64); // a non-zero leaf has its summary bit
+        }
+        old & bit == 0
+    }
+
+    /// [`DirtySet::set`] for a slot whose leaf word is not covered yet.
+    #[inline(never)]
+    fn set_in_new_word(&mut self, slot: u32) -> bool {
+        self.cover(slot as usize / 64);
+        self.set(slot)
+    }
+
+    /// Set the bits set in `bits` in word number `w`.
+    fn insert_word(&mut self, w: usize, bits: u64) {
+        let i = self.cover(w);
+        self.len += (bits & !self.leaves[i]).count_ones() as usize;
+        self.leaves[i] |= bits;
+        self.summary[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The index in `leaves` of word number `w`, growing to cover it.
+    #[inline]
+    fn cover(&mut self, w: usize) -> usize {
+        let i = w.wrapping_sub(self.first);
+        if i >= self.leaves.len() {
+            return self.grow(w);
+        }
+        i
+    }
+
+    /// Cover word number `w`; downwards by at least the length, so moves stay amortized O(1).
     #[cold]
-    fn grow(&mut self, w: usize) {
-        let words = (w + 1).max(self.leaves.len() * 2);
+    fn grow(&mut self, w: usize) -> usize {
+        let low = w / 64 * 64;
+        if self.leaves.is_empty() {
+            self.first = low;
+        } else if low < self.first {
+            let first = low.min(self.first.saturating_sub(self.leaves.len()) / 64 * 64);
+            let added = self.first - first;
+            self.leaves.splice(0..0, std::iter::repeat_n(0, added));
+            self.summary
+                .splice(0..0, std::iter::repeat_n(0, added / 64));
+            self.first = first;
+        }
+        let words = (w + 1 - self.first).max(self.leaves.len());
         self.leaves.resize(words, 0);
         self.summary.resize(words.div_ceil(64), 0);
-    }
-
-    /// Set the bits set in `words` (a bit per slot, as in the leaves), zeroing `words`.
-    fn take_words(&mut self, words: &mut [u64]) {
-        if words.len() > self.leaves.len() {
-            self.grow(words.len() - 1);
-        }
-        for (w, word) in words.iter_mut().enumerate() {
-            let bits = std::mem::take(word);
-            if bits != 0 {
-                self.len += (bits & !self.leaves[w]).count_ones() as usize;
-                self.leaves[w] |= bits;
-                self.summary[w / 64] |= 1 << (w % 64);
-            }
-        }
+        w - self.first
     }
 
     /// Whether every slot in `slots` has its bit set, checked a word at a time.
@@ -188,20 +196,16 @@ impl DirtySet {
             || (lo / 64..hi.div_ceil(64)).all(|w| {
                 let (from, to) = (lo.max(w * 64) - w * 64, hi.min(w * 64 + 64) - w * 64);
                 let mask = (u64::MAX >> (64 - (to - from))) << from;
-                self.leaves.get(w).is_some_and(|&leaf| leaf & mask == mask)
+                let leaf = self.leaves.get(w.wrapping_sub(self.first));
+                leaf.is_some_and(|&leaf| leaf & mask == mask)
             })
     }
 
-    /// Make room for the bits of slots below `slot_end`, exactly.
-    pub(crate) fn reserve(&mut self, slot_end: u32) {
-        let words = (slot_end as usize).div_ceil(64);
-        if words > self.leaves.len() {
-            self.leaves.reserve_exact(words - self.leaves.len());
-            self.leaves.resize(words, 0);
-            let summary = words.div_ceil(64);
-            self.summary
-                .reserve_exact(summary.saturating_sub(self.summary.len()));
-            self.summary.resize(summary, 0);
+    /// Make room for the bits of the slots in `slots` (exactly, in a set that had none).
+    pub(crate) fn reserve(&mut self, slots: std::ops::Range<u32>) {
+        if let Some(last) = slots.end.checked_sub(1) {
+            self.cover(slots.start as usize / 64);
+            self.cover(last as usize / 64);
         }
     }
 
@@ -209,7 +213,8 @@ impl DirtySet {
     #[inline]
     pub(crate) fn remove(&mut self, slot: u32) {
         let bit = 1u64 << (slot % 64);
-        if let Some(leaf) = self.leaves.get_mut(slot as usize / 64)
+        let i = (slot as usize / 64).wrapping_sub(self.first);
+        if let Some(leaf) = self.leaves.get_mut(i)
             && *leaf & bit != 0
         {
             *leaf &= !bit;
@@ -227,34 +232,38 @@ impl DirtySet {
     /// has none in), and clear every bit.
     pub(crate) fn drain_into(&mut self, tracked: &EntitySet, out: &mut Vec<Entity>) {
         out.reserve(self.len);
-        self.drain(Some(|slot| out.extend(tracked.in_slot(slot))));
+        self.drain_words(|w, mut leaf| {
+            while leaf != 0 {
+                out.extend(tracked.in_slot((w * 64) as u32 + leaf.trailing_zeros()));
+                leaf &= leaf - 1;
+            }
+        });
     }
 
     /// Clear every bit: the touched words only, a word at a time.
     pub(crate) fn clear(&mut self) {
-        self.drain(None::<fn(u32)>);
+        self.drain_words(|_, _| {});
     }
 
-    /// Call `f` with each set slot, in ascending order, zeroing the words read.
+    /// Call `f` with the number and bits of each non-zero leaf word, in ascending order,
+    /// zeroing the words read.
     #[inline]
-    fn drain(&mut self, mut f: Option<impl FnMut(u32)>) {
-        // No bit set: stale summary bits (of removed slots) wait for a drain with bits.
-        let summary = if self.len == 0 { 0 } else { self.summary.len() };
-        for s in 0..summary {
+    fn drain_words(&mut self, mut f: impl FnMut(usize, u64)) {
+        if self.len == 0 {
+            return; // stale summary bits (of removed slots) wait for a drain with bits
+        }
+        for s in 0..self.summary.len() {
             let mut words = std::mem::take(&mut self.summary[s]);
             while words != 0 {
-                let w = s * 64 + words.trailing_zeros() as usize;
+                let i = s * 64 + words.trailing_zeros() as usize;
                 words &= words - 1;
-                let mut leaf = std::mem::take(&mut self.leaves[w]);
-                while let Some(f) = f.as_mut()
-                    && leaf != 0
-                {
-                    f((w * 64) as u32 + leaf.trailing_zeros());
-                    leaf &= leaf - 1;
-                }
+                f(self.first + i, std::mem::take(&mut self.leaves[i]));
             }
         }
         self.len = 0;
+        if self.leaves.len() > KEEP_WORDS {
+            *self = Self::default();
+        }
     }
 
     /// Bytes allocated on the heap (by capacity).

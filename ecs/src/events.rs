@@ -39,12 +39,12 @@ impl<E> Events<E> {
     }
 }
 
-pub(crate) trait AnyEvents: Any {
+pub(crate) trait AnyEvents: Any + Send {
     /// Drop events sent before the previous update ended.
     fn end_update(&mut self);
 }
 
-impl<E: 'static> AnyEvents for Events<E> {
+impl<E: 'static + Send> AnyEvents for Events<E> {
     fn end_update(&mut self) {
         let stale = (self.keep_from - self.first) as usize;
         self.queue.drain(..stale);

@@ -1,6 +1,6 @@
 //! A small entity-component-system whose frame cost follows what *changed*, not what *exists*.
 //!
-//! Entities are generational handles, components are any `'static` type stored in per-type
+//! Entities are generational handles, components are any `Send + 'static` type stored in per-type
 //! columns, and systems run in priority order over the entities that have all the components
 //! they require. The headline feature is opt-in **change tracking**: a system may *watch*
 //! component types, and each update it receives, beside every tracked entity, the *dirty* ones
@@ -19,8 +19,8 @@
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
 //! It is not a parallel scheduler, has no archetypes and no query language: systems read and
-//! write [`Column`]s by entity. `World` is not `Send`: components, resources and systems may be
-//! any `'static` type.
+//! write [`Column`]s by entity. `World` is `Send` (not `Sync`): components, resources, events
+//! and systems are `Send + 'static` types, so a world built on one thread can run on another.
 //!
 //! # How systems communicate
 //! Systems never call each other. They communicate in exactly three ways, all through the

@@ -93,6 +93,8 @@ pub struct World {
     pub(crate) systems: Vec<SystemSlot>,
     /// Indices into `systems`, by priority then insertion, each with whether it is reactive.
     pub(crate) order: Vec<(usize, bool)>,
+    /// Number of systems in `order` that are not reactive (called on every update).
+    pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
     pub(crate) resources: TypeMap<Resource>,
@@ -115,7 +117,7 @@ pub struct World {
 
 /// One resource and the name of its type (for [`World::resource_types`]).
 pub(crate) struct Resource {
-    pub(crate) value: Box<dyn Any>,
+    pub(crate) value: Box<dyn Any + Send>,
     pub(crate) name: &'static str,
 }
 
@@ -143,11 +145,7 @@ pub(crate) struct BundleInfo {
 impl fmt::Debug for World {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let types: Vec<_> = self.component_types.iter().map(|t| t.1).collect();
-        let systems: Vec<_> = self
-            .order
-            .iter()
-            .map(|&(s, _)| self.systems[s].name)
-            .collect();
+        let systems: Vec<_> = self.systems().map(|s| s.name).collect();
         f.debug_struct("World")
             .field("entities", &self.entities.len())
             .field("component_types", &types)
@@ -239,7 +237,8 @@ impl World {
             }
             slot.sets.tracked.reserve(additional, slot_end);
             if !slot.watches.is_empty() {
-                slot.dirty.reserve(slot_end);
+                let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
+                slot.dirty.reserve(low..slot_end);
             }
         }
     }
@@ -677,9 +676,8 @@ impl World {
                 })
                 .collect(),
             systems: self
-                .order
-                .iter()
-                .map(|&(s, _)| (self.systems[s].name, self.systems[s].heap_bytes()))
+                .systems()
+                .map(|s| (s.name, self.systems[s.id.0].heap_bytes()))
                 .collect(),
         }
     }
@@ -741,7 +739,7 @@ impl World {
     /// # let mut w = ecs::World::new();
     /// assert_eq!(w.insert_resource(1u8), None); assert_eq!(w.insert_resource(2u8), Some(1));
     /// ```
-    pub fn insert_resource<R: 'static>(&mut self, resource: R) -> Option<R> {
+    pub fn insert_resource<R: 'static + Send>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
             value: Box::new(resource),
             name: type_name::<R>(),
@@ -830,7 +828,7 @@ impl World {
     /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
     /// w.send(1u8); w.send(2u8); assert_eq!(r.read(&w).count(), 2);
     /// ```
-    pub fn send<E: 'static>(&mut self, event: E) {
+    pub fn send<E: 'static + Send>(&mut self, event: E) {
         let events: &mut dyn Any = &mut **self
             .events
             .entry(TypeId::of::<E>())

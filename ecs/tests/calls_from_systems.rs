@@ -3,9 +3,9 @@
 //! message that says what to do instead; and a panic in a system or an `on_clear` leaves the
 //! world usable.
 
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Entity, System, SystemDesc, SystemEntities, World};
 
@@ -14,7 +14,7 @@ struct Hp(u32);
 
 /// What the system saw on each run: `dirty().len()`, `dirty_in(Hp).count()`, `tracked().len()`,
 /// after its own spawn.
-type Seen = Rc<RefCell<Vec<(usize, usize, usize)>>>;
+type Seen = Arc<Mutex<Vec<(usize, usize, usize)>>>;
 
 /// What `watch` saw: its dirty entities and the number of live entities.
 type Seen2 = (Vec<Entity>, usize);
@@ -23,13 +23,14 @@ type Seen2 = (Vec<Entity>, usize);
 fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() {
     let mut world = World::new();
     let seen = Seen::default();
-    let out = Rc::clone(&seen);
+    let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("breeder").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             world.spawn((Hp(0),));
             let in_column = entities.dirty_in(world.column::<Hp>()).count();
-            out.borrow_mut()
+            out.lock()
+                .unwrap()
                 .push((entities.dirty().len(), in_column, entities.tracked().len()));
         },
     );
@@ -39,7 +40,7 @@ fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() 
     world.update();
     world.update();
     assert_eq!(
-        *seen.borrow(),
+        *seen.lock().unwrap(),
         [(4, 4, 4), (1, 1, 5)],
         "the newcomer waits for the next run, for all three alike"
     );
@@ -48,12 +49,12 @@ fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() 
 /// A system whose `on_clear` does `what` to the world; `runs` counts its updates.
 struct OnClear {
     what: fn(&mut World),
-    runs: Rc<RefCell<usize>>,
+    runs: Arc<Mutex<usize>>,
 }
 
 impl System for OnClear {
     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {
-        *self.runs.borrow_mut() += 1;
+        *self.runs.lock().unwrap() += 1;
     }
 
     fn on_clear(&mut self, world: &mut World) {
@@ -61,14 +62,14 @@ impl System for OnClear {
     }
 }
 
-fn world_with_on_clear(what: fn(&mut World)) -> (World, Rc<RefCell<usize>>) {
+fn world_with_on_clear(what: fn(&mut World)) -> (World, Arc<Mutex<usize>>) {
     let mut world = World::new();
-    let runs = Rc::new(RefCell::new(0));
+    let runs = Arc::new(Mutex::new(0));
     world.add_system(
         SystemDesc::new("room").requires::<Hp>(),
         OnClear {
             what,
-            runs: Rc::clone(&runs),
+            runs: Arc::clone(&runs),
         },
     );
     (world, runs)
@@ -97,19 +98,23 @@ fn update_from_on_clear_is_refused_with_a_clear_message_and_the_world_stays_usab
     world.spawn((Hp(2),));
     world.update();
     world.update();
-    assert_eq!(*runs.borrow(), 2, "later updates run the system again");
+    assert_eq!(
+        *runs.lock().unwrap(),
+        2,
+        "later updates run the system again"
+    );
 }
 
 #[test]
 fn update_from_inside_a_system_is_refused_and_later_updates_run() {
     let mut world = World::new();
-    let calls = Rc::new(RefCell::new(0));
-    let count = Rc::clone(&calls);
+    let calls = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&calls);
     world.add_system(
         SystemDesc::new("nested"),
         move |world: &mut World, _: &SystemEntities<'_>| {
-            *count.borrow_mut() += 1;
-            if *count.borrow() == 1 {
+            *count.lock().unwrap() += 1;
+            if *count.lock().unwrap() == 1 {
                 world.update();
             }
         },
@@ -121,43 +126,43 @@ fn update_from_inside_a_system_is_refused_and_later_updates_run() {
     );
     world.update();
     world.update();
-    assert_eq!(*calls.borrow(), 3);
+    assert_eq!(*calls.lock().unwrap(), 3);
 }
 
 #[test]
 fn a_panic_in_a_system_does_not_poison_later_updates() {
     let mut world = World::new();
-    let runs = Rc::new(RefCell::new(Vec::new()));
-    let log = Rc::clone(&runs);
+    let runs = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&runs);
     world.add_system(
         SystemDesc::new("fragile").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
-            log.borrow_mut().push(entities.dirty().to_vec());
+            log.lock().unwrap().push(entities.dirty().to_vec());
             if world.resource::<bool>().to_owned() {
                 panic!("boom");
             }
         },
     );
-    let later = Rc::new(RefCell::new(0));
-    let count = Rc::clone(&later);
+    let later = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&later);
     world.add_system(
         SystemDesc::new("after").priority(1),
-        move |_: &mut World, _: &SystemEntities<'_>| *count.borrow_mut() += 1,
+        move |_: &mut World, _: &SystemEntities<'_>| *count.lock().unwrap() += 1,
     );
     world.insert_resource(true);
     let e = world.spawn((Hp(1),));
     assert!(catch_unwind(AssertUnwindSafe(|| world.update())).is_err());
-    assert_eq!(*later.borrow(), 0, "the update stopped at the panic");
+    assert_eq!(*later.lock().unwrap(), 0, "the update stopped at the panic");
     world.insert_resource(false);
     world.get_mut::<Hp>(e).unwrap().0 = 2;
     world.update();
     world.update();
     assert_eq!(
-        *runs.borrow(),
+        *runs.lock().unwrap(),
         [vec![e], vec![e]],
         "delivered again after the panic"
     );
-    assert_eq!(*later.borrow(), 2);
+    assert_eq!(*later.lock().unwrap(), 2);
 }
 
 #[test]
@@ -174,7 +179,7 @@ fn a_panic_in_on_clear_does_not_poison_later_clears_or_updates() {
     world.clear();
     world.spawn((Hp(1),));
     world.update();
-    assert_eq!(*runs.borrow(), 1);
+    assert_eq!(*runs.lock().unwrap(), 1);
 }
 
 #[test]
@@ -201,12 +206,13 @@ fn on_clear_may_spawn_despawn_and_clear_again() {
 #[test]
 fn a_system_may_spawn_despawn_and_clear_with_the_effects_documented() {
     let mut world = World::new();
-    let seen: Rc<RefCell<Vec<Seen2>>> = Rc::default();
-    let out = Rc::clone(&seen);
+    let seen: Arc<Mutex<Vec<Seen2>>> = Arc::default();
+    let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("watch").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
-            out.borrow_mut()
+            out.lock()
+                .unwrap()
                 .push((entities.dirty().to_vec(), world.len()));
         },
     );
@@ -225,12 +231,16 @@ fn a_system_may_spawn_despawn_and_clear_with_the_effects_documented() {
     world.insert_resource(0u32);
     world.update();
     assert_eq!(world.len(), 0, "despawned at the end of the update");
-    assert_eq!(seen.borrow()[0].1, 1, "the later system saw it alive");
+    assert_eq!(
+        seen.lock().unwrap()[0].1,
+        1,
+        "the later system saw it alive"
+    );
     world.spawn((Hp(5),));
     *world.resource_mut::<u32>() = 1;
     world.update();
     assert_eq!(
-        seen.borrow()[1].1,
+        seen.lock().unwrap()[1].1,
         1,
         "the clear waits for the end of the update"
     );

@@ -1,8 +1,8 @@
 //! `SystemEntities::dirty_in`: the dirty entities that have a component, with it, in slot order, and still exact after the system changed the column during its run.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Entity, SystemDesc, SystemEntities, World};
 
@@ -12,7 +12,7 @@ struct Hp(u32);
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Armor(u32);
 
-type Seen = Rc<RefCell<Vec<BTreeMap<Entity, u32>>>>;
+type Seen = Arc<Mutex<Vec<BTreeMap<Entity, u32>>>>;
 
 /// What `dirty_in` over `Hp`'s column handed out, as a map (it must not repeat an entity).
 fn read_hp(world: &World, entities: &SystemEntities<'_>) -> BTreeMap<Entity, u32> {
@@ -30,23 +30,23 @@ fn every_entity_dirty_yields_the_column_but_not_what_the_run_added_to_it() {
     {
         let mut world = World::new();
         let seen = Seen::default();
-        let out = Rc::clone(&seen);
+        let out = Arc::clone(&seen);
         let late = world.spawn((Armor(0),));
         world.add_system(
             SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
             move |world: &mut World, entities: &SystemEntities<'_>| {
-                out.borrow_mut().push(read_hp(world, entities));
+                out.lock().unwrap().push(read_hp(world, entities));
                 // The column gains two entities and loses one: same length, other members.
                 let first = entities.dirty()[0];
                 world.remove::<Hp>(first);
                 world.insert(late, Hp(70)).unwrap();
                 world.spawn((Hp(80),));
-                out.borrow_mut().push(read_hp(world, entities));
+                out.lock().unwrap().push(read_hp(world, entities));
             },
         );
         let es: Vec<Entity> = (0..4).map(|i| world.spawn((Hp(i),))).collect();
         world.update();
-        let seen = seen.borrow();
+        let seen = seen.lock().unwrap();
         let all: BTreeMap<Entity, u32> = es.iter().map(|&e| (e, e.index() - 1)).collect();
         assert_eq!(seen[0], all, "every entity is new");
         let mut left = all.clone();
@@ -59,7 +59,7 @@ fn every_entity_dirty_yields_the_column_but_not_what_the_run_added_to_it() {
 fn changes_in_any_order_are_read_once_each_in_slot_order() {
     let mut world = World::new();
     let seen = Seen::default();
-    let out = Rc::clone(&seen);
+    let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("hp").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
@@ -69,7 +69,7 @@ fn changes_in_any_order_are_read_once_each_in_slot_order() {
                 entities.dirty().is_sorted_by_key(|e| e.index()),
                 "slot order"
             );
-            out.borrow_mut().push(read);
+            out.lock().unwrap().push(read);
         },
     );
     let es: Vec<Entity> = (0..200).map(|i| world.spawn((Hp(i),))).collect();
@@ -87,21 +87,21 @@ fn changes_in_any_order_are_read_once_each_in_slot_order() {
         .iter()
         .map(|&e| (e, world.get::<Hp>(e).unwrap().0))
         .collect();
-    assert_eq!(seen.borrow()[1], expected);
+    assert_eq!(seen.lock().unwrap()[1], expected);
 }
 
 #[test]
 fn dirty_in_another_column_yields_the_dirty_entities_that_have_one() {
     {
         let mut world = World::new();
-        let seen: Rc<RefCell<Vec<Entity>>> = Rc::default();
-        let out = Rc::clone(&seen);
+        let seen: Arc<Mutex<Vec<Entity>>> = Arc::default();
+        let out = Arc::clone(&seen);
         world.add_system(
             SystemDesc::new("armor_of_hurt")
                 .requires::<Hp>()
                 .watches::<Hp>(),
             move |world: &mut World, entities: &SystemEntities<'_>| {
-                *out.borrow_mut() = entities
+                *out.lock().unwrap() = entities
                     .dirty_in(world.column::<Armor>())
                     .map(|(e, _)| e)
                     .collect();
@@ -111,11 +111,11 @@ fn dirty_in_another_column_yields_the_dirty_entities_that_have_one() {
         let armored = world.spawn((Hp(1), Armor(5)));
         let idle = world.spawn((Hp(1), Armor(6)));
         world.update();
-        assert_eq!(*seen.borrow(), [armored, idle], "all new");
+        assert_eq!(*seen.lock().unwrap(), [armored, idle], "all new");
         for e in [plain, armored] {
             world.get_mut::<Hp>(e).unwrap().0 = 0;
         }
         world.update();
-        assert_eq!(*seen.borrow(), [armored]);
+        assert_eq!(*seen.lock().unwrap(), [armored]);
     }
 }

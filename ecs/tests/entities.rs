@@ -3,8 +3,8 @@
 mod common;
 
 use common::{Pos, Tag, Vel};
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Entity, NoSuchEntity, SystemDesc, SystemEntities, World};
 
@@ -259,30 +259,30 @@ fn spawn_batch_is_spawn_one_by_one() {
 #[test]
 fn spawn_batch_from_a_running_system_is_tracked_after_it() {
     let (mut world, _, runs) = common::probed(SystemDesc::new("pos").requires::<Pos>().priority(1));
-    let spawned = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let out = std::rc::Rc::clone(&spawned);
+    let spawned = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let out = std::sync::Arc::clone(&spawned);
     world.add_system(
         SystemDesc::new("spawner").requires::<Pos>().priority(0),
         move |world: &mut World, _: &SystemEntities<'_>| {
-            if out.borrow().is_empty() {
-                *out.borrow_mut() = world.spawn_batch((0..3).map(|i| (Pos(i),)));
+            if out.lock().unwrap().is_empty() {
+                *out.lock().unwrap() = world.spawn_batch((0..3).map(|i| (Pos(i),)));
             }
         },
     );
     world.update();
-    let all: std::collections::BTreeSet<Entity> = spawned.borrow().iter().copied().collect();
+    let all: std::collections::BTreeSet<Entity> = spawned.lock().unwrap().iter().copied().collect();
     assert_eq!(common::last_tracked(&runs), all);
 }
 
 #[test]
 fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
     let mut world = World::new();
-    let seen: Rc<RefCell<(Vec<Entity>, Vec<Entity>)>> = Rc::default();
-    let out = Rc::clone(&seen);
+    let seen: Arc<Mutex<(Vec<Entity>, Vec<Entity>)>> = Arc::default();
+    let out = Arc::clone(&seen);
     world.add_system(
         common::watcher::<Pos>("watch_pos"),
         move |_: &mut World, e: &SystemEntities<'_>| {
-            *out.borrow_mut() = (e.tracked().to_vec(), e.dirty().to_vec());
+            *out.lock().unwrap() = (e.tracked().to_vec(), e.dirty().to_vec());
         },
     );
     let spawned = world.spawn_batch((0..20_000).map(|i| (Pos(i),)));
@@ -292,7 +292,7 @@ fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
     world.despawn(spawned[19_999]);
     let reused = world.spawn((Pos(-1),));
     world.update();
-    let (mut tracked, dirty) = seen.borrow().clone();
+    let (mut tracked, dirty) = seen.lock().unwrap().clone();
     tracked.sort_by_key(|e| e.index());
     assert_eq!(dirty, tracked, "every tracked entity, in slot order");
     assert_eq!(tracked.len(), 19_999);
@@ -305,5 +305,5 @@ fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
     let late = world.spawn((Pos(7),));
     world.get_mut::<Pos>(spawned[5]).unwrap().0 = 5;
     world.update();
-    assert_eq!(seen.borrow().1, [late, spawned[5]]);
+    assert_eq!(seen.lock().unwrap().1, [late, spawned[5]]);
 }

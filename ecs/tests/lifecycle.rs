@@ -3,8 +3,8 @@
 
 mod common;
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use common::{Pos, Vel, last_dirty, last_tracked, probe, set};
 use ecs::{Entity, System, SystemDesc, SystemEntities, World};
@@ -21,26 +21,26 @@ fn despawn_during_update_takes_effect_at_the_end_of_it() {
             }
         },
     );
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let out = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("later").priority(10).requires::<Pos>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             for &t in entities.tracked() {
-                out.borrow_mut().push(world.get::<Pos>(t).copied());
+                out.lock().unwrap().push(world.get::<Pos>(t).copied());
             }
         },
     );
     world.update();
     assert_eq!(
-        *seen.borrow(),
+        *seen.lock().unwrap(),
         [Some(Pos(7))],
         "still there for later systems"
     );
     assert!(!world.is_alive(e), "gone once the update ended");
     assert_eq!(world.get::<Pos>(e), None);
     world.update();
-    assert_eq!(seen.borrow().len(), 1);
+    assert_eq!(seen.lock().unwrap().len(), 1);
 }
 
 #[test]
@@ -164,14 +164,14 @@ struct Crate;
 
 /// Builds the level: walls with collision boxes, rebuilt whenever the world is cleared.
 struct LevelBuilder {
-    walls: Rc<RefCell<Vec<Entity>>>,
+    walls: Arc<Mutex<Vec<Entity>>>,
 }
 
 impl System for LevelBuilder {
     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
 
     fn on_clear(&mut self, world: &mut World) {
-        let mut walls = self.walls.borrow_mut();
+        let mut walls = self.walls.lock().unwrap();
         walls.clear();
         for x in 0..4 {
             walls.push(world.spawn((Wall, Pos(x), CollisionBox { w: 16 })));
@@ -184,11 +184,11 @@ impl System for LevelBuilder {
 #[test]
 fn walls_keep_collision_after_clear_and_refill() {
     let mut world = World::new();
-    let walls = Rc::new(RefCell::new(Vec::new()));
+    let walls = Arc::new(Mutex::new(Vec::new()));
     world.add_system(
         SystemDesc::new("level"),
         LevelBuilder {
-            walls: Rc::clone(&walls),
+            walls: Arc::clone(&walls),
         },
     );
     let (_, collision) = probe(
@@ -207,7 +207,7 @@ fn walls_keep_collision_after_clear_and_refill() {
     world.update();
 
     world.clear(); // LevelBuilder::on_clear refills the world
-    let new: Vec<Entity> = walls.borrow().clone();
+    let new: Vec<Entity> = walls.lock().unwrap().clone();
     assert_eq!(new.len(), 5);
 
     for &old in old_walls.iter().chain([&old_crate]) {

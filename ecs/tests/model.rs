@@ -14,9 +14,9 @@
 //! script says: its spawns reach the systems after it in the same update (and itself on its next
 //! run), its despawns wait for the end of the update, and its inserts and removals act at once.
 
-use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
 use proptest::prelude::*;
@@ -489,11 +489,11 @@ fn set_if_neq<T: Val + PartialEq>(world: &mut World, e: Entity, same: bool, v: u
 struct Subject {
     world: World,
     ids: Vec<SystemId>,
-    received: Rc<RefCell<[Option<Received>; SPECS.len()]>>,
+    received: Arc<Mutex<[Option<Received>; SPECS.len()]>>,
     /// `maker`'s script for the next update, and the handles it picks from.
-    script: Rc<RefCell<(Vec<InRun>, Vec<Entity>)>>,
+    script: Arc<Mutex<(Vec<InRun>, Vec<Entity>)>>,
     /// What `maker` spawned and what each step of its script returned, in the last update.
-    made: Rc<RefCell<(Vec<Entity>, Vec<String>)>>,
+    made: Arc<Mutex<(Vec<Entity>, Vec<String>)>>,
 }
 
 /// Play `maker`'s script in `world`, from inside a system.
@@ -521,9 +521,9 @@ fn play(
 impl Subject {
     fn new() -> Self {
         let mut world = World::new();
-        let received: Rc<RefCell<[Option<Received>; SPECS.len()]>> = Rc::default();
-        let script: Rc<RefCell<(Vec<InRun>, Vec<Entity>)>> = Rc::default();
-        let made: Rc<RefCell<(Vec<Entity>, Vec<String>)>> = Rc::default();
+        let received: Arc<Mutex<[Option<Received>; SPECS.len()]>> = Arc::default();
+        let script: Arc<Mutex<(Vec<InRun>, Vec<Entity>)>> = Arc::default();
+        let made: Arc<Mutex<(Vec<Entity>, Vec<String>)>> = Arc::default();
         let mut ids = Vec::new();
         for (s, spec) in SPECS.iter().enumerate() {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
@@ -539,9 +539,9 @@ impl Subject {
             for &c in spec.watches {
                 desc = dispatch!(c, watches(desc));
             }
-            let out = Rc::clone(&received);
-            let script = Rc::clone(&script);
-            let made = Rc::clone(&made);
+            let out = Arc::clone(&received);
+            let script = Arc::clone(&script);
+            let made = Arc::clone(&made);
             ids.push(world.add_system(
                 desc,
                 move |world: &mut World, entities: &SystemEntities<'_>| {
@@ -580,8 +580,8 @@ impl Subject {
                         }
                     }
                     if s == MAKER {
-                        let (script, picks) = &*script.borrow();
-                        play(world, script, picks, &mut made.borrow_mut());
+                        let (script, picks) = &*script.lock().unwrap();
+                        play(world, script, picks, &mut made.lock().unwrap());
                     }
                     // After the system's own writes, spawns, despawns, inserts and removals,
                     // what it received is unchanged, and `dirty_in` still agrees with it.
@@ -589,7 +589,7 @@ impl Subject {
                     for c in 0..COMPONENTS {
                         dispatch!(c, check_dirty_in(world, entities, SPECS[s].name));
                     }
-                    out.borrow_mut()[s] = Some((tracked, dirty, removed));
+                    out.lock().unwrap()[s] = Some((tracked, dirty, removed));
                 },
             ));
         }
@@ -804,8 +804,8 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 model.change_tracking = *on;
             }
             Op::Update(script) => {
-                *subject.received.borrow_mut() = Default::default();
-                *subject.made.borrow_mut() = Default::default();
+                *subject.received.lock().unwrap() = Default::default();
+                *subject.made.lock().unwrap() = Default::default();
                 let picks = if handles.is_empty() {
                     Vec::new()
                 } else {
@@ -817,14 +817,14 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     .filter(|step| !picks.is_empty() || matches!(step, InRun::Spawn(_)))
                     .cloned()
                     .collect();
-                *subject.script.borrow_mut() = (script.clone(), picks);
+                *subject.script.lock().unwrap() = (script.clone(), picks);
                 world.update();
-                let (spawned, outcomes) = subject.made.take();
+                let (spawned, outcomes) = std::mem::take(&mut *subject.made.lock().unwrap());
                 let (expected, expected_outcomes) = model.update(&script, &mut handles, &spawned);
                 if model.enabled[MAKER] {
                     prop_assert_eq!(outcomes, expected_outcomes, "step {}: maker's script", step);
                 }
-                let got = subject.received.borrow();
+                let got = subject.received.lock().unwrap();
                 for s in 0..SPECS.len() {
                     prop_assert_eq!(
                         &got[s],

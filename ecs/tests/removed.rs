@@ -1,23 +1,23 @@
 //! `SystemEntities::removed`: entities that stopped being tracked since a system last ran.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Entity, SystemDesc, SystemEntities, World};
 
 struct Shape;
 struct Other;
 
-type Seen = Rc<RefCell<Vec<Vec<Entity>>>>;
+type Seen = Arc<Mutex<Vec<Vec<Entity>>>>;
 
 fn world_with_recorder() -> (World, Seen) {
     let mut world = World::new();
-    let seen: Seen = Rc::default();
-    let log = Rc::clone(&seen);
+    let seen: Seen = Arc::default();
+    let log = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("recorder").requires::<Shape>(),
         move |_: &mut World, entities: &SystemEntities<'_>| {
-            log.borrow_mut().push(entities.removed().to_vec());
+            log.lock().unwrap().push(entities.removed().to_vec());
         },
     );
     (world, seen)
@@ -35,7 +35,7 @@ fn despawned_and_stripped_entities_are_reported_removed_once() {
     world.despawn(c); // never tracked: not reported
     world.update();
     world.update();
-    let seen = seen.borrow();
+    let seen = seen.lock().unwrap();
     assert_eq!(seen[0], []);
     let mut second = seen[1].clone();
     second.sort();
@@ -51,7 +51,7 @@ fn re_tracked_entity_is_not_reported_removed() {
     world.remove::<Shape>(a);
     world.insert(a, Shape).unwrap();
     world.update();
-    assert_eq!(seen.borrow()[1], []);
+    assert_eq!(seen.lock().unwrap()[1], []);
 }
 
 #[test]
@@ -61,5 +61,5 @@ fn clear_reports_every_tracked_entity_removed() {
     world.update();
     world.clear();
     world.update();
-    assert_eq!(seen.borrow()[1], [a]);
+    assert_eq!(seen.lock().unwrap()[1], [a]);
 }

@@ -1,7 +1,7 @@
 //! Resources and events: item (i) of the semantics.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{EventReader, SystemDesc, SystemEntities, World};
 
@@ -62,14 +62,15 @@ fn event_reader_sees_each_event_once() {
 }
 
 /// Add a system at `priority` that records every `Hit` it reads, per run.
-fn hit_reader(world: &mut World, priority: i32) -> Rc<RefCell<Vec<Vec<u32>>>> {
-    let log = Rc::new(RefCell::new(Vec::new()));
-    let out = Rc::clone(&log);
+fn hit_reader(world: &mut World, priority: i32) -> Arc<Mutex<Vec<Vec<u32>>>> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&log);
     let mut reader = EventReader::<Hit>::default();
     world.add_system(
         SystemDesc::new("reader").priority(priority),
         move |world: &mut World, _: &SystemEntities<'_>| {
-            out.borrow_mut()
+            out.lock()
+                .unwrap()
                 .push(reader.read(world).map(|h| h.0).collect());
         },
     );
@@ -98,7 +99,7 @@ fn event_from_earlier_system_reaches_later_system_same_frame() {
     for _ in 0..4 {
         world.update();
     }
-    assert_eq!(*log.borrow(), [vec![], vec![1], vec![], vec![]]);
+    assert_eq!(*log.lock().unwrap(), [vec![], vec![1], vec![], vec![]]);
 }
 
 #[test]
@@ -109,7 +110,10 @@ fn event_from_later_system_reaches_earlier_system_next_frame() {
     for _ in 0..5 {
         world.update();
     }
-    assert_eq!(*log.borrow(), [vec![], vec![], vec![1], vec![2], vec![]]);
+    assert_eq!(
+        *log.lock().unwrap(),
+        [vec![], vec![], vec![1], vec![2], vec![]]
+    );
 }
 
 #[test]
@@ -121,7 +125,7 @@ fn several_readers_each_see_every_event_once() {
     for _ in 0..5 {
         world.update();
     }
-    let flat = |log: &Rc<RefCell<Vec<Vec<u32>>>>| log.borrow().concat();
+    let flat = |log: &Arc<Mutex<Vec<Vec<u32>>>>| log.lock().unwrap().concat();
     assert_eq!(flat(&early), [0, 1, 2]);
     assert_eq!(flat(&late), [0, 1, 2]);
 }

@@ -2,8 +2,8 @@
 
 mod common;
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use common::{Pos, Vel, last_dirty, probe, probed, record, run_count, set, watcher};
 use ecs::{Entity, SystemDesc, SystemEntities, World};
@@ -73,7 +73,7 @@ fn system_own_writes_reach_it_on_its_next_update() {
     let mut world = World::new();
     let e = world.spawn((Pos(0),));
     let runs = common::Runs::default();
-    let log = Rc::clone(&runs);
+    let log = Arc::clone(&runs);
     let mut run = 0;
     world.add_system(
         watcher::<Pos>("self_writer").every_update(),
@@ -136,16 +136,16 @@ fn disabled_system_accumulates_dirty_deduplicated() {
 #[test]
 fn systems_run_by_ascending_priority_ties_in_insertion_order() {
     let mut world = World::new();
-    let order = Rc::new(RefCell::new(Vec::new()));
+    let order = Arc::new(Mutex::new(Vec::new()));
     for (name, priority) in [("c", 5), ("a", -3), ("d", 5), ("b", 0), ("e", 5), ("z", 99)] {
-        let order = Rc::clone(&order);
+        let order = Arc::clone(&order);
         world.add_system(
             SystemDesc::new(name).priority(priority),
-            move |_: &mut World, _: &SystemEntities<'_>| order.borrow_mut().push(name),
+            move |_: &mut World, _: &SystemEntities<'_>| order.lock().unwrap().push(name),
         );
     }
     world.update();
-    assert_eq!(*order.borrow(), ["a", "b", "c", "d", "e", "z"]);
+    assert_eq!(*order.lock().unwrap(), ["a", "b", "c", "d", "e", "z"]);
     let names: Vec<&str> = world.systems().map(|s| s.name).collect();
     assert_eq!(names, ["a", "b", "c", "d", "e", "z"]);
 }
@@ -193,21 +193,21 @@ fn disabled_debug_system_does_not_run_in_debug_update() {
 #[test]
 fn entity_spawned_by_a_system_is_seen_by_every_system() {
     let (mut world, _, early) = probed(watcher::<Pos>("early").priority(0));
-    let spawned = Rc::new(RefCell::new(None));
-    let out = Rc::clone(&spawned);
+    let spawned = Arc::new(Mutex::new(None));
+    let out = Arc::clone(&spawned);
     let mut done = false;
     world.add_system(
         watcher::<Pos>("spawner").priority(5).every_update(),
         move |world: &mut World, _: &SystemEntities<'_>| {
             if !done {
-                *out.borrow_mut() = Some(world.spawn((Pos(0),)));
+                *out.lock().unwrap() = Some(world.spawn((Pos(0),)));
                 done = true;
             }
         },
     );
     let (_, late) = probe(&mut world, watcher::<Pos>("late").priority(10));
     world.update();
-    let e = spawned.borrow().expect("spawned");
+    let e = spawned.lock().unwrap().expect("spawned");
     assert_eq!(last_dirty(&late), set([e]), "same frame for later systems");
     assert!(run_count(&early) == 1 && last_dirty(&early).is_empty());
     world.update();
@@ -251,12 +251,12 @@ fn a_change_by_a_later_system_calls_an_earlier_watcher_next_update() {
     let mut world = World::new();
     let e = world.spawn((Pos(0),));
     let (_, early) = probe(&mut world, SystemDesc::new("settle").requires::<Pos>());
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let out = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("early").priority(0).watches::<Pos>(),
         move |_: &mut World, entities: &SystemEntities<'_>| {
-            out.borrow_mut().push(entities.dirty().to_vec());
+            out.lock().unwrap().push(entities.dirty().to_vec());
         },
     );
     writer(&mut world, "late", 10, e, &[1]);
@@ -264,7 +264,7 @@ fn a_change_by_a_later_system_calls_an_earlier_watcher_next_update() {
     world.update(); // late writes after early
     world.update(); // early receives it
     world.update(); // nothing: early not called
-    assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
+    assert_eq!(*seen.lock().unwrap(), [vec![e], vec![e]]);
     assert_eq!(
         run_count(&early),
         4,
@@ -291,18 +291,18 @@ fn a_change_made_in_an_update_with_nothing_pending_reaches_a_later_watcher_in_th
     let mut world = World::new();
     let e = world.spawn((Pos(0),));
     writer(&mut world, "writer", 0, e, &[2]);
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let out = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&seen);
     world.add_system(
         watcher::<Pos>("watcher").priority(10),
         move |_: &mut World, entities: &SystemEntities<'_>| {
-            out.borrow_mut().push(entities.dirty().to_vec());
+            out.lock().unwrap().push(entities.dirty().to_vec());
         },
     );
     world.update(); // e new
     world.update(); // nothing pending: the watcher is not called
     world.update(); // nothing pending before the writer writes e
-    assert_eq!(*seen.borrow(), [vec![e], vec![e]]);
+    assert_eq!(*seen.lock().unwrap(), [vec![e], vec![e]]);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 
 mod common;
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use common::{Pos, Tag, Vel, last_dirty, last_tracked, probe, probed, set, watcher};
 use ecs::{Entity, SystemDesc, SystemEntities, World};
@@ -307,12 +307,12 @@ fn several_watchers_of_one_component_each_receive_each_change_once() {
 fn delivery_is_in_slot_order_and_the_same_in_two_identical_runs() {
     fn run() -> Vec<Vec<Entity>> {
         let mut world = World::new();
-        let seen = Rc::new(RefCell::new(Vec::new()));
-        let out = Rc::clone(&seen);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let out = Arc::clone(&seen);
         world.add_system(
             watcher::<Pos>("p"),
             move |_: &mut World, entities: &SystemEntities<'_>| {
-                out.borrow_mut().push(entities.dirty().to_vec());
+                out.lock().unwrap().push(entities.dirty().to_vec());
             },
         );
         let es: Vec<Entity> = (0..50).map(|i| world.spawn((Pos(i),))).collect();
@@ -325,7 +325,7 @@ fn delivery_is_in_slot_order_and_the_same_in_two_identical_runs() {
             world.despawn(es[frame * 3]);
             world.update();
         }
-        seen.take()
+        std::mem::take(&mut *seen.lock().unwrap())
     }
     let first = run();
     assert_eq!(first, run());

@@ -8,8 +8,8 @@
 
 mod common;
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use common::sim_from_file;
 use ecs::{SystemDesc, SystemEntities, World};
@@ -33,12 +33,12 @@ fn bot_run(level: &str, steps: u64, dirty: bool) -> Run {
     let mut sim = sim_from_file(level, 4);
     sim.set_dirty_optimization(dirty);
     sim.set_bot(true);
-    let seen: Rc<RefCell<Option<(u64, u64)>>> = Rc::default();
-    let probe = Rc::clone(&seen);
+    let seen: Arc<Mutex<Option<(u64, u64)>>> = Arc::default();
+    let probe = Arc::clone(&seen);
     sim.world_mut().add_system(
         SystemDesc::new("probe").priority(i32::MAX),
         move |world: &mut World, _: &SystemEntities<'_>| {
-            *probe.borrow_mut() =
+            *probe.lock().unwrap() =
                 Some((checkpoint_hash(world), checkpoint_hash_from_scratch(world)));
         },
     );
@@ -49,7 +49,7 @@ fn bot_run(level: &str, steps: u64, dirty: bool) -> Run {
     };
     for step in 1..=steps {
         sim.step(Input::default());
-        let (kept, scratch) = seen.borrow_mut().take().expect("the probe ran");
+        let (kept, scratch) = seen.lock().unwrap().take().expect("the probe ran");
         assert_eq!(
             kept, scratch,
             "{level}, dirty tracking {dirty}: step {step}'s kept checkpoint hash differs from the one from scratch"

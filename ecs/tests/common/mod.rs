@@ -2,9 +2,9 @@
 
 #![allow(dead_code)] // each test file uses a different subset
 
-use std::cell::RefCell;
 use std::collections::BTreeSet;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use ecs::{Component, Entity, SystemDesc, SystemEntities, SystemId, World};
 
@@ -16,7 +16,7 @@ pub struct Run {
 }
 
 /// Every run a probe system made, oldest first.
-pub type Runs = Rc<RefCell<Vec<Run>>>;
+pub type Runs = Arc<Mutex<Vec<Run>>>;
 
 /// Record a run, asserting the invariants every delivery must keep.
 pub fn record(runs: &Runs, entities: &SystemEntities<'_>) {
@@ -32,13 +32,13 @@ pub fn record(runs: &Runs, entities: &SystemEntities<'_>) {
         dirty.is_subset(&tracked),
         "dirty entity that is not tracked"
     );
-    runs.borrow_mut().push(Run { tracked, dirty });
+    runs.lock().unwrap().push(Run { tracked, dirty });
 }
 
 /// Add a system that only records what it receives.
 pub fn probe(world: &mut World, desc: SystemDesc) -> (SystemId, Runs) {
     let runs = Runs::default();
-    let log = Rc::clone(&runs);
+    let log = Arc::clone(&runs);
     // A probe records every update, including ones where it has nothing to react to.
     let id = world.add_system(
         desc.every_update(),
@@ -68,17 +68,27 @@ pub fn set<const N: usize>(entities: [Entity; N]) -> BTreeSet<Entity> {
 
 /// The last run's dirty set; panics if the probe never ran.
 pub fn last_dirty(runs: &Runs) -> BTreeSet<Entity> {
-    runs.borrow().last().expect("probe ran").dirty.clone()
+    runs.lock()
+        .unwrap()
+        .last()
+        .expect("probe ran")
+        .dirty
+        .clone()
 }
 
 /// The last run's tracked set; panics if the probe never ran.
 pub fn last_tracked(runs: &Runs) -> BTreeSet<Entity> {
-    runs.borrow().last().expect("probe ran").tracked.clone()
+    runs.lock()
+        .unwrap()
+        .last()
+        .expect("probe ran")
+        .tracked
+        .clone()
 }
 
 /// How many times the probe ran.
 pub fn run_count(runs: &Runs) -> usize {
-    runs.borrow().len()
+    runs.lock().unwrap().len()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
