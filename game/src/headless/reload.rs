@@ -74,10 +74,19 @@ pub fn prepare(path: &Path, atlas: &AtlasData, start: Start) -> Result<Prepared,
     })
 }
 
+/// The environment variable that makes the loader thread hold each load until a file is
+/// opened: before it starts on a level, the loader says on standard output `level loader:
+/// holding FILE (requested at frame N) until GATE is opened` and opens `GATE` (the variable's
+/// value) for reading, which for a FIFO waits until something opens it for writing. A scripted
+/// run whose last frame comes while a load is under way then says `frame N: the last frame
+/// waits for the level being prepared`. What a test uses to keep a load pending for as long as
+/// it needs to see the frames go on.
+pub const HOLD_LOADS: &str = "CRATE_ROOM_HOLD_LOADS";
+
 // A browser has no threads: its window layer prepares a level in the frame that asks for it
 // (`window::platform`).
 #[cfg(not(target_arch = "wasm32"))]
-pub use background::{BackgroundLoader, HOLD_LOADS, Loaded};
+pub use background::{BackgroundLoader, Loaded};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod background {
@@ -86,17 +95,10 @@ mod background {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::{self, Receiver, Sender};
 
-    use super::{Prepared, Start, prepare};
+    use super::{HOLD_LOADS, Prepared, Start, prepare};
     use crate::atlas::AtlasData;
     use crate::level::escape_for_display;
     use crate::sim::LoadError;
-
-    /// The environment variable that makes the loader hold each load until a file is opened:
-    /// before it starts on a level, the loader says on standard error `level loader: holding
-    /// FILE (requested at frame N) until GATE is opened` and opens `GATE` for reading, which
-    /// for a FIFO waits until something opens it for writing. What a test uses to keep a load
-    /// pending for as long as it needs to watch the frames go on.
-    pub const HOLD_LOADS: &str = "CRATE_ROOM_HOLD_LOADS";
 
     /// Waits, if it must, before each load begins; given the file and the request's frame.
     type Gate = Box<dyn FnMut(&Path, u64) + Send>;
@@ -171,11 +173,12 @@ mod background {
             match std::env::var_os(HOLD_LOADS) {
                 Some(gate) => Self::with_gate(atlas, move |path: &Path, frame: u64| {
                     let gate = Path::new(&gate);
-                    eprintln!(
-                        "level loader: holding {} (requested at frame {frame}) until {} is opened",
+                    // A reader gone is the test's business; the load goes on.
+                    let _ = crate::tool_io::print_out(&format!(
+                        "level loader: holding {} (requested at frame {frame}) until {} is opened\n",
                         escape_for_display(&path.display().to_string()),
                         escape_for_display(&gate.display().to_string()),
-                    );
+                    ));
                     // Whatever the open gives, the load goes on: the gate only delays it.
                     let _ = std::fs::File::open(gate);
                 }),

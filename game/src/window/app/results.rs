@@ -124,11 +124,17 @@ impl App {
         if campaign.levels().last().map(String::as_str) != Some(file) {
             return;
         }
+        // As on the title: a level missing or not loading is none a player can clear.
+        let playable: Vec<&String> = campaign
+            .levels()
+            .iter()
+            .filter(|level| !self.records.unplayable.contains_key(level.as_str()))
+            .collect();
         let mut ending = Ending {
-            levels: campaign.levels().len(),
+            levels: playable.len(),
             ..Ending::default()
         };
-        for level in campaign.levels() {
+        for level in playable {
             let Some(best) = self.records.best.best(level) else {
                 continue;
             };
