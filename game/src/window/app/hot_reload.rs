@@ -1,5 +1,5 @@
-//! Hot reload: watching the level file, parsing its saves off the frame thread, and swapping
-//! the new level in, or leaving the editor's unsaved edits alone.
+//! Hot reload: watching the level file, making its saves ready off the frame thread, and
+//! swapping them in, or leaving the editor's unsaved edits alone.
 
 use std::path::Path;
 
