@@ -5,7 +5,6 @@ use std::path::Path;
 
 use super::app_state::App;
 use crate::reload::{Prepared, Start};
-use crate::sim::Sim;
 use crate::window::platform::{BackgroundLoader, LevelWatcher};
 use crate::window::ui::ink;
 
@@ -108,8 +107,8 @@ impl App {
                 sim,
                 recorder,
             }) => {
-                let replaced = self.swap_in(level, sim);
-                self.discard(replaced);
+                let replaced = self.swap_in(&level, sim);
+                self.discard((replaced, level));
                 self.start_recording_from(Some(recorder));
                 self.notify_reloaded();
             }
@@ -117,11 +116,12 @@ impl App {
         }
     }
 
-    /// Drop `replaced`, a game no longer played, on the loader's thread when there is one:
-    /// a large world takes a while to drop.
-    pub(super) fn discard(&mut self, replaced: Option<Sim>) {
-        if let (Some(loader), Some(sim)) = (&mut self.reload.loader, replaced) {
-            loader.discard(sim);
+    /// Drop `garbage` (a game no longer played, a level started) on the loader's thread when
+    /// there is one: a large world takes a while to drop, and so does a large level, whose
+    /// every crate holds a share of its skin's name.
+    pub(super) fn discard(&mut self, garbage: impl Send + 'static) {
+        if let Some(loader) = &mut self.reload.loader {
+            loader.discard(garbage);
         }
     }
 
