@@ -17,7 +17,7 @@ pub mod headless;
 pub mod window;
 
 pub use headless::{
-    atlas, campaign, editor, feel, fsutil, input, level, records, replay, sfx, sim, sim_run,
-    tool_io,
+    atlas, campaign, editor, feel, fsutil, input, level, records, reload, replay, sfx, sim,
+    sim_run, tool_io,
 };
 pub(crate) use headless::{game_data, paths, raster};

@@ -1,12 +1,11 @@
 //! `LevelWatcher` reports each settled save of the watched file once, however the editor saves
-//! and even when the whole directory is replaced; `BackgroundLoader` reads saves off the
-//! caller's thread, newest first.
+//! and even when the whole directory is replaced.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use game::level::watch::{BackgroundLoader, Clock, DIR_CHECK, Loaded, ManualClock, QUIET};
+use game::level::watch::{Clock, DIR_CHECK, ManualClock, QUIET};
 use game::level::{self, DEFAULT_SKINS, LevelWatcher};
 
 const GOOD: &str = "(name: \"Good\", map: [\"#@c#\"])";
@@ -223,97 +222,6 @@ fn watching_in_a_missing_directory_is_an_error_not_a_panic() {
     let path = dir.0.join("no-such-dir").join("level.ron");
     let err = LevelWatcher::new(&path).expect_err("no directory");
     assert!(err.to_string().starts_with("cannot watch "), "{err}");
-}
-
-fn loader() -> BackgroundLoader {
-    BackgroundLoader::new(DEFAULT_SKINS.iter().map(|s| s.to_string()).collect())
-        .expect("loader thread starts")
-}
-
-/// Poll until the loader hands over a result; fails after [`DEADLINE`].
-fn wait_for_load(loader: &mut BackgroundLoader) -> Loaded {
-    let started = Instant::now();
-    loop {
-        if let Some(loaded) = loader.poll() {
-            return loaded;
-        }
-        assert!(
-            started.elapsed() < DEADLINE,
-            "nothing loaded within {DEADLINE:?}"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// A level large enough that parsing it takes a while (about 1.5 MB of map).
-fn big_level(dir: &TempDir) -> PathBuf {
-    let text = level::generate(200_000, 1).expect("within the limit");
-    dir.file("big.ron", &text)
-}
-
-#[test]
-fn background_load_hands_over_the_level_once() {
-    let dir = TempDir::new("bg-load");
-    let big = big_level(&dir);
-    let mut loader = loader();
-    let generation = loader.request(&big);
-    assert!(loader.is_loading());
-    let loaded = wait_for_load(&mut loader);
-    assert_eq!(loaded.generation, generation);
-    assert_eq!(loaded.path, big);
-    assert_eq!(loaded.level.expect("valid").crates.len(), 200_000);
-    assert!(!loader.is_loading());
-    assert!(loader.poll().is_none(), "handed over once");
-}
-
-#[test]
-fn background_load_of_a_broken_save_hands_over_its_error() {
-    let dir = TempDir::new("bg-broken");
-    let path = dir.file("level.ron", BROKEN);
-    let mut loader = loader();
-    loader.request(&path);
-    let loaded = wait_for_load(&mut loader);
-    assert_eq!(
-        loaded.level.expect_err("broken").message,
-        "unexpected end of file"
-    );
-}
-
-#[test]
-fn newer_save_supersedes_an_older_one_still_being_parsed() {
-    let dir = TempDir::new("bg-supersede");
-    let big = big_level(&dir);
-    let small = dir.file("small.ron", GOOD);
-    let mut loader = loader();
-    // Whether the worker has started on the first big file or not, only the newest request
-    // is handed over.
-    loader.request(&big);
-    loader.request(&big);
-    let newest = loader.request(&small);
-    let loaded = wait_for_load(&mut loader);
-    assert_eq!((loaded.generation, &loaded.path), (newest, &small));
-    assert_eq!(loaded.level.expect("valid").name, "Good");
-    // The worker takes requests in order, so every older result came before the newest one:
-    // none can turn up later.
-    assert!(loader.poll().is_none());
-    assert!(!loader.is_loading());
-}
-
-#[test]
-fn cancel_drops_the_result_of_a_load_under_way() {
-    let dir = TempDir::new("bg-cancel");
-    let path = dir.file("level.ron", GOOD);
-    let big = big_level(&dir);
-    let mut loader = loader();
-    loader.request(&big);
-    loader.cancel();
-    assert!(!loader.is_loading());
-    assert!(loader.poll().is_none());
-    // A later request's result comes after the cancelled one's: only it is handed over.
-    let later = loader.request(&path);
-    let loaded = wait_for_load(&mut loader);
-    assert_eq!((loaded.generation, &loaded.path), (later, &path));
-    assert!(loader.poll().is_none());
 }
 
 /// A fresh scratch folder (`test` names it) with a directory `levels` holding `level.ron`

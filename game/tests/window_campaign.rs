@@ -10,44 +10,17 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::display::Xvfb;
-use common::process::{Running, WINDOW_LIMIT, output_within};
-use common::{TempDir, can_drive_window, repo, windowed};
+use common::process::{Running, WINDOW_LIMIT};
+use common::{TempDir, can_drive_window, repo, script_report, scripted_run};
 
-/// The last JSON line of a run's output.
-fn report(stdout: &[u8], stderr: &[u8]) -> serde_json::Value {
-    let stdout = String::from_utf8_lossy(stdout);
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .unwrap_or_else(|| {
-            panic!(
-                "a JSON report\nstdout: {stdout}\nstderr: {}",
-                String::from_utf8_lossy(stderr)
-            )
-        });
-    serde_json::from_str(line).expect("valid JSON report")
-}
-
-/// A scripted run of `frames` frames with `data` as the data directory, to its end.
+/// A scripted run of `frames` frames with `data` as the data directory, to its end: its report
+/// and standard error.
 fn run(data: &Path, frames: u32, args: &[&str], shot: &str) -> (serde_json::Value, String) {
-    let mut cmd = windowed().expect("can_run checked for Xvfb");
-    let out = output_within(
-        cmd.args(["--width", "1280", "--height", "720", "--mute"])
-            .args(["--frames", &frames.to_string(), "--screenshot", shot])
-            .args(args)
-            .current_dir(repo())
-            .env("CRATE_ROOM_DATA_DIR", data),
-        WINDOW_LIMIT,
-    );
-    assert!(
-        out.status.success(),
-        "{:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut args = args.to_vec();
+    args.extend(["--screenshot", shot]);
+    let out = scripted_run(&repo(), data, frames, &args).expect("can_run checked for Xvfb");
     (
-        report(&out.stdout, &out.stderr),
+        script_report(&out),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
@@ -165,7 +138,7 @@ impl Game {
         self.xdotool(&["key", "Escape"]);
         let out = self.child.wait_with_output();
         assert!(out.status.success(), "{:?}", out.status);
-        report(&out.stdout, &out.stderr)
+        script_report(&out)
     }
 }
 

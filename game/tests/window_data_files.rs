@@ -6,48 +6,9 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::process::{WINDOW_LIMIT, output_within};
-use common::{TempDir, repo, windowed};
-
-/// A scripted run of `frames` frames in `cwd`, with `data` as the data directory; `None` when
-/// this machine has no window (the reason is printed).
-fn run(cwd: &Path, data: &Path, frames: u32, args: &[&str]) -> Option<Output> {
-    let mut cmd = windowed()?;
-    let out = output_within(
-        cmd.args(["--width", "1280", "--height", "720", "--mute"])
-            .args(["--frames", &frames.to_string()])
-            .args(args)
-            .current_dir(cwd)
-            .env("CRATE_ROOM_DATA_DIR", data),
-        WINDOW_LIMIT,
-    );
-    assert!(
-        out.status.success(),
-        "{:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(out)
-}
-
-/// The last JSON line of a run's output.
-fn report(out: &Output) -> serde_json::Value {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .unwrap_or_else(|| {
-            panic!(
-                "a JSON report\nstdout: {stdout}\nstderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-    serde_json::from_str(line).expect("valid JSON report")
-}
+use common::{TempDir, repo, script_report, scripted_run};
 
 /// The id of a process that has ended: no process has it now.
 fn ended_process_id() -> u32 {
@@ -83,10 +44,10 @@ fn the_title_shows_a_missing_or_broken_campaign_level_and_why_the_next_one_opens
     )
     .unwrap();
     let data = root.0.join("data");
-    let Some(out) = run(&root.0, &data, 3, &[]) else {
+    let Some(out) = scripted_run(&root.0, &data, 3, &[]) else {
         return;
     };
-    let report = report(&out);
+    let report = script_report(&out);
     let rows = report["title"].as_array().expect("title rows");
     let files: Vec<&str> = rows.iter().filter_map(|r| r["file"].as_str()).collect();
     assert_eq!(
@@ -134,10 +95,10 @@ fn a_clear_of_a_level_whose_name_no_line_can_hold_says_its_progress_is_not_kept(
     let data = dir.0.join("data");
     let level_arg = level.to_str().unwrap();
     let args = ["--level", level_arg, "--input", "bot", "--no-hit-stop"];
-    let Some(out) = run(&repo(), &data, 600, &args) else {
+    let Some(out) = scripted_run(&repo(), &data, 600, &args) else {
         return;
     };
-    let report = report(&out);
+    let report = script_report(&out);
     assert_eq!(report["crates_left"], 0, "the bot clears it: {report}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -162,7 +123,7 @@ fn a_start_on_a_level_outside_levels_cleans_its_folder_of_killed_games_temporary
     std::fs::write(&live, "a save under way").unwrap();
     let data = dir.0.join("data");
     let args = ["--level", level.to_str().unwrap(), "--input", "idle"];
-    if run(&repo(), &data, 3, &args).is_none() {
+    if scripted_run(&repo(), &data, 3, &args).is_none() {
         return;
     }
     assert!(!stale.exists(), "the dead game's temporary file is removed");

@@ -12,6 +12,7 @@ pub mod level;
 pub(crate) mod paths;
 pub(crate) mod raster;
 pub mod records;
+pub mod reload;
 pub mod replay;
 pub mod sfx;
 pub mod sim;

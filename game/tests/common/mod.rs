@@ -243,3 +243,47 @@ pub fn skip_window_test(why: &str) {
     );
     eprintln!("skipping the real-window test: {why}");
 }
+
+/// A scripted window run (1280x720, muted) of `frames` frames in `cwd`, with `data` as the
+/// data directory, to its end; `None` when this machine has no window (the reason is printed,
+/// as [`windowed`] does).
+///
+/// # Panics
+/// If the run fails, or is still running after [`process::WINDOW_LIMIT`].
+pub fn scripted_run(cwd: &Path, data: &Path, frames: u32, args: &[&str]) -> Option<Output> {
+    let mut cmd = windowed()?;
+    let out = process::output_within(
+        cmd.args(["--width", "1280", "--height", "720", "--mute"])
+            .args(["--frames", &frames.to_string()])
+            .args(args)
+            .current_dir(cwd)
+            .env("CRATE_ROOM_DATA_DIR", data),
+        process::WINDOW_LIMIT,
+    );
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(out)
+}
+
+/// The JSON report a scripted run ends with: the last line of its output that is an object.
+///
+/// # Panics
+/// If there is none, quoting what the run wrote.
+pub fn script_report(out: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| {
+            panic!(
+                "a JSON report\nstdout: {stdout}\nstderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    serde_json::from_str(line).expect("valid JSON report")
+}

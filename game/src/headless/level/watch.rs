@@ -1,5 +1,5 @@
-//! Hot reload: noticing that the level file being played was saved ([`LevelWatcher`]), and
-//! reading the saved file off the frame thread ([`BackgroundLoader`]).
+//! Hot reload: noticing that the level file being played was saved ([`LevelWatcher`]). The
+//! saved file is made ready to play off the frame thread by [`crate::reload`].
 //!
 //! Editors rarely write a file in place: many write a temporary file and rename it over the
 //! original, which replaces the inode a file watch would be attached to. So [`LevelWatcher`]
@@ -27,15 +27,11 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use notify::event::{AccessKind, AccessMode, ModifyKind};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
-
-use super::error::LevelError;
-use super::loading::load;
-use super::parsed::Level;
 
 /// How long the file must stay untouched before a change is reported. Long enough to cover one
 /// editor save, short enough that the game reacts well within half a second.
@@ -385,152 +381,4 @@ fn split(file: &Path) -> Result<(PathBuf, OsString), WatchError> {
         error,
     })?;
     Ok((dir, file_name))
-}
-
-/// Reads, parses and validates level files on a worker thread, so that a large save never
-/// stalls the frame loop: the game keeps running and drawing the last good level until
-/// [`poll`](Self::poll) hands over the new one.
-///
-/// Each [`request`](Self::request) gets a generation; only the newest generation's result is
-/// ever handed over. A request still queued when a newer one arrives is skipped unread, and
-/// the result of one that was already being parsed is dropped:
-///
-/// ```text
-/// request:  1 ---- 2 -- 3 ------------------
-/// worker:   [parse 1   ][parse 3      ]         (2 skipped: 3 was requested before it started)
-/// poll():   None ...    None (1 dropped) ... Some(3)
-/// ```
-#[derive(Debug)]
-pub struct BackgroundLoader {
-    /// `None` only while dropping: closing the channel ends the worker.
-    jobs: Option<Sender<Job>>,
-    results: Receiver<Loaded>,
-    /// The newest generation requested; the worker skips queued jobs older than it.
-    latest: Arc<AtomicU64>,
-    /// Whether a result of the latest generation is still to come.
-    pending: bool,
-    /// The atlas's crate skins, for loading here should the worker be gone.
-    skins: Arc<[String]>,
-    /// A result loaded here, not by the worker.
-    ready: Option<Loaded>,
-}
-
-/// A request to the worker.
-#[derive(Debug)]
-struct Job {
-    generation: u64,
-    path: PathBuf,
-}
-
-/// A finished background load.
-#[derive(Debug)]
-pub struct Loaded {
-    /// The request's generation, as [`BackgroundLoader::request`] returned it.
-    pub generation: u64,
-    /// The file read.
-    pub path: PathBuf,
-    /// The validated level, or why it is not one.
-    pub level: Result<Level, LevelError>,
-}
-
-impl BackgroundLoader {
-    /// Start the worker thread; `skins` are the atlas's crate skins (see [`super::load`]).
-    ///
-    /// # Errors
-    /// If the thread cannot be started.
-    pub fn new(skins: Vec<String>) -> std::io::Result<Self> {
-        let skins: Arc<[String]> = skins.into();
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let (done, results) = mpsc::channel();
-        let latest = Arc::new(AtomicU64::new(0));
-        let newest = Arc::clone(&latest);
-        let worker_skins = Arc::clone(&skins);
-        // Detached, never joined: a parse in progress must not hold up quitting.
-        std::thread::Builder::new()
-            .name("level-loader".into())
-            .spawn(move || {
-                let skins: Vec<&str> = worker_skins.iter().map(String::as_str).collect();
-                // Ends when the loader is dropped (the queue closes) or nobody takes results.
-                while let Ok(job) = queue.recv() {
-                    if job.generation < newest.load(Ordering::Acquire) {
-                        continue;
-                    }
-                    let level = load(&job.path, &skins);
-                    let loaded = Loaded {
-                        generation: job.generation,
-                        path: job.path,
-                        level,
-                    };
-                    if done.send(loaded).is_err() {
-                        break;
-                    }
-                }
-            })?;
-        Ok(Self {
-            jobs: Some(jobs),
-            results,
-            latest,
-            pending: false,
-            skins,
-            ready: None,
-        })
-    }
-
-    /// Load `path` in the background, superseding every earlier request. Never blocks; returns
-    /// the request's generation.
-    pub fn request(&mut self, path: &Path) -> u64 {
-        let generation = self.latest.fetch_add(1, Ordering::AcqRel) + 1;
-        let job = Job {
-            generation,
-            path: path.to_path_buf(),
-        };
-        self.pending = true;
-        // The worker stops only when the loader is dropped, or if loading panicked (a bug:
-        // loading never panics on any input); then this one request is loaded here.
-        if let Some(Err(mpsc::SendError(job))) = self.jobs.as_ref().map(|jobs| jobs.send(job)) {
-            let skins: Vec<&str> = self.skins.iter().map(String::as_str).collect();
-            let level = load(&job.path, &skins);
-            self.ready = Some(Loaded {
-                generation,
-                path: job.path,
-                level,
-            });
-        }
-        generation
-    }
-
-    /// Drop the result of every request made so far (a level was loaded another way since).
-    pub fn cancel(&mut self) {
-        self.latest.fetch_add(1, Ordering::AcqRel);
-        self.pending = false;
-        self.ready = None;
-    }
-
-    /// Whether the newest request's result is still to come.
-    pub fn is_loading(&self) -> bool {
-        self.pending
-    }
-
-    /// The newest request's result, once, if it is ready; results of older requests are
-    /// dropped here. Never blocks.
-    pub fn poll(&mut self) -> Option<Loaded> {
-        let latest = self.latest.load(Ordering::Acquire);
-        let mut newest = self.ready.take().filter(|r| r.generation == latest);
-        while let Ok(loaded) = self.results.try_recv() {
-            if loaded.generation == latest {
-                newest = Some(loaded);
-            }
-        }
-        if newest.is_some() {
-            self.pending = false;
-        }
-        newest
-    }
-}
-
-impl Drop for BackgroundLoader {
-    fn drop(&mut self) {
-        // Closing the queue ends the worker after the parse in progress, if any.
-        self.jobs = None;
-    }
 }

@@ -32,6 +32,20 @@ impl Recorder {
         Ok(Self::new(level_file, &bytes, seed))
     }
 
+    /// Start recording a run of the level at `level_file`, whose bytes were read already as
+    /// `level_bytes` (the ones the level was parsed from, so the hash is of the level played).
+    ///
+    /// # Errors
+    /// If the path cannot be stored in a replay.
+    pub fn for_bytes(
+        level_file: &Path,
+        level_bytes: &[u8],
+        seed: u64,
+    ) -> Result<Self, ReplayError> {
+        check_storable(level_file)?;
+        Ok(Self::new(level_file, level_bytes, seed))
+    }
+
     /// Note the step `sim` just ran: the input it used (the bot's too, read from the world)
     /// and, every [`CHECKPOINT_EVERY`] steps, the checkpoint hash (O(1): see
     /// [`Sim::checkpoint_hash`]).

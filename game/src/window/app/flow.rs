@@ -78,24 +78,37 @@ impl App {
     }
 
     /// Play `sim`, just built from `level`, in place of the current game.
-    pub fn start(&mut self, level: Level, mut sim: Sim) {
-        let dirty = self
-            .run
-            .sim
-            .as_ref()
-            .map_or(self.config.dirty_at_start, Sim::dirty_optimization);
-        sim.set_dirty_optimization(dirty);
+    pub fn start(&mut self, level: Level, sim: Sim) {
+        let replaced = self.swap_in(&level, sim);
+        self.discard((replaced, level));
+        self.start_recording();
+    }
+
+    /// Put `sim`, built from `level`, in place of the current game, with the game's settings;
+    /// returns the game it replaces. The caller starts the recording, and drops the level and
+    /// the game replaced (a large one off this thread: see [`discard`](Self::discard)).
+    pub(super) fn swap_in(&mut self, level: &Level, mut sim: Sim) -> Option<Sim> {
+        sim.set_dirty_optimization(self.dirty_optimization());
         sim.set_bot(self.config.input.is_bot());
         self.drawing.renderer.fit_camera(&mut sim);
-        self.run.name = level.name;
+        self.run.name.clone_from(&level.name);
         self.run.par = level.par;
-        self.run.hint = level.hint;
-        self.run.sim = Some(sim);
+        self.run.hint.clone_from(&level.hint);
+        let replaced = self.run.sim.replace(sim);
         self.run.error = None;
         self.run.fixed = FixedStep::default();
         self.run.cleared = None;
         self.juice.new_run();
-        self.start_recording();
+        replaced
+    }
+
+    /// Whether the dirty-component optimization is on: the game's, or as the command line
+    /// started it before there is a game.
+    pub(super) fn dirty_optimization(&self) -> bool {
+        self.run
+            .sim
+            .as_ref()
+            .map_or(self.config.dirty_at_start, Sim::dirty_optimization)
     }
 
     /// The levels folder's levels in play order: the campaign's (a missing one too, at its

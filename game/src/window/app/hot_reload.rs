@@ -1,10 +1,10 @@
-//! Hot reload: watching the level file, parsing its saves off the frame thread, and swapping
-//! the new level in, or leaving the editor's unsaved edits alone.
+//! Hot reload: watching the level file, making its saves ready off the frame thread, and
+//! swapping them in, or leaving the editor's unsaved edits alone.
 
 use std::path::Path;
 
 use super::app_state::App;
-use crate::sim::Sim;
+use crate::reload::{Prepared, Start};
 use crate::window::platform::{BackgroundLoader, LevelWatcher};
 use crate::window::ui::ink;
 
@@ -70,12 +70,21 @@ impl App {
         }
     }
 
-    /// The level file was saved: read it off the frame thread; the current level runs and is
+    /// The level file was saved: make it ready to play off the frame thread (read, parse,
+    /// build and run its first step: see [`crate::reload`]); the current level runs and is
     /// drawn until [`finish_reload`](Self::finish_reload) swaps the new one in.
     fn reload_in_background(&mut self) {
+        let start = Start {
+            seed: self.config.seed,
+            bot: self.config.input.is_bot(),
+            dirty: self.dirty_optimization(),
+            // The keyboard's first step is an idle one: the step runs before the swap.
+            input: self.config.input.scripted_input(0),
+        };
+        let frame = self.frames.frame;
         match &mut self.reload.loader {
             Some(loader) => {
-                loader.request(&self.run.path);
+                loader.request(&self.run.path, start, frame);
             }
             None => {
                 if self.reload() {
@@ -85,25 +94,34 @@ impl App {
         }
     }
 
-    /// Start the level a background load finished, if one did, or show why it is not one
-    /// (the running game goes on).
+    /// Start the level a background load made ready, if one did, or show why it is not one
+    /// (the running game goes on). The game it replaces is dropped off the frame thread.
     pub fn finish_reload(&mut self) {
         let Some(loaded) = self.reload.loader.as_mut().and_then(BackgroundLoader::poll) else {
             return;
         };
-        puffin::profile_scope!("build_level");
-        // Building the world stays on this thread: the world is not `Send`.
-        let built = loaded.level.map_err(|e| e.to_string()).and_then(|level| {
-            let sim = Sim::new(&level, &self.config.atlas, self.config.seed)
-                .map_err(|e| e.to_string())?;
-            Ok((level, sim))
-        });
-        match built {
-            Ok((level, sim)) => {
-                self.start(level, sim);
+        puffin::profile_scope!("swap_level");
+        match loaded.prepared {
+            Ok(Prepared {
+                level,
+                sim,
+                recorder,
+            }) => {
+                let replaced = self.swap_in(&level, sim);
+                self.discard((replaced, level));
+                self.start_recording_from(Some(recorder));
                 self.notify_reloaded();
             }
-            Err(e) => self.run.error = Some(e),
+            Err(e) => self.run.error = Some(e.to_string()),
+        }
+    }
+
+    /// Drop `garbage` (a game no longer played, a level started) on the loader's thread when
+    /// there is one: a large world takes a while to drop, and so does a large level, whose
+    /// every crate holds a share of its skin's name.
+    pub(super) fn discard(&mut self, garbage: impl Send + 'static) {
+        if let Some(loader) = &mut self.reload.loader {
+            loader.discard(garbage);
         }
     }
 
@@ -122,12 +140,20 @@ impl App {
                 self.level_file_changed();
             }
         }
-        while self
-            .reload
-            .loader
-            .as_ref()
-            .is_some_and(BackgroundLoader::is_loading)
-        {
+        let loading = |app: &Self| {
+            app.reload
+                .loader
+                .as_ref()
+                .is_some_and(BackgroundLoader::is_loading)
+        };
+        if loading(self) && std::env::var_os(crate::reload::HOLD_LOADS).is_some() {
+            let frame = self.frames.frame;
+            let line =
+                format!("frame {frame}: the last frame waits for the level being prepared\n");
+            // A reader gone is the test's business; the game goes on.
+            let _ = crate::tool_io::print_out(&line);
+        }
+        while loading(self) {
             std::thread::sleep(std::time::Duration::from_millis(2));
             self.finish_reload();
         }

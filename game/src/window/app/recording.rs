@@ -43,6 +43,13 @@ impl Recording {
         Ok(())
     }
 
+    /// A new run starts whose recording `recorder` began (hot reload records a level's first
+    /// step where it runs it).
+    pub fn start_with(&mut self, recorder: Recorder) {
+        self.cleared = None;
+        self.recorder = Some(recorder);
+    }
+
     /// The current run's inputs so far (`sim` is its simulation), if it is recorded.
     pub fn so_far(&self, sim: &Sim) -> Option<Replay> {
         self.recorder.as_ref().map(|r| r.finish(sim))

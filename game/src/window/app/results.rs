@@ -5,11 +5,19 @@ use super::app_state::App;
 use super::flow::level_key;
 use super::screens::{Cleared, Ending};
 use crate::campaign::medals::Medal;
+use crate::replay::{Recorder, ReplayError};
 use crate::window::ui::ink;
 
 impl App {
     /// A new run starts: record it (unless it is a replay being watched).
     pub fn start_recording(&mut self) {
+        self.start_recording_from(None);
+    }
+
+    /// A new run starts: record it (unless it is a replay being watched), continuing `ready`
+    /// when given: the recording hot reload began with the level's first step (or why it
+    /// could not).
+    pub fn start_recording_from(&mut self, ready: Option<Result<Recorder, ReplayError>>) {
         // A playtest of unsaved edits is not the file's level: a replay of it would name the
         // file, and verify against a different game.
         self.run.playtest_unsaved = self
@@ -17,9 +25,20 @@ impl App {
             .session
             .as_ref()
             .is_some_and(crate::window::editor::Session::is_modified);
-        let level = (!self.mode.is_playback() && !self.run.playtest_unsaved)
-            .then_some((&*self.run.path, self.config.seed));
-        if let Err(e) = self.run.recording.start(level) {
+        let recorded = !self.mode.is_playback() && !self.run.playtest_unsaved;
+        let started = match ready {
+            _ if !recorded => self.run.recording.start(None),
+            Some(Ok(recorder)) => {
+                self.run.recording.start_with(recorder);
+                Ok(())
+            }
+            Some(Err(e)) => self.run.recording.start(None).and(Err(e.to_string())),
+            None => self
+                .run
+                .recording
+                .start(Some((&*self.run.path, self.config.seed))),
+        };
+        if let Err(e) = started {
             self.warn(format!("this run is not recorded: {e}"));
         }
     }
@@ -105,11 +124,17 @@ impl App {
         if campaign.levels().last().map(String::as_str) != Some(file) {
             return;
         }
+        // As on the title: a level missing or not loading is none a player can clear.
+        let playable: Vec<&String> = campaign
+            .levels()
+            .iter()
+            .filter(|level| !self.records.unplayable.contains_key(level.as_str()))
+            .collect();
         let mut ending = Ending {
-            levels: campaign.levels().len(),
+            levels: playable.len(),
             ..Ending::default()
         };
-        for level in campaign.levels() {
+        for level in playable {
             let Some(best) = self.records.best.best(level) else {
                 continue;
             };

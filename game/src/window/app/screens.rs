@@ -125,13 +125,32 @@ pub fn medal_ink(medal: Medal) -> Color {
     }
 }
 
-/// The title screen's summary line: medals won and the campaign's total best time.
+/// The title screen's summary line: medals won and the campaign's total best time, over the
+/// levels a player can clear. A campaign level that is missing or does not load counts in
+/// neither (its best time, kept from before, neither), and the line says how many there are:
+/// `cleared 0 of 10 (1 missing)`.
 pub fn title_total(entries: &[TitleEntry]) -> String {
-    let campaign: Vec<&TitleEntry> = entries.iter().filter(|e| e.campaign).collect();
+    let (campaign, unplayable): (Vec<&TitleEntry>, Vec<&TitleEntry>) = entries
+        .iter()
+        .filter(|e| e.campaign)
+        .partition(|e| e.problem.is_none());
     let count = |m: Medal| campaign.iter().filter(|e| e.medal() == Some(m)).count();
     let cleared: Vec<u64> = campaign.iter().filter_map(|e| e.best).collect();
+    let mut problems: Vec<(&str, usize)> = Vec::new();
+    for problem in unplayable.iter().filter_map(|e| e.problem) {
+        match problems.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, n)) => *n += 1,
+            None => problems.push((problem, 1)),
+        }
+    }
+    let problems = if problems.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = problems.iter().map(|(p, n)| format!("{n} {p}")).collect();
+        format!(" ({})", parts.join(", "))
+    };
     format!(
-        "{} gold  {} silver  {} bronze      cleared {} of {}, total {}",
+        "{} gold  {} silver  {} bronze      cleared {} of {}{problems}, total {}",
         count(Medal::Gold),
         count(Medal::Silver),
         count(Medal::Bronze),
@@ -796,5 +815,42 @@ mod tests {
             entry("pocket_change.ron", 1),
         ];
         assert!(super::title_total(&entries).contains("cleared 2 of 2"));
+    }
+
+    #[test]
+    fn the_title_total_counts_only_the_levels_a_player_can_clear() {
+        let entry = |best, problem: Option<&'static str>| super::TitleEntry {
+            file: "level.ron".to_owned(),
+            name: None,
+            best,
+            par: None,
+            open: problem.is_none(),
+            campaign: true,
+            problem,
+            why: None,
+        };
+        let mut entries = vec![entry(None, None); 10];
+        entries.push(entry(None, Some("missing")));
+        assert!(
+            super::title_total(&entries).contains("cleared 0 of 10 (1 missing), total 0:00.00"),
+            "{}",
+            super::title_total(&entries)
+        );
+        // A level cleared before it went missing, and one that no longer loads: neither counts,
+        // nor does its best time.
+        entries[0].best = Some(60);
+        entries.push(entry(Some(600), Some("missing")));
+        entries.push(entry(Some(600), Some("does not load")));
+        assert!(
+            super::title_total(&entries)
+                .contains("cleared 1 of 10 (2 missing, 1 does not load), total 0:01.00"),
+            "{}",
+            super::title_total(&entries)
+        );
+        // A sandbox level is in none of it.
+        let mut sandbox = entry(Some(60), None);
+        sandbox.campaign = false;
+        entries.push(sandbox);
+        assert!(super::title_total(&entries).contains("cleared 1 of 10 ("));
     }
 }

@@ -122,8 +122,7 @@ impl App {
             .find(|p| crate::fsutil::is_file(p))
             .cloned()
             .unwrap_or_else(|| dirs.levels.join("crate_room.ron"));
-        let skins = atlas.crate_skins().into_iter().map(str::to_owned).collect();
-        let (loader, loader_error) = match BackgroundLoader::new(skins) {
+        let (loader, loader_error) = match BackgroundLoader::new(atlas.clone()) {
             Ok(loader) => (Some(loader), None),
             Err(e) => (None, Some(e)),
         };

@@ -190,42 +190,46 @@ pub struct Loaded {
     pub generation: u64,
     /// The file read.
     pub path: PathBuf,
-    /// The validated level, or why it is not one.
-    pub level: Result<crate::level::Level, crate::level::LevelError>,
+    /// The level ready to play, or why it is not one.
+    pub prepared: Result<crate::reload::Prepared, crate::sim::LoadError>,
 }
 
-/// Hot reload's loader without a thread: a request loads at once, in the frame (the
+/// Hot reload's loader without a thread: a request is prepared at once, in the frame (the
 /// levels are small and in memory), and [`poll`](Self::poll) hands it over.
 #[derive(Debug)]
 pub struct BackgroundLoader {
-    skins: Vec<String>,
+    atlas: crate::atlas::AtlasData,
     generation: u64,
     ready: Option<Loaded>,
 }
 
 impl BackgroundLoader {
-    /// A loader for levels with the atlas's crate `skins`.
+    /// A loader for levels played with `atlas`.
     ///
     /// # Errors
     /// Never.
-    pub fn new(skins: Vec<String>) -> std::io::Result<Self> {
+    pub fn new(atlas: crate::atlas::AtlasData) -> std::io::Result<Self> {
         Ok(Self {
-            skins,
+            atlas,
             generation: 0,
             ready: None,
         })
     }
 
-    /// Load `path` now; the result waits for [`poll`](Self::poll).
-    pub fn request(&mut self, path: &Path) -> u64 {
+    /// Prepare `path` now, as `start` says; the result waits for [`poll`](Self::poll).
+    pub fn request(&mut self, path: &Path, start: crate::reload::Start, _frame: u64) -> u64 {
         self.generation += 1;
-        let skins: Vec<&str> = self.skins.iter().map(String::as_str).collect();
         self.ready = Some(Loaded {
             generation: self.generation,
             path: path.to_path_buf(),
-            level: crate::level::load(path, &skins),
+            prepared: crate::reload::prepare(path, &self.atlas, start),
         });
         self.generation
+    }
+
+    /// Drop `garbage` now: there is no other thread to drop it on.
+    pub fn discard(&mut self, garbage: impl Send + 'static) {
+        drop(garbage);
     }
 
     /// Drop the result not yet handed over.
@@ -234,12 +238,12 @@ impl BackgroundLoader {
         self.ready = None;
     }
 
-    /// Never: a request is loaded when it is made.
+    /// Never: a request is prepared when it is made.
     pub fn is_loading(&self) -> bool {
         false
     }
 
-    /// The loaded result, once.
+    /// The prepared result, once.
     pub fn poll(&mut self) -> Option<Loaded> {
         self.ready.take()
     }

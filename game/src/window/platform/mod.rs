@@ -4,7 +4,7 @@
 //!
 //! | desktop | in the browser | why |
 //! |---|---|---|
-//! | file watching (`notify`) and hot reload's loader thread | [`LevelWatcher`] that never fires, [`BackgroundLoader`] that loads in the frame | the levels are built into the game; nothing saves them behind its back, and a page has no threads |
+//! | file watching (`notify`) and hot reload's loader thread | [`LevelWatcher`] that never fires, [`BackgroundLoader`] that prepares a level in the frame | the levels are built into the game; nothing saves them behind its back, and a page has no threads |
 //! | gamepads through `gilrs` | [`Gamepads`]: keyboard only | gilrs's web backend needs `wasm-bindgen`, which macroquad's loader cannot host |
 //! | the `puffin_http` server | [`ProfileServer`] that refuses to start | a page cannot listen on a socket; F2's profiler window works |
 //! | `std::time::Instant`, puffin's clock | [`Instant`] (`page_clock`, whole nanoseconds) and [`start_profiler_clock`] on macroquad's clock, the page's `performance.now()` | `Instant::now` panics in a browser, and puffin's web clock needs `wasm-bindgen` |
@@ -25,7 +25,8 @@ pub use desktop::*;
 #[cfg(not(target_arch = "wasm32"))]
 mod desktop {
     pub use super::gamepad::Gamepads;
-    pub use crate::level::watch::{BackgroundLoader, LevelWatcher};
+    pub use crate::level::watch::LevelWatcher;
+    pub use crate::reload::BackgroundLoader;
     pub use std::time::Instant;
 
     /// The puffin server `puffin_viewer` connects to.
