@@ -536,7 +536,7 @@ fn arc_hits(map: &TileMap, ax: f32, ay: f32, hit: &mut impl FnMut(usize, Entity)
 
 /// The map cells of the entities with component `C` (a cell per entity, by its position),
 /// with the entities, in cell order.
-fn cells_with<C: 'static>(map: &TileMap, world: &World) -> Vec<(usize, Entity)> {
+fn cells_with<C: ecs::Component>(map: &TileMap, world: &World) -> Vec<(usize, Entity)> {
     let mut cells: Vec<(usize, Entity)> = world
         .try_column::<C>()
         .map(|column| column.entities().to_vec())
