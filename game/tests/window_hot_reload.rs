@@ -43,6 +43,39 @@ fn level_opened(level: &Path) -> (notify::RecommendedWatcher, mpsc::Receiver<()>
     (watcher, opens)
 }
 
+/// Starts a scripted 640x360 run of `level` with `input`, recording it to `record`, with its
+/// data folder in `dir`.
+fn start(cmd: &mut Command, dir: &TempDir, level: &Path, record: &Path, input: &str) -> Running {
+    Running::start(
+        cmd.current_dir(repo())
+            .env("CRATE_ROOM_DATA_DIR", &dir.0)
+            .args([
+                "--width", "640", "--height", "360", "--mute", "--input", input,
+            ])
+            .args(["--frames", "1500", "--record"])
+            .arg(record)
+            .arg("--level")
+            .arg(level)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+        WINDOW_LIMIT,
+    )
+}
+
+/// Waits for the run to end well and returns its JSON report.
+fn finished_report(game: Running) -> serde_json::Value {
+    let output = game.wait_with_output();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    report(&stdout)
+}
+
 /// The scripted run's JSON report, from its standard output.
 fn report(stdout: &str) -> serde_json::Value {
     let line = stdout
@@ -115,22 +148,8 @@ fn frames_go_on_while_a_large_save_is_prepared_and_then_it_is_swapped_in() {
 
     // Frames run at anything from 60 to several hundred a second under Xvfb: 1,500 leave the
     // watcher's debounce (0.1 s) seconds to notice the save before the last frame.
-    let mut game = Running::start(
-        cmd.current_dir(repo())
-            .env("CRATE_ROOM_DATA_DIR", &dir.0)
-            .env(game::reload::HOLD_LOADS, &gate)
-            .args([
-                "--width", "640", "--height", "360", "--mute", "--input", "idle",
-            ])
-            .args(["--frames", "1500", "--record"])
-            .arg(&record)
-            .arg("--level")
-            .arg(&level)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-        WINDOW_LIMIT,
-    );
+    cmd.env(game::reload::HOLD_LOADS, &gate);
+    let mut game = start(&mut cmd, &dir, &level, &record, "idle");
     opens
         .recv_timeout(Duration::from_secs(120))
         .expect("the game reads the level");
@@ -162,15 +181,7 @@ fn frames_go_on_while_a_large_save_is_prepared_and_then_it_is_swapped_in() {
         .recv_timeout(game.remaining())
         .expect("the loader opens the gate")
         .expect("the gate opens for writing");
-    let output = game.wait_with_output();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = report(&stdout);
+    let report = finished_report(game);
     assert_eq!(
         report["level"], "Generated: 50000 crates (seed 3)",
         "{report}"
@@ -198,35 +209,13 @@ fn a_level_swapped_in_plays_as_sim_plays_it() {
     let record = dir.0.join("run.replay");
     let (watcher, opens) = level_opened(&level);
     // The bot plays, so the run swapped in breaks crates; its recording is written at the end.
-    let game = Running::start(
-        cmd.current_dir(repo())
-            .env("CRATE_ROOM_DATA_DIR", &dir.0)
-            .args([
-                "--width", "640", "--height", "360", "--mute", "--input", "bot",
-            ])
-            .args(["--frames", "1500", "--record"])
-            .arg(&record)
-            .arg("--level")
-            .arg(&level)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-        WINDOW_LIMIT,
-    );
+    let game = start(&mut cmd, &dir, &level, &record, "bot");
     opens
         .recv_timeout(Duration::from_secs(120))
         .expect("the game reads the level");
     drop(watcher);
     save(&level, &after);
-    let output = game.wait_with_output();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = report(&stdout);
+    let report = finished_report(game);
     assert_eq!(report["reloads"], 1, "{report}");
     assert_eq!(report["level"], "The Crate Room", "{report}");
     // However many steps the swapped-in run had, each checkpoint in it (every 600 steps, and
