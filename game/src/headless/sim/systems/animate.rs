@@ -16,11 +16,18 @@ impl ecs::System for Animate {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("animate");
         self.steps.clear();
+        if entities.tracked().is_empty() {
+            return;
+        }
         let clips = world.resource::<Clips>();
+        // Each column looked up by type once per run, not once per entity.
+        let (Some(timers), Some(anims)) =
+            (world.try_column::<Animating>(), world.try_column::<Animation>())
+        else {
+            return;
+        };
         for &e in entities.tracked() {
-            let (Some(&timer), Some(&anim)) =
-                (world.get::<Animating>(e), world.get::<Animation>(e))
-            else {
+            let (Some(&timer), Some(&anim)) = (timers.get(e), anims.get(e)) else {
                 continue;
             };
             let clip = clips.get(anim.clip);

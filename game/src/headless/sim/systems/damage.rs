@@ -18,6 +18,9 @@ impl ecs::System for Damage {
     fn update(&mut self, world: &mut World, _: &SystemEntities<'_>) {
         puffin::profile_scope!("damage");
         let mut targets: Vec<_> = self.hits.read(world).map(|h| h.target).collect();
+        if targets.is_empty() {
+            return;
+        }
         // One swing hits a crate once, whatever else it reaches.
         targets.sort_unstable();
         targets.dedup();

@@ -26,17 +26,30 @@ impl ecs::System for Movement {
         // Movers never block each other, so the order they move in cannot change the outcome.
         self.moves.clear();
         {
-            let grid = &world.resource::<CollisionGrid>().0;
-            let map = world.resource::<TileMap>();
+            // Each column and resource looked up by type once per run, not once per mover, and
+            // only for a mover: most steps most movers stand still.
+            let (Some(velocities), Some(positions)) =
+                (world.try_column::<Velocity>(), world.try_column::<Position>())
+            else {
+                return;
+            };
+            let mut lookups = None;
             for &e in entities.tracked() {
-                let (Some(&v), Some(&p)) = (world.get::<Velocity>(e), world.get::<Position>(e))
-                else {
+                let (Some(&v), Some(&p)) = (velocities.get(e), positions.get(e)) else {
                     continue;
                 };
                 if v == Velocity::default() {
                     continue;
                 }
-                let (obstacles, half) = match world.get::<Collider>(e) {
+                let (grid, map, colliders, frictions) = *lookups.get_or_insert_with(|| {
+                    (
+                        &world.resource::<CollisionGrid>().0,
+                        world.resource::<TileMap>(),
+                        world.try_column::<Collider>(),
+                        world.try_column::<Friction>(),
+                    )
+                });
+                let (obstacles, half) = match colliders.and_then(|c| c.get(e)) {
                     Some(c) if c.enabled => (
                         Obstacles {
                             grid: Some(grid),
@@ -50,12 +63,15 @@ impl ecs::System for Movement {
                     ),
                 };
                 let moved = slide(&obstacles, e, p, v, half, &mut self.hits);
-                let v = match world.get::<Friction>(e) {
+                let v = match frictions.and_then(|c| c.get(e)) {
                     Some(f) => slow_down(v, f.0),
                     None => v,
                 };
                 self.moves.push((e, moved, v));
             }
+        }
+        if self.moves.is_empty() {
+            return;
         }
         let (positions, velocities) = world.columns_mut::<Position, Velocity>();
         for &(e, p, v) in &self.moves {
