@@ -59,15 +59,35 @@ fn run(size: (u32, u32), frames: u32, args: &[&str], name: &str) -> Option<Run> 
 /// Pixels of the overlay's gold ink in the bottom `rows` rows of the screenshot: the F7
 /// banner's text (gold over its opaque panel; the level has no such colour).
 fn gold_at_bottom(shot: &RgbaImage, rows: u32) -> usize {
+    let (w, h) = (shot.width as f32, shot.height as f32);
+    gold_in(shot, [0.0, h - rows as f32, w, rows as f32])
+}
+
+/// Pixels of gold ink (the banner's and the level hint's text) inside `[x, y, w, h]`.
+fn gold_in(shot: &RgbaImage, [x, y, w, h]: [f32; 4]) -> usize {
     let g = game::window::ui::ink::GOLD;
     let gold = [g.r, g.g, g.b].map(|c| (c * 255.0) as u8);
-    (shot.height - rows..shot.height)
-        .flat_map(|y| (0..shot.width).map(move |x| (x, y)))
+    let span = |from: f32, len: f32, max: u32| {
+        (from.max(0.0) as u32).min(max)..((from + len).max(0.0) as u32).min(max)
+    };
+    let (xs, ys) = (span(x, w, shot.width), span(y, h, shot.height));
+    ys.flat_map(|y| xs.clone().map(move |x| (x, y)))
         .filter(|&(x, y)| {
             let i = ((y * shot.width + x) * 4) as usize;
             shot.pixels[i..i + 3] == gold
         })
         .count()
+}
+
+/// A rectangle `[x, y, w, h]` of the report.
+fn rect(value: &serde_json::Value, what: &str) -> [f32; 4] {
+    let numbers: Vec<f32> = value
+        .as_array()
+        .unwrap_or_else(|| panic!("{what} on screen: {value}"))
+        .iter()
+        .map(|v| v.as_f64().expect("a number") as f32)
+        .collect();
+    numbers.try_into().expect("[x, y, w, h]")
 }
 
 #[test]
@@ -113,6 +133,34 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     };
     assert_eq!(plain.report["comparison"], serde_json::Value::Null);
     assert_eq!(gold_at_bottom(&plain.shot, 60), 0);
+
+    // With the profiler window (F2) open and the stats panel (F6) closed, the level's hint
+    // shows at the bottom in the level's first seconds, where the banner goes: it goes above
+    // the banner, and both texts can be read.
+    let Some(with_hint) = run(
+        (1280, 720),
+        240,
+        &["--debug", "profiler", "--no-dirty", "--press", "F7@120"],
+        "f7_with_hint",
+    ) else {
+        return;
+    };
+    let report = &with_hint.report;
+    let banner = rect(&report["banner"], "the banner");
+    let hint = rect(&report["hint"], "the level's hint");
+    let [bx, by, bw, bh] = banner;
+    let [hx, hy, hw, hh] = hint;
+    let apart = hy + hh <= by || by + bh <= hy || hx + hw <= bx || bx + bw <= hx;
+    assert!(apart, "the hint {hint:?} and the banner {banner:?} overlap");
+    assert!(by + bh <= 720.0 && hy >= 0.0, "{hint:?} {banner:?}");
+    let (in_banner, in_hint) = (
+        gold_in(&with_hint.shot, banner),
+        gold_in(&with_hint.shot, hint),
+    );
+    assert!(
+        in_banner > 200 && in_hint > 200,
+        "both texts on screen: {in_banner} gold pixels in the banner, {in_hint} in the hint"
+    );
 }
 
 #[test]

@@ -168,6 +168,8 @@ pub(super) struct Drawing {
     pub notices: Notices,
     /// Whether the window was last asked to be fullscreen.
     pub fullscreen: bool,
+    /// The level's hint box as last drawn, while it shows (for the scripted report).
+    pub hint: Option<macroquad::prelude::Rect>,
 }
 
 /// Frame counts and timings.

@@ -40,6 +40,7 @@ impl App {
     /// Queue the HUD over the game: the bar, the screen over it (settings, cleared, paused),
     /// notices and the level error.
     pub fn draw_hud(&mut self) {
+        self.drawing.hint = None;
         let Some(sim) = &self.run.sim else {
             self.drawing
                 .hud
@@ -85,9 +86,17 @@ impl App {
         } else if let Some(level_hint) = &self.run.hint {
             // The first seconds of a level: what it teaches.
             if state.step < screens::HINT_SECONDS * u64::from(crate::sim::STEPS_PER_SECOND) {
-                let views = &self.drawing.overlay.views;
-                let panels = views.is_on(View::Stats) || views.is_on(View::Profiler);
-                screens::level_hint(&mut self.drawing.hud, level_hint, panels);
+                let overlay = &self.drawing.overlay;
+                let panels =
+                    overlay.views.is_on(View::Stats) || overlay.views.is_on(View::Profiler);
+                let low = panels.then(|| {
+                    // The bottom is the F7 banner's, while it shows; the hint goes above it.
+                    overlay
+                        .banner_starts_at()
+                        .map_or(screen_height(), |top| top + 6.0)
+                });
+                let shown = screens::level_hint(&mut self.drawing.hud, level_hint, low);
+                self.drawing.hint = Some(shown);
             }
         }
         // Drawn first, so a notice's box covers the text under it.

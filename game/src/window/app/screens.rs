@@ -640,18 +640,19 @@ pub fn paused(hud: &mut Hud, level_hint: Option<&str>) {
 /// Seconds a level's hint stays on screen as the level starts.
 pub const HINT_SECONDS: u64 = 6;
 
-/// Queue the level's hint in a box under the HUD bar, or at the bottom of the screen when `low`.
-pub fn level_hint(hud: &mut Hud, level_hint: &str, low: bool) {
+/// Queue the level's hint in a box under the HUD bar, or, with `low` (the bottom of the free
+/// space at the bottom of the screen), low on the screen, its box ending 12 px above `low`.
+/// Returns the box.
+pub fn level_hint(hud: &mut Hud, level_hint: &str, low: Option<f32>) -> Rect {
     let size = if screen_width() < 900.0 { 16.0 } else { 22.0 };
     let lines = [(level_hint.to_owned(), ink::GOLD)];
     let (w, h) = Hud::box_size(&lines, size);
-    // Low: at the bottom, clear of the debug panels under the HUD bar (F2, F6).
-    let y = if low {
-        screen_height() - h - 12.0
-    } else {
-        HUD_BAR + 56.0
+    // Low: clear of the debug panels under the HUD bar (F2, F6), and above the F7 banner.
+    let y = match low {
+        Some(bottom) => bottom - h - 12.0,
+        None => HUD_BAR + 56.0,
     };
-    hud.text_box(&lines, ((screen_width() - w) / 2.0).max(4.0), y, size);
+    hud.text_box(&lines, ((screen_width() - w) / 2.0).max(4.0), y, size)
 }
 
 /// Where notices go on the screen.

@@ -64,6 +64,11 @@ pub struct ScriptReport {
     /// The debug panels on screen at the end (stats panel, profiler window), each as
     /// `[x, y, w, h]` in screen pixels.
     pub panels: Vec<[f32; 4]>,
+    /// The level's hint box at the end, `[x, y, w, h]` in screen pixels, while it shows.
+    pub hint: Option<[f32; 4]>,
+    /// The banner at the bottom at the end (the F7 comparison or compare mode's line, while the
+    /// stats panel is off), `[x, y, w, h]` in screen pixels.
+    pub banner: Option<[f32; 4]>,
     /// Saves of the level file swapped in by hot reload.
     pub reloads: u32,
     /// The editor, if a level was being edited (in edit mode or not): its view, cursor and
@@ -213,6 +218,8 @@ impl App {
                 .and_then(|e| sim.world().get::<Position>(e))
                 .map(|p| [p.x, p.y]),
             panels: self.drawing.overlay.panel_rects(),
+            hint: self.drawing.hint.map(|r| [r.x, r.y, r.w, r.h]),
+            banner: self.drawing.overlay.banner_rect(),
             reloads: self.reload.reloads,
             ..report
         }

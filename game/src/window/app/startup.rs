@@ -230,6 +230,7 @@ impl Drawing {
             notices: Notices::default(),
             // The window opens windowed (macroquad's `Conf` default).
             fullscreen: false,
+            hint: None,
         }
     }
 }

@@ -49,6 +49,8 @@ pub struct Overlay {
     stats_shown: Vec<String>,
     /// The stats panel's rectangle as last drawn (for the scripted report).
     stats_rect: Rect,
+    /// The banner's rectangle as last drawn (for the scripted report).
+    banner_rect: Option<Rect>,
     /// The top the profiler window was last drawn at.
     profiler_top: f32,
     /// `--save-profile FILE`: the frames kept for it from the start (the latest and the
@@ -99,6 +101,7 @@ impl Overlay {
             saved: None,
             stats_shown: Vec::new(),
             stats_rect: Rect::default(),
+            banner_rect: None,
             profiler_top: 0.0,
             compare: None,
             compare_note: None,
@@ -188,6 +191,48 @@ impl Overlay {
             .as_ref()
             .and_then(Compare::text)
             .or_else(|| self.compare_note.clone())
+    }
+
+    /// The banner's lines: the pinned F7 comparison and compare mode's line, shown at the bottom
+    /// of the screen while the stats panel (which shows them otherwise) is off.
+    fn banner_lines(&self) -> Vec<(String, Color)> {
+        let mut lines = Vec::new();
+        if self.views.is_on(View::Stats) {
+            return lines;
+        }
+        if let Some(text) = self.steps.comparison() {
+            lines.push((format!("dirty optimization: {text}"), ink::GOLD));
+            if Hud::box_size(&lines, BANNER_SIZE).0 > screen_width() - 24.0 {
+                lines = comparison_lines(&text)
+                    .into_iter()
+                    .map(|t| (t, ink::GOLD))
+                    .collect();
+            }
+        }
+        if let Some(text) = self.compare_text() {
+            lines.extend(
+                fit_lines(&text, BANNER_SIZE)
+                    .into_iter()
+                    .map(|t| (t, ink::GOLD)),
+            );
+        }
+        lines
+    }
+
+    /// The top of a banner of `lines` at the bottom of the screen (`None`: no lines, no banner).
+    fn banner_top(&self, lines: &[(String, Color)]) -> Option<f32> {
+        (!lines.is_empty()).then(|| screen_height() - Hud::box_size(lines, BANNER_SIZE).1 - 12.0)
+    }
+
+    /// Where this frame's banner (the F7 comparison, compare mode's line) starts at the bottom of
+    /// the screen, if there is one: what else goes at the bottom (the level's hint) goes above.
+    pub fn banner_starts_at(&self) -> Option<f32> {
+        self.banner_top(&self.banner_lines())
+    }
+
+    /// The banner's rectangle as last drawn, `[x, y, w, h]` in screen pixels (`None`: none).
+    pub fn banner_rect(&self) -> Option<[f32; 4]> {
+        self.banner_rect.map(|r| [r.x, r.y, r.w, r.h])
     }
 
     /// The panels' rectangles as last drawn, `[x, y, w, h]` in screen pixels: the stats panel's
@@ -332,32 +377,16 @@ impl Overlay {
     /// banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
         if !self.views.is_on(View::Stats) {
-            let mut line = Vec::new();
-            if let Some(text) = self.steps.comparison() {
-                line.push((format!("dirty optimization: {text}"), ink::GOLD));
-                if Hud::box_size(&line, BANNER_SIZE).0 > screen_width() - 24.0 {
-                    line = comparison_lines(&text)
-                        .into_iter()
-                        .map(|t| (t, ink::GOLD))
-                        .collect();
-                }
-            }
-            if let Some(text) = self.compare_text() {
-                line.extend(
-                    fit_lines(&text, BANNER_SIZE)
-                        .into_iter()
-                        .map(|t| (t, ink::GOLD)),
-                );
-            }
-            if !line.is_empty() {
-                let (w, h) = Hud::box_size(&line, BANNER_SIZE);
-                let x = ((screen_width() - w) / 2.0).max(0.0);
-                let y = screen_height() - h - 12.0;
-                hud.panel(Rect::new(x, y, w, h), ink::OPAQUE);
-                hud.text_box(&line, x, y, BANNER_SIZE);
-            }
+            let lines = self.banner_lines();
+            self.banner_rect = self.banner_top(&lines).map(|y| {
+                let (w, h) = Hud::box_size(&lines, BANNER_SIZE);
+                let rect = Rect::new(((screen_width() - w) / 2.0).max(0.0), y, w, h);
+                hud.panel(rect, ink::OPAQUE);
+                hud.text_box(&lines, rect.x, rect.y, BANNER_SIZE)
+            });
             return;
         }
+        self.banner_rect = None;
         puffin::profile_function!();
         let started = Instant::now();
         (self.stats_shown, self.stats_rect) = draw_stats(

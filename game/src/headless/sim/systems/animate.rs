@@ -21,9 +21,10 @@ impl ecs::System for Animate {
         }
         let clips = world.resource::<Clips>();
         // Each column looked up by type once per run, not once per entity.
-        let (Some(timers), Some(anims)) =
-            (world.try_column::<Animating>(), world.try_column::<Animation>())
-        else {
+        let (Some(timers), Some(anims)) = (
+            world.try_column::<Animating>(),
+            world.try_column::<Animation>(),
+        ) else {
             return;
         };
         for &e in entities.tracked() {

@@ -28,9 +28,10 @@ impl ecs::System for Movement {
         {
             // Each column and resource looked up by type once per run, not once per mover, and
             // only for a mover: most steps most movers stand still.
-            let (Some(velocities), Some(positions)) =
-                (world.try_column::<Velocity>(), world.try_column::<Position>())
-            else {
+            let (Some(velocities), Some(positions)) = (
+                world.try_column::<Velocity>(),
+                world.try_column::<Position>(),
+            ) else {
                 return;
             };
             let mut lookups = None;
