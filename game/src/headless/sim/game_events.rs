@@ -42,12 +42,3 @@ pub struct CoinCollected {
     /// The coin (despawned at the end of the step).
     pub coin: Entity,
 }
-
-/// A mover's box overlaps another box this step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Contact {
-    /// The entity that moved.
-    pub mover: Entity,
-    /// The entity it overlaps.
-    pub other: Entity,
-}

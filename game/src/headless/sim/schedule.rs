@@ -6,7 +6,7 @@
 use ecs::{SystemDesc, SystemId, World};
 
 use super::components::{
-    Animating, Animation, CameraTarget, Coin, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
+    Animating, Animation, CameraTarget, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
     Player, Position, Sprite, Stunned, Velocity,
 };
 use super::state_hash::{self, CheckpointSum};
@@ -14,7 +14,7 @@ use super::systems::{
     animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
     checkpoint::Checkpoint, collision::Collision, damage::Damage, debug_stats,
     draw_data::DrawDataSystem, explosion, fuse::FuseSystem, hit_flash, lifetime,
-    movement::Movement, pickup::Pickup, player_control, spatial_hash::SpatialHashSystem, stun,
+    movement::Movement, player_control, spatial_hash::SpatialHashSystem, stun,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -70,10 +70,6 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .watches::<Position>()
             .watches::<Collider>(),
         Collision::default(),
-    );
-    world.add_system(
-        SystemDesc::new("pickup").priority(60).requires::<Coin>(),
-        Pickup::default(),
     );
     world.add_system(
         // It reads the step's `CrateHit` events and needs no entity list; requiring the player

@@ -1,13 +1,22 @@
 //! `collision`: finds what each mover that moved (or changed shape) now overlaps, testing it
-//! only against its neighbourhood in the [`CollisionGrid`], and sends [`Contact`]s. Static
-//! boxes never move, so static-static pairs are never tested.
+//! only against its neighbourhood in the [`CollisionGrid`], and hands the [`Contact`]s to
+//! [`pickup`](super::pickup) (a player touching a coin). Static boxes never move, so
+//! static-static pairs are never tested.
 
-use ecs::{SystemEntities, World};
+use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
-use crate::sim::game_events::Contact;
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::CollisionGrid;
+
+/// A mover's box overlaps another box this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Contact {
+    /// The entity that moved.
+    pub mover: Entity,
+    /// The entity it overlaps.
+    pub other: Entity,
+}
 
 /// Scratch buffers kept between runs.
 #[derive(Debug, Default)]
@@ -49,8 +58,6 @@ impl ecs::System for Collision {
         self.contacts
             .sort_unstable_by_key(|c| (c.mover.index(), c.other.index()));
         self.contacts.dedup();
-        for &contact in &self.contacts {
-            world.send(contact);
-        }
+        super::pickup::collect(world, &self.contacts);
     }
 }
