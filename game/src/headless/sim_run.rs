@@ -148,6 +148,8 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
     // The report has each system's mean time.
     sim.world_mut().set_timing(true);
     sim.set_bot(opts.input.is_bot());
+    // No stats panel shows the debug counts here.
+    sim.set_debug_systems(false);
 
     let mut totals = SystemTotals::new(&sim);
     let mut first = Duration::ZERO;

@@ -42,6 +42,7 @@ pub enum LoadError {
 pub struct Sim {
     world: World,
     bot: ecs::SystemId,
+    debug_stats: ecs::SystemId,
 }
 
 impl Sim {
@@ -72,6 +73,7 @@ impl Sim {
         Ok(Self {
             world,
             bot: ids.bot,
+            debug_stats: ids.debug_stats,
         })
     }
 
@@ -103,6 +105,17 @@ impl Sim {
     /// Let the scripted bot produce the input (for `--input bot`, demos and tests).
     pub fn set_bot(&mut self, on: bool) {
         self.world.set_enabled(self.bot, on);
+    }
+
+    /// Run the debug systems (`debug_stats`, the counts the stats panel shows) in each step
+    /// (the default) or not: a run with no panel to show them skips their work.
+    pub fn set_debug_systems(&mut self, on: bool) {
+        self.world.set_enabled(self.debug_stats, on);
+    }
+
+    /// Whether the debug systems run in each step ([`Sim::set_debug_systems`]).
+    pub fn debug_systems(&self) -> bool {
+        self.world.is_enabled(self.debug_stats)
     }
 
     /// Whether the scripted bot produces the input.

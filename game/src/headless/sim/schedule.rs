@@ -20,6 +20,7 @@ use super::systems::{
 /// Handles the simulation needs to switch systems on and off.
 pub(super) struct ScheduleIds {
     pub(super) bot: SystemId,
+    pub(super) debug_stats: SystemId,
 }
 
 /// Add every system to `world`.
@@ -156,7 +157,7 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .every_update(),
         DrawDataSystem::default(),
     );
-    world.add_system(
+    let debug_stats = world.add_system(
         // It reads column lengths and needs no entity list; requiring the camera target keeps
         // its tracked set at one entity instead of every entity in the world.
         SystemDesc::new("debug_stats")
@@ -176,5 +177,5 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .every_update(),
         Checkpoint::default(),
     );
-    ScheduleIds { bot }
+    ScheduleIds { bot, debug_stats }
 }

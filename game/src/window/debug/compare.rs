@@ -87,6 +87,8 @@ impl Compare {
             self.shadow
                 .set_dirty_optimization(!game.dirty_optimization());
         }
+        // The same work in both, debug counts or not, so that only tracking differs.
+        self.shadow.set_debug_systems(game.debug_systems());
         let shadow_first = game.state().step % 2 == 1;
         let shadow_took = if shadow_first {
             timed_step(&mut self.shadow, input)
