@@ -32,8 +32,7 @@ impl App {
         let world = sim.world_mut();
         world.set_timing(self.drawing.overlay.reads_system_timings());
         world.set_clock(crate::window::platform::clock);
-        // The debug counts are the panels' (F2, F6): counted while one shows them.
-        sim.set_debug_systems(self.drawing.overlay.reads_system_timings());
+        sim.set_debug_systems(self.drawing.overlay.runs_debug_systems());
         self.drawing.renderer.fit_camera(sim);
         let ticks = if self.script.is_some() {
             1

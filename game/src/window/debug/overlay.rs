@@ -123,6 +123,12 @@ impl Overlay {
         self.views.is_on(View::Stats) || self.views.is_on(View::Profiler)
     }
 
+    /// Whether the debug systems (`debug_stats`) run: while a panel shows their counts and
+    /// times (F2, F6), or a profile is served or captured (its frames name every system).
+    pub fn runs_debug_systems(&self) -> bool {
+        self.reads_system_timings() || self.server.is_some() || self.capture.is_some()
+    }
+
     /// Profile scopes cost only while someone looks at them.
     fn sync_profiling(&self) {
         puffin::set_scopes_on(
