@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
-use crate::delivery::{DirtySet, Watch, empty};
+use crate::delivery::{DirtySet, empty};
 use crate::entity_set::EntitySet;
 use crate::world::Phase;
 use crate::{Entity, World};
@@ -333,8 +333,8 @@ pub(crate) struct SystemSlot {
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
-    /// Watched components and, for each, how far into its change log this system has read.
-    pub(crate) watches: Vec<Watch>,
+    /// Watched components.
+    pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
@@ -391,22 +391,20 @@ impl World {
             required.insert(id);
             self.requirers[id.index()].push(s);
         }
-        let mut watches: Vec<Watch> = Vec::new();
+        let mut watches: Vec<ComponentId> = Vec::new();
         for w in &desc.watches {
             let id = w(self);
-            if watches.iter().any(|w| w.id == id) {
+            if watches.contains(&id) {
                 continue;
             }
             self.watchers[id.index()].push(s);
             if !self.watched.contains(&id) {
                 self.watched.push(id);
             }
-            let column = &mut self.columns[id.index()];
-            column.watch();
-            // Cursors never pass the start of the fresh part (see `ChangeLog`); what lies after
-            // it is delivered again, harmlessly: every tracked entity is new to this system.
-            let cursor = column.change_log_mut().map_or(0, |log| log.fresh_from());
-            watches.push(Watch { id, cursor });
+            // Bits set before now reach this system too, harmlessly: every entity it tracks is
+            // new to it.
+            self.columns[id.index()].watch();
+            watches.push(id);
         }
         if required.is_empty() {
             self.requires_nothing.push(s);
@@ -622,15 +620,10 @@ impl World {
         self.updates += 1;
         // Nothing pending anywhere: no reactive system has anything to react to, until a system
         // runs (it may write). Meanwhile the reactive ones are skipped without touching them.
-        let empty = |id: &ComponentId| {
-            let log = self.columns[id.index()].change_log();
-            log.is_none_or(|l| l.borrow().len() == 0)
-        };
-        if self.maybe_logged && self.watched.iter().all(empty) {
+        if self.maybe_logged && self.watched.iter().all(|&id| self.unchanged(id)) {
             self.maybe_logged = false;
         }
         let mut quiet = !self.sets_pending && !self.tracking_off && !self.maybe_logged;
-        let nothing_logged = quiet;
         let clock = self.clock.unwrap_or(instant_clock);
         let mut mark = self.timing.then(clock);
         // Only reactive systems and nothing to observe: one check skips them all.
@@ -657,9 +650,6 @@ impl World {
         for events in self.events.values_mut() {
             events.end_update();
         }
-        if !(nothing_logged && quiet) {
-            self.compact_logs();
-        }
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
@@ -671,28 +661,38 @@ impl World {
         }
     }
 
-    /// Whether system `s` has no dirty or removed entity and no log entry after its cursors.
+    /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
             && slot.sets.removed.is_empty()
-            && slot.watches.iter().all(|w| {
-                self.columns[w.id.index()]
-                    .change_log()
-                    .is_none_or(|l| l.borrow().len() == w.cursor)
-            })
+            && slot.watches.iter().all(|&id| self.unchanged(id))
     }
 
-    /// Move what the logs hold after system `s`'s cursors into its dirty bits.
+    /// Whether column `id` has no change bit.
+    #[inline]
+    fn unchanged(&self, id: ComponentId) -> bool {
+        let changes = self.columns[id.index()].changes();
+        changes.is_none_or(|c| c.is_empty())
+    }
+
+    /// Move the change bits of the columns system `s` watches into the dirty bits of every
+    /// system watching them.
     fn take_over(&mut self, s: usize) {
-        let slot = &mut self.systems[s];
-        for w in &mut slot.watches {
-            if let Some(log) = self.columns[w.id.index()].change_log_mut() {
-                log.read_into(&mut w.cursor, &mut slot.dirty);
+        for k in 0..self.systems[s].watches.len() {
+            let id = self.systems[s].watches[k];
+            let (systems, watchers) = (&mut self.systems, &self.watchers[id.index()]);
+            if let Some(changes) = self.columns[id.index()].changes_mut() {
+                self.sets_pending |= !changes.is_empty();
+                changes.drain_words(|w, bits| {
+                    for &t in watchers {
+                        systems[t].dirty.insert_word(w, bits);
+                    }
+                });
             }
         }
-        self.sets_pending |= !slot.dirty.is_empty();
+        self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
 
     /// Run system `s`; `mark` is the last clock reading of the update (`None`: not timed).
@@ -761,29 +761,6 @@ impl World {
         });
         if let Err(panic) = outcome {
             resume_unwind(panic);
-        }
-    }
-
-    /// Drop log entries every watcher has read.
-    fn compact_logs(&mut self) {
-        for &id in &self.watched {
-            let watchers = &self.watchers[id.index()];
-            let cursor = |s: usize| {
-                let watches = &self.systems[s].watches;
-                watches.iter().find(|w| w.id == id).map_or(0, |w| w.cursor)
-            };
-            let read = watchers.iter().map(|&s| cursor(s)).min().unwrap_or(0);
-            if read == 0 {
-                continue;
-            }
-            if let Some(log) = self.columns[id.index()].change_log_mut() {
-                log.compact(read);
-            }
-            for &s in watchers {
-                if let Some(w) = self.systems[s].watches.iter_mut().find(|w| w.id == id) {
-                    w.cursor -= read;
-                }
-            }
         }
     }
 }

@@ -103,8 +103,8 @@ pub struct World {
     /// Whether some system's dirty bits or removed set may hold something (set by whatever
     /// fills one, recomputed after an update).
     pub(crate) sets_pending: bool,
-    /// Whether a change log may hold entries: set by each mutable access to a column, cleared by
-    /// an update that finds every log empty.
+    /// Whether a column may hold change bits: set by each mutable access to a column, cleared by
+    /// an update that finds none.
     pub(crate) maybe_logged: bool,
     pub(crate) pending_despawns: Vec<Entity>,
     pub(crate) pending_clear: bool,
@@ -281,7 +281,7 @@ impl World {
         b
     }
 
-    /// `T`'s column, of id `id`, mutably: a change log may hold entries from now on.
+    /// `T`'s column, of id `id`, mutably: it may hold change bits from now on.
     fn column_at<T: Component>(&mut self, id: ComponentId) -> &mut Column<T> {
         self.maybe_logged = true;
         downcast_mut(&mut *self.columns[id.index()])
@@ -498,9 +498,6 @@ impl World {
             column.clear();
         }
         for slot in &mut self.systems {
-            for w in &mut slot.watches {
-                w.cursor = 0;
-            }
             for &entity in slot.sets.tracked.as_slice() {
                 slot.sets.removed.insert(entity);
             }
@@ -648,9 +645,9 @@ impl World {
         column.downcast_ref()
     }
 
-    /// Where the world's heap bytes go (by capacity): entities, each column, each change log,
-    /// each system's entity sets. Resources and events are left out (their types are the
-    /// caller's, who can count them).
+    /// Where the world's heap bytes go (by capacity): entities, each column, each watched
+    /// column's change bits, each system's entity sets. Resources and events are left out
+    /// (their types are the caller's, who can count them).
     ///
     /// ```
     /// # let mut w = ecs::World::new();
@@ -670,8 +667,8 @@ impl World {
                 .watched
                 .iter()
                 .map(|id| {
-                    let log = self.columns[id.index()].change_log();
-                    let bytes = log.map_or(0, |l| l.borrow().heap_bytes());
+                    let changes = self.columns[id.index()].changes();
+                    let bytes = changes.map_or(0, |c| c.heap_bytes());
                     (self.component_types[id.index()].1, bytes)
                 })
                 .collect(),
@@ -857,7 +854,8 @@ pub struct MemoryUse {
     pub entities: usize,
     /// Per component type (its name): its column's entity index and values.
     pub columns: Vec<(&'static str, usize)>,
-    /// Per watched component type (its name): its change log and the bit set that dedupes it.
+    /// Per watched component type (its name): the bits of its changes not yet moved to its
+    /// watchers.
     pub change_logs: Vec<(&'static str, usize)>,
     /// Per system (its name): its tracked, dirty, removed and delivered sets.
     pub systems: Vec<(&'static str, usize)>,
