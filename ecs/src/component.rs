@@ -71,6 +71,12 @@ impl ComponentSet {
         self.0 == 0
     }
 
+    /// Whether `self` and `other` share a type.
+    #[inline]
+    pub(crate) fn intersects(&self, other: &Self) -> bool {
+        self.0 & other.0 != 0
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = ComponentId> + '_ {
         let bits = self.0;
         (0..64u16)

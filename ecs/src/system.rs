@@ -398,9 +398,7 @@ impl World {
                 continue;
             }
             self.watchers[id.index()].push(s);
-            if !self.watched.contains(&id) {
-                self.watched.push(id);
-            }
+            self.watched.insert(id);
             // Bits set before now reach this system too, harmlessly: every entity it tracks is
             // new to it.
             self.columns[id.index()].watch();
@@ -435,12 +433,14 @@ impl World {
                 }
             }
         }
-        let priority = slot.priority;
+        let (priority, mut watched) = (slot.priority, ComponentSet::EMPTY);
+        slot.watches.iter().for_each(|&id| watched.insert(id));
+        self.pending.push(!slot.dirty.is_empty());
         self.systems.push(slot);
         let at = self
             .order
-            .partition_point(|&(o, _)| self.systems[o].priority <= priority);
-        self.order.insert(at, (s, desc.is_reactive()));
+            .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
+        self.order.insert(at, (s, desc.is_reactive(), watched));
         self.every_update += usize::from(!desc.is_reactive());
         SystemId(s)
     }
@@ -478,7 +478,7 @@ impl World {
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order
             .iter()
-            .map(|&(s, _)| self.system_info(SystemId(s)))
+            .map(|&(s, ..)| self.system_info(SystemId(s)))
     }
 
     /// Figures for one system.
@@ -620,23 +620,31 @@ impl World {
         self.updates += 1;
         // Nothing pending anywhere: no reactive system has anything to react to, until a system
         // runs (it may write). Meanwhile the reactive ones are skipped without touching them.
-        if self.maybe_logged && self.watched.iter().all(|&id| self.unchanged(id)) {
-            self.maybe_logged = false;
+        let changed = self.changed;
+        for id in changed.iter() {
+            if !self.watched.contains(id) || self.unchanged(id) {
+                self.changed.remove(id);
+            }
         }
-        let mut quiet = !self.sets_pending && !self.tracking_off && !self.maybe_logged;
+        let mut quiet = !self.sets_pending && !self.tracking_off && self.changed.is_empty();
         let clock = self.clock.unwrap_or(instant_clock);
         let mut mark = self.timing.then(clock);
         // Only reactive systems and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
         for k in 0..if skip_all { 0 } else { self.order.len() } {
-            let (s, reactive) = self.order[k];
+            let (s, reactive, watched) = self.order[k];
             if quiet && reactive {
                 continue;
             }
-            let slot = &self.systems[s];
-            if !slot.enabled || (debug_only && !slot.debug) {
+            // Passed over without touching it: nothing in its sets or in the columns it watches.
+            let waits = reactive && !self.tracking_off;
+            if waits && !self.pending[s] && !self.changed.intersects(&watched) {
+                // Nothing to take over or react to.
+            } else if !self.systems[s].enabled || (debug_only && !self.systems[s].debug) {
                 self.take_over(s);
-            } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
+            } else if waits && self.nothing_pending(s) {
+                self.pending[s] = false;
+            } else {
                 self.run_system(s, reactive, clock, &mut mark);
                 quiet = false;
             }
@@ -647,18 +655,16 @@ impl World {
         for entity in std::mem::take(&mut self.pending_despawns) {
             self.despawn_now(entity);
         }
-        for events in self.events.values_mut() {
-            events.end_update();
-        }
+        let events = &mut self.events;
+        self.queued_events.retain(|id| {
+            let queue = events.get_mut(id).expect("a queued type has a queue");
+            queue.end_update();
+            !queue.is_empty()
+        });
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
-        if self.sets_pending {
-            self.sets_pending = self
-                .systems
-                .iter()
-                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
-        }
+        self.sets_pending = self.pending.contains(&true);
     }
 
     /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
@@ -683,14 +689,18 @@ impl World {
         for k in 0..self.systems[s].watches.len() {
             let id = self.systems[s].watches[k];
             let (systems, watchers) = (&mut self.systems, &self.watchers[id.index()]);
-            if let Some(changes) = self.columns[id.index()].changes_mut() {
-                self.sets_pending |= !changes.is_empty();
+            if let Some(changes) = self.columns[id.index()].changes_mut()
+                && !changes.is_empty()
+            {
+                self.sets_pending = true;
                 changes.drain_words(|w, bits| {
                     for &t in watchers {
                         systems[t].dirty.insert_word(w, bits);
+                        self.pending[t] = true;
                     }
                 });
             }
+            self.changed.remove(id);
         }
         self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
@@ -741,6 +751,7 @@ impl World {
         self.phase = Phase::Idle;
         empty(delivered);
         removed.clear();
+        self.pending[s] = false;
 
         let slot = &mut self.systems[s];
         slot.system = Some(system);
