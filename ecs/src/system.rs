@@ -664,7 +664,9 @@ impl World {
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
-        self.sets_pending = self.pending.contains(&true);
+        if self.sets_pending {
+            self.sets_pending = self.pending.contains(&true);
+        }
     }
 
     /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
