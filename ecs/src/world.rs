@@ -672,7 +672,7 @@ impl World {
                 .zip(&self.columns)
                 .map(|((_, name), c)| (*name, c.heap_bytes()))
                 .collect(),
-            change_logs: self
+            change_bits: self
                 .watched
                 .iter()
                 .map(|id| {
@@ -869,7 +869,7 @@ pub struct MemoryUse {
     pub columns: Vec<(&'static str, usize)>,
     /// Per watched component type (its name): the bits of its changes not yet moved to its
     /// watchers.
-    pub change_logs: Vec<(&'static str, usize)>,
+    pub change_bits: Vec<(&'static str, usize)>,
     /// Per system (its name): its tracked, dirty, removed and delivered sets.
     pub systems: Vec<(&'static str, usize)>,
 }
@@ -883,6 +883,6 @@ impl MemoryUse {
     /// ```
     pub fn total(&self) -> usize {
         let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
-        self.entities + sum(&self.columns) + sum(&self.change_logs) + sum(&self.systems)
+        self.entities + sum(&self.columns) + sum(&self.change_bits) + sum(&self.systems)
     }
 }

@@ -40,7 +40,7 @@ fn dirty_bits_and_change_bits_of_late_slots_hold_no_words_for_the_slots_before_t
     let early_bits = EARLY as usize / 8; // a bit per early slot
     let (_, system) = memory.systems[0];
     assert!(system < early_bits / 4, "system sets: {system} bytes");
-    let (_, changes) = memory.change_logs[0];
+    let (_, changes) = memory.change_bits[0];
     assert!(changes < early_bits / 4, "change bits: {changes} bytes");
 }
 
