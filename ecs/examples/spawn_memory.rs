@@ -107,9 +107,9 @@ fn run(n: usize, how: &str) {
     };
     rows(&after_spawn.columns, &after_update.columns, "column");
     rows(
-        &after_spawn.change_logs,
-        &after_update.change_logs,
-        "change log",
+        &after_spawn.change_bits,
+        &after_update.change_bits,
+        "change bits",
     );
     rows(&after_spawn.systems, &after_update.systems, "system");
     println!(

@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use crate::Entity;
-use crate::delivery::ChangeLog;
+use crate::delivery::DirtySet;
 use crate::entity_set::EntitySet;
 
 /// Every component of one type, packed densely, with a sparse index by entity.
@@ -22,8 +22,9 @@ use crate::entity_set::EntitySet;
 pub struct Column<T> {
     entities: EntitySet,
     values: Vec<T>,
-    /// What changed, for the systems watching this type; `None` while none does.
-    changes: Option<RefCell<ChangeLog>>,
+    /// The slots changed since a watching system last ran, for the systems watching this type;
+    /// `None` while none does.
+    changes: Option<RefCell<DirtySet>>,
 }
 
 impl<T> Default for Column<T> {
@@ -159,8 +160,8 @@ impl<T: 'static> Column<T> {
 
     /// Insert the component of an entity being spawned, without a change mark: every system
     /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
-    /// never receive it, so a log entry would only cost memory and a duplicate to filter. A
-    /// bundle naming the type twice: the later value wins, as with `insert`.
+    /// never receive it, so a change bit would only cost a slot to skip. A bundle naming the
+    /// type twice: the later value wins, as with `insert`.
     pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) -> Option<T> {
         match self.entities.index_of(entity) {
             Some(i) => Some(std::mem::replace(&mut self.values[i], value)),
@@ -180,7 +181,7 @@ impl<T: 'static> Column<T> {
 
     fn mark_changed(&self, entity: Entity) {
         if let Some(changes) = &self.changes {
-            changes.borrow_mut().mark(entity);
+            changes.borrow_mut().insert(entity.index());
         }
     }
 }
@@ -189,14 +190,14 @@ impl<T: 'static> Column<T> {
 pub(crate) trait AnyColumn: Any + Send {
     /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
     fn despawn(&mut self, entity: Entity);
-    /// Drop every component and every change logged.
+    /// Drop every component and every change bit.
     fn clear(&mut self);
     /// Start recording changes (idempotent).
     fn watch(&mut self);
-    /// The change log, if some system watches this type.
-    fn change_log(&self) -> Option<&RefCell<ChangeLog>>;
-    /// [`AnyColumn::change_log`], mutably.
-    fn change_log_mut(&mut self) -> Option<&mut ChangeLog>;
+    /// The slots changed since a watching system last ran, if some system watches this type.
+    fn changes(&self) -> Option<std::cell::Ref<'_, DirtySet>>;
+    /// [`AnyColumn::changes`], mutably.
+    fn changes_mut(&mut self) -> Option<&mut DirtySet>;
     /// Bytes allocated on the heap (by capacity): the entity index and the values.
     fn heap_bytes(&self) -> usize;
     /// Make room for `additional` more components, of entities in slots below `slot_end`.
@@ -205,7 +206,7 @@ pub(crate) trait AnyColumn: Any + Send {
 
 impl<T: 'static + Send> AnyColumn for Column<T> {
     fn despawn(&mut self, entity: Entity) {
-        // Its change-log entry, if any, stays: delivery skips handles that are not tracked.
+        // Its change bit, if any, stays: delivery skips slots a system does not track.
         if let Some(i) = self.entities.remove(entity) {
             self.values.swap_remove(i);
         }
@@ -214,8 +215,8 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
     fn clear(&mut self) {
         self.entities.clear();
         self.values.clear();
-        if let Some(log) = &mut self.changes {
-            log.get_mut().clear();
+        if let Some(changes) = &mut self.changes {
+            changes.get_mut().clear();
         }
     }
 
@@ -223,7 +224,7 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
         self.changes.get_or_insert_default();
     }
 
-    fn change_log_mut(&mut self) -> Option<&mut ChangeLog> {
+    fn changes_mut(&mut self) -> Option<&mut DirtySet> {
         self.changes.as_mut().map(RefCell::get_mut)
     }
 
@@ -231,8 +232,8 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
         self.entities.heap_bytes() + self.values.capacity() * size_of::<T>()
     }
 
-    fn change_log(&self) -> Option<&RefCell<ChangeLog>> {
-        self.changes.as_ref()
+    fn changes(&self) -> Option<std::cell::Ref<'_, DirtySet>> {
+        self.changes.as_ref().map(RefCell::borrow)
     }
 
     fn reserve(&mut self, additional: usize, slot_end: u32) {
@@ -254,9 +255,9 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
 pub struct Mut<'a, T> {
     value: &'a mut T,
     entity: Entity,
-    /// Taken on the first signal: the entity stays logged until the world delivers changes,
-    /// which cannot happen while this borrow lives, so later signals would be no-ops.
-    changes: Option<&'a RefCell<ChangeLog>>,
+    /// Taken on the first signal: the bit stays set until the world delivers changes, which
+    /// cannot happen while this borrow lives, so later signals would be no-ops.
+    changes: Option<&'a RefCell<DirtySet>>,
 }
 
 impl<T> Mut<'_, T> {
@@ -280,7 +281,7 @@ impl<T> Mut<'_, T> {
     #[inline(always)]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
-            changes.borrow_mut().mark(self.entity);
+            changes.borrow_mut().insert(self.entity.index());
         }
     }
 

@@ -71,10 +71,21 @@ impl ComponentSet {
         self.0 == 0
     }
 
+    /// Whether `self` and `other` share a type.
+    #[inline]
+    pub(crate) fn intersects(&self, other: &Self) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The types in the set, by ascending id: one step per type (none for an empty set).
     pub(crate) fn iter(&self) -> impl Iterator<Item = ComponentId> + '_ {
-        let bits = self.0;
-        (0..64u16)
-            .filter(move |b| bits & (1 << b) != 0)
-            .map(ComponentId)
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let id = ComponentId(bits.trailing_zeros() as u16);
+            (bits != 0).then(|| {
+                bits &= bits - 1;
+                id
+            })
+        })
     }
 }

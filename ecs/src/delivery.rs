@@ -1,91 +1,14 @@
 //! Delivery: how a watching system receives its dirty entities, one mechanism for every
-//! workload (`ecs/README.md`, "Delivery", draws it). Each change is logged once, in its column;
-//! each system keeps a cursor per watched log and a [`DirtySet`]. Before it runs, the entries
-//! after its cursors set bits and the set is drained, in slot order, into the list it reads; a
-//! system that does not run is filled but not drained. A bit stands for whichever entity the
-//! system tracks in that slot when drained: an entry of an entity it does not track (or no
-//! longer) sets the bit of a slot that is then empty for it (skipped), or held by an entity new
-//! to it (dirty anyway). So a fill needs no lookup and nothing is sorted.
+//! workload (`ecs/README.md`, "Delivery", draws it). A change sets its slot's bit in its
+//! column's [`DirtySet`]; before a watching system runs, the column's set words are moved into
+//! the [`DirtySet`] of every system watching it, and the system's set is drained, in slot order,
+//! into the list it reads; a system that does not run keeps its bits. A bit stands for
+//! whichever entity the system tracks in that slot when drained: a change of an entity it does
+//! not track (or no longer) sets the bit of a slot that is then empty for it (skipped), or held
+//! by an entity new to it (dirty anyway). So a mark needs no lookup and nothing is sorted.
 
 use crate::Entity;
-use crate::component::ComponentId;
 use crate::entity_set::EntitySet;
-
-/// What changed in one watched column: the handles marked, in the order they were marked.
-///
-/// Every watching system reads the entries after its own cursor (a [`Watch`]). Within the part
-/// marked since a system last read to the end (the fresh part) each slot appears once: a bit
-/// per slot dedupes the marks. Every cursor is at or before the fresh part's start, so a mark
-/// deduped away is still ahead of every cursor.
-#[derive(Debug, Default)]
-pub(crate) struct ChangeLog {
-    entries: Vec<Entity>,
-    /// The slots of the entries at or after `fresh_from`.
-    fresh: DirtySet,
-    fresh_from: usize,
-}
-
-impl ChangeLog {
-    /// Record that `entity`'s component changed.
-    #[inline(always)]
-    pub(crate) fn mark(&mut self, entity: Entity) {
-        if self.fresh.set(entity.index()) {
-            self.entries.push(entity);
-        }
-    }
-
-    /// Number of entries (the position one past the newest).
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Where a system added now starts reading: the fresh part's start.
-    pub(crate) fn fresh_from(&self) -> usize {
-        self.fresh_from
-    }
-
-    /// Set `dirty`'s bits for the slots of the entries after `cursor`, move the cursor to the
-    /// end and end the fresh part (a later mark of any entity is logged again). When the cursor
-    /// is at the fresh part's start, the fresh bits are exactly those slots: they are moved
-    /// over a word (64 slots) at a time.
-    pub(crate) fn read_into(&mut self, cursor: &mut usize, dirty: &mut DirtySet) {
-        self.fresh.len = self.entries.len() - self.fresh_from;
-        if *cursor == self.fresh_from {
-            self.fresh.drain_words(|w, bits| dirty.insert_word(w, bits));
-        } else {
-            for e in &self.entries[*cursor..] {
-                dirty.insert(e.index());
-            }
-            self.fresh.clear();
-        }
-        self.fresh_from = self.entries.len();
-        *cursor = self.entries.len();
-    }
-
-    /// Drop the first `n` entries, which every cursor has passed.
-    pub(crate) fn compact(&mut self, n: usize) {
-        if n == self.entries.len() {
-            empty(&mut self.entries);
-        } else {
-            self.entries.drain(..n);
-        }
-        self.fresh_from -= n;
-    }
-
-    /// Forget everything ([`World::clear`](crate::World::clear)).
-    pub(crate) fn clear(&mut self) {
-        self.fresh.len = self.entries.len() - self.fresh_from;
-        self.entries.clear();
-        self.fresh.clear();
-        self.fresh_from = 0;
-    }
-
-    /// Bytes allocated on the heap (by capacity).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.entries.capacity() * size_of::<Entity>() + self.fresh.heap_bytes()
-    }
-}
 
 /// Empty `list`, dropping its allocation if a burst (a level's first update) left it large and
 /// the list now uses little of it.
@@ -94,13 +17,6 @@ pub(crate) fn empty(list: &mut Vec<Entity>) {
         *list = Vec::new();
     }
     list.clear();
-}
-
-/// One watched component of a system and how far into its change log the system has read.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Watch {
-    pub(crate) id: ComponentId,
-    pub(crate) cursor: usize,
 }
 
 /// A system's dirty slots: a bit per entity slot (leaf words) and a bit per leaf word that may
@@ -124,35 +40,28 @@ impl DirtySet {
     /// Set `slot`'s bit; returns whether it was clear.
     #[inline(always)]
     pub(crate) fn insert(&mut self, slot: u32) -> bool {
-        let new = self.set(slot);
-        self.len += usize::from(new);
-        new
-    }
-
-    /// [`DirtySet::insert`] without counting (a change log counts its entries instead).
-    #[inline(always)]
-    fn set(&mut self, slot: u32) -> bool {
         let bit = 1u64 << (slot % 64);
         let i = (slot as usize / 64).wrapping_sub(self.first);
         let Some(leaf) = self.leaves.get_mut(i) else {
-            return self.set_in_new_word(slot);
+            return self.insert_in_new_word(slot);
         };
         let old = std::mem::replace(leaf, *leaf | bit);
         if old == 0 {
             self.summary[i / 64] |= 1 << (i % 64); // a non-zero leaf has its summary bit
         }
+        self.len += usize::from(old & bit == 0);
         old & bit == 0
     }
 
-    /// [`DirtySet::set`] for a slot whose leaf word is not covered yet.
+    /// [`DirtySet::insert`] for a slot whose leaf word is not covered yet.
     #[inline(never)]
-    fn set_in_new_word(&mut self, slot: u32) -> bool {
+    fn insert_in_new_word(&mut self, slot: u32) -> bool {
         self.cover(slot as usize / 64);
-        self.set(slot)
+        self.insert(slot)
     }
 
     /// Set the bits set in `bits` in word number `w`.
-    fn insert_word(&mut self, w: usize, bits: u64) {
+    pub(crate) fn insert_word(&mut self, w: usize, bits: u64) {
         let i = self.cover(w);
         self.len += (bits & !self.leaves[i]).count_ones() as usize;
         self.leaves[i] |= bits;
@@ -248,7 +157,7 @@ impl DirtySet {
     /// Call `f` with the number and bits of each non-zero leaf word, in ascending order,
     /// zeroing the words read.
     #[inline]
-    fn drain_words(&mut self, mut f: impl FnMut(usize, u64)) {
+    pub(crate) fn drain_words(&mut self, mut f: impl FnMut(usize, u64)) {
         if self.len == 0 {
             return; // stale summary bits (of removed slots) wait for a drain with bits
         }

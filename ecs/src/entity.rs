@@ -84,22 +84,18 @@ impl fmt::Display for Entity {
     }
 }
 
-/// One slot of the allocator. `generation` is the generation a live entity in this slot has, or
-/// the generation the next entity in it will get.
-#[derive(Clone, Debug)]
-struct Slot {
-    generation: NonZeroU32,
-    alive: bool,
-    components: ComponentSet,
-}
-
-/// Generational allocator plus the per-entity component signature.
+/// Generational allocator plus the per-entity component signature, a slot per index ever used,
+/// in three parallel arrays (12 bytes and a bit per slot; one struct would pad to 16).
+/// `generations[i]` is the generation a live entity in slot `i` has, or the generation the next
+/// entity in it will get; `alive` has a bit per slot.
 ///
 /// Freed slots are reused last-in first-out. A slot whose generation would overflow is retired
 /// instead of reused, so a handle can never alias even after four billion reuses.
 #[derive(Debug, Default)]
 pub(crate) struct Entities {
-    slots: Vec<Slot>,
+    generations: Vec<NonZeroU32>,
+    components: Vec<ComponentSet>,
+    alive_bits: Vec<u64>,
     free: Vec<u32>,
     alive: usize,
 }
@@ -107,23 +103,23 @@ pub(crate) struct Entities {
 impl Entities {
     pub(crate) fn alloc(&mut self) -> Entity {
         self.alive += 1;
-        if let Some(index) = self.free.pop() {
-            let slot = &mut self.slots[index as usize];
-            slot.alive = true;
-            return Entity {
-                index,
-                generation: slot.generation,
-            };
-        }
-        let index = u32::try_from(self.slots.len()).expect("more than u32::MAX entity slots");
-        self.slots.push(Slot {
-            generation: NonZeroU32::MIN,
-            alive: true,
-            components: ComponentSet::EMPTY,
-        });
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                let index =
+                    u32::try_from(self.generations.len()).expect("more than u32::MAX entity slots");
+                self.generations.push(NonZeroU32::MIN);
+                self.components.push(ComponentSet::EMPTY);
+                if index % 64 == 0 {
+                    self.alive_bits.push(0);
+                }
+                index
+            }
+        };
+        self.alive_bits[index as usize / 64] |= 1 << (index % 64);
         Entity {
             index,
-            generation: NonZeroU32::MIN,
+            generation: self.generations[index as usize],
         }
     }
 
@@ -131,19 +127,23 @@ impl Entities {
     /// will occupy (freed slots are reused first, so new slots are only needed past them).
     pub(crate) fn reserve(&mut self, additional: usize) -> u32 {
         let new_slots = additional.saturating_sub(self.free.len());
-        self.slots.reserve_exact(new_slots);
-        u32::try_from(self.slots.len() + new_slots).unwrap_or(u32::MAX)
+        let end = self.generations.len() + new_slots;
+        self.generations.reserve_exact(new_slots);
+        self.components.reserve_exact(new_slots);
+        self.alive_bits
+            .reserve_exact(end.div_ceil(64).saturating_sub(self.alive_bits.len()));
+        u32::try_from(end).unwrap_or(u32::MAX)
     }
 
     /// Free `entity`'s slot; returns its component signature, or `None` if the handle is stale.
     pub(crate) fn free(&mut self, entity: Entity) -> Option<ComponentSet> {
-        let slot = self.slot_mut(entity)?;
-        slot.alive = false;
-        let components = std::mem::take(&mut slot.components);
+        let i = self.live_slot(entity)?;
+        self.alive_bits[i / 64] &= !(1 << (i % 64));
+        let components = std::mem::take(&mut self.components[i]);
         // On overflow the slot is retired: reusing it would hand out a generation that some
         // stale handle may still hold.
-        if let Some(next) = slot.generation.checked_add(1) {
-            slot.generation = next;
+        if let Some(next) = self.generations[i].checked_add(1) {
+            self.generations[i] = next;
             self.free.push(entity.index);
         }
         self.alive -= 1;
@@ -152,49 +152,44 @@ impl Entities {
 
     #[inline]
     pub(crate) fn is_alive(&self, entity: Entity) -> bool {
-        self.slot(entity).is_some()
+        self.live_slot(entity).is_some()
     }
 
+    /// The slot of `entity` if it is alive (this exact generation).
     #[inline]
-    fn slot(&self, entity: Entity) -> Option<&Slot> {
-        self.slots
-            .get(entity.index as usize)
-            .filter(|s| s.alive && s.generation == entity.generation)
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, entity: Entity) -> Option<&mut Slot> {
-        self.slots
-            .get_mut(entity.index as usize)
-            .filter(|s| s.alive && s.generation == entity.generation)
+    fn live_slot(&self, entity: Entity) -> Option<usize> {
+        let i = entity.index as usize;
+        let live = self.generations.get(i) == Some(&entity.generation)
+            && self.alive_bits[i / 64] & (1 << (i % 64)) != 0;
+        live.then_some(i)
     }
 
     #[inline]
     pub(crate) fn components(&self, entity: Entity) -> Option<&ComponentSet> {
-        self.slot(entity).map(|s| &s.components)
+        self.live_slot(entity).map(|i| &self.components[i])
     }
 
     #[inline]
     pub(crate) fn components_mut(&mut self, entity: Entity) -> Option<&mut ComponentSet> {
-        self.slot_mut(entity).map(|s| &mut s.components)
+        self.live_slot(entity).map(|i| &mut self.components[i])
     }
 
     pub(crate) fn len(&self) -> usize {
         self.alive
     }
 
-    /// Bytes allocated on the heap (by capacity): a slot per index ever used, and the free list.
+    /// Bytes allocated on the heap (by capacity): the slots' arrays, and the free list.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<Slot>() + self.free.capacity() * size_of::<u32>()
+        self.generations.capacity() * size_of::<NonZeroU32>()
+            + self.components.capacity() * size_of::<ComponentSet>()
+            + self.alive_bits.capacity() * size_of::<u64>()
+            + self.free.capacity() * size_of::<u32>()
     }
 
     /// Live entities in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &ComponentSet)> + '_ {
-        let entity = |index, s: &Slot| Entity {
-            index,
-            generation: s.generation,
-        };
-        let live = self.slots.iter().zip(0..).filter(|(s, _)| s.alive);
-        live.map(move |(s, i)| (entity(i, s), &s.components))
+        let slots = self.generations.iter().zip(&self.components).zip(0..);
+        let live = slots.filter(|&(_, i)| self.alive_bits[i as usize / 64] & (1 << (i % 64)) != 0);
+        live.map(|((&generation, components), index)| (Entity { index, generation }, components))
     }
 }

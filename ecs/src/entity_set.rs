@@ -15,6 +15,9 @@ use crate::Entity;
 /// dense:  [ 2v1, 0v3 ]
 /// ```
 ///
+/// While positions follow slots and every member has one generation (a level's crates, spawned
+/// once), a lookup reads no handle: the generation is compared with the set's.
+///
 /// It holds at most one generation per slot: a newer handle for a slot replaces the stale one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
@@ -26,6 +29,8 @@ pub(crate) struct EntitySet {
     base: u32,
     /// Whether `sparse` is the index.
     indexed: bool,
+    /// While not indexed: the generation of every member, or 0 if they differ.
+    generation: u32,
 }
 
 /// One slot's entry: `generation` 0 (never a real generation) marks an empty slot.
@@ -40,6 +45,10 @@ impl EntitySet {
     #[inline(always)]
     pub(crate) fn index_of(&self, entity: Entity) -> Option<usize> {
         let i = entity.index().wrapping_sub(self.base) as usize;
+        if !self.indexed && self.generation != 0 {
+            let same = i < self.dense.len() && entity.generation() == self.generation;
+            return same.then_some(i);
+        }
         if !self.indexed {
             // One compare of the packed handles (the derived `==` makes two).
             let same = self.dense.get(i).map(|e| e.to_bits()) == Some(entity.to_bits());
@@ -61,6 +70,10 @@ impl EntitySet {
     #[inline]
     pub(crate) fn in_slot(&self, slot: u32) -> Option<Entity> {
         let i = slot.wrapping_sub(self.base) as usize;
+        if !self.indexed && self.generation != 0 {
+            let handle = (u64::from(self.generation) << 32) | u64::from(slot);
+            return Entity::from_bits(handle).filter(|_| i < self.dense.len());
+        }
         if !self.indexed {
             return self.dense.get(i).copied().filter(|e| e.index() == slot);
         }
@@ -75,6 +88,10 @@ impl EntitySet {
             let slot = entity.index();
             if self.dense.is_empty() {
                 self.base = slot;
+                self.generation = entity.generation();
+            }
+            if entity.generation() != self.generation {
+                self.generation = 0;
             }
             let i = slot.wrapping_sub(self.base) as usize;
             let len = self.dense.len();

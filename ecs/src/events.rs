@@ -42,6 +42,8 @@ impl<E> Events<E> {
 pub(crate) trait AnyEvents: Any + Send {
     /// Drop events sent before the previous update ended.
     fn end_update(&mut self);
+    /// Whether no event is queued (then [`AnyEvents::end_update`] changes nothing).
+    fn is_empty(&self) -> bool;
 }
 
 impl<E: 'static + Send> AnyEvents for Events<E> {
@@ -50,6 +52,10 @@ impl<E: 'static + Send> AnyEvents for Events<E> {
         self.queue.drain(..stale);
         self.first = self.keep_from;
         self.keep_from = self.end();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.queue.is_empty()
     }
 }
 

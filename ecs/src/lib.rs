@@ -11,7 +11,7 @@
 //! 1. **Correct change tracking.** A change is never lost and never seen twice by a system,
 //!    whichever system made it and whenever; disabled systems keep collecting.
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
-//!    size and calls no system that only reacts to changes; a change is logged once however
+//!    size and calls no system that only reacts to changes; a change sets one bit however
 //!    many systems watch it; each system gets its dirty entities in slot order, through one
 //!    mechanism (the `delivery` module, and `ecs/README.md`).
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
-use crate::delivery::{DirtySet, Watch, empty};
+use crate::delivery::{DirtySet, empty};
 use crate::entity_set::EntitySet;
 use crate::world::Phase;
 use crate::{Entity, World};
@@ -333,8 +333,8 @@ pub(crate) struct SystemSlot {
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
-    /// Watched components and, for each, how far into its change log this system has read.
-    pub(crate) watches: Vec<Watch>,
+    /// Watched components.
+    pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,
     /// Entities whose membership must be re-evaluated once the running system finishes.
@@ -391,22 +391,18 @@ impl World {
             required.insert(id);
             self.requirers[id.index()].push(s);
         }
-        let mut watches: Vec<Watch> = Vec::new();
+        let mut watches: Vec<ComponentId> = Vec::new();
         for w in &desc.watches {
             let id = w(self);
-            if watches.iter().any(|w| w.id == id) {
+            if watches.contains(&id) {
                 continue;
             }
             self.watchers[id.index()].push(s);
-            if !self.watched.contains(&id) {
-                self.watched.push(id);
-            }
-            let column = &mut self.columns[id.index()];
-            column.watch();
-            // Cursors never pass the start of the fresh part (see `ChangeLog`); what lies after
-            // it is delivered again, harmlessly: every tracked entity is new to this system.
-            let cursor = column.change_log_mut().map_or(0, |log| log.fresh_from());
-            watches.push(Watch { id, cursor });
+            self.watched.insert(id);
+            // Bits set before now reach this system too, harmlessly: every entity it tracks is
+            // new to it.
+            self.columns[id.index()].watch();
+            watches.push(id);
         }
         if required.is_empty() {
             self.requires_nothing.push(s);
@@ -437,12 +433,14 @@ impl World {
                 }
             }
         }
-        let priority = slot.priority;
+        let (priority, mut watched) = (slot.priority, ComponentSet::EMPTY);
+        slot.watches.iter().for_each(|&id| watched.insert(id));
+        self.pending.push(!slot.dirty.is_empty());
         self.systems.push(slot);
         let at = self
             .order
-            .partition_point(|&(o, _)| self.systems[o].priority <= priority);
-        self.order.insert(at, (s, desc.is_reactive()));
+            .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
+        self.order.insert(at, (s, desc.is_reactive(), watched));
         self.every_update += usize::from(!desc.is_reactive());
         SystemId(s)
     }
@@ -480,7 +478,7 @@ impl World {
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order
             .iter()
-            .map(|&(s, _)| self.system_info(SystemId(s)))
+            .map(|&(s, ..)| self.system_info(SystemId(s)))
     }
 
     /// Figures for one system.
@@ -622,28 +620,31 @@ impl World {
         self.updates += 1;
         // Nothing pending anywhere: no reactive system has anything to react to, until a system
         // runs (it may write). Meanwhile the reactive ones are skipped without touching them.
-        let empty = |id: &ComponentId| {
-            let log = self.columns[id.index()].change_log();
-            log.is_none_or(|l| l.borrow().len() == 0)
-        };
-        if self.maybe_logged && self.watched.iter().all(empty) {
-            self.maybe_logged = false;
+        let changed = self.changed;
+        for id in changed.iter() {
+            if !self.watched.contains(id) || self.unchanged(id) {
+                self.changed.remove(id);
+            }
         }
-        let mut quiet = !self.sets_pending && !self.tracking_off && !self.maybe_logged;
-        let nothing_logged = quiet;
+        let mut quiet = !self.sets_pending && !self.tracking_off && self.changed.is_empty();
         let clock = self.clock.unwrap_or(instant_clock);
         let mut mark = self.timing.then(clock);
         // Only reactive systems and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
         for k in 0..if skip_all { 0 } else { self.order.len() } {
-            let (s, reactive) = self.order[k];
+            let (s, reactive, watched) = self.order[k];
             if quiet && reactive {
                 continue;
             }
-            let slot = &self.systems[s];
-            if !slot.enabled || (debug_only && !slot.debug) {
+            // Passed over without touching it: nothing in its sets or in the columns it watches.
+            let waits = reactive && !self.tracking_off;
+            if waits && !self.pending[s] && !self.changed.intersects(&watched) {
+                // Nothing to take over or react to.
+            } else if !self.systems[s].enabled || (debug_only && !self.systems[s].debug) {
                 self.take_over(s);
-            } else if !(reactive && !self.tracking_off && self.nothing_pending(s)) {
+            } else if waits && self.nothing_pending(s) {
+                self.pending[s] = false;
+            } else {
                 self.run_system(s, reactive, clock, &mut mark);
                 quiet = false;
             }
@@ -654,45 +655,56 @@ impl World {
         for entity in std::mem::take(&mut self.pending_despawns) {
             self.despawn_now(entity);
         }
-        for events in self.events.values_mut() {
-            events.end_update();
-        }
-        if !(nothing_logged && quiet) {
-            self.compact_logs();
-        }
+        let events = &mut self.events;
+        self.queued_events.retain(|id| {
+            let queue = events.get_mut(id).expect("a queued type has a queue");
+            queue.end_update();
+            !queue.is_empty()
+        });
         if std::mem::take(&mut self.pending_clear) {
             self.clear_now();
         }
         if self.sets_pending {
-            self.sets_pending = self
-                .systems
-                .iter()
-                .any(|slot| !slot.dirty.is_empty() || !slot.sets.removed.is_empty());
+            self.sets_pending = self.pending.contains(&true);
         }
     }
 
-    /// Whether system `s` has no dirty or removed entity and no log entry after its cursors.
+    /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
             && slot.sets.removed.is_empty()
-            && slot.watches.iter().all(|w| {
-                self.columns[w.id.index()]
-                    .change_log()
-                    .is_none_or(|l| l.borrow().len() == w.cursor)
-            })
+            && slot.watches.iter().all(|&id| self.unchanged(id))
     }
 
-    /// Move what the logs hold after system `s`'s cursors into its dirty bits.
+    /// Whether column `id` has no change bit.
+    #[inline]
+    fn unchanged(&self, id: ComponentId) -> bool {
+        let changes = self.columns[id.index()].changes();
+        changes.is_none_or(|c| c.is_empty())
+    }
+
+    /// Move the change bits of the columns system `s` watches into the dirty bits of every
+    /// system watching them.
     fn take_over(&mut self, s: usize) {
-        let slot = &mut self.systems[s];
-        for w in &mut slot.watches {
-            if let Some(log) = self.columns[w.id.index()].change_log_mut() {
-                log.read_into(&mut w.cursor, &mut slot.dirty);
+        for k in 0..self.systems[s].watches.len() {
+            let id = self.systems[s].watches[k];
+            let (systems, watchers) = (&mut self.systems, &self.watchers[id.index()]);
+            if let Some(changes) = self.columns[id.index()].changes_mut()
+                && !changes.is_empty()
+            {
+                self.sets_pending = true;
+                changes.drain_words(|w, bits| {
+                    for &t in watchers {
+                        systems[t].dirty.insert_word(w, bits);
+                        self.pending[t] = true;
+                    }
+                });
             }
+            self.changed.remove(id);
         }
-        self.sets_pending |= !slot.dirty.is_empty();
+        self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
 
     /// Run system `s`; `mark` is the last clock reading of the update (`None`: not timed).
@@ -741,6 +753,7 @@ impl World {
         self.phase = Phase::Idle;
         empty(delivered);
         removed.clear();
+        self.pending[s] = false;
 
         let slot = &mut self.systems[s];
         slot.system = Some(system);
@@ -761,29 +774,6 @@ impl World {
         });
         if let Err(panic) = outcome {
             resume_unwind(panic);
-        }
-    }
-
-    /// Drop log entries every watcher has read.
-    fn compact_logs(&mut self) {
-        for &id in &self.watched {
-            let watchers = &self.watchers[id.index()];
-            let cursor = |s: usize| {
-                let watches = &self.systems[s].watches;
-                watches.iter().find(|w| w.id == id).map_or(0, |w| w.cursor)
-            };
-            let read = watchers.iter().map(|&s| cursor(s)).min().unwrap_or(0);
-            if read == 0 {
-                continue;
-            }
-            if let Some(log) = self.columns[id.index()].change_log_mut() {
-                log.compact(read);
-            }
-            for &s in watchers {
-                if let Some(w) = self.systems[s].watches.iter_mut().find(|w| w.id == id) {
-                    w.cursor -= read;
-                }
-            }
         }
     }
 }

@@ -82,7 +82,7 @@ pub struct World {
     pub(crate) requirers: Vec<Vec<usize>>,
     /// Per component type: systems that watch it.
     pub(crate) watchers: Vec<Vec<usize>>,
-    pub(crate) watched: Vec<ComponentId>,
+    pub(crate) watched: ComponentSet,
     pub(crate) timing: bool,
     /// What times systems while `timing` is on; `None` is `std::time::Instant`.
     pub(crate) clock: Option<crate::system::Clock>,
@@ -91,21 +91,26 @@ pub struct World {
     /// Systems that require nothing and so track every entity.
     pub(crate) requires_nothing: Vec<usize>,
     pub(crate) systems: Vec<SystemSlot>,
-    /// Indices into `systems`, by priority then insertion, each with whether it is reactive.
-    pub(crate) order: Vec<(usize, bool)>,
+    /// Indices into `systems`, by priority then insertion, each with whether it is reactive
+    /// and what it watches: what an update reads to pass over an idle system.
+    pub(crate) order: Vec<(usize, bool, ComponentSet)>,
+    /// Per system: whether its dirty bits or removed set may hold something.
+    pub(crate) pending: Vec<bool>,
     /// Number of systems in `order` that are not reactive (called on every update).
     pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
     pub(crate) resources: TypeMap<Resource>,
     pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
+    /// The event types whose queue holds events: the ones an update's end has to visit.
+    pub(crate) queued_events: Vec<TypeId>,
     pub(crate) phase: Phase,
     /// Whether some system's dirty bits or removed set may hold something (set by whatever
     /// fills one, recomputed after an update).
     pub(crate) sets_pending: bool,
-    /// Whether a change log may hold entries: set by each mutable access to a column, cleared by
-    /// an update that finds every log empty.
-    pub(crate) maybe_logged: bool,
+    /// Columns that may hold change bits: each mutable access to a column adds it; an update
+    /// that finds its bits empty, or moves them, takes it out.
+    pub(crate) changed: ComponentSet,
     pub(crate) pending_despawns: Vec<Entity>,
     pub(crate) pending_clear: bool,
     /// Whether change tracking is off ([`World::set_change_tracking`]).
@@ -281,9 +286,9 @@ impl World {
         b
     }
 
-    /// `T`'s column, of id `id`, mutably: a change log may hold entries from now on.
+    /// `T`'s column, of id `id`, mutably: it may hold change bits from now on.
     fn column_at<T: Component>(&mut self, id: ComponentId) -> &mut Column<T> {
-        self.maybe_logged = true;
+        self.changed.insert(id);
         downcast_mut(&mut *self.columns[id.index()])
     }
 
@@ -449,11 +454,12 @@ impl World {
         for id in sig.iter() {
             self.columns[id.index()].despawn(entity);
         }
-        for slot in &mut self.systems {
+        for (s, slot) in self.systems.iter_mut().enumerate() {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity.index());
                 slot.sets.removed.insert(entity);
                 self.sets_pending = true;
+                self.pending[s] = true;
             }
         }
     }
@@ -490,6 +496,7 @@ impl World {
 
     fn clear_once(&mut self) {
         self.sets_pending = true;
+        self.pending.fill(true);
         let live: Vec<Entity> = self.iter_entities().collect();
         for entity in live {
             self.entities.free(entity);
@@ -498,9 +505,6 @@ impl World {
             column.clear();
         }
         for slot in &mut self.systems {
-            for w in &mut slot.watches {
-                w.cursor = 0;
-            }
             for &entity in slot.sets.tracked.as_slice() {
                 slot.sets.removed.insert(entity);
             }
@@ -510,7 +514,7 @@ impl World {
         }
         self.pending_despawns.clear();
         for k in 0..self.order.len() {
-            let (s, _) = self.order[k];
+            let (s, ..) = self.order[k];
             let Some(mut system) = self.systems[s].system.take() else {
                 continue;
             };
@@ -548,12 +552,14 @@ impl World {
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
                     self.sets_pending = true;
+                    self.pending[s] = true;
                 }
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity.index());
             slot.sets.removed.insert(entity);
             self.sets_pending = true;
+            self.pending[s] = true;
         }
     }
 
@@ -648,9 +654,9 @@ impl World {
         column.downcast_ref()
     }
 
-    /// Where the world's heap bytes go (by capacity): entities, each column, each change log,
-    /// each system's entity sets. Resources and events are left out (their types are the
-    /// caller's, who can count them).
+    /// Where the world's heap bytes go (by capacity): entities, each column, each watched
+    /// column's change bits, each system's entity sets. Resources and events are left out
+    /// (their types are the caller's, who can count them).
     ///
     /// ```
     /// # let mut w = ecs::World::new();
@@ -666,12 +672,12 @@ impl World {
                 .zip(&self.columns)
                 .map(|((_, name), c)| (*name, c.heap_bytes()))
                 .collect(),
-            change_logs: self
+            change_bits: self
                 .watched
                 .iter()
                 .map(|id| {
-                    let log = self.columns[id.index()].change_log();
-                    let bytes = log.map_or(0, |l| l.borrow().heap_bytes());
+                    let changes = self.columns[id.index()].changes();
+                    let bytes = changes.map_or(0, |c| c.heap_bytes());
                     (self.component_types[id.index()].1, bytes)
                 })
                 .collect(),
@@ -724,7 +730,8 @@ impl World {
             "columns_mut::<{0}, {0}>: asked for the same column twice",
             type_name::<A>()
         );
-        self.maybe_logged = true;
+        self.changed.insert(ComponentId(a as u16));
+        self.changed.insert(ComponentId(b as u16));
         let [ca, cb] = self
             .columns
             .get_disjoint_mut([a, b])
@@ -834,6 +841,9 @@ impl World {
             .entry(TypeId::of::<E>())
             .or_insert_with(|| Box::new(Events::<E>::default()));
         let events: &mut Events<E> = events.downcast_mut().expect("stored under its TypeId");
+        if events.queue.is_empty() {
+            self.queued_events.push(TypeId::of::<E>());
+        }
         events.send(event);
     }
 
@@ -857,8 +867,9 @@ pub struct MemoryUse {
     pub entities: usize,
     /// Per component type (its name): its column's entity index and values.
     pub columns: Vec<(&'static str, usize)>,
-    /// Per watched component type (its name): its change log and the bit set that dedupes it.
-    pub change_logs: Vec<(&'static str, usize)>,
+    /// Per watched component type (its name): the bits of its changes not yet moved to its
+    /// watchers.
+    pub change_bits: Vec<(&'static str, usize)>,
     /// Per system (its name): its tracked, dirty, removed and delivered sets.
     pub systems: Vec<(&'static str, usize)>,
 }
@@ -872,6 +883,6 @@ impl MemoryUse {
     /// ```
     pub fn total(&self) -> usize {
         let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
-        self.entities + sum(&self.columns) + sum(&self.change_logs) + sum(&self.systems)
+        self.entities + sum(&self.columns) + sum(&self.change_bits) + sum(&self.systems)
     }
 }

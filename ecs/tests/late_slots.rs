@@ -1,6 +1,6 @@
-//! Bit sets over slots start at the lowest slot they hold: a system (or a change log) that only
-//! ever sees entities spawned late, past many others, holds no words for the slots before them,
-//! and still delivers in slot order when lower slots join it later.
+//! Bit sets over slots start at the lowest slot they hold: a system (or a column's change bits)
+//! that only ever sees entities spawned late, past many others, holds no words for the slots
+//! before them, and still delivers in slot order when lower slots join it later.
 
 use std::sync::{Arc, Mutex};
 
@@ -31,7 +31,7 @@ fn world() -> (World, Vec<Entity>, Entity, Runs) {
 }
 
 #[test]
-fn dirty_bits_and_change_log_of_late_slots_hold_no_words_for_the_slots_before_them() {
+fn dirty_bits_and_change_bits_of_late_slots_hold_no_words_for_the_slots_before_them() {
     let (mut world, _, late, runs) = world();
     world.get_mut::<Value>(late).unwrap().0 += 1;
     world.update();
@@ -40,8 +40,8 @@ fn dirty_bits_and_change_log_of_late_slots_hold_no_words_for_the_slots_before_th
     let early_bits = EARLY as usize / 8; // a bit per early slot
     let (_, system) = memory.systems[0];
     assert!(system < early_bits / 4, "system sets: {system} bytes");
-    let (_, log) = memory.change_logs[0];
-    assert!(log < early_bits / 4, "change log: {log} bytes");
+    let (_, changes) = memory.change_bits[0];
+    assert!(changes < early_bits / 4, "change bits: {changes} bytes");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! update on what each system tracked and what it received as dirty and as removed.
 //!
 //! Five systems watch `A` (at different points of the frame, with different tracked sets, one
-//! of them watching `B` too), so the change log is read through several cursors. Two are
+//! of them watching `B` too), so one column's change bits are moved to several systems. Two are
 //! reactive: they must run exactly when they have dirty or removed entities. Batches of writes
 //! come in every order a game makes them in (ascending slots, a sweep that wraps around once,
 //! descending, random); every delivery must be in slot order whatever the order. Every system

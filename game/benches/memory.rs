@@ -4,8 +4,8 @@
 //! (every entity is new) and then 60 times idle (their median and longest step are printed
 //! too). Prints each phase's wall and CPU time and the process's resident memory after it
 //! (`VmRSS`, and the peak `VmHWM`, from `/proc/self/status`), the first step's time by system,
-//! and a table of the heap bytes of every ECS column, change log and system (by capacity,
-//! `World::memory_use`), the grids, the tile map and the level text, per crate.
+//! and a table of the heap bytes of every ECS column, watched column's change bits and system
+//! (by capacity, `World::memory_use`), the grids, the tile map and the level text, per crate.
 //!
 //! `cargo bench -p game --bench memory` (`MEMORY_CRATES=100000` for another size).
 
@@ -148,8 +148,8 @@ fn main() {
     for (name, bytes) in &memory.columns {
         rows.push((format!("ecs column `{}`", short(name)), *bytes));
     }
-    for (name, bytes) in &memory.change_logs {
-        rows.push((format!("ecs change log of `{}`", short(name)), *bytes));
+    for (name, bytes) in &memory.change_bits {
+        rows.push((format!("ecs change bits of `{}`", short(name)), *bytes));
     }
     for (name, bytes) in &memory.systems {
         rows.push((format!("ecs system `{name}`: entity sets"), *bytes));
@@ -196,7 +196,7 @@ fn main() {
         parsed_bytes as f64 / crates as f64
     );
     println!(
-        "of the counted bytes, the ecs crate's (columns, change logs, entity sets, slots): {} MB, \
+        "of the counted bytes, the ecs crate's (columns, change bits, entity sets, slots): {} MB, \
          {:.0} bytes per crate; the game's (grids, tile map, level): {:.0} bytes per crate",
         mb(ecs),
         ecs as f64 / crates as f64,
