@@ -51,11 +51,12 @@ report() {
 }
 # verdict CONDITION...: `ok` if the command succeeds, else `FAULT`.
 verdict() { if "$@"; then echo ok; else echo FAULT; fi; }
-# show: standard input as one line, control characters and non-ASCII escaped, cut at 240.
+# show: standard input as one line, control characters and non-ASCII escaped (`\n`, `\x1b`),
+# cut at 240 characters.
 show() {
   python3 -c 'import sys
 t = sys.stdin.buffer.read().decode("utf-8", "replace").strip()
-e = t.encode("unicode_escape").decode("ascii")
+e = "".join(c if c.isascii() and c.isprintable() else c.encode("unicode_escape").decode() for c in t)
 print(e if len(e) <= 240 else e[:240] + "...", end="")'
 }
 # file_of PATH: a file's contents on one line, or <none>.
