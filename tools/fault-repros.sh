@@ -133,7 +133,8 @@ CRATE_ROOM_ECHO_KEYS=1 CRATE_ROOM_DATA_DIR=$c/data timeout 300 "$bin" --width 64
   >"$c/a/out" 2>"$c/a/err" </dev/null &
 a=$!
 # A has loaded the best times once it has drawn its first frame.
-timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done"
+timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done" ||
+  kill "$a" 2>/dev/null
 b_exit=$(DATA=$c/data game "$c/b" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
 if kill -0 "$a" 2>/dev/null; then overlap=yes; else overlap=no; fi
 wait "$a"
@@ -151,7 +152,8 @@ mkdir -p "$c/a" "$c/b"
 CRATE_ROOM_ECHO_KEYS=1 CRATE_ROOM_DATA_DIR=$c/data timeout 300 "$bin" --width 640 --height 360 \
   --level levels/first_swing.ron --input idle --frames 1000 --press M@900 >"$c/a/out" 2>"$c/a/err" </dev/null &
 a=$!
-timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done"
+timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done" ||
+  kill "$a" 2>/dev/null
 b_exit=$(DATA=$c/data game "$c/b" --level levels/first_swing.ron --input idle --frames 5 --press K@2)
 after_b=$(file_of "$c/data/settings.txt")
 wait "$a"
