@@ -1,0 +1,401 @@
+#!/usr/bin/env bash
+# Re-runs the reproductions of the player's-data faults (best times, progress, settings, saved
+# replays, the campaign list, temporary files, raw bytes in messages, a large hot reload) against
+# the play build, and prints one line per case: the case, what happened (exit codes, the stderr
+# line that matters escaped, the file contents that matter) and whether that is the intended
+# behaviour (`ok`) or not (`FAULT`). Ends with the suite's clock and size checks (grep).
+#
+# Each case has a fresh data folder (`CRATE_ROOM_DATA_DIR`) under one temporary folder, removed
+# at the end; every process started has a deadline (`timeout`). Windowed runs share one Xvfb of
+# their own. The full-disk case mounts a 16 KiB tmpfs (needs root; without it the case says so).
+# The last case runs `game/benches/reload_figures.sh` (a 6.7M-crate level, a minute or two);
+# `REPROS_SKIP_RELOAD=1` leaves it out.
+#
+# Usage: cargo build --release && bash tools/fault-repros.sh
+# Exit status: 0 if every case is `ok`, 1 if any is a `FAULT`, 2 if it could not run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+bin=$repo/target/release/crate-room
+[ -x "$bin" ] || { echo "no $bin: run cargo build --release first" >&2; exit 2; }
+for tool in Xvfb python3 timeout; do
+  command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
+done
+
+work=$(mktemp -d /tmp/crate-room-repros.XXXXXX)
+xvfb=
+mounted=
+cleanup() {
+  [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+  [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null && wait "$xvfb" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+# One virtual display for every windowed run; Xvfb writes its number once it serves.
+Xvfb -displayfd 9 -noreset -nolisten tcp -screen 0 1280x720x24 9>"$work/display" 2>"$work/xvfb.err" &
+xvfb=$!
+timeout 30 bash -c "until [ -s '$work/display' ]; do sleep 0.1; done" || {
+  echo "Xvfb did not start: $(cat "$work/xvfb.err")" >&2
+  exit 2
+}
+export DISPLAY=":$(head -n 1 "$work/display")"
+unset XAUTHORITY WAYLAND_DISPLAY
+
+faults=0
+# report CASE WHAT VERDICT: one line of the table.
+report() {
+  [ "$3" = ok ] || faults=$((faults + 1))
+  printf '%-34s | %s | %s\n' "$1" "$2" "$3"
+}
+# verdict CONDITION...: `ok` if the command succeeds, else `FAULT`.
+verdict() { if "$@"; then echo ok; else echo FAULT; fi; }
+# show: standard input as one line, control characters and non-ASCII escaped (`\n`, `\x1b`),
+# cut at 240 characters.
+show() {
+  python3 -c 'import sys
+t = sys.stdin.buffer.read().decode("utf-8", "replace").strip()
+e = "".join(c if c.isascii() and c.isprintable() else c.encode("unicode_escape").decode() for c in t)
+print(e if len(e) <= 240 else e[:240] + "...", end="")'
+}
+# file_of PATH: a file's contents on one line, or <none>.
+file_of() { if [ -e "$1" ]; then show <"$1"; else printf '<none>'; fi; }
+# first_line PATTERN FILE: the first line of FILE matching PATTERN (grep -E), escaped.
+first_line() { grep -a -m 1 -E "$1" "$2" | show; }
+# raw_esc FILE: whether FILE holds a raw ESC byte.
+raw_esc() { grep -q -a $'\x1b' "$1"; }
+# json KEY_EXPRESSION OUT: a value from the last JSON line a scripted run printed.
+json() {
+  grep -a '^{' "$2" | tail -n 1 | python3 -c "import json, sys
+r = json.load(sys.stdin)
+print(json.dumps($1))" 2>/dev/null || printf '<no report>'
+}
+# case_dir NAME: a fresh folder for a case, with `data/` as its data folder.
+case_dir() { mkdir -p "$work/$1/data" && echo "$work/$1"; }
+# game DIR [ARGS]: a scripted windowed run at 640x360 from the repository, data in DIR/data (or
+# $DATA), stdout and stderr in DIR/out and DIR/err; prints its exit status.
+game() {
+  local dir=$1
+  shift
+  CRATE_ROOM_DATA_DIR=${DATA:-$dir/data} timeout 300 "$bin" --width 640 --height 360 --mute "$@" \
+    >"$dir/out" 2>"$dir/err" </dev/null
+  echo $?
+}
+# A level the bot clears in 80 steps.
+tiny='(name: "Tiny", map: ["#####", "#@.c#", "#####"])'
+frames_tiny=120
+# The bot's clear of each level (steps, --no-hit-stop), and a few frames for the cleared screen.
+frames_first_swing=450
+
+# --- A best time that overflows a sum ------------------------------------------------------
+c=$(case_dir overflow)
+printf '"iron_bands.ron" = 18446744073709551615\n"pocket_change.ron" = 1\n' >"$c/data/best_times.txt"
+t1=$(game "$c" --frames 3)
+msg=$(first_line 'best_times' "$c/err")
+rows=$(json '[[r["file"], r["best"]] for r in r["title"][:3]]' "$c/out")
+t2=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+t3=$(game "$c" --frames 3)
+kept=$(file_of "$c/data/best_times.txt")
+report "overflow: title, clear, title" \
+  "exits $t1,$t2,$t3; stderr: $msg; title rows: $rows; best_times.txt now: $kept" \
+  "$(verdict test "$t1$t2$t3" = 000 -a "${kept/18446744073709551615/}" = "$kept")"
+
+# --- Four bot clears at once into one data folder -------------------------------------------
+c=$(case_dir four-games)
+pids=()
+for lf in first_swing:450 pocket_change:1020 corridors:1720 iron_bands:1940; do
+  mkdir -p "$c/${lf%%:*}"
+  CRATE_ROOM_DATA_DIR=$c/data timeout 300 "$bin" --width 640 --height 360 --mute \
+    --level "levels/${lf%%:*}.ron" --input bot --no-hit-stop --frames "${lf##*:}" \
+    >"$c/${lf%%:*}/out" 2>"$c/${lf%%:*}/err" </dev/null &
+  pids+=($!)
+done
+exits=
+for p in "${pids[@]}"; do
+  wait "$p"
+  exits+="$?"
+done
+best=$(file_of "$c/data/best_times.txt")
+progress=$(file_of "$c/data/progress.txt")
+n_best=$(grep -c '^"' "$c/data/best_times.txt" 2>/dev/null)
+n_progress=$(grep -c '^"' "$c/data/progress.txt" 2>/dev/null)
+report "four bot clears at once" \
+  "exits $exits; best times kept $n_best of 4: $best; progress kept $n_progress of 4: $progress" \
+  "$(verdict test "$exits" = 0000 -a "$n_best" = 4 -a "$n_progress" = 4)"
+
+# --- Game A (started earlier, holding 900) clears after game B saved a better time ----------
+c=$(case_dir earlier-game)
+mkdir -p "$c/a" "$c/b"
+printf '"first_swing.ron" = 900\n' >"$c/data/best_times.txt"
+CRATE_ROOM_ECHO_KEYS=1 CRATE_ROOM_DATA_DIR=$c/data timeout 300 "$bin" --width 640 --height 360 \
+  --mute --level levels/iron_bands.ron --input bot --no-hit-stop --frames 1940 \
+  >"$c/a/out" 2>"$c/a/err" </dev/null &
+a=$!
+# A has loaded the best times once it has drawn its first frame.
+timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done" ||
+  kill "$a" 2>/dev/null
+b_exit=$(DATA=$c/data game "$c/b" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+if kill -0 "$a" 2>/dev/null; then overlap=yes; else overlap=no; fi
+wait "$a"
+a_exit=$?
+best=$(file_of "$c/data/best_times.txt")
+report "A (900 loaded) saves after B's best" \
+  "exits A $a_exit, B $b_exit; A still running when B ended: $overlap; best_times.txt: $best" \
+  "$(verdict test "$a_exit$b_exit" = 00 -a "$overlap" = yes -a "${best/= 900/}" = "$best")"
+
+# --- A setting changed in one game, another toggled in a second game started before ---------
+# A (started first, playing a level) mutes the sound with M at its frame 900; B, started once A
+# has loaded the settings, turns the shake off with K and ends well before that.
+c=$(case_dir two-windows)
+mkdir -p "$c/a" "$c/b"
+CRATE_ROOM_ECHO_KEYS=1 CRATE_ROOM_DATA_DIR=$c/data timeout 300 "$bin" --width 640 --height 360 \
+  --level levels/first_swing.ron --input idle --frames 1000 --press M@900 >"$c/a/out" 2>"$c/a/err" </dev/null &
+a=$!
+timeout 120 bash -c "until grep -q '^keys 1:' '$c/a/out'; do kill -0 $a 2>/dev/null || exit 1; sleep 0.1; done" ||
+  kill "$a" 2>/dev/null
+b_exit=$(DATA=$c/data game "$c/b" --level levels/first_swing.ron --input idle --frames 5 --press K@2)
+after_b=$(file_of "$c/data/settings.txt")
+wait "$a"
+a_exit=$?
+settings=$(file_of "$c/data/settings.txt")
+# The case is the race only if B's save came before A's (A's mute not yet in the file).
+case $after_b in *"sound = off"*) raced=no ;; *) raced=yes ;; esac
+report "mute in A after shake off in B" \
+  "exits A $a_exit, B $b_exit; B saved before A: $raced; settings.txt: $settings" \
+  "$(verdict test "$a_exit$b_exit" = 00 -a "$raced" = yes \
+    -a "${settings/sound = off/}" != "$settings" -a "${settings/shake = off/}" != "$settings")"
+
+# --- A damaged best_times.txt on a full 16 KiB disk ---------------------------------------
+c=$(case_dir full-disk)
+printf '%s\n' "$tiny" >"$c/tiny.ron"
+if mount -t tmpfs -o size=16k tmpfs "$c/data" 2>"$c/mount.err"; then
+  mounted=$c/data
+  damaged=$'"first_swing.ron" = 300\nthis line is damaged\n'
+  printf '%s' "$damaged" >"$c/data/best_times.txt"
+  dd if=/dev/zero of="$c/data/filler" bs=1k count=64 2>/dev/null
+  t1=$(game "$c" --level "$c/tiny.ron" --input bot --no-hit-stop --frames $frames_tiny)
+  msg=$(grep -a -E '^crate-room:.*not saved' "$c/err" | show)
+  full=$(file_of "$c/data/best_times.txt")
+  rm "$c/data/filler"
+  t2=$(game "$c" --frames 3)
+  msg2=$(first_line 'best_times' "$c/err")
+  title_best=$(json '[r["best"] for r in r["title"] if r["file"] == "first_swing.ron"]' "$c/out")
+  t3=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+  after=$(file_of "$c/data/best_times.txt")
+  umount "$c/data" && mounted=
+  report "damaged best times, full disk" \
+    "exits $t1,$t2,$t3; save on the full disk: $msg; file then: $full; next start: $msg2, title best of first_swing $title_best; after a worse clear (416): $after" \
+    "$(verdict test "$t1$t2$t3" = 000 -a "$title_best" = '[300]' -a "${after/first_swing.ron\" = 300/}" != "$after")"
+else
+  report "damaged best times, full disk" "cannot mount a tmpfs here: $(show <"$c/mount.err")" FAULT
+fi
+
+# --- --record and --screenshot onto the data files ------------------------------------------
+c=$(case_dir record-onto-data)
+line=
+all_refused=true
+for f in best_times.txt progress.txt settings.txt; do
+  printf 'the player'"'"'s %s\n' "$f" >"$c/data/$f"
+  cp "$c/data/$f" "$c/before"
+  CRATE_ROOM_DATA_DIR=$c/data timeout 60 "$bin" sim --level levels/first_swing.ron --input bot \
+    --frames 10 --record "$c/data/$f" >"$c/out" 2>"$c/err" </dev/null
+  s=$?
+  w=$(game "$c" --frames 3 --record "$c/data/$f")
+  cmp -s "$c/before" "$c/data/$f" && same=unchanged || { same=REPLACED; all_refused=false; }
+  [ "$s" != 0 ] && [ "$w" != 0 ] || all_refused=false
+  line+="$f: sim exit $s, window exit $w, file $same; "
+done
+msg=$(first_line 'record|refus|data' "$c/err")
+ln -s best_times.txt "$c/data/shot.png"
+shot2=$(game "$c" --frames 3 --screenshot "$c/data/shot.png")
+shot_msg=$(first_line 'screenshot|refus|data' "$c/err")
+cmp -s "$c/before" "$c/data/settings.txt" || all_refused=false
+cmp -s <(printf 'the player'"'"'s best_times.txt\n') "$c/data/best_times.txt" || all_refused=false
+report "--record/--screenshot onto data" \
+  "$line(last record stderr: $msg); --screenshot a .png link to best_times.txt exit $shot2: $shot_msg" \
+  "$(verdict $all_refused)"
+
+# --- V on the cleared screen with a different replay already under its name -----------------
+c=$(case_dir replay-overwrite)
+mkdir -p "$c/data/replays"
+for n in 416 417 418; do printf 'another run\n' >"$c/data/replays/first_swing-$n.replay"; done
+v=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing \
+  --press V@$((frames_first_swing - 5)))
+saved=$(cd "$c/data/replays" && ls | tr '\n' ' ')
+others=$(cat "$c/data/replays"/first_swing-41[678].replay | sort -u | show)
+new=$(ls "$c/data/replays"/first_swing-*-2.replay 2>/dev/null | head -n 1)
+verify=none
+[ -n "$new" ] && { timeout 120 "$bin" replay --verify "$new" >"$c/verify" 2>&1; verify=$?; }
+report "V over an existing replay" \
+  "exit $v; replays/ now: $saved; the old files hold: $others; replay --verify of the new one: exit $verify" \
+  "$(verdict test "$v" = 0 -a "$others" = 'another run' -a "$verify" = 0)"
+
+# --- Ten damaged copies of progress and settings ------------------------------------------
+c=$(case_dir damaged-copies)
+printf '%s\n' "$tiny" >"$c/tiny.ron"
+exits=
+for n in $(seq 1 12); do
+  printf 'damage number %d\n' "$n" >"$c/data/progress.txt"
+  printf 'damage number %d\n' "$n" >"$c/data/settings.txt"
+  exits+=$(game "$c" --level "$c/tiny.ron" --input bot --no-hit-stop --frames $frames_tiny --press K@2)
+done
+kept() { cat "$c/data/$1".damaged*.txt 2>/dev/null | sed 's/damage number //' | sort -n | tr '\n' ' '; }
+pk=$(kept progress)
+sk=$(kept settings)
+report "ten damaged copies (12 damages)" \
+  "exits $exits; progress damaged copies hold: $pk; settings: $sk" \
+  "$(verdict test "$exits" = 000000000000 -a "$pk" = '3 4 5 6 7 8 9 10 11 12 ' -a "$sk" = "$pk")"
+
+# --- A campaign with a missing level, and one starting with a BOM --------------------------
+campaign_root() {
+  local root=$1
+  mkdir -p "$root/levels" "$root/data"
+  ln -s "$repo/assets" "$root/assets"
+  cp "$repo"/levels/{first_swing,iron_bands,pocket_change,crate_room}.ron "$root/levels/"
+}
+c=$(case_dir campaign-missing)
+campaign_root "$c"
+printf 'first_swing.ron\niron_bands.ron\nghost.ron\npocket_change.ron\ncrate_room.ron\n' >"$c/levels/campaign.txt"
+m=$(cd "$c" && game "$c" --frames 3)
+rows=$(json '[[r["file"], r["open"], r["problem"]] for r in r["title"][:5]]' "$c/out")
+why=$(json '[r["why"] for r in r["title"] if r["file"] == "pocket_change.ron"]' "$c/out")
+msg=$(first_line 'ghost' "$c/err")
+report "campaign: a listed level missing" \
+  "exit $m; title rows [file, open, problem]: $rows; pocket_change: $why; stderr: $msg" \
+  "$(verdict test "$m" = 0 -a -n "$msg" -a "${rows/\"ghost.ron\", false, \"missing\"/}" != "$rows")"
+c=$(case_dir campaign-bom)
+campaign_root "$c"
+printf '\xef\xbb\xbffirst_swing.ron\niron_bands.ron\npocket_change.ron\ncrate_room.ron\n' >"$c/levels/campaign.txt"
+m=$(cd "$c" && game "$c" --frames 3)
+rows=$(json '[[r["file"], r["open"], r["problem"]] for r in r["title"][:4]]' "$c/out")
+report "campaign: campaign.txt with a BOM" \
+  "exit $m; title rows [file, open, problem]: $rows; stderr lines: $(grep -c . "$c/err")" \
+  "$(verdict test "$m" = 0 -a "${rows:0:35}" = '[["first_swing.ron", true, null], [')"
+
+# --- A level whose file name holds a newline or ESC ----------------------------------------
+for odd in $'odd\nname' $'esc\x1b[2Jname'; do
+  c=$(case_dir "odd-name-$RANDOM")
+  printf '%s\n' "$tiny" >"$c/$odd.ron"
+  o=$(game "$c" --level "$c/$odd.ron" --input bot --no-hit-stop --frames $frames_tiny)
+  left=$(json 'r["crates_left"]' "$c/out")
+  msg=$(first_line 'progress not saved' "$c/err")
+  msg2=$(first_line 'best time not saved' "$c/err")
+  raw_esc "$c/err" && raw=yes || raw=no
+  report "level named $(printf '%s' "$odd" | show)" \
+    "exit $o; crates left $left; stderr: $msg / $msg2; raw ESC on stderr: $raw; progress.txt: $(file_of "$c/data/progress.txt")" \
+    "$(verdict test "$o" = 0 -a "$left" = 0 -a -n "$msg" -a -n "$msg2" -a "$raw" = no)"
+done
+
+# --- Duplicate keys in settings.txt ---------------------------------------------------------
+c=$(case_dir duplicate-keys)
+printf 'volume = 30\nvolume = 70\n' >"$c/data/settings.txt"
+d=$(game "$c" --frames 3)
+msg=$(first_line 'volume|twice' "$c/err")
+vol=$(json 'r["settings"]["volume"]' "$c/out")
+report "settings.txt with volume twice" "exit $d; stderr: $msg; volume used: $vol" \
+  "$(verdict test "$d" = 0 -a -n "$msg" -a "$vol" = 30)"
+
+# --- A best time of 0 ----------------------------------------------------------------------
+c=$(case_dir zero-time)
+printf '"first_swing.ron" = 0\n' >"$c/data/best_times.txt"
+z=$(game "$c" --frames 3)
+msg=$(first_line 'best_times' "$c/err")
+best=$(json '[r["best"] for r in r["title"] if r["file"] == "first_swing.ron"]' "$c/out")
+report "a best time of 0" "exit $z; stderr: $msg; title best of first_swing: $best" \
+  "$(verdict test "$z" = 0 -a -n "$msg" -a "$best" = '[null]')"
+
+# --- best_times.txt as a symlink to a file outside the data folder -------------------------
+c=$(case_dir symlink)
+mkdir -p "$c/elsewhere"
+printf '"iron_bands.ron" = 2000\n' >"$c/elsewhere/my_best_times.txt"
+ln -s "$c/elsewhere/my_best_times.txt" "$c/data/best_times.txt"
+l=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+[ -L "$c/data/best_times.txt" ] && link=yes || link=no
+target=$(file_of "$c/elsewhere/my_best_times.txt")
+# Intended (README, "Best times"): written through, the link kept.
+report "best_times.txt a link outside" \
+  "exit $l; still a link: $link; the file it names: $target" \
+  "$(verdict test "$l" = 0 -a "$link" = yes -a "${target/first_swing.ron/}" != "$target" \
+    -a "${target/iron_bands.ron\" = 2000/}" != "$target")"
+
+# --- A stale temporary file of a killed game -----------------------------------------------
+c=$(case_dir stale-tmp)
+true &
+dead=$!
+wait "$dead"
+printf 'half a save' >"$c/data/.best_times.txt.$dead.tmp"
+printf 'a save under way' >"$c/data/.best_times.txt.$$.tmp"
+s=$(game "$c" --frames 3)
+[ -e "$c/data/.best_times.txt.$dead.tmp" ] && stale=kept || stale=removed
+[ -e "$c/data/.best_times.txt.$$.tmp" ] && live=kept || live=removed
+report "stale .best_times.txt.PID.tmp" \
+  "exit $s; a dead game's (pid $dead): $stale; a live process's (pid $$): $live" \
+  "$(verdict test "$s" = 0 -a "$stale" = removed -a "$live" = kept)"
+
+# --- Raw bytes in messages, and in the data folder's path -----------------------------------
+c=$(case_dir raw-bytes)
+printf '"a.ron" = \x1b[2J\n' >"$c/data/best_times.txt"
+printf '"a.ron" \x1b[2J\n' >"$c/data/progress.txt"
+r=$(game "$c" --frames 3)
+raw_esc "$c/err" && raw=yes || raw=no
+report "ESC in best times and progress" \
+  "exit $r; raw ESC on stderr: $raw; stderr: $(grep -a -E 'best_times|progress' "$c/err" | show)" \
+  "$(verdict test "$r" = 0 -a "$raw" = no -a "$(grep -c -E 'best_times|progress' "$c/err")" -ge 2)"
+c=$(case_dir raw-path)
+esc_data=$c/$'esc\x1b[2Jdir'
+mkdir -p "$esc_data"
+printf 'garbage\n' >"$esc_data/best_times.txt"
+r=$(DATA=$esc_data game "$c" --frames 3)
+raw_esc "$c/err" && raw=yes || raw=no
+report "ESC in the data folder's path" \
+  "exit $r; raw ESC on stderr: $raw; stderr: $(first_line 'best_times' "$c/err")" \
+  "$(verdict test "$r" = 0 -a "$raw" = no -a -n "$(first_line 'best_times' "$c/err")")"
+
+# --- Hot reload of a 31 MiB level ----------------------------------------------------------
+if [ "${REPROS_SKIP_RELOAD:-}" = 1 ]; then
+  report "hot reload of 6.7M crates" "left out (REPROS_SKIP_RELOAD=1)" ok
+else
+  c=$(case_dir reload)
+  timeout 900 bash game/benches/reload_figures.sh >"$c/out" 2>"$c/err"
+  h=$?
+  max=$(sed -n 's/.*max \([0-9,]*\);.*/\1/p' "$c/out" | tr -d ,)
+  report "hot reload of 6.7M crates" \
+    "exit $h; $(show <"$c/out"); $(uptime | sed 's/.*load/load/')" \
+    "$(verdict test "$h" = 0 -a -n "$max" -a "${max:-99999999}" -lt 50000)"
+fi
+
+# --- The default suite: no clock bounds, no fixed sleeps, no ten-million-crate builds --------
+# A wall-clock read is fine as a deadline (a wait that fails after a minute or a named LIMIT /
+# DEADLINE) and a sleep as the pause of a polling loop; what is counted is the rest, in tests
+# not marked `#[ignore]` (those run in .ci/run's heavy step).
+for f in level_watch window_campaign level_limits cli level_generate; do
+  what=$(python3 - "$repo/game/tests/$f.rs" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+ignored, bad = False, []
+for n, line in enumerate(lines):
+    if line.startswith("#[test]") or line.startswith("mod "):
+        ignored = False
+    if line.startswith("#[ignore"):
+        ignored = True
+    if ignored:
+        continue
+    before = "\n".join(lines[max(0, n - 25):n])
+    after = "\n".join(lines[n:n + 3])
+    if "sleep(" in line and not re.search(r"\b(loop|while)\b", before):
+        bad.append("fixed sleep at %d" % (n + 1))
+    if "elapsed()" in line and not re.search(r"DEADLINE|LIMIT|from_secs\((60|[1-9]\d{2,})\)|remaining", line + after):
+        bad.append("clock bound at %d" % (n + 1))
+    if re.search(r"\b(10_000_000|[1-9]_000_000)\b", line) and "repeat(" not in line:
+        bad.append("millions at %d" % (n + 1))
+tests = sum(1 for l in lines if l.startswith("#[test]"))
+heavy = sum(1 for l in lines if l.startswith("#[ignore"))
+print("%d tests, %d #[ignore]d for .ci/run; outside them: %s" % (tests, heavy, ", ".join(bad) or "nothing"))
+PY
+)
+  report "suite: $f.rs" "$what" "$(verdict test "${what%nothing}" != "$what")"
+done
+
+echo "faults: $faults"
+[ "$faults" = 0 ]
