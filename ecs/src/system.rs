@@ -633,12 +633,11 @@ impl World {
         let skip_all = quiet && self.every_update == 0 && after.is_none();
         for k in 0..if skip_all { 0 } else { self.order.len() } {
             let (s, reactive, watched) = self.order[k];
-            if quiet && reactive {
-                continue;
-            }
-            // Passed over without touching it: nothing in its sets or in the columns it watches.
+            // Passed over without touching it: nothing pending anywhere, or nothing in its sets
+            // or in the columns it watches.
             let waits = reactive && !self.tracking_off;
-            if waits && !self.pending[s] && !self.changed.intersects(&watched) {
+            if quiet && reactive || waits && !self.pending[s] && !self.changed.intersects(&watched)
+            {
                 // Nothing to take over or react to.
             } else if !self.systems[s].enabled || (debug_only && !self.systems[s].debug) {
                 self.take_over(s);

@@ -336,3 +336,29 @@ fn system_info_reports_the_latest_update_and_zero_when_it_did_not_run() {
     world.update();
     assert_eq!(world.system_info(id).last_dirty, 1, "kept while disabled");
 }
+
+#[test]
+fn update_observed_names_every_system_even_in_an_update_with_nothing_pending() {
+    let mut world = World::new();
+    world.add_system(
+        watcher::<Pos>("early watcher").priority(1),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.add_system(
+        SystemDesc::new("every update").priority(2),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.add_system(
+        watcher::<Pos>("late watcher").priority(3),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.spawn((Pos(0),));
+    world.update(); // the entity is new to the watchers
+    let mut seen = Vec::new();
+    world.update_observed(&mut |_, name| seen.push(name));
+    assert_eq!(
+        seen,
+        ["early watcher", "every update", "late watcher"],
+        "skipped systems are observed too, in run order"
+    );
+}
