@@ -1,6 +1,6 @@
 //! Entity handles and component storage: items (a), (b) and (j) of the semantics.
 
-mod common;
+use crate::common;
 
 use common::{Pos, Tag, Vel};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Despawn and clear: item (h) of the semantics, including the seed's "walls lacking collision
 //! boxes" bug.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::Mutex;

@@ -1,6 +1,6 @@
 //! Update order and when changes reach whom: items (e), (f) and (g) of the semantics.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::Mutex;

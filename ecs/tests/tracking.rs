@@ -1,6 +1,6 @@
 //! Tracked and dirty sets: items (c) and (d) of the semantics, and `set_change_tracking`.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::Mutex;

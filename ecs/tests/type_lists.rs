@@ -1,7 +1,7 @@
 //! Listing the component and resource types a world holds: item (l) of the semantics, the basis
 //! of checks that must cover every type (a state hash, a save format).
 
-mod common;
+use crate::common;
 
 use std::any::TypeId;
 use std::collections::HashSet;

@@ -2,7 +2,7 @@
 //! `check`, and its exit codes; and what none of them may do: hang on a FIFO, panic on a closed
 //! or full output, allocate for an absurd count, or run on incomplete or corrupt assets.
 
-mod common;
+use crate::common;
 
 use common::process::{Running, TOOL_LIMIT, output_within};
 use common::{TempDir, crate_room, crate_room_without_display, record_bot_run, repo, stderr};

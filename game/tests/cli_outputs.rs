@@ -4,7 +4,7 @@
 //! waited on), and a windowed `--record` that cannot be written refused before the window.
 //! (A failed write to standard output is `cli.rs`'s.)
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! up to ten damaged copies, a missing file beside a damaged copy is reported, and no content
 //! of any data file makes a number overflow or a message carry raw control bytes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

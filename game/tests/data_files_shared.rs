@@ -2,7 +2,7 @@
 //! times keep the faster time, progress is the union, settings take only the keys that game
 //! changed), so neither undoes the other.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
@@ -65,7 +65,11 @@ fn games_clearing_levels_at_once_all_keep_their_results() {
         .map(|i| {
             Running::start(
                 Command::new(std::env::current_exe().unwrap())
-                    .args(["--exact", "child_game_clears_its_level", "--ignored"])
+                    .args([
+                        "--exact",
+                        "data_files_shared::child_game_clears_its_level",
+                        "--ignored",
+                    ])
                     .arg("--nocapture")
                     .env(ENV_VAR, &dir.0)
                     .env("CRATE_ROOM_TEST_GAME", i.to_string())

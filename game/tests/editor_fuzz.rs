@@ -3,7 +3,7 @@
 //! columns are added round it still describes the same level, moved, with every crate override
 //! on its crate. 1,500 cases per run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

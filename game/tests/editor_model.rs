@@ -1,6 +1,6 @@
 //! The editor's model without a window: commands, undo, what a save writes and how it writes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! accepts whose map is the editor's map, keeps every comment of the original, and undoing
 //! every edit gives back the original bytes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Every shipped level opens in the editor and, unedited, saves byte for byte as it was; also
 //! with CRLF line ends and a byte-order mark.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Every campaign level's gold par time is reachable: `levels/gold/LEVEL.replay` is a recorded
 //! run that clears the level within it, and `crate-room replay --verify` accepts it.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

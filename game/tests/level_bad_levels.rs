@@ -5,7 +5,7 @@
 //! Run with `BLESS=1` to rewrite the `.expected` files after changing a message, then review the
 //! diff.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

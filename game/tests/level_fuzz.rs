@@ -4,7 +4,7 @@
 //! the length limit's error when over it. 4,000 + 2,000 + 6,000 + 1,500 + 2,000 = 15,500 cases
 //! per run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

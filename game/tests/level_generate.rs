@@ -1,7 +1,7 @@
 //! `level::generate` makes valid, deterministic crate-filled rooms of any requested size, with
 //! kegs among the crates when asked (`generate_with_kegs`).
 
-mod common;
+use crate::common;
 
 use common::valid_level;
 use game::level::{self, Layout, MAX_CRATES, MAX_GENERATED_CRATES, MAX_SIDE, Tile};

@@ -2,7 +2,7 @@
 //! to where the lesson says to stand, swings once, and the simulation does what the level
 //! promises.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 

@@ -1,7 +1,7 @@
 //! Size limits are enforced with a clear error, before anything big is allocated, and no field
 //! of any size makes an error slow or large to show.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

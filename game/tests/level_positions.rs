@@ -2,7 +2,7 @@
 //! lone `\r`), tabs, ideographic spaces and other characters wider or stranger than ASCII; and a
 //! string missing its closing quote is reported where it starts.
 
-mod common;
+use crate::common;
 
 use common::{bad_levels, level_error, parse_level};
 use game::level::{self, DEFAULT_SKINS, LevelError};

@@ -1,7 +1,7 @@
 //! The levels shipped in `levels/` are valid and fit what the game expects of them, and the
 //! browser build carries them and the assets.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Campaign progress on disk: kept beside the best times, read without ever failing, saved
 //! atomically with a damaged file moved aside.
 
-mod common;
+use crate::common;
 
 use common::TempDir;
 use game::records::Store;

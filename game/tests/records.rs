@@ -2,7 +2,7 @@
 //! `CRATE_ROOM_DATA_DIR` override. Every test works in its own scratch folder under the target
 //! directory; none touches the real data directory.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
@@ -336,7 +336,11 @@ fn data_dir_env_var_is_honoured() {
     let dir = scratch("env");
     let child = common::process::output_within(
         std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "child_saves_where_the_env_var_says", "--ignored"])
+            .args([
+                "--exact",
+                "records::child_saves_where_the_env_var_says",
+                "--ignored",
+            ])
             .env(ENV_VAR, &dir),
         common::process::TOOL_LIMIT,
     );

@@ -2,7 +2,7 @@
 //! loader's thread, newest save first, while the caller goes on; the game it replaces is
 //! dropped there too; and a level prepared this way plays exactly as `crate-room sim` plays it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;

@@ -2,7 +2,7 @@
 //! it; a level edited since the recording is reported; and the reader, like the level loader,
 //! never panics on hostile files (truncated, garbage, huge counts, huge files, fuzzed copies).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

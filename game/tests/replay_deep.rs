@@ -3,7 +3,7 @@
 //! check names that system, the step it first acts in and the component it leaves different,
 //! with both states as text; a replay this build repeats either way is said to be another game.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, atlas, repo};
 use ecs::{SystemDesc, SystemEntities, World};

@@ -1,7 +1,7 @@
 //! The settings file: read without ever failing (a bad line keeps that setting's default and is
 //! reported), saved atomically, a failing save reported once, and flags kept out of it.
 
-mod common;
+use crate::common;
 
 use common::TempDir;
 use game::records::Store;

@@ -6,7 +6,7 @@
 //! and a checkpoint step leaves nothing to hash when the hash is read; the first fold agrees
 //! with the hash from scratch whether columns are in slot order or not.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::Mutex;

@@ -1,6 +1,6 @@
 //! The dirty optimization changes cost, never results; and idle crates cost nothing.
 
-mod common;
+use crate::common;
 
 use common::{clip_name, sim_from_file, sim_from_rows_and};
 use game::sim::Input;

@@ -1,7 +1,7 @@
 //! The game rules, checked headlessly: blocking and sliding, attacks, breaking crates, coins,
 //! powder kegs.
 
-mod common;
+use crate::common;
 
 use common::{clip_name, sim_from_file, sim_from_rows, sim_from_rows_and};
 use ecs::Entity;

@@ -2,7 +2,7 @@
 //! world holds is hashed (or, for a resource, left out with a stated reason), and a change to
 //! any of the parts it used to skip changes the hash.
 
-mod common;
+use crate::common;
 
 use std::any::TypeId;
 use std::collections::HashSet;

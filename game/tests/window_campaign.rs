@@ -3,7 +3,7 @@
 //! person would, and the JSON report and files the game keeps checked afterwards. Skipped with
 //! a message without `xvfb-run` or `xdotool`, unless `CRATE_ROOM_REQUIRE_WINDOW=1`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

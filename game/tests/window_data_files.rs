@@ -4,7 +4,7 @@
 //! kept says so; a level's own folder is cleaned of the temporary files of killed games.
 //! Skipped with a message without `xvfb-run`, unless `CRATE_ROOM_REQUIRE_WINDOW=1`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

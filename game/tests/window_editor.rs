@@ -7,7 +7,7 @@
 //! (or `python3`, for the test that closes the window), unless `CRATE_ROOM_REQUIRE_WINDOW=1`
 //! (set by `.ci/run`) demands the window.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, Read};
 use std::process::{Child, Command, Stdio};

@@ -1,7 +1,7 @@
 //! Hot reload in the real window (under Xvfb): a large save is made ready off the frame thread
 //! while the frames go on, and the game swapped in plays as `crate-room sim` plays it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -4,7 +4,7 @@
 //! figure for a system. Skipped with a message when there is neither a display nor `Xvfb`,
 //! unless `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
-mod common;
+use crate::common;
 
 use common::process::{WINDOW_LIMIT, output_within};
 use common::{repo, windowed_at};

@@ -5,7 +5,7 @@
 //! is missing). Skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` (set by `.ci/run`) demands it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::Stdio;

@@ -3,7 +3,7 @@
 //! tests are skipped with a message when there is neither a display nor `Xvfb`, unless
 //! `CRATE_ROOM_REQUIRE_WINDOW=1` demands them.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! ignoring it. `env --default-signal` resets both signals for the game; where `env` cannot,
 //! the signal the game still ignores is skipped with a message.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};

@@ -9,6 +9,7 @@ pub mod process;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use game::atlas::AtlasData;
 use game::editor::Editor;
@@ -123,9 +124,15 @@ pub fn sim_from_file(name: &str, seed: u64) -> Sim {
 pub struct TempDir(pub PathBuf);
 
 impl TempDir {
-    /// `crate-room-TEST-PID` in the temp dir, emptied.
+    /// `crate-room-TEST-PID-N` in the temp dir, emptied: `N` counts the folders this test
+    /// program has made, so two tests that pick the same name never share a folder.
     pub fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("crate-room-{test}-{}", std::process::id()));
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "crate-room-{test}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
