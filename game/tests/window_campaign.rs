@@ -63,8 +63,11 @@ impl Game {
         let id = game.xdotool(&["search", "--sync", "--name", "^Crate Room$"]);
         game.window = id.lines().next().expect("a window id").trim().to_owned();
         // Under Xvfb there is no window manager: the pointer over the window gives it the keys.
+        // Not to the screen's centre (640, 360), where Xvfb starts the pointer: `--sync` waits
+        // for the pointer to leave where it was, and gives up only after some 15 s (while the
+        // game renders at full speed).
         let window = game.window.clone();
-        game.xdotool(&["mousemove", "--sync", "--window", &window, "640", "360"]);
+        game.xdotool(&["mousemove", "--sync", "--window", &window, "320", "200"]);
         // The first frame's line: from here on the game reads keys.
         game.wait_for_line("the first frame", |line| line.starts_with("keys 1:"));
         game

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::display::Windowed;
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{TempDir, crate_room, record_bot_run, repo, windowed};
+use common::{TempDir, crate_room, record_bot_run, repo, windowed, windowed_at};
 
 /// Run the window with `args` (data kept in `data`), returning its JSON summary.
 fn window(mut cmd: Windowed, args: &[&str], data: &Path) -> serde_json::Value {
@@ -68,7 +68,10 @@ fn a_run_recorded_in_a_small_window_verifies_headless() {
 
 #[test]
 fn watching_a_replay_plays_the_recorded_game() {
-    let Some(cmd) = windowed() else { return };
+    // Checked by its report, not its pixels: the smallest window the game is laid out for.
+    let Some(cmd) = windowed_at(640, 360) else {
+        return;
+    };
     let dir = TempDir::new("watch");
     let file = dir.path("bot.replay");
     let rec = record_bot_run(&file, "900", &["--json"]);
@@ -77,6 +80,10 @@ fn watching_a_replay_plays_the_recorded_game() {
     let watched = window(
         cmd,
         &[
+            "--width",
+            "640",
+            "--height",
+            "360",
             "--no-hit-stop",
             "--frames",
             "1000",
