@@ -574,9 +574,16 @@ impl World {
     /// let id = w.register::<u32>(); assert_eq!(w.register::<u32>(), id, "idempotent");
     /// ```
     pub fn register<T: Component>(&mut self) -> ComponentId {
-        if let Some(id) = self.component_id::<T>() {
-            return id;
+        match self.component_id::<T>() {
+            Some(id) => id,
+            None => self.register_new::<T>(),
         }
+    }
+
+    // Out of line: the lookup above is all that the systems' code carries.
+    #[cold]
+    #[inline(never)]
+    fn register_new<T: Component>(&mut self) -> ComponentId {
         let index = self.columns.len();
         assert!(
             index < MAX_COMPONENT_TYPES,
@@ -614,7 +621,14 @@ impl World {
     /// assert_eq!(w.component_id::<u32>(), None); let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
     /// ```
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
-        self.component_ids.get(&TypeId::of::<T>()).copied()
+        self.id_of(TypeId::of::<T>())
+    }
+
+    // One copy of the table probe for every component type, not one per type and call site:
+    // less code for a step to fetch when its caches are cold. The same for resources below.
+    #[inline(never)]
+    fn id_of(&self, type_id: TypeId) -> Option<ComponentId> {
+        self.component_ids.get(&type_id).copied()
     }
 
     /// Every component of type `T`.
@@ -789,7 +803,17 @@ impl World {
     /// assert_eq!(ecs::World::new().get_resource::<u8>(), None);
     /// ```
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
-        self.resources.get(&TypeId::of::<R>())?.value.downcast_ref()
+        self.resource_of(TypeId::of::<R>())?.downcast_ref()
+    }
+
+    #[inline(never)]
+    fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
+        Some(&*self.resources.get(&type_id)?.value)
+    }
+
+    #[inline(never)]
+    fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
+        Some(&mut *self.resources.get_mut(&type_id)?.value)
     }
 
     /// The `R` resource mutably, if inserted.
@@ -799,10 +823,7 @@ impl World {
     /// *w.get_resource_mut::<u8>().unwrap() = 5; assert_eq!(w.get_resource::<u8>(), Some(&5));
     /// ```
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
-        self.resources
-            .get_mut(&TypeId::of::<R>())?
-            .value
-            .downcast_mut()
+        self.resource_of_mut(TypeId::of::<R>())?.downcast_mut()
     }
 
     /// Remove and return the `R` resource.

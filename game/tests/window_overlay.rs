@@ -161,6 +161,29 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
         in_banner > 200 && in_hint > 200,
         "both texts on screen: {in_banner} gold pixels in the banner, {in_hint} in the hint"
     );
+
+    // At 640x360 the profiler window reaches the bottom of the screen unless it stops above
+    // the banner and the hint: both texts read across their whole width.
+    let Some(small) = run(
+        (640, 360),
+        240,
+        &["--debug", "profiler", "--no-dirty", "--press", "F7@120"],
+        "f7_small",
+    ) else {
+        return;
+    };
+    for what in ["banner", "hint"] {
+        let [x, y, w, h] = rect(&small.report[what], what);
+        let halves = [[x, y, w / 2.0, h], [x + w / 2.0, y, w / 2.0, h]];
+        let [left, right] = halves.map(|r| gold_in(&small.shot, r));
+        eprintln!("640x360 {what}: {left} gold pixels in its left half, {right} in its right");
+        assert!(
+            left > 50 && right > 50,
+            "at 640x360 with F2 open the {what}'s text is covered: {left} gold pixels in its \
+             left half, {right} in its right (panels {})",
+            small.report["panels"]
+        );
+    }
 }
 
 #[test]

@@ -183,7 +183,7 @@ impl App {
             world_quads: drawing.renderer.last_quads,
         });
         // The profiler window goes over everything, after the stats panel's figures are taken.
-        drawing.overlay.draw_profiler(HUD_BAR + 12.0);
+        drawing.overlay.draw_profiler(HUD_BAR + 12.0, drawing.hint);
         // Hand the batched draws to OpenGL now (setting the camera flushes them), so that the
         // render time includes submitting them; `next_frame` is left with the buffer swap.
         set_default_camera();

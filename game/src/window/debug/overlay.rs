@@ -249,7 +249,8 @@ impl Overlay {
             rects.push(self.stats_rect);
         }
         if self.views.is_on(View::Profiler) {
-            rects.push(ProfilerWindow::rect(self.profiler.side, self.profiler_top));
+            let (side, top) = (self.profiler.side, self.profiler_top);
+            rects.push(ProfilerWindow::rect(side, top, self.profiler.bottom));
         }
         rects.into_iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
     }
@@ -410,20 +411,24 @@ impl Overlay {
         self.add_own(started);
     }
 
-    /// Run and paint the profiler window (last, over everything), its top at `top`.
-    pub fn draw_profiler(&mut self, top: f32) {
+    /// Run and paint the profiler window (last, over everything), its top at `top`, its bottom
+    /// above the banner and the level's `hint` (the box drawn this frame, if any) where it
+    /// would cover them.
+    pub fn draw_profiler(&mut self, top: f32, hint: Option<Rect>) {
         if !self.views.is_on(View::Profiler) {
             return;
         }
         let started = Instant::now();
         self.profiler_top = top;
+        let below: Vec<Rect> = self.banner_rect.into_iter().chain(hint).collect();
+        self.profiler.bottom = ProfilerWindow::bottom(self.profiler.side, top, &below);
         let own_us = median(&self.own_us);
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
         let steps = &self.steps;
         let saved = self.saved.as_deref();
         let profiler = &mut self.profiler;
         let last = self.history.back().copied().unwrap_or_default();
-        let rect = ProfilerWindow::rect(profiler.side, top);
+        let rect = ProfilerWindow::rect(profiler.side, top, profiler.bottom);
         let mut open = true;
         egui.run(|ctx| {
             ctx.style_mut(fit_style);

@@ -50,6 +50,8 @@ pub(super) struct ProfilerWindow {
     puffin: Option<puffin_egui::GlobalProfilerUi>,
     /// The flamegraph should zoom to the update scope as soon as there is one to zoom to.
     zoom_pending: bool,
+    /// The bottom edge of the window as last placed, in screen pixels.
+    pub(super) bottom: f32,
 }
 
 /// Widest profiler window: the Systems table needs about 430 px; more would only hide the game.
@@ -89,9 +91,9 @@ pub(super) fn fit_style(style: &mut egui::Style) {
 }
 
 impl ProfilerWindow {
-    /// The window's rectangle when docked to `side`: a column from `top` to the bottom of the
-    /// screen, leaving the middle clear.
-    pub(super) fn rect(side: Side, top: f32) -> Rect {
+    /// The window's rectangle when docked to `side`: a column from `top` down to `bottom`
+    /// (the screen's bottom margin, or what is drawn at the bottom), leaving the middle clear.
+    pub(super) fn rect(side: Side, top: f32, bottom: f32) -> Rect {
         let w = ((screen_width() - CLEAR_MIDDLE) / 2.0 - MARGIN)
             .clamp(PROFILER_MIN_W, PROFILER_MAX_W)
             .min(screen_width() - 2.0 * MARGIN);
@@ -99,7 +101,18 @@ impl ProfilerWindow {
             Side::Left => MARGIN,
             Side::Right => screen_width() - w - MARGIN,
         };
-        Rect::new(x, top, w, (screen_height() - top - MARGIN).max(120.0))
+        Rect::new(x, top, w, (bottom - top).max(120.0))
+    }
+
+    /// The window's bottom edge when docked to `side` below `top`: the screen's bottom margin,
+    /// or above the texts in `below` (the F7 banner, the level's hint) that it would cover, so
+    /// they stay readable; the Systems table scrolls in what is left.
+    pub(super) fn bottom(side: Side, top: f32, below: &[Rect]) -> f32 {
+        let column = Self::rect(side, top, screen_height() - MARGIN);
+        below
+            .iter()
+            .filter(|r| r.x < column.right() && column.x < r.right() && r.bottom() > top)
+            .fold(column.bottom(), |bottom, r| bottom.min(r.y - MARGIN / 2.0))
     }
 
     /// Dock to `preferred` (the side no other panel uses), or to the other side while the
@@ -107,7 +120,7 @@ impl ProfilerWindow {
     /// clear, so a player on the edge does not make the window jump to and fro.
     pub(super) fn place(&mut self, preferred: Side, player_x: Option<f32>) {
         let covers = |side, clearance| {
-            let r = Self::rect(side, 0.0);
+            let r = Self::rect(side, 0.0, screen_height());
             player_x.is_some_and(|x| x + clearance > r.x && x - clearance < r.x + r.w)
         };
         if self.side != preferred && !covers(preferred, 3.0 * PLAYER_CLEARANCE) {
@@ -170,7 +183,7 @@ impl ProfilerWindow {
                 ui.label("No level is running.");
             }
             Tab::Systems => {
-                self.shown = systems_table(ui, &rows, steps, last, own_us);
+                self.shown = systems_table(ui, &rows, steps, last, own_us, self.bottom);
             }
             Tab::Flamegraph => {
                 ui.horizontal(|ui| {
@@ -213,6 +226,7 @@ fn systems_table(
     steps: &StepCosts,
     last: FrameCost,
     own_us: f32,
+    bottom: f32,
 ) -> Vec<String> {
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
     let phase = steps.phase();
@@ -235,8 +249,8 @@ fn systems_table(
     let row_h = ui.text_style_height(&egui::TextStyle::Monospace);
     let bar_ink = egui::Color32::from_rgb(255, 140, 50);
     let mut shown = Vec::with_capacity(rows.len() + 2);
-    // What is left of the window above the screen's bottom margin (the window's frame below).
-    let room = (screen_height() - MARGIN - 12.0 - ui.cursor().top()).max(3.0 * row_h);
+    // What is left of the window above its bottom edge (the window's frame below).
+    let room = (bottom - 12.0 - ui.cursor().top()).max(3.0 * row_h);
     egui::ScrollArea::vertical()
         .max_height(room)
         .show(ui, |ui| {
