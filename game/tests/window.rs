@@ -406,6 +406,112 @@ fn the_room_stays_framed_and_the_hud_anchored_from_640x360_to_4k() {
             assert_eq!(run.pixel(x, 1), BAR, "{size:?}: bar at ({x}, 1)");
             assert_eq!(run.pixel(x, 39), EDGE, "{size:?}: bar edge at ({x}, 39)");
         }
+        run.assert_hud_bar_fits(&["level", "crates", "coins", "clock", "keys"]);
+    }
+}
+
+// The HUD bar's items, as the scripted report gives them (`hud_bar`: each item's text and box),
+// checked against the screenshot.
+
+/// `ui::ink::TEXT`, `ui::ink::GOLD` and `ui::ink::DIM` as the screenshot shows them, and the
+/// gold medal's ink (`screens::medal_ink`).
+const TEXT_INK: [u8; 3] = [242, 237, 219];
+const GOLD_INK: [u8; 3] = [255, 209, 76];
+const DIM_INK: [u8; 3] = [178, 178, 191];
+const GOLD_MEDAL_INK: [u8; 3] = [255, 204, 51];
+
+impl Run {
+    /// The HUD bar's items in the report: what each shows, its text and its box.
+    fn hud_bar(&self) -> Vec<(String, String, [f32; 4])> {
+        let items = self.summary["hud_bar"]
+            .as_array()
+            .expect("hud_bar reported");
+        items
+            .iter()
+            .map(|i| {
+                let rect = i["rect"].as_array().expect("a rect");
+                let n = |k: usize| rect[k].as_f64().expect("a number") as f32;
+                (
+                    i["item"].as_str().expect("an item").to_owned(),
+                    i["text"].as_str().expect("a text").to_owned(),
+                    [n(0), n(1), n(2), n(3)],
+                )
+            })
+            .collect()
+    }
+
+    /// Every item of the HUD bar is inside the window and in the bar, left of the next one,
+    /// and drawn: its ink is on the screenshot inside its box. `wanted` are the items that must
+    /// be there.
+    fn assert_hud_bar_fits(&self, wanted: &[&str]) {
+        let size = (self.width, self.height);
+        let items = self.hud_bar();
+        let shown: Vec<&str> = items.iter().map(|(what, ..)| what.as_str()).collect();
+        for what in wanted {
+            assert!(
+                shown.contains(what),
+                "{size:?}: no {what} in the HUD bar: {items:?}"
+            );
+        }
+        let mut right_of_last = 0.0;
+        for (what, text, [x, y, w, h]) in &items {
+            assert!(
+                *x >= right_of_last && *y >= 0.0 && x + w <= self.width as f32 && y + h <= 38.0,
+                "{size:?}: the HUD's {what} {text:?} at {:?} is not inside the bar (0, 0, {}, 38) \
+                 right of the item before it (ending at {right_of_last})",
+                [x, y, w, h],
+                self.width
+            );
+            right_of_last = x + w;
+            let ink = match what.as_str() {
+                "level" => GOLD_INK,
+                "keys" => DIM_INK,
+                "par" => GOLD_MEDAL_INK,
+                _ => TEXT_INK,
+            };
+            let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+            let (x1, y1) = ((x + w).ceil() as u32, (y + h).ceil() as u32);
+            let inked = self.count_in((x0, y0, x1, y1), &[ink]);
+            assert!(
+                inked > 0,
+                "{size:?}: no pixel of the HUD's {what} {text:?} in its ink {ink:?} inside its \
+                 box {:?}",
+                [x, y, w, h]
+            );
+        }
+    }
+}
+
+#[test]
+fn every_hud_item_fits_a_640x360_window_whatever_the_level_name() {
+    // The default level, whose name is of the usual length, and the same level under the
+    // longest name a level may have (64 characters).
+    let levels = common::TempDir::new("hud-names");
+    let long_name = "The Long and Winding Storeroom Behind the Old Harbour Warehouses";
+    assert_eq!(long_name.chars().count(), 64);
+    let room = std::fs::read_to_string(repo().join("levels/crate_room.ron")).expect("the level");
+    assert!(room.contains("name: \"The Crate Room\""));
+    let long = levels.path("long_name.ron");
+    std::fs::write(
+        &long,
+        room.replace(
+            "name: \"The Crate Room\"",
+            &format!("name: \"{long_name}\""),
+        ),
+    )
+    .expect("write the level");
+    for (level, name) in [
+        ("levels/crate_room.ron", "hud_640"),
+        (&long, "hud_640_long"),
+    ] {
+        // 120 frames: two seconds of play, well inside the gold par time.
+        let args = ["--level", level, "--input", "bot", "--mute"];
+        let Some(run) = run_game_at((640, 360), 120, &args, name, None) else {
+            return;
+        };
+        // What a player needs most (the crates left, the clock and the time to beat) and the
+        // way to the keys.
+        run.assert_hud_bar_fits(&["level", "crates", "coins", "clock", "par", "keys"]);
     }
 }
 

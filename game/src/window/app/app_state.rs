@@ -170,6 +170,8 @@ pub(super) struct Drawing {
     pub fullscreen: bool,
     /// The level's hint box as last drawn, while it shows (for the scripted report).
     pub hint: Option<macroquad::prelude::Rect>,
+    /// The HUD bar's items as last drawn (for the scripted report).
+    pub bar: Vec<super::screens::BarItem>,
 }
 
 /// Frame counts and timings.

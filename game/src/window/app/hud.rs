@@ -41,6 +41,7 @@ impl App {
     /// notices and the level error.
     pub fn draw_hud(&mut self) {
         self.drawing.hint = None;
+        self.drawing.bar.clear();
         let Some(sim) = &self.run.sim else {
             self.drawing
                 .hud
@@ -69,14 +70,14 @@ impl App {
             }
             _ => muted.to_string(),
         };
-        let hud = &mut self.drawing.hud;
-        screens::hud_bar(
+        self.drawing.bar = screens::hud_bar(
             &self.drawing.renderer,
             &self.run.name,
             &state,
             self.run.par,
             &hint,
         );
+        let hud = &mut self.drawing.hud;
         if let Mode::Settings { menu, .. } = &self.mode {
             screens::settings(hud, self.records.settings.current(), menu.selected);
         } else if let Some(c) = &self.run.cleared {

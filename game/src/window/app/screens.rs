@@ -3,7 +3,10 @@
 
 use macroquad::prelude::*;
 
-use super::render::Renderer;
+use serde::Serialize;
+
+use super::render::{Icons, Renderer};
+use crate::atlas::FrameRect;
 use crate::campaign::medals::{Medal, Par};
 use crate::input::menu::SettingsRow;
 use crate::records::clock;
@@ -16,64 +19,316 @@ use crate::window::ui::{Hud, ink};
 pub const HUD_BAR: f32 = 40.0;
 
 /// Draw the HUD bar now (screen camera set): level name, a crate icon with the crates left, a
-/// coin icon with the coins, and the time since the level started (frozen once cleared).
+/// coin icon with the coins, the time since the level started (frozen once cleared), the time
+/// to beat, and the keys on the right. Returns what it drew where, for the scripted report.
+///
+/// On a narrow window the bar gives way step by step ([`SQUEEZES`]) until it fits: the status
+/// before the keys hint goes, the gaps close, the text gets smaller, the level name is shortened,
+/// the par time loses its medal's name (its colour still tells the medal), then the keys hint
+/// and the level name go. Crates, coins and both times always stay.
 pub fn hud_bar(
     renderer: &Renderer,
     level_name: &str,
     state: &GameState,
     par: Option<Par>,
-    muted_hint: &str,
-) {
+    status: &str,
+) -> Vec<BarItem> {
     let w = screen_width();
     draw_rectangle(0.0, 0.0, w, HUD_BAR, ink::OPAQUE);
     draw_rectangle(0.0, HUD_BAR - 2.0, w, 2.0, ink::EDGE);
-    let (size, base) = (24.0, HUD_BAR / 2.0 + 8.0);
-    let mut x = 14.0;
-    let text = |t: &str, x: &mut f32, color: Color| {
-        draw_text(t, x.round(), base, size, color);
-        *x += measure_text(t, None, size as u16, 1.0).width;
-    };
-    text(&shorten(level_name, 40), &mut x, ink::GOLD);
-    x += 36.0;
-    let icons = renderer.icons();
-    let icon_size = 30.0;
-    let icon_y = (HUD_BAR - icon_size) / 2.0 - 1.0;
-    if let Some(icon) = icons.crate_icon {
-        renderer.draw_icon(icon, x, icon_y, icon_size);
-        x += icon_size + 8.0;
-    } else {
-        text("Crates ", &mut x, ink::DIM);
-    }
-    text(
-        &format!("{} / {}", state.crates_left, state.crates_total),
-        &mut x,
-        ink::TEXT,
-    );
-    x += 36.0;
-    if let Some(icon) = icons.coin {
-        renderer.draw_icon(icon, x, icon_y, icon_size);
-        x += icon_size + 8.0;
-    } else {
-        text("Coins ", &mut x, ink::DIM);
-    }
-    text(&state.score.to_string(), &mut x, ink::TEXT);
-    x += 36.0;
     let time = state.clock();
-    text(&clock(time), &mut x, ink::TEXT);
-    // The time to beat: the best medal this run can still earn.
-    if let Some((medal, steps)) = par.and_then(|p| time_to_beat(p, time)) {
-        x += 14.0;
-        let label = format!("{} {}", medal.name(), clock(steps));
-        text(&label, &mut x, medal_ink(medal));
+    let facts = BarFacts {
+        icons: renderer.icons(),
+        name: level_name,
+        crates: format!("{} / {}", state.crates_left, state.crates_total),
+        coins: state.score.to_string(),
+        clock: clock(time),
+        par: par.and_then(|p| time_to_beat(p, time)),
+        status,
+    };
+    let room = w - 2.0 * BAR_MARGIN;
+    let items = SQUEEZES
+        .iter()
+        .find_map(|s| facts.items(s).filter(|items| width(items) <= room))
+        .unwrap_or_else(|| facts.squeezed_most());
+    let mut drawn = Vec::with_capacity(items.len());
+    let mut x = BAR_MARGIN;
+    for item in &items {
+        let at = if item.what == "keys" {
+            w - BAR_MARGIN - item.width()
+        } else {
+            x + item.lead
+        };
+        drawn.push(item.draw(renderer, at));
+        x = at + item.width();
     }
-    // The keys on the right, shortened (then dropped) where the bar is too narrow for them.
-    let right_edge = w - 14.0;
-    for hint in [format!("{muted_hint}F1 keys"), "F1 keys".to_owned()] {
-        let hw = measure_text(&hint, None, 20, 1.0).width;
-        if x + 24.0 <= right_edge - hw {
-            draw_text(&hint, (right_edge - hw).round(), base, 20.0, ink::DIM);
-            break;
+    drawn
+}
+
+/// One item of the HUD bar as drawn, in the scripted report.
+#[derive(Clone, Debug, Serialize)]
+pub struct BarItem {
+    /// What it shows: `level`, `crates`, `coins`, `clock`, `par` or `keys`.
+    pub item: &'static str,
+    /// Its text.
+    pub text: String,
+    /// Its box on the screen (icon and text), `[x, y, w, h]` in screen pixels.
+    pub rect: [f32; 4],
+    /// The size of its text in pixels.
+    pub size: f32,
+}
+
+/// Space between the screen's edges and the bar's first and last items.
+const BAR_MARGIN: f32 = 14.0;
+
+/// How far the HUD bar gives way to fit the window.
+#[derive(Clone, Copy, Debug)]
+struct Squeeze {
+    /// Text size; the icons scale with it, the keys hint is 4 px smaller.
+    size: f32,
+    /// Space before each of crates, coins and the clock.
+    gap: f32,
+    /// Whether the keys hint keeps the status before it ("sound off (M)", "REPLAY 2x").
+    status: bool,
+    /// How the level name gives way.
+    name: NameFit,
+    /// Whether the par time keeps its medal's name.
+    medal_name: bool,
+    /// Whether the keys hint shows.
+    keys: bool,
+}
+
+/// How the level name gives way to a narrow window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NameFit {
+    /// Shown whole (up to 40 characters), or the layout does not fit.
+    Whole,
+    /// Shortened to fit, to no fewer than [`NAME_LEAST`] characters.
+    Shortened,
+    /// Shortened, or left out if it cannot be.
+    Dropped,
+}
+
+/// The fewest characters of the level name worth showing, before its "...".
+const NAME_LEAST: usize = 8;
+
+/// The bar as a 1280-pixel window shows it.
+const ROOMY: Squeeze = Squeeze {
+    size: 24.0,
+    gap: 36.0,
+    status: true,
+    name: NameFit::Whole,
+    medal_name: true,
+    keys: true,
+};
+
+/// The HUD bar's layouts, roomiest first: the first that fits the window is drawn.
+const SQUEEZES: [Squeeze; 8] = {
+    let status = Squeeze {
+        status: false,
+        ..ROOMY
+    };
+    let gaps = Squeeze {
+        gap: 16.0,
+        ..status
+    };
+    let smaller = Squeeze { size: 20.0, ..gaps };
+    let name = Squeeze {
+        name: NameFit::Shortened,
+        ..smaller
+    };
+    let medal = Squeeze {
+        medal_name: false,
+        ..name
+    };
+    let keys = Squeeze {
+        keys: false,
+        ..medal
+    };
+    let no_name = Squeeze {
+        name: NameFit::Dropped,
+        ..keys
+    };
+    [ROOMY, status, gaps, smaller, name, medal, keys, no_name]
+};
+
+/// What the HUD bar shows this frame, before it is laid out.
+struct BarFacts<'a> {
+    icons: Icons,
+    name: &'a str,
+    crates: String,
+    coins: String,
+    clock: String,
+    /// The best medal the run can still earn, and its time.
+    par: Option<(Medal, u64)>,
+    status: &'a str,
+}
+
+/// One piece of an item: an icon or a run of text.
+#[derive(Clone, Debug)]
+enum Piece {
+    Icon(FrameRect, f32),
+    Text(String, f32, Color),
+}
+
+impl Piece {
+    fn width(&self) -> f32 {
+        match self {
+            // The icon and the space after it.
+            Self::Icon(_, size) => size + 8.0,
+            Self::Text(text, size, _) => measure_text(text, None, *size as u16, 1.0).width,
         }
+    }
+}
+
+/// One item of the bar as laid out: the space before it and its pieces.
+#[derive(Clone, Debug)]
+struct Item {
+    what: &'static str,
+    lead: f32,
+    pieces: Vec<Piece>,
+}
+
+impl Item {
+    fn width(&self) -> f32 {
+        self.pieces.iter().map(Piece::width).sum()
+    }
+
+    /// Draw the item with its left edge at `x`, and say where.
+    fn draw(&self, renderer: &Renderer, x: f32) -> BarItem {
+        let (mut left, mut top, mut bottom) = (x, HUD_BAR, 0.0_f32);
+        let mut text = String::new();
+        let mut size = 0.0;
+        for piece in &self.pieces {
+            match piece {
+                Piece::Icon(icon, s) => {
+                    let y = (HUD_BAR - s) / 2.0 - 1.0;
+                    renderer.draw_icon(*icon, left, y, *s);
+                    (top, bottom) = (top.min(y), bottom.max(y + s));
+                }
+                Piece::Text(t, s, color) => {
+                    // One baseline for every size, so smaller text stays in line.
+                    let base = HUD_BAR / 2.0 + 8.0;
+                    draw_text(t, left.round(), base, *s, *color);
+                    let dims = measure_text(t, None, *s as u16, 1.0);
+                    top = top.min(base - dims.offset_y);
+                    bottom = bottom.max(base - dims.offset_y + dims.height);
+                    text.push_str(t);
+                    size = *s;
+                }
+            }
+            left += piece.width();
+        }
+        BarItem {
+            item: self.what,
+            text,
+            rect: [x.round(), top, left - x, bottom - top],
+            size,
+        }
+    }
+}
+
+/// The total width of `items` laid out left to right, the keys hint with its 24 px of space.
+fn width(items: &[Item]) -> f32 {
+    items
+        .iter()
+        .map(|i| i.width() + if i.what == "keys" { 24.0 } else { i.lead })
+        .sum()
+}
+
+impl BarFacts<'_> {
+    /// The items laid out as `s` says, or `None` if the level name does not fit the window as
+    /// `s` allows.
+    fn items(&self, s: &Squeeze) -> Option<Vec<Item>> {
+        let size = s.size;
+        let icon = size * 1.25;
+        let counted = |what, icon_frame: Option<FrameRect>, word: &str, figure: &str, lead| {
+            let mut pieces = vec![match icon_frame {
+                Some(frame) => Piece::Icon(frame, icon),
+                None => Piece::Text(word.to_owned(), size, ink::DIM),
+            }];
+            pieces.push(Piece::Text(figure.to_owned(), size, ink::TEXT));
+            Item { what, lead, pieces }
+        };
+        let mut items = vec![
+            counted(
+                "crates",
+                self.icons.crate_icon,
+                "Crates ",
+                &self.crates,
+                s.gap,
+            ),
+            counted("coins", self.icons.coin, "Coins ", &self.coins, s.gap),
+            Item {
+                what: "clock",
+                lead: s.gap,
+                pieces: vec![Piece::Text(self.clock.clone(), size, ink::TEXT)],
+            },
+        ];
+        if let Some((medal, steps)) = self.par {
+            let label = if s.medal_name {
+                format!("{} {}", medal.name(), clock(steps))
+            } else {
+                clock(steps)
+            };
+            items.push(Item {
+                what: "par",
+                lead: 14.0,
+                pieces: vec![Piece::Text(label, size, medal_ink(medal))],
+            });
+        }
+        if s.keys {
+            let status = if s.status { self.status } else { "" };
+            items.push(Item {
+                what: "keys",
+                lead: 0.0,
+                pieces: vec![Piece::Text(
+                    format!("{status}F1 keys"),
+                    size - 4.0,
+                    ink::DIM,
+                )],
+            });
+        }
+        let room = screen_width() - 2.0 * BAR_MARGIN - width(&items);
+        match self.name_in(room, size, s.name) {
+            Some(name) => items.insert(
+                0,
+                Item {
+                    what: "level",
+                    lead: 0.0,
+                    pieces: vec![Piece::Text(name, size, ink::GOLD)],
+                },
+            ),
+            // The crates' lead was the space after the name.
+            None if s.name == NameFit::Dropped => items[0].lead = 0.0,
+            None => return None,
+        }
+        Some(items)
+    }
+
+    /// The level name as it fits `room` at `size`, whole (up to 40 characters) or, as `fit`
+    /// allows, shortened: `None` if it does not fit.
+    fn name_in(&self, room: f32, size: f32, fit: NameFit) -> Option<String> {
+        let fits = |t: &String| measure_text(t, None, size as u16, 1.0).width <= room;
+        let whole = shorten(self.name, 40);
+        if fits(&whole) {
+            return Some(whole);
+        }
+        if fit == NameFit::Whole {
+            return None;
+        }
+        (NAME_LEAST..self.name.chars().count().min(40))
+            .rev()
+            .map(|n| shorten(self.name, n))
+            .find(fits)
+    }
+
+    /// The most squeezed layout, for a window too narrow for any (below 640 pixels): it may be
+    /// cut off at the right.
+    fn squeezed_most(&self) -> Vec<Item> {
+        // With the name dropped, every layout is made.
+        self.items(&SQUEEZES[SQUEEZES.len() - 1])
+            .unwrap_or_default()
     }
 }
 

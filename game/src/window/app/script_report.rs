@@ -10,6 +10,7 @@ use super::app_error::AppError;
 use super::app_state::App;
 use super::frame_times::CpuTimes;
 use super::mode::Mode;
+use super::screens::BarItem;
 use super::screenshot;
 use crate::campaign::medals::Medal;
 use crate::records::settings::Settings;
@@ -66,6 +67,8 @@ pub struct ScriptReport {
     pub panels: Vec<[f32; 4]>,
     /// The level's hint box at the end, `[x, y, w, h]` in screen pixels, while it shows.
     pub hint: Option<[f32; 4]>,
+    /// The HUD bar's items at the end, left to right: what each shows, its text and its box.
+    pub hud_bar: Vec<BarItem>,
     /// The banner at the bottom at the end (the F7 comparison or compare mode's line, while the
     /// stats panel is off), `[x, y, w, h]` in screen pixels.
     pub banner: Option<[f32; 4]>,
@@ -219,6 +222,7 @@ impl App {
                 .map(|p| [p.x, p.y]),
             panels: self.drawing.overlay.panel_rects(),
             hint: self.drawing.hint.map(|r| [r.x, r.y, r.w, r.h]),
+            hud_bar: self.drawing.bar.clone(),
             banner: self.drawing.overlay.banner_rect(),
             reloads: self.reload.reloads,
             ..report

@@ -231,6 +231,7 @@ impl Drawing {
             // The window opens windowed (macroquad's `Conf` default).
             fullscreen: false,
             hint: None,
+            bar: Vec::new(),
         }
     }
 }
