@@ -226,8 +226,20 @@ fn sound_with_or_without_a_device_changes_no_output_and_says_at_most_one_line() 
         return;
     };
     let muted = play("levels/crate_room.ron", 300, &["--mute"], "muted").expect("window works");
-    // The report's `settings` is what the settings file keeps: `--mute` changes the run only.
-    assert_eq!(run.summary, muted.summary);
+    // The HUD bar says the sound is off (M turns it on) in the muted run only.
+    let keys = |run: &Run| {
+        let items = run.hud_bar();
+        let keys = items.iter().find(|(what, ..)| what == "keys");
+        keys.expect("the keys hint").1.clone()
+    };
+    assert_eq!(keys(run), "F1 keys");
+    assert_eq!(keys(&muted), "sound off (M)   F1 keys");
+    // Nothing else differs. The report's `settings` is what the settings file keeps: `--mute`
+    // changes the run only.
+    let (mut heard, mut quiet) = (run.summary.clone(), muted.summary.clone());
+    heard["hud_bar"].take();
+    quiet["hud_bar"].take();
+    assert_eq!(heard, quiet);
     for run in [run, &muted] {
         // A dead audio thread answers on stdout ("Audio thread died") if the game talks to it.
         assert_eq!(
