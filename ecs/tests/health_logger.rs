@@ -3,9 +3,9 @@
 // The example's logic lives in `run()`; its `main` is unused here.
 #[allow(dead_code)]
 #[path = "../examples/health_logger.rs"]
-mod health_logger;
+mod example;
 
 #[test]
 fn health_logger_prints_only_changed_health() {
-    assert_eq!(health_logger::run(), ["10/10", "8/10"]);
+    assert_eq!(example::run(), ["10/10", "8/10"]);
 }
