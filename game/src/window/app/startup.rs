@@ -107,9 +107,13 @@ impl App {
                     .iter()
                     .map(|m| crate::level::escape_for_display(m).into_owned())
                     .collect();
+                let after = if names.len() == 1 {
+                    "the level after it opens as if it were cleared"
+                } else {
+                    "the level after each opens as if it were cleared"
+                };
                 format!(
-                    "{}: listed but missing from {}: {}; the levels after them open as if \
-                     they were cleared",
+                    "{}: listed but missing from {}: {}; {after}",
                     crate::campaign::FILE_NAME,
                     crate::level::escape_for_display(&dirs.levels.display().to_string()),
                     names.join(", ")
