@@ -3,12 +3,18 @@
 //! millions of rows) are rejected or counted as they stream in, not kept.
 //!
 //! Measured as the process's peak resident memory, which Linux lets a process reset
-//! (`/proc/self/clear_refs`), so this file holds one test: tests running in parallel would count
-//! each other's memory. Elsewhere the test only checks that every case is rejected.
+//! (`/proc/self/clear_refs`). Other tests of the program, running in parallel, would count in
+//! it, so the test measures in a child process of its own: the program run again with only
+//! this test and `MEASURE` set. Elsewhere the test only checks that every case is rejected.
 
 use std::path::Path;
 
 use game::level::{self, DEFAULT_SKINS};
+
+use crate::common::process::{TOOL_LIMIT, output_within};
+
+/// Set in the child process that measures.
+const MEASURE: &str = "CRATE_ROOM_TEST_MEASURE_MEMORY";
 
 /// The peak resident memory of this process, in bytes, if the system tells.
 fn peak_resident() -> Option<usize> {
@@ -47,6 +53,28 @@ fn repeated(head: &str, item: &str, count: usize, tail: &str) -> String {
 #[test]
 #[ignore = "heavy: .ci/run runs it"]
 fn memory_follows_the_level_not_the_file() {
+    if std::env::var_os(MEASURE).is_none() {
+        let child = output_within(
+            std::process::Command::new(std::env::current_exe().expect("this test program"))
+                .args([
+                    "--exact",
+                    "level_memory::memory_follows_the_level_not_the_file",
+                    "--ignored",
+                    "--test-threads",
+                    "1",
+                ])
+                .env(MEASURE, "1"),
+            TOOL_LIMIT,
+        );
+        let out = String::from_utf8_lossy(&child.stdout);
+        assert!(
+            child.status.success() && out.contains("1 passed"),
+            "the measuring child: {:?}\n{out}\n{}",
+            child.status,
+            String::from_utf8_lossy(&child.stderr)
+        );
+        return;
+    }
     let head = "(name: \"M\", map: [\"#@c#\"], ";
     // Files of about 16 MiB, the largest `load` reads, that can only be errors.
     let rejected_early = [
