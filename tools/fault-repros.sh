@@ -8,7 +8,7 @@
 # Each case has a fresh data folder (`CRATE_ROOM_DATA_DIR`) under one temporary folder, removed
 # at the end; every process started has a deadline (`timeout`). Windowed runs share one Xvfb of
 # their own. The full-disk case mounts a 16 KiB tmpfs (needs root; without it the case says so).
-# The last case runs `game/benches/reload_figures.sh` (a 6.7M-crate level, a minute or two);
+# The last case runs `benches/reload_figures.sh` (a 6.7M-crate level, a minute or two);
 # `REPROS_SKIP_RELOAD=1` leaves it out.
 #
 # Usage: cargo build --release && bash tools/fault-repros.sh
@@ -357,7 +357,7 @@ if [ "${REPROS_SKIP_RELOAD:-}" = 1 ]; then
   report "hot reload of 6.7M crates" "left out (REPROS_SKIP_RELOAD=1)" ok
 else
   c=$(case_dir reload)
-  timeout 900 bash game/benches/reload_figures.sh >"$c/out" 2>"$c/err"
+  timeout 900 bash benches/reload_figures.sh >"$c/out" 2>"$c/err"
   h=$?
   max=$(sed -n 's/.*max \([0-9,]*\);.*/\1/p' "$c/out" | tr -d ,)
   report "hot reload of 6.7M crates" \

@@ -3,7 +3,7 @@
 # valgrind's callgrind instead of timed, so two versions of the code can be compared on a noisy
 # machine. A tool for people: it needs valgrind, and no test or CI job runs it.
 #
-# Usage: bash game/benches/callgrind.sh [STEPS]     (STEPS measured per run, default 1000)
+# Usage: bash benches/callgrind.sh [STEPS]     (STEPS measured per run, default 1000)
 #
 # Method. Levels of 1,000 and 100,000 crates are generated (`crate-room gen-level --seed 1`,
 # never committed). Each row runs `crate-room sim` under callgrind twice, for WARM steps and for
@@ -24,7 +24,7 @@
 # counts measure the code itself. That profile writes to target/release too, so the next
 # `cargo run --release` rebuilds those two crates (and this script after it).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 steps=${1:-1000}
 warm=60
 if ! [[ $steps =~ ^[1-9][0-9]*$ ]]; then

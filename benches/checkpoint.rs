@@ -7,7 +7,7 @@
 //! microseconds, taken after 600 idle steps; and, 300 idle steps later, the hash read between
 //! checkpoints, which hashes the entities pending since the last fold.
 //!
-//! `cargo bench -p game --bench checkpoint` (`CHECKPOINT_SIZES=2000,100000` to pick sizes).
+//! `cargo bench -p benches --bench checkpoint` (`CHECKPOINT_SIZES=2000,100000` to pick sizes).
 
 use std::path::Path;
 use std::time::Instant;

@@ -5,7 +5,7 @@
 # renamed over it, and the game swaps it in by hot reload. Prints the run's frame and update
 # times, and how many steps the swapped-in level ran (its `--record`ed run), which shows the
 # swap came before the last frame (whose wait for a reload in flight is not timed).
-# Usage: bash game/benches/reload_figures.sh [FRAMES] [CRATES]
+# Usage: bash benches/reload_figures.sh [FRAMES] [CRATES]
 source "$(dirname "$0")/figures_setup.sh" "${1:-3000}"
 crates=${2:-6700000}
 "$bin" gen-level --crates 100 --seed 1 --out "$dir/level.ron"

@@ -1,6 +1,6 @@
 //! Criterion benches of the hot game systems and whole steps, on generated levels.
 //!
-//! `cargo bench -p game --bench systems`
+//! `cargo bench -p benches --bench systems`
 
 use std::hint::black_box;
 use std::path::Path;

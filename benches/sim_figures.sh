@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Headless figures for BENCHMARKS.md: generates levels of 1,000 / 10,000 / 100,000 crates
 # (never committed), then runs `crate-room sim --json` on them and on the shipped levels, and
-# prints one markdown row per run. Usage: bash game/benches/sim_figures.sh [FRAMES]
+# prints one markdown row per run. Usage: bash benches/sim_figures.sh [FRAMES]
 source "$(dirname "$0")/figures_setup.sh" "$@"
 for n in 1000 10000 100000; do
   "$bin" gen-level --crates "$n" --seed 1 --out "$dir/gen_$n.ron"

@@ -9,8 +9,8 @@
 //! (`state_hash::entity_hashes`). The CSV also has the dirty sets' total size and the number of
 //! kegs that blew up in the step.
 //!
-//! `cargo bench -p game --bench keg_burst` writes `docs/burst.csv` (one row per step) and prints
-//! a summary; `python3 game/benches/plot_burst.py` fits the line and draws `docs/burst.png`.
+//! `cargo bench -p benches --bench keg_burst` writes `docs/burst.csv` (one row per step) and prints
+//! a summary; `python3 benches/plot_burst.py` fits the line and draws `docs/burst.png`.
 //! `KEG_BURST_SIDE` changes the field's side, `KEG_BURST_REPEATS` the timed runs per step
 //! (each step's figure is the fastest of them: the least disturbed by other processes),
 //! `KEG_BURST_OUT` the CSV's path.

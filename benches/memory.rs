@@ -7,7 +7,7 @@
 //! and a table of the heap bytes of every ECS column, watched column's change bits and system
 //! (by capacity, `World::memory_use`), the grids, the tile map and the level text, per crate.
 //!
-//! `cargo bench -p game --bench memory` (`MEMORY_CRATES=100000` for another size).
+//! `cargo bench -p benches --bench memory` (`MEMORY_CRATES=100000` for another size).
 
 use std::path::Path;
 use std::time::Instant;

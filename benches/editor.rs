@@ -5,7 +5,7 @@
 //! map (1024 x 1024) a flood fill and a paste of clipboard text, each with the undo that puts
 //! the map back for the next iteration.
 //!
-//! `cargo bench -p game --bench editor`
+//! `cargo bench -p benches --bench editor`
 
 use std::hint::black_box;
 use std::path::Path;

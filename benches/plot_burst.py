@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit and plot the keg burst benchmark (game/benches/keg_burst.rs).
+"""Fit and plot the keg burst benchmark (benches/keg_burst.rs).
 
 Reads docs/burst.csv and, over every step but the first 60 (which see the world as new), fits
 the update time with change tracking on by least squares:
@@ -9,7 +9,7 @@ the update time with change tracking on by least squares:
 
 Prints those and the idle figures before and after the wave, and draws docs/burst.png.
 
-    cargo bench -p game --bench keg_burst && python3 game/benches/plot_burst.py
+    cargo bench -p benches --bench keg_burst && python3 benches/plot_burst.py
 
 Needs matplotlib (`pip install matplotlib`, which brings numpy).
 """
@@ -26,7 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 WARMUP = 60  # the first steps see every entity as new
 
-root = Path(__file__).resolve().parents[2]
+root = Path(__file__).resolve().parents[1]
 src = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "docs" / "burst.csv"
 out = Path(sys.argv[2]) if len(sys.argv) > 2 else root / "docs" / "burst.png"
 

@@ -4,7 +4,7 @@
 # 1280x720 window under Xvfb (Mesa's software OpenGL), vsync off, bot and idle input, in the
 # scripted mode (`--frames N --screenshot`), and prints one markdown row per run from its JSON
 # report, then the render ratio of the largest level to the smallest.
-# Usage: bash game/benches/window_figures.sh [FRAMES]
+# Usage: bash benches/window_figures.sh [FRAMES]
 source "$(dirname "$0")/figures_setup.sh" "$@"
 for n in 2000 100000 1000000; do
   "$bin" gen-level --dense --crates "$n" --seed 1 --out "$dir/dense_$n.ron"
