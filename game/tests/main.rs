@@ -1,9 +1,8 @@
-//! The game's integration tests, in one test program: each file of `game/tests/` is a module
-//! of it (its name starts each test's path, `window::...`), and `common/` holds what they
-//! share. One program links the game once, where a program per file linked it forty-five
-//! times; and its tests share the machine's cores instead of one file's tests waiting for
-//! the previous file's to end. `cargo test -p game --test integration window::` runs one
-//! file's tests.
+//! The game's headless integration tests, in one test program: each file of `game/tests/`
+//! but the `window*.rs` ones is a module of it (its name starts each test's path,
+//! `replay::...`), and `common/` holds what they share. The tests that open a real window are
+//! the other program, `window` (`tests/windowed.rs`). `cargo test -p game --test integration
+//! replay::` runs one file's tests.
 
 mod common;
 
@@ -39,12 +38,3 @@ mod sim_rng;
 mod sim_rules;
 mod sim_state_hash;
 mod sim_trig;
-mod window;
-mod window_campaign;
-mod window_data_files;
-mod window_editor;
-mod window_hot_reload;
-mod window_overlay;
-mod window_profiler;
-mod window_replay;
-mod window_signals;
