@@ -247,6 +247,12 @@ impl Game {
                 panic!("waited {DEADLINE:?} for {what}; the game said:\n{said}");
             }
             if self.child.try_wait().ok().flatten().is_some() {
+                // The game ended after `done` was asked: once its output is closed, all it
+                // will ever say is in, and `done` answers for good.
+                self.wait_for_output_closed();
+                if done(self) {
+                    return;
+                }
                 let said = self.stderr.lock().expect("stderr lines").join("\n");
                 let xvfb = self.xvfb_said.lock().expect("Xvfb lines").join("\n");
                 let alive = self.xvfb.as_mut().map(|x| x.try_wait().ok().flatten());
@@ -452,12 +458,8 @@ impl Game {
     }
 
     /// Wait for the game to end by itself (within the deadline), and return its JSON report.
-    fn finish(mut self) -> serde_json::Value {
-        self.wait_until("the game to end", |game| {
-            game.child.try_wait().expect("wait").is_some()
-        });
-        let status = self.child.try_wait().expect("wait");
-        // The readers end at the end of the game's output, which has ended with it.
+    /// Wait, once the game has ended, for the readers of its output to reach the end of it.
+    fn wait_for_output_closed(&self) {
         let started = Instant::now();
         while !self
             .readers
@@ -470,6 +472,14 @@ impl Game {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    fn finish(mut self) -> serde_json::Value {
+        self.wait_until("the game to end", |game| {
+            game.child.try_wait().expect("wait").is_some()
+        });
+        let status = self.child.try_wait().expect("wait");
+        self.wait_for_output_closed();
         let stdout = self.stdout.lock().expect("stdout lines").join("\n");
         let stderr = self.stderr.lock().expect("stderr lines").join("\n");
         assert!(
