@@ -192,7 +192,7 @@ fn cratetopia_draws_the_world_in_at_most_three_draw_calls() {
 fn every_debug_view_shows_in_a_real_window() {
     let Some(run) = play(
         "levels/crate_room.ron",
-        120,
+        60,
         &["--debug", "all"],
         "debug_all",
     ) else {
@@ -673,21 +673,21 @@ fn a_window_of_any_size_plays_the_same_game_as_sim() {
     // hash (the whole game) is the same as headless `sim`'s at any window size.
     let level = "levels/vault.ron";
     let sim = common::crate_room(&[
-        "sim", "--level", level, "--input", "bot", "--frames", "300", "--json",
+        "sim", "--level", level, "--input", "bot", "--frames", "150", "--json",
     ]);
     assert!(sim.status.success(), "{}", common::stderr(&sim));
     let sim: serde_json::Value = serde_json::from_slice(&sim.stdout).expect("sim's JSON");
     for size in [(1280, 720), (640, 360)] {
         let args = ["--level", level, "--input", "bot", "--no-hit-stop"];
         let name = format!("same-as-sim-{}x{}", size.0, size.1);
-        let Some(run) = run_game_at(size, 300, &args, &name, None) else {
+        let Some(run) = run_game_at(size, 150, &args, &name, None) else {
             return;
         };
-        assert_eq!(run.summary["steps"], 300, "a step every frame");
+        assert_eq!(run.summary["steps"], 150, "a step every frame");
         assert_eq!(
             run.summary["state_hash"], sim["state_hash"],
             "a {}x{} window's state_hash equals `crate-room sim --level {level} --input bot \
-             --frames 300`'s",
+             --frames 150`'s",
             size.0, size.1
         );
     }

@@ -221,7 +221,7 @@ fn stats_figure(lines: &[serde_json::Value], system: &str) -> Option<String> {
 
 #[test]
 fn the_stats_panel_and_the_profiler_window_agree_on_a_system() {
-    let Some(both) = run((1280, 720), 150, &["--debug", "stats,profiler"], "f2_f6") else {
+    let Some(both) = run((1280, 720), 100, &["--debug", "stats,profiler"], "f2_f6") else {
         return;
     };
     let empty = Vec::new();
