@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::display::Xvfb;
+use common::display::{self, Xvfb};
 use common::process::{Running, WINDOW_LIMIT};
 use common::{TempDir, can_drive_window, repo, script_report, scripted_run};
 
@@ -49,6 +49,7 @@ impl Game {
                 // Each frame that took keys says so: the test waits for that, not for a time.
                 .env("CRATE_ROOM_ECHO_KEYS", "1")
                 .env("DISPLAY", &xvfb.display)
+                .envs(display::GAME_ENV)
                 .env_remove("XAUTHORITY")
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())

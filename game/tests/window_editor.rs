@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::display;
 use common::{TempDir, can_drive_window, copy_level, have, repo, skip_window_test};
 
 const TILE: f64 = 16.0;
@@ -178,6 +179,7 @@ impl Game {
             // Each frame that took keys or buttons says so: the test waits for that.
             .env("CRATE_ROOM_ECHO_KEYS", "1")
             .env("DISPLAY", display)
+            .envs(display::GAME_ENV)
             .env_remove("XAUTHORITY")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

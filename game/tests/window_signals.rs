@@ -13,7 +13,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::display::Xvfb;
+use common::display::{self, Xvfb};
 use common::process::{Running, WINDOW_LIMIT, ended, signal, signal_mask};
 use common::{TempDir, have, repo, skip_window_test};
 
@@ -56,6 +56,7 @@ fn sigterm_and_sigint_end_the_game_without_a_handler() {
         ])
         .current_dir(repo())
         .env("DISPLAY", &xvfb.display)
+        .envs(display::GAME_ENV)
         .env("CRATE_ROOM_DATA_DIR", &data.0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
