@@ -781,7 +781,7 @@ fn profiler_window_docks_left_clear_of_a_player_the_camera_keeps_centred() {
     // Cratetopia is larger than the screen: the camera keeps the player in the middle, which
     // the window leaves clear (300 px across).
     let args = ["--level", "levels/cratetopia.ron", "--input", "bot"];
-    let Some(run) = assert_profiler_keeps_off_the_player(&args, 120, "profiler_centre", "left")
+    let Some(run) = assert_profiler_keeps_off_the_player(&args, 60, "profiler_centre", "left")
     else {
         return;
     };

@@ -92,11 +92,11 @@ fn rect(value: &serde_json::Value, what: &str) -> [f32; 4] {
 
 #[test]
 fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
-    // 80 steps with tracking off, then 80 with it on: each side's median has steps enough.
+    // 60 steps with tracking off, then 60 with it on: each side's median has steps enough.
     let Some(off_then_on) = run(
         (1280, 720),
-        160,
-        &["--no-dirty", "--press", "F7@80"],
+        120,
+        &["--no-dirty", "--press", "F7@60"],
         "f7_pinned",
     ) else {
         return;
@@ -130,7 +130,7 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
 
     // Without the key, nothing is pinned and the bottom of the screen has no banner (in the
     // smallest window, a quarter of the pixels for Mesa to fill).
-    let Some(plain) = run((640, 360), 100, &["--no-dirty"], "f7_not_pressed") else {
+    let Some(plain) = run((640, 360), 80, &["--no-dirty"], "f7_not_pressed") else {
         return;
     };
     assert_eq!(plain.report["comparison"], serde_json::Value::Null);
@@ -141,8 +141,8 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     // the banner, and both texts can be read.
     let Some(with_hint) = run(
         (1280, 720),
-        160,
-        &["--debug", "profiler", "--no-dirty", "--press", "F7@80"],
+        120,
+        &["--debug", "profiler", "--no-dirty", "--press", "F7@60"],
         "f7_with_hint",
     ) else {
         return;
@@ -168,8 +168,8 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     // the banner and the hint: both texts read across their whole width.
     let Some(small) = run(
         (640, 360),
-        160,
-        &["--debug", "profiler", "--no-dirty", "--press", "F7@80"],
+        120,
+        &["--debug", "profiler", "--no-dirty", "--press", "F7@60"],
         "f7_small",
     ) else {
         return;
@@ -191,7 +191,7 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
 #[test]
 fn compare_mode_shows_the_same_steps_with_tracking_on_and_off() {
     // F8 mid-run: the second run catches up with the game, then both step together.
-    let Some(both) = run((1280, 720), 160, &["--press", "F8@60"], "compare") else {
+    let Some(both) = run((1280, 720), 120, &["--press", "F8@40"], "compare") else {
         return;
     };
     let text = both.report["compare"]
@@ -260,7 +260,7 @@ fn around_player(report: &serde_json::Value) -> [f64; 4] {
 fn the_debug_panels_leave_the_player_and_the_crates_beside_it_in_view() {
     for (size, views) in [((640, 360), "stats"), ((1280, 720), "stats,profiler")] {
         let name = format!("panels_{}x{}", size.0, size.1);
-        let Some(shown) = run(size, 120, &["--debug", views], &name) else {
+        let Some(shown) = run(size, 80, &["--debug", views], &name) else {
             return;
         };
         let report = &shown.report;
