@@ -35,7 +35,8 @@ fn a_run_recorded_in_a_small_window_verifies_headless() {
     let Some(cmd) = windowed() else { return };
     let dir = TempDir::new("record");
     let file = dir.path("window.replay");
-    // Hit-stop on: the window runs fewer steps than frames, and the replay has exactly those.
+    // Hit-stop on: the window runs fewer steps than frames, and the replay has exactly those:
+    // past the first checkpoint (600 steps) and the last.
     let summary = window(
         cmd,
         &[
@@ -48,13 +49,14 @@ fn a_run_recorded_in_a_small_window_verifies_headless() {
             "--input",
             "bot",
             "--frames",
-            "1300",
+            "800",
             "--record",
             &file,
         ],
         &dir.0,
     );
     let steps = summary["steps"].as_u64().unwrap();
+    assert!(steps > 600, "a checkpoint and the last: {steps} steps");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains(&format!("\nsteps {steps}\n")), "{text}");
     let verify = crate_room(&["replay", &file, "--verify"]);
