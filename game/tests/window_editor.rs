@@ -459,7 +459,6 @@ impl Game {
         self.finish()
     }
 
-    /// Wait for the game to end by itself (within the deadline), and return its JSON report.
     /// Wait, once the game has ended, for the readers of its output to reach the end of it.
     fn wait_for_output_closed(&self) {
         let started = Instant::now();
@@ -476,6 +475,7 @@ impl Game {
         }
     }
 
+    /// Wait for the game to end by itself (within the deadline), and return its JSON report.
     fn finish(mut self) -> serde_json::Value {
         self.wait_until("the game to end", |game| {
             game.child.try_wait().expect("wait").is_some()
