@@ -26,6 +26,9 @@ const LEVEL: &str = "first_fuse.ron";
 /// system whose scope has not shown up has none: a scripted run steps once per frame, and
 /// hit-stop holds a few steps back.
 const MARGIN_FRAMES: u64 = 180;
+/// Frames the client keeps (puffin's default is 1,000): every frame of the run ([`FRAMES`]), so
+/// none drops out before the test has looked at it, however fast the game runs.
+const RECENT_FRAMES: usize = 40_000;
 
 /// Every system of the schedule (`sim/schedule.rs`), as a simulation of [`LEVEL`] holds it:
 /// the names the profiler must show; and the step by which the bot's run (seed 1, as the
@@ -86,21 +89,32 @@ fn collect_update_scopes(
     }
 }
 
-/// The scope names inside `update` scopes in every frame the client holds, and the index of
-/// the latest frame (0 for none).
-fn scopes_received(client: &puffin_http::Client) -> (BTreeSet<String>, u64) {
-    let view = client.frame_view();
-    let names = view.scope_collection();
+/// The scope names inside `update` scopes in the frames the client has received after frame
+/// `after`, and the index of the latest frame (`after` for none). The client's view is locked
+/// only to take the new frames: while it is locked the client cannot take in frames, and the
+/// server drops those a client is slow to take.
+fn scopes_received(client: &puffin_http::Client, after: u64) -> (BTreeSet<String>, u64) {
+    let (frames, names) = {
+        let mut view = client.frame_view();
+        // Keep every frame until this test has read it, however fast the game runs.
+        view.set_max_recent(RECENT_FRAMES);
+        let frames: Vec<_> = view
+            .recent_frames()
+            .filter(|f| f.frame_index() > after)
+            .cloned()
+            .collect();
+        (frames, view.scope_collection().clone())
+    };
     let mut found = BTreeSet::new();
-    let mut frames = 0;
-    for frame in view.recent_frames() {
+    let mut latest = after;
+    for frame in frames {
         let frame = frame.unpacked().expect("an unpackable frame");
-        frames = frames.max(frame.frame_index());
+        latest = latest.max(frame.frame_index());
         for stream in frame.thread_streams.values() {
-            collect_update_scopes(&stream.stream, 0, names, false, &mut found);
+            collect_update_scopes(&stream.stream, 0, &names, false, &mut found);
         }
     }
-    (found, frames)
+    (found, latest)
 }
 
 #[test]
@@ -128,9 +142,9 @@ fn a_puffin_http_client_receives_frames_naming_every_system_of_the_schedule() {
     let (mut seen, mut received) = (BTreeSet::new(), 0);
     let ended = loop {
         // Frames beyond the view's recent window drop out, so gather as they come.
-        let (names, frames) = scopes_received(&client);
+        let (names, latest) = scopes_received(&client, received);
         seen.extend(names);
-        received = received.max(frames);
+        received = latest;
         if systems.is_subset(&seen) || received >= all_ran_by + MARGIN_FRAMES {
             break None;
         }
