@@ -7,8 +7,9 @@
 use crate::common;
 
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{repo, windowed_at};
+use common::{repo, sim_from_file, windowed_at};
 use game::atlas::RgbaImage;
+use game::sim::Input;
 
 /// A scripted run's report and screenshot.
 struct Run {
@@ -188,26 +189,85 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     }
 }
 
+/// "on A µs/step, off B µs/step (Rx)…": A and B, and what follows the ratio's "x)".
+fn on_off_figures<'a>(text: &'a str, line: &str) -> (f64, f64, &'a str) {
+    let number = |s: &str| -> f64 { s.replace(',', "").parse().expect("a number") };
+    let rest = text
+        .strip_prefix("on ")
+        .unwrap_or_else(|| panic!("on first: {line}"));
+    let (on, rest) = rest
+        .split_once(" µs/step, off ")
+        .unwrap_or_else(|| panic!("then off: {line}"));
+    let (off, rest) = rest
+        .split_once(" µs/step (")
+        .unwrap_or_else(|| panic!("then the ratio: {line}"));
+    let (_, rest) = rest
+        .split_once("x)")
+        .unwrap_or_else(|| panic!("the ratio: {line}"));
+    (number(on), number(off), rest)
+}
+
 #[test]
 fn compare_mode_shows_the_same_steps_with_tracking_on_and_off() {
-    // F8 mid-run: the second run catches up with the game, then both step together.
-    let Some(both) = run((1280, 720), 120, &["--press", "F8@40"], "compare") else {
+    // F8 mid-run: the other runs catch up with the game, then step with it: one a step a
+    // frame, two in bursts, back to back.
+    let Some(both) = run((1280, 720), 130, &["--press", "F8@40"], "compare") else {
         return;
     };
     let text = both.report["compare"]
         .as_str()
-        .unwrap_or_else(|| panic!("compare mode's line: {}", both.report));
-    let rest = text.strip_prefix("compare: on ").expect("on first");
-    let (on, rest) = rest.split_once(" µs/step, off ").expect("then off");
-    let (off, rest) = rest.split_once(" µs/step (").expect("then the ratio");
-    assert!(rest.ends_with("x), same state"), "{text}");
-    let number = |s: &str| -> f64 { s.replace(',', "").parse().expect("a number") };
+        .unwrap_or_else(|| panic!("compare mode's lines: {}", both.report));
+    let (frame_line, back_line) = text.split_once('\n').expect("two lines");
+    let rest = frame_line.strip_prefix("compare: ").expect("compare first");
+    let (on, off, rest) = on_off_figures(rest, frame_line);
+    assert_eq!(rest, ", same state", "{text}");
+    assert!(off > on, "tracking makes cratetopia's step cheaper: {text}");
+    let rest = back_line
+        .strip_prefix("back to back (warm caches): ")
+        .unwrap_or_else(|| panic!("the back-to-back line: {text}"));
+    let (on, off, rest) = on_off_figures(rest, back_line);
+    assert_eq!(rest, "", "{text}");
+    assert!(off > on, "back to back too: {text}");
+    // Both lines on screen, in the banner at the bottom (no stats panel is open).
+    let [x, y, w, h] = rect(&both.report["banner"], "the banner");
+    for (half, top) in [("upper", y), ("lower", y + h / 2.0)] {
+        let shown = gold_in(&both.shot, [x, top, w, h / 2.0]);
+        assert!(shown > 200, "the banner's {half} half: {shown} gold pixels");
+    }
+}
+
+#[test]
+fn compare_modes_runs_keep_the_games_state_one_step_a_frame_and_in_bursts() {
+    use game::window::debug::compare::{BURST, Compare};
+    let level = "crate_room.ron";
+    let mut game_run = sim_from_file(level, 1);
+    game_run.set_bot(true);
+    // Compare mode starts mid-run: its runs catch up first.
+    for _ in 0..25 {
+        game_run.step(Input::default());
+    }
+    let mut compare = Compare::new(&game_run, || Ok(sim_from_file(level, 1)), None)
+        .unwrap_or_else(|e| panic!("compare mode could not follow the game: {e}"));
+    compare.step_both(&mut game_run, Input::default());
+    let text = compare.text().expect("figures after a step");
     assert!(
-        number(off) > number(on),
-        "tracking makes cratetopia's step cheaper: {text}"
+        text.ends_with(&format!(
+            "back to back (warm caches): the first {BURST} steps in {}",
+            BURST - 1
+        )),
+        "{text}"
     );
-    let shown = gold_at_bottom(&both.shot, 60);
-    assert!(shown > 200, "the line on screen: {shown} gold pixels");
+    for _ in 1..2 * BURST + 5 {
+        compare.step_both(&mut game_run, Input::default());
+    }
+    assert!(compare.follows(&game_run));
+    let text = compare.text().expect("figures");
+    let (frame_line, back_line) = text.split_once('\n').expect("two lines");
+    assert!(frame_line.ends_with(", same state"), "{text}");
+    assert!(
+        back_line.starts_with("back to back (warm caches): on ") && back_line.ends_with("x)"),
+        "two bursts have run: {text}"
+    );
 }
 
 /// A system's figure in the stats panel's lines: the number after its name.

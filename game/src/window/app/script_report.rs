@@ -79,7 +79,8 @@ pub struct ScriptReport {
     pub editor: Option<EditorReport>,
     /// The F7 comparison pinned on screen at the end, if the optimization was switched.
     pub comparison: Option<String>,
-    /// Compare mode's line at the end (`--debug compare`, F8), if it is on.
+    /// Compare mode's lines at the end (`--debug compare`, F8), if it is on: one step a frame,
+    /// then back to back, separated by a newline.
     pub compare: Option<String>,
     /// The stats panel's lines of text at the end (empty while it is off).
     pub stats_text: Vec<String>,

@@ -122,12 +122,13 @@ impl App {
             return;
         }
         let so_far = self.run.recording.so_far(sim);
-        let built = Sim::load(&self.run.path, &self.config.atlas, self.config.seed)
-            .map_err(|e| format!("compare: {e}"))
-            .and_then(|(_, mut shadow)| {
-                self.drawing.renderer.fit_camera(&mut shadow);
-                Compare::new(sim, shadow, so_far.as_ref())
-            });
+        let load = || {
+            let (_, mut run) = Sim::load(&self.run.path, &self.config.atlas, self.config.seed)
+                .map_err(|e| format!("compare: {e}"))?;
+            self.drawing.renderer.fit_camera(&mut run);
+            Ok(run)
+        };
+        let built = Compare::new(sim, load, so_far.as_ref());
         overlay.compare_note = built.as_ref().err().cloned();
         overlay.compare = built.ok();
     }

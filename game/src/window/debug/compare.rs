@@ -5,6 +5,14 @@
 //! The two runs take turns going first in a frame, so that neither always finds the other's
 //! code and data in the caches. Their checkpoint hashes are compared after every step: the
 //! optimization changes what a step costs, never what it does.
+//!
+//! One step a frame, each step finds the caches cold: the frame's rendering and the wait for
+//! the display come between two steps. Headless, `crate-room sim` runs its steps back to back,
+//! on warm caches, and a step costs a tenth as much with tracking on (BENCHMARKS.md, "The step
+//! in the window against `sim`"). So compare mode also keeps two more runs of the same room,
+//! one with tracking on and one off, that take the game's steps in bursts of up to [`BURST`],
+//! back to back as `sim` runs them, and shows their figures on a line of their own: what the
+//! optimization saves in work, apart from what the caches cost.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -16,14 +24,41 @@ use crate::window::platform::Instant;
 
 use super::step_costs::{STEP_WINDOW, median, push, step_micros};
 
+/// Steps the back-to-back runs take at a time: a burst's first step finds the caches cold,
+/// the rest find them as `sim`'s steps do.
+pub const BURST: usize = 30;
+/// Fewer steps to a burst where a step with tracking off is slow (a level of a million
+/// crates), so that a burst holds the game up for about this long (microseconds), not for
+/// seconds; but never fewer than [`MIN_BURST`], so that most of a burst's steps are warm.
+const BURST_BUDGET_US: f32 = 50_000.0;
+const MIN_BURST: usize = 4;
+
+/// Steps to a burst when a step with tracking off takes `off_us`.
+fn burst_len(off_us: f32) -> usize {
+    ((BURST_BUDGET_US / off_us.max(1.0)) as usize).clamp(MIN_BURST, BURST)
+}
+
 /// The second run and what both runs' steps cost.
 pub struct Compare {
     shadow: Sim,
     /// Step times with tracking on and off (microseconds, newest last), whichever run had it.
     on_us: VecDeque<f32>,
     off_us: VecDeque<f32>,
-    /// The first step after which the two runs' checkpoint hashes differed.
+    back_to_back: BackToBack,
+    /// The first step after which the two runs' checkpoint hashes differed (for the
+    /// back-to-back runs: the end of the first burst after which one differed).
     diverged_at: Option<u64>,
+}
+
+/// Two more runs of the room, tracking on and off, that take the game's steps in bursts.
+struct BackToBack {
+    on: Sim,
+    off: Sim,
+    /// The game's steps since the last burst: each one's input and the game's checkpoint hash
+    /// after it.
+    pending: Vec<(Input, u64)>,
+    on_us: VecDeque<f32>,
+    off_us: VecDeque<f32>,
 }
 
 impl std::fmt::Debug for Compare {
@@ -35,41 +70,45 @@ impl std::fmt::Debug for Compare {
 }
 
 impl Compare {
-    /// Follow `game` with `shadow`, a fresh simulation of the same level and seed: it replays
-    /// `so_far` (the run's inputs up to now) to catch up, then runs with the optimization the
-    /// other way.
+    /// Follow `game` with three fresh simulations of the same level and seed, made by `load`:
+    /// each replays `so_far` (the run's inputs up to now) to catch up; then the second run
+    /// takes every step with the optimization the other way, and the back-to-back runs take
+    /// them in bursts, one with it on and one off.
     ///
     /// # Errors
-    /// The replay does not reach `game`'s step, or the caught-up run is not in `game`'s state.
-    pub fn new(game: &Sim, mut shadow: Sim, so_far: Option<&Replay>) -> Result<Self, String> {
-        let step = game.state().step;
-        // The bot plays in both runs (it keeps a plan of its own, so it replays itself from the
-        // first step); a player's or a script's input is handed over each step.
-        shadow.set_bot(game.bot_enabled());
-        // Catching up with tracking on is the quick way; the result is the same.
-        shadow.set_dirty_optimization(true);
-        if game.bot_enabled() {
-            for _ in 0..step {
-                shadow.step(Input::default());
-            }
-        } else if step > 0 {
-            let replay = so_far
-                .filter(|r| r.steps() >= step)
-                .ok_or("compare: this run is not recorded; it starts with the next room")?;
-            for s in 0..step {
-                shadow.step(replay.input_at(s));
-            }
-        }
-        if shadow.checkpoint_hash() != game.checkpoint_hash() {
-            return Err(format!(
-                "compare: the second run is not in the game's state at step {step}"
-            ));
-        }
+    /// `load` fails, the replay does not reach `game`'s step, or a caught-up run is not in
+    /// `game`'s state.
+    pub fn new(
+        game: &Sim,
+        mut load: impl FnMut() -> Result<Sim, String>,
+        so_far: Option<&Replay>,
+    ) -> Result<Self, String> {
+        let mut follow = || {
+            let mut sim = load()?;
+            catch_up(game, &mut sim, so_far)?;
+            Ok::<_, String>(sim)
+        };
+        let mut shadow = follow()?;
         shadow.set_dirty_optimization(!game.dirty_optimization());
+        let (mut on, mut off) = (follow()?, follow()?);
+        for (sim, tracking) in [(&mut on, true), (&mut off, false)] {
+            sim.set_dirty_optimization(tracking);
+            // As `sim` runs: the world times its systems, and no panel reads debug counts.
+            sim.set_debug_systems(false);
+            sim.world_mut().set_timing(true);
+            sim.world_mut().set_clock(crate::window::platform::clock);
+        }
         Ok(Self {
             shadow,
             on_us: VecDeque::with_capacity(STEP_WINDOW),
             off_us: VecDeque::with_capacity(STEP_WINDOW),
+            back_to_back: BackToBack {
+                on,
+                off,
+                pending: Vec::with_capacity(BURST),
+                on_us: VecDeque::with_capacity(STEP_WINDOW),
+                off_us: VecDeque::with_capacity(STEP_WINDOW),
+            },
             diverged_at: None,
         })
     }
@@ -108,34 +147,118 @@ impl Compare {
         };
         push(&mut self.on_us, on.as_secs_f32() * 1e6);
         push(&mut self.off_us, off.as_secs_f32() * 1e6);
-        if self.diverged_at.is_none() && self.shadow.checkpoint_hash() != game.checkpoint_hash() {
+        let hash = game.checkpoint_hash();
+        if self.diverged_at.is_none() && self.shadow.checkpoint_hash() != hash {
             self.diverged_at = Some(game.state().step);
+        }
+        let burst = burst_len(median(&self.off_us));
+        let b = &mut self.back_to_back;
+        b.pending.push((input, hash));
+        if b.pending.len() >= burst {
+            for (sim, ring) in [(&mut b.off, &mut b.off_us), (&mut b.on, &mut b.on_us)] {
+                for &(input, _) in &b.pending {
+                    push(ring, timed_step(sim, input).as_secs_f32() * 1e6);
+                }
+                let last = b.pending.last().map(|&(_, hash)| hash);
+                if self.diverged_at.is_none() && last != Some(sim.checkpoint_hash()) {
+                    self.diverged_at = Some(sim.state().step);
+                }
+            }
+            b.pending.clear();
         }
         took
     }
 
-    /// "compare: on 3.6 µs/step, off 141 µs/step (39x), same state" over the last
-    /// [`STEP_WINDOW`] steps; `None` before the first.
+    /// Two lines over the last [`STEP_WINDOW`] steps: "compare: on 35 µs/step, off 215 µs/step
+    /// (6x), same state", the runs that take a step a frame; then "back to back (warm caches):
+    /// on 3.6 µs/step, off 141 µs/step (39x)", or when the first burst comes. `None` before the
+    /// first step.
     pub fn text(&self) -> Option<String> {
         if self.on_us.is_empty() {
             return None;
         }
-        let (on, off) = (median(&self.on_us), median(&self.off_us));
         let state = match self.diverged_at {
             None => "same state".to_owned(),
             Some(step) => format!("states differ from step {step}"),
         };
+        let b = &self.back_to_back;
+        let back_to_back = if b.on_us.is_empty() {
+            let burst = burst_len(median(&self.off_us));
+            format!(
+                "back to back (warm caches): the first {burst} steps in {}",
+                burst.saturating_sub(b.pending.len())
+            )
+        } else {
+            format!(
+                "back to back (warm caches): {}",
+                on_off(&b.on_us, &b.off_us)
+            )
+        };
         Some(format!(
-            "compare: on {}/step, off {}/step ({:.0}x), {state}",
-            step_micros(on),
-            step_micros(off),
-            off / on.max(0.001)
+            "compare: {}, {state}\n{back_to_back}",
+            on_off(&self.on_us, &self.off_us)
         ))
     }
+}
+
+/// "on 3.6 µs/step, off 141 µs/step (39x)": the medians of two rings of step times.
+fn on_off(on_us: &VecDeque<f32>, off_us: &VecDeque<f32>) -> String {
+    let (on, off) = (median(on_us), median(off_us));
+    format!(
+        "on {}/step, off {}/step ({:.0}x)",
+        step_micros(on),
+        step_micros(off),
+        off / on.max(0.001)
+    )
+}
+
+/// Bring `sim`, a fresh run of `game`'s room, to `game`'s step and state: the bot replays
+/// itself (it keeps a plan of its own, so it plays from the first step); a player's or a
+/// script's input comes from `so_far`.
+fn catch_up(game: &Sim, sim: &mut Sim, so_far: Option<&Replay>) -> Result<(), String> {
+    let step = game.state().step;
+    sim.set_bot(game.bot_enabled());
+    // Catching up with tracking on is the quick way; the result is the same.
+    sim.set_dirty_optimization(true);
+    if game.bot_enabled() {
+        for _ in 0..step {
+            sim.step(Input::default());
+        }
+    } else if step > 0 {
+        let replay = so_far
+            .filter(|r| r.steps() >= step)
+            .ok_or("compare: this run is not recorded; it starts with the next room")?;
+        for s in 0..step {
+            sim.step(replay.input_at(s));
+        }
+    }
+    if sim.checkpoint_hash() != game.checkpoint_hash() {
+        return Err(format!(
+            "compare: the second run is not in the game's state at step {step}"
+        ));
+    }
+    Ok(())
 }
 
 fn timed_step(sim: &mut Sim, input: Input) -> Duration {
     let started = Instant::now();
     sim.step(input);
     started.elapsed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_is_shorter_where_a_step_without_tracking_is_slow() {
+        // Cratetopia's step without tracking (about 200 µs): a full burst.
+        assert_eq!(burst_len(200.0), BURST);
+        // 5 ms: ten of them make the budget.
+        assert_eq!(burst_len(5_000.0), 10);
+        // A million crates (over 100 ms a step): the fewest, still mostly warm.
+        assert_eq!(burst_len(150_000.0), MIN_BURST);
+        // Before any figure, or a step under the clock's resolution.
+        assert_eq!(burst_len(0.0), BURST);
+    }
 }

@@ -188,7 +188,8 @@ impl Overlay {
         self.steps.comparison()
     }
 
-    /// Compare mode's line (F8): both settings' step times, or why there are none yet.
+    /// Compare mode's lines (F8): both settings' step times, one step a frame and back to back
+    /// (a line each), or why there are none yet.
     pub fn compare_text(&self) -> Option<String> {
         if !self.views.is_on(View::Compare) {
             return None;
@@ -216,11 +217,13 @@ impl Overlay {
             }
         }
         if let Some(text) = self.compare_text() {
-            lines.extend(
-                fit_lines(&text, BANNER_SIZE)
-                    .into_iter()
-                    .map(|t| (t, ink::GOLD)),
-            );
+            for line in text.lines() {
+                lines.extend(
+                    fit_lines(line, BANNER_SIZE)
+                        .into_iter()
+                        .map(|t| (t, ink::GOLD)),
+                );
+            }
         }
         lines
     }

@@ -130,7 +130,7 @@ fn compact_lines(
         }
     }
     if let Some(compare) = compare {
-        lines.push((compare, ink::GOLD));
+        lines.extend(compare.lines().map(|l| (l.to_owned(), ink::GOLD)));
     }
     let rows = steps.rows();
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
@@ -218,7 +218,7 @@ fn stats_lines(
         }
     }
     if let Some(compare) = compare {
-        lines.push((compare, ink::GOLD));
+        lines.extend(compare.lines().map(|l| (l.to_owned(), ink::GOLD)));
     }
     lines.push((
         format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
