@@ -15,6 +15,7 @@ use super::play_options::PlayOptions;
 use super::render::Renderer;
 use super::screens::HUD_BAR;
 use super::script_report::ScriptReport;
+use super::stepping::Stepped;
 use crate::game_data::GameData;
 use crate::window::debug::overlay::{FrameCost, Overlay};
 
@@ -164,7 +165,11 @@ impl App {
     /// Run the frame's steps and draw it, keeping the costs for the overlay and the report.
     fn update_and_draw(&mut self, frame_started: Instant) {
         let started = Instant::now();
-        let (steps, stepping) = self.update();
+        let Stepped {
+            steps,
+            stepping,
+            comparing,
+        } = self.update();
         let update = started.elapsed();
         let render_started = Instant::now();
         self.draw();
@@ -173,6 +178,7 @@ impl App {
             steps,
             update_ms: update.as_secs_f32() * 1e3,
             step_ms: stepping.as_secs_f32() * 1e3,
+            compare_ms: comparing.as_secs_f32() * 1e3,
             tracking: self
                 .run
                 .sim
@@ -195,9 +201,10 @@ impl App {
             .times
             .record(frame_started.elapsed(), update, render);
         if steps > 0 {
-            self.frames
-                .times
-                .record_steps(stepping / steps, update - stepping);
+            self.frames.times.record_steps(
+                stepping / steps,
+                update.saturating_sub(stepping + comparing),
+            );
         }
     }
 

@@ -17,17 +17,25 @@ use crate::sim::components::{Player, Position};
 use crate::window::debug::compare::Compare;
 use crate::window::debug::views::View;
 
+/// What a frame's update ran: its steps, their time in the game's `Sim::step`, and the time
+/// compare mode's other runs took beside them (neither the game's step nor the window's work).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stepped {
+    pub steps: u32,
+    pub stepping: Duration,
+    pub comparing: Duration,
+}
+
 impl App {
     /// Advance the simulation: by wall time normally, exactly one step per frame when scripted
-    /// (hit-stop may hold a step back). Returns the number of steps run and their time in
-    /// `Sim::step`.
-    pub fn update(&mut self) -> (u32, Duration) {
+    /// (hit-stop may hold a step back).
+    pub fn update(&mut self) -> Stepped {
         puffin::profile_scope!("update");
         let Some(sim) = &mut self.run.sim else {
-            return (0, Duration::ZERO);
+            return Stepped::default();
         };
         if !matches!(self.mode, Mode::Playing { .. } | Mode::Playback { .. }) {
-            return (0, Duration::ZERO);
+            return Stepped::default();
         }
         let world = sim.world_mut();
         world.set_timing(self.drawing.overlay.reads_system_timings());
@@ -57,16 +65,15 @@ impl App {
         if ticks == 0 {
             // Debug systems keep the overlays current while the game stands still.
             sim.world_mut().update_debug_only();
-            return (0, Duration::ZERO);
+            return Stepped::default();
         }
         self.follow_with_compare();
         let Some(sim) = &mut self.run.sim else {
-            return (0, Duration::ZERO);
+            return Stepped::default();
         };
         let keyboard = matches!(self.config.input, InputSource::Keyboard)
             .then(|| crate::input::pad::combine(keys::read_input(), self.devices.pads.input()));
-        let mut steps = 0;
-        let mut stepping = Duration::ZERO;
+        let mut stepped = Stepped::default();
         for _ in 0..ticks {
             let frozen = self.juice.feel.freeze_steps_now();
             self.juice.feel.tick();
@@ -76,27 +83,32 @@ impl App {
             let input =
                 keyboard.unwrap_or_else(|| self.config.input.scripted_input(sim.state().step));
             let took = match &mut self.drawing.overlay.compare {
-                Some(compare) => compare.step_both(sim, input),
+                Some(compare) => {
+                    let started = Instant::now();
+                    let took = compare.step_both(sim, input);
+                    stepped.comparing += started.elapsed().saturating_sub(took);
+                    took
+                }
                 None => {
                     let started = Instant::now();
                     sim.step(input);
                     started.elapsed()
                 }
             };
-            stepping += took;
+            stepped.stepping += took;
             self.drawing.overlay.record_step(sim, took);
-            steps += 1;
+            stepped.steps += 1;
             self.run.recording.record(sim);
             self.juice.react(sim);
         }
         let before = self.frames.steps;
-        self.frames.steps += u64::from(steps);
+        self.frames.steps += u64::from(stepped.steps);
         self.drawing.renderer.shake = self.juice.feel.offset();
         self.note_clear();
         if before / replay::CHECKPOINT_EVERY != self.frames.steps / replay::CHECKPOINT_EVERY {
             self.save_record();
         }
-        (steps, stepping)
+        stepped
     }
 }
 

@@ -14,6 +14,9 @@ pub struct FrameCost {
     pub update_ms: f32,
     /// Time in `Sim::step` this frame, milliseconds.
     pub step_ms: f32,
+    /// Time compare mode's other runs took this frame (F8), milliseconds: part of the update,
+    /// neither the game's step nor the window's work.
+    pub compare_ms: f32,
     /// Whether the dirty optimization was on at the end of the frame.
     pub tracking: bool,
     /// Time building the frame's draw lists, milliseconds.

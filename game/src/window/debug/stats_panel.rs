@@ -154,7 +154,13 @@ fn stats_lines(
     let OverlayFigures { compare, own_us } = overlay;
     let world = sim.world();
     let phase = steps.phase();
-    let window_us = (last.update_ms - last.step_ms).max(0.0) * 1e3;
+    let window_us = (last.update_ms - last.step_ms - last.compare_ms).max(0.0) * 1e3;
+    // Compare mode's other runs (F8), apart from the window's work.
+    let comparing = if last.compare_ms > 0.0 {
+        format!("   compare {}", micros(last.compare_ms * 1e3))
+    } else {
+        String::new()
+    };
     let mut lines = vec![
         ("Stats (F6)".to_string(), ink::GOLD),
         (
@@ -167,7 +173,7 @@ fn stats_lines(
         ),
         (
             format!(
-                "this frame: {} step{}   window {}   render {}",
+                "this frame: {} step{}   window {}{comparing}   render {}",
                 last.steps,
                 if last.steps == 1 { "" } else { "s" },
                 micros(window_us),
