@@ -1,6 +1,7 @@
-//! Compare mode (F8, `--debug compare`): a second simulation of the same run, with the dirty
-//! optimization the other way, given the game's input at every step, so one screen shows what
-//! a step costs with tracking on and with it off, over the same frames.
+//! Compare mode (F8, `--debug compare`): more simulations of the same run, given the game's
+//! input at every step, so one screen shows what a step costs with tracking on and with it off,
+//! over the same steps. A second run takes each step beside the game's, with the dirty
+//! optimization the other way.
 //!
 //! The two runs take turns going first in a frame, so that neither always finds the other's
 //! code and data in the caches. Their checkpoint hashes are compared after every step: the
@@ -8,8 +9,8 @@
 //!
 //! One step a frame, each step finds the caches cold: the frame's rendering and the wait for
 //! the display come between two steps. Headless, `crate-room sim` runs its steps back to back,
-//! on warm caches, and a step costs a tenth as much with tracking on (BENCHMARKS.md, "The step
-//! in the window against `sim`"). So compare mode also keeps two more runs of the same room,
+//! on warm caches, where a step with tracking on costs about a tenth of what it costs in the
+//! window (BENCHMARKS.md, "The step in the window against `sim`"). So compare mode also keeps two more runs of the same room,
 //! one with tracking on and one off, that take the game's steps in bursts of up to [`BURST`],
 //! back to back as `sim` runs them, and shows their figures on a line of their own: what the
 //! optimization saves in work, apart from what the caches cost.
@@ -38,7 +39,7 @@ fn burst_len(off_us: f32) -> usize {
     ((BURST_BUDGET_US / off_us.max(1.0)) as usize).clamp(MIN_BURST, BURST)
 }
 
-/// The second run and what both runs' steps cost.
+/// The other runs and what their steps cost.
 pub struct Compare {
     shadow: Sim,
     /// Step times with tracking on and off (microseconds, newest last), whichever run had it.
@@ -118,8 +119,9 @@ impl Compare {
         self.shadow.state().step == game.state().step
     }
 
-    /// Run the game's step with `input` in both runs, the second one first on odd steps, and
-    /// return the game's time in `Sim::step`.
+    /// Run the game's step with `input` in it and in the second run (which goes first on odd
+    /// steps), keep the input for the back-to-back runs and give them a burst when enough have
+    /// gathered; return the game's time in `Sim::step`.
     pub fn step_both(&mut self, game: &mut Sim, input: Input) -> Duration {
         // F7 switched the game: the second run keeps the other setting.
         if self.shadow.dirty_optimization() == game.dirty_optimization() {
