@@ -34,6 +34,11 @@ pub const BURST: usize = 30;
 const BURST_BUDGET_US: f32 = 50_000.0;
 const MIN_BURST: usize = 4;
 
+/// Rooms of more entities than this (a million) get no back-to-back runs: each is another copy
+/// of the room in memory (about 250 bytes a crate, so 250 MB at this size and 2.5 GB at ten
+/// million).
+pub const BACK_TO_BACK_MAX_ENTITIES: usize = 1_000_000;
+
 /// Steps to a burst when a step with tracking off takes `off_us`.
 fn burst_len(off_us: f32) -> usize {
     ((BURST_BUDGET_US / off_us.max(1.0)) as usize).clamp(MIN_BURST, BURST)
@@ -45,7 +50,8 @@ pub struct Compare {
     /// Step times with tracking on and off (microseconds, newest last), whichever run had it.
     on_us: VecDeque<f32>,
     off_us: VecDeque<f32>,
-    back_to_back: BackToBack,
+    /// `None` in a room of more than [`BACK_TO_BACK_MAX_ENTITIES`].
+    back_to_back: Option<BackToBack>,
     /// The first step after which the two runs' checkpoint hashes differed (for the
     /// back-to-back runs: the end of the first burst after which one differed).
     diverged_at: Option<u64>,
@@ -71,10 +77,11 @@ impl std::fmt::Debug for Compare {
 }
 
 impl Compare {
-    /// Follow `game` with three fresh simulations of the same level and seed, made by `load`:
-    /// each replays `so_far` (the run's inputs up to now) to catch up; then the second run
-    /// takes every step with the optimization the other way, and the back-to-back runs take
-    /// them in bursts, one with it on and one off.
+    /// Follow `game` with three fresh simulations of the same level and seed, made by `load`
+    /// (one in a room of more than [`BACK_TO_BACK_MAX_ENTITIES`]): each replays `so_far` (the
+    /// run's inputs up to now) to catch up; then the second run takes every step with the
+    /// optimization the other way, and the back-to-back runs take them in bursts, one with it
+    /// on and one off.
     ///
     /// # Errors
     /// `load` fails, the replay does not reach `game`'s step, or a caught-up run is not in
@@ -91,25 +98,30 @@ impl Compare {
         };
         let mut shadow = follow()?;
         shadow.set_dirty_optimization(!game.dirty_optimization());
-        let (mut on, mut off) = (follow()?, follow()?);
-        for (sim, tracking) in [(&mut on, true), (&mut off, false)] {
-            sim.set_dirty_optimization(tracking);
-            // As `sim` runs: the world times its systems, and no panel reads debug counts.
-            sim.set_debug_systems(false);
-            sim.world_mut().set_timing(true);
-            sim.world_mut().set_clock(crate::window::platform::clock);
-        }
-        Ok(Self {
-            shadow,
-            on_us: VecDeque::with_capacity(STEP_WINDOW),
-            off_us: VecDeque::with_capacity(STEP_WINDOW),
-            back_to_back: BackToBack {
+        let back_to_back = if game.world().len() <= BACK_TO_BACK_MAX_ENTITIES {
+            let (mut on, mut off) = (follow()?, follow()?);
+            for (sim, tracking) in [(&mut on, true), (&mut off, false)] {
+                sim.set_dirty_optimization(tracking);
+                // As `sim` runs: the world times its systems, and no panel reads debug counts.
+                sim.set_debug_systems(false);
+                sim.world_mut().set_timing(true);
+                sim.world_mut().set_clock(crate::window::platform::clock);
+            }
+            Some(BackToBack {
                 on,
                 off,
                 pending: Vec::with_capacity(BURST),
                 on_us: VecDeque::with_capacity(STEP_WINDOW),
                 off_us: VecDeque::with_capacity(STEP_WINDOW),
-            },
+            })
+        } else {
+            None
+        };
+        Ok(Self {
+            shadow,
+            on_us: VecDeque::with_capacity(STEP_WINDOW),
+            off_us: VecDeque::with_capacity(STEP_WINDOW),
+            back_to_back,
             diverged_at: None,
         })
     }
@@ -154,7 +166,9 @@ impl Compare {
             self.diverged_at = Some(game.state().step);
         }
         let burst = burst_len(median(&self.off_us));
-        let b = &mut self.back_to_back;
+        let Some(b) = &mut self.back_to_back else {
+            return took;
+        };
         b.pending.push((input, hash));
         if b.pending.len() >= burst {
             for (sim, ring) in [(&mut b.off, &mut b.off_us), (&mut b.on, &mut b.on_us)] {
@@ -183,18 +197,20 @@ impl Compare {
             None => "same state".to_owned(),
             Some(step) => format!("states differ from step {step}"),
         };
-        let b = &self.back_to_back;
-        let back_to_back = if b.on_us.is_empty() {
-            let burst = burst_len(median(&self.off_us));
-            format!(
-                "back to back (warm caches): the first {burst} steps in {}",
-                burst.saturating_sub(b.pending.len())
-            )
-        } else {
-            format!(
+        let back_to_back = match &self.back_to_back {
+            // Each back-to-back run would be another copy of the room in memory.
+            None => "back to back: not run in a room of over a million entities".to_owned(),
+            Some(b) if b.on_us.is_empty() => {
+                let burst = burst_len(median(&self.off_us));
+                format!(
+                    "back to back (warm caches): the first {burst} steps in {}",
+                    burst.saturating_sub(b.pending.len())
+                )
+            }
+            Some(b) => format!(
                 "back to back (warm caches): {}",
                 on_off(&b.on_us, &b.off_us)
-            )
+            ),
         };
         Some(format!(
             "compare: {}, {state}\n{back_to_back}",
