@@ -102,7 +102,8 @@ fn gen_level_writes_exactly_n_crates_identically_for_the_same_arguments() {
     let b = crate_room(&["gen-level", "--crates", "123", "--seed", "4"]);
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
-    let out = std::env::temp_dir().join(format!("gen-{}.ron", std::process::id()));
+    let temp = TempDir::new("gen");
+    let out = temp.0.join("gen.ron");
     let w = crate_room(&[
         "gen-level",
         "--crates",

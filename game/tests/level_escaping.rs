@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::TempDir;
+
 use game::level::{self, DEFAULT_SKINS, LevelError, escape_for_display};
 
 /// Characters that must never be printed as themselves.
@@ -96,8 +98,8 @@ fn a_skin_cannot_forge_another_error_line() {
 
 #[test]
 fn check_output_has_one_block_per_file_and_nothing_raw() {
-    let dir = std::env::temp_dir().join(format!("crate-room-escaping-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let temp = TempDir::new("escaping");
+    let dir = &temp.0;
     let mut paths: Vec<PathBuf> = Vec::new();
     for (i, nasty) in NASTY.iter().enumerate() {
         for (j, text) in placements(nasty).into_iter().enumerate() {
@@ -121,7 +123,6 @@ fn check_output_has_one_block_per_file_and_nothing_raw() {
         !out.chars().any(|c| c != '\n' && is_raw_control(c)),
         "{out:?}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

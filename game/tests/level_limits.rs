@@ -5,16 +5,17 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use common::parse_level;
+use common::{TempDir, parse_level};
 use game::level::{
     self, DEFAULT_SKINS, MAX_FILE_BYTES, MAX_NAME_CHARS, MAX_OVERRIDES, MAX_QUOTED_CHARS,
     MAX_SKIN_CHARS, MAX_SOURCE_COLUMNS,
 };
 
-fn temp_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crate-room-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+/// `name` in a fresh folder of its own, removed with the returned [`TempDir`].
+fn temp_file(name: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new("limits");
+    let path = dir.0.join(name);
+    (dir, path)
 }
 
 #[test]
@@ -39,7 +40,7 @@ fn more_than_ten_million_crates_is_an_error_at_the_first_one_too_many() {
 
 #[test]
 fn oversized_files_are_refused_before_reading() {
-    let path = temp_file("huge.ron");
+    let (_dir, path) = temp_file("huge.ron");
     let file = std::fs::File::create(&path).expect("create");
     // A sparse file: large on paper, nothing written.
     file.set_len(MAX_FILE_BYTES + 1).expect("set_len");
@@ -50,12 +51,11 @@ fn oversized_files_are_refused_before_reading() {
         "{}",
         err.message
     );
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]
 fn missing_files_and_directories_are_errors_without_position() {
-    let missing = temp_file("does-not-exist.ron");
+    let (_dir, missing) = temp_file("does-not-exist.ron");
     let err = level::load(&missing, &DEFAULT_SKINS).expect_err("missing");
     assert_eq!((err.line, err.col), (0, 0));
     assert_eq!(err.message, "cannot read level file: no such file");

@@ -6,6 +6,8 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
+use common::TempDir;
+
 use game::records::{
     BestTimes, DAMAGED_FILE_NAME, ENV_VAR, FILE_NAME, MAX_FILE_BYTES, MAX_LEVELS, MAX_NAME_BYTES,
     Outcome, RecordsError, Store,
@@ -358,9 +360,8 @@ fn data_dir_env_var_is_honoured() {
 
 #[test]
 fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
-    let dir = std::env::temp_dir().join(format!("crate-room-records-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = TempDir::new("records-fifo");
+    let dir = &temp.0;
     let made = std::process::Command::new("mkfifo")
         .arg(dir.join(game::records::FILE_NAME))
         .status();
@@ -368,11 +369,10 @@ fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
         eprintln!("skipping: mkfifo is not available");
         return;
     }
-    let (best, problem) = game::records::BestTimes::load(&game::records::Store::at(&dir));
+    let (best, problem) = game::records::BestTimes::load(&game::records::Store::at(dir));
     assert!(best.is_empty());
     let problem = problem.expect("reported").to_string();
     assert!(problem.contains("best_times.txt"), "{problem}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

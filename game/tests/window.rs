@@ -7,7 +7,7 @@ use crate::common;
 use std::sync::OnceLock;
 
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{repo, windowed_at};
+use common::{TempDir, repo, windowed_at};
 
 use game::art::colors as palette;
 use game::atlas::RgbaImage;
@@ -22,6 +22,8 @@ struct Run {
     width: u32,
     height: u32,
     pixels: Vec<u8>,
+    /// The folder of the screenshot: removed when the run is dropped, unless a test fails.
+    _dir: TempDir,
 }
 
 fn play(level: &str, frames: u32, extra: &[&str], name: &str) -> Option<Run> {
@@ -59,9 +61,8 @@ fn run_game_at(
     if let Some(dir) = data_dir {
         cmd.env("CRATE_ROOM_DATA_DIR", dir);
     }
-    let out_dir = std::env::temp_dir().join(format!("crate-room-window-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).unwrap();
-    let shot = out_dir.join(format!("{name}.png"));
+    let dir = TempDir::new("window");
+    let shot = dir.0.join(format!("{name}.png"));
     let output = output_within(
         cmd.current_dir(repo())
             .args([
@@ -113,6 +114,7 @@ fn run_game_at(
         width,
         height,
         pixels,
+        _dir: dir,
     })
 }
 
@@ -625,14 +627,13 @@ fn without_a_level_the_game_opens_on_the_title_screen() {
 
 #[test]
 fn clearing_a_room_keeps_the_best_time_in_the_data_directory() {
-    let dir = std::env::temp_dir().join(format!("crate-room-best-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = TempDir::new("best");
+    let dir = &temp.0;
     // A damaged file is reported on screen and set aside, never fatal.
     std::fs::write(dir.join("best_times.txt"), "garbage\n\"vault.ron\" = 99\n").unwrap();
     let args = ["--level", ORIENTATION, "--input", "bot"];
     // Checked by its report and files, not its pixels: the smallest laid-out window.
-    let Some(run) = run_game_at((640, 360), 400, &args, "cleared", Some(&dir)) else {
+    let Some(run) = run_game_at((640, 360), 400, &args, "cleared", Some(dir)) else {
         return;
     };
     assert_eq!(run.summary["crates_left"], 0, "the bot cleared the room");
@@ -643,7 +644,6 @@ fn clearing_a_room_keeps_the_best_time_in_the_data_directory() {
         "other levels kept: {kept}"
     );
     assert!(dir.join("best_times.damaged.txt").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -899,14 +899,13 @@ fn a_scripted_run_with_an_empty_data_dir_variable_writes_nothing_to_the_players_
     let Some(mut cmd) = windowed_at(640, 360) else {
         return;
     };
-    let home = std::env::temp_dir().join(format!("crate-room-home-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    std::fs::create_dir_all(&home).unwrap();
+    let temp = TempDir::new("home");
+    let home = &temp.0;
     // The bot clears the room, which would save a best time to the data directory.
     let output = output_within(
         cmd.current_dir(repo())
             .env("CRATE_ROOM_DATA_DIR", "")
-            .env("HOME", &home)
+            .env("HOME", home)
             .env_remove("XDG_DATA_HOME")
             .args(["--width", "640", "--height", "360", "--mute"])
             .args(["--level", ORIENTATION, "--input", "bot"])
@@ -926,7 +925,6 @@ fn a_scripted_run_with_an_empty_data_dir_variable_writes_nothing_to_the_players_
         written.is_empty(),
         "wrote into the player's data folder: {written:?}"
     );
-    std::fs::remove_dir_all(&home).unwrap();
 }
 
 /// Every file under `dir`.

@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::process::{WINDOW_LIMIT, output_within};
-use common::{repo, sim_from_file, windowed_at};
+use common::{TempDir, repo, sim_from_file, windowed_at};
 use game::atlas::RgbaImage;
 use game::sim::Input;
 
@@ -15,14 +15,15 @@ use game::sim::Input;
 struct Run {
     report: serde_json::Value,
     shot: RgbaImage,
+    /// The folder of the screenshot: removed when the run is dropped, unless a test fails.
+    _dir: TempDir,
 }
 
 /// `crate-room --level levels/cratetopia.ron --input bot --frames N ARGS` at `width` x `height`.
 fn run(size: (u32, u32), frames: u32, args: &[&str], name: &str) -> Option<Run> {
     let mut cmd = windowed_at(size.0, size.1)?;
-    let dir = std::env::temp_dir().join(format!("crate-room-overlay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let shot = dir.join(format!("{name}.png"));
+    let dir = TempDir::new("overlay");
+    let shot = dir.0.join(format!("{name}.png"));
     let out = output_within(
         cmd.current_dir(repo())
             .args([
@@ -54,7 +55,11 @@ fn run(size: (u32, u32), frames: u32, args: &[&str], name: &str) -> Option<Run> 
     let report = serde_json::from_str(line.expect("a JSON report")).expect("valid JSON");
     eprintln!("screenshot: {}", shot.display());
     let shot = RgbaImage::load(&shot).expect("a readable screenshot");
-    Some(Run { report, shot })
+    Some(Run {
+        report,
+        shot,
+        _dir: dir,
+    })
 }
 
 /// Pixels of the overlay's gold ink in the bottom `rows` rows of the screenshot: the F7
@@ -358,9 +363,8 @@ fn the_debug_panels_leave_the_player_and_the_crates_beside_it_in_view() {
 
 #[test]
 fn a_saved_profile_opens_with_puffins_own_loader() {
-    let dir = std::env::temp_dir().join(format!("crate-room-profile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let file = dir.join("run.puffin");
+    let dir = TempDir::new("profile");
+    let file = dir.0.join("run.puffin");
     let path = file.to_str().expect("a UTF-8 temp path");
     let Some(_) = run((1280, 720), 90, &["--save-profile", path], "profile") else {
         return;

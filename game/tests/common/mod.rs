@@ -149,8 +149,14 @@ impl TempDir {
 }
 
 impl Drop for TempDir {
+    /// Removes the folder, unless the test is failing: then it stays, for a look at what the
+    /// test left in it (screenshots, data files), and its path is printed.
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if std::thread::panicking() {
+            eprintln!("kept for a look: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
