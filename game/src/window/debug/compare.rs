@@ -10,10 +10,10 @@
 //! One step a frame, each step finds the caches cold: the frame's rendering and the wait for
 //! the display come between two steps. Headless, `crate-room sim` runs its steps back to back,
 //! on warm caches, where a step with tracking on costs about a tenth of what it costs in the
-//! window (BENCHMARKS.md, "The step in the window against `sim`"). So compare mode also keeps two more runs of the same room,
-//! one with tracking on and one off, that take the game's steps in bursts of up to [`BURST`],
-//! back to back as `sim` runs them, and shows their figures on a line of their own: what the
-//! optimization saves in work, apart from what the caches cost.
+//! window (BENCHMARKS.md, "The step in the window against `sim`"). So compare mode also keeps
+//! two more runs of the same room, one with tracking on and one off, that take the game's steps
+//! in bursts of up to [`BURST`], back to back as `sim` runs them, and shows their figures on a
+//! line of their own: what the optimization saves in work, apart from what the caches cost.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -165,12 +165,11 @@ impl Compare {
         if self.diverged_at.is_none() && self.shadow.checkpoint_hash() != hash {
             self.diverged_at = Some(game.state().step);
         }
-        let burst = burst_len(median(&self.off_us));
         let Some(b) = &mut self.back_to_back else {
             return took;
         };
         b.pending.push((input, hash));
-        if b.pending.len() >= burst {
+        if b.pending.len() >= burst_len(median(&self.off_us)) {
             for (sim, ring) in [(&mut b.off, &mut b.off_us), (&mut b.on, &mut b.on_us)] {
                 for &(input, _) in &b.pending {
                     push(ring, timed_step(sim, input).as_secs_f32() * 1e6);
