@@ -224,10 +224,10 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
 
     fn clear(&mut self) {
         self.entities.clear();
-        self.values.clear();
         if let Some(changes) = &mut self.changes {
             changes.get_mut().clear();
         }
+        self.values.clear(); // last: it runs the components' `Drop`
     }
 
     fn watch(&mut self) {

@@ -9,7 +9,9 @@ use crate::component::ComponentSet;
 ///
 /// When an entity is despawned its slot's generation is bumped, so every handle that still names
 /// the old generation is *stale*: [`World`](crate::World) operations on it return `None`,
-/// `false` or an error, and never reach the entity that later reuses the slot.
+/// `false` or an error, and never reach the entity that later reuses the slot. A handle means
+/// something only to the world that spawned it: it carries no world id (it stays 8 bytes), so
+/// another world reads it as a slot and generation of its own.
 ///
 /// ```
 /// # let mut w = ecs::World::new();

@@ -9,7 +9,7 @@ use crate::component::{Component, ComponentId, ComponentSet};
 use crate::delivery::{DirtySet, empty};
 use crate::entity_set::EntitySet;
 use crate::query::{Query, QueryData};
-use crate::world::Phase;
+use crate::world::{Phase, WorldId};
 use crate::{Entity, World};
 
 /// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
@@ -466,7 +466,10 @@ pub(crate) enum RunWhen {
 /// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SystemId(pub(crate) usize);
+pub struct SystemId {
+    world: WorldId,
+    pub(crate) index: usize,
+}
 
 /// Snapshot of one system's scheduling state and last-run figures.
 ///
@@ -633,7 +636,10 @@ impl World {
             .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
         self.order.insert(at, (s, desc.run_when(), watched));
         self.every_update += usize::from(desc.run_when() != RunWhen::Changes);
-        SystemId(s)
+        SystemId {
+            world: self.id,
+            index: s,
+        }
     }
 
     /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
@@ -646,7 +652,7 @@ impl World {
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot(id);
-        self.systems[id.0].enabled = enabled;
+        self.systems[id.index].enabled = enabled;
     }
 
     /// Whether a system is enabled.
@@ -667,9 +673,12 @@ impl World {
     /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
-        self.order
-            .iter()
-            .map(|&(s, ..)| self.system_info(SystemId(s)))
+        self.order.iter().map(|&(s, ..)| {
+            self.system_info(SystemId {
+                world: self.id,
+                index: s,
+            })
+        })
     }
 
     /// Figures for one system.
@@ -698,9 +707,11 @@ impl World {
     }
 
     fn slot(&self, id: SystemId) -> &SystemSlot {
-        self.systems
-            .get(id.0)
-            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+        assert!(
+            id.world == self.id,
+            "{id:?} belongs to another world: a SystemId works with the World that returned it"
+        );
+        &self.systems[id.index]
     }
 
     /// Switch change tracking off to hand every system all of its tracked entities as dirty on
@@ -754,8 +765,8 @@ impl World {
     /// clears.
     ///
     /// A panic in a system propagates out of `update` after the world has taken the system
-    /// back, so the next `update` runs normally (the systems after the one that panicked wait
-    /// for it).
+    /// back and applied the deferred despawns and clears; the systems after it wait for the
+    /// next `update`, and so do events for them (they are not aged).
     ///
     /// ```
     /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
@@ -822,6 +833,7 @@ impl World {
         let mut mark = self.timing.then(clock);
         // Only systems that run on changes and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
+        let mut failed = None;
         for k in 0..if skip_all { 0 } else { self.order.len() } {
             let (s, when, watched) = self.order[k];
             // Passed over without touching it: nothing pending anywhere, or nothing in its sets
@@ -838,27 +850,20 @@ impl World {
             } else if waits && self.nothing_pending(s) {
                 self.pending[s] = false;
             } else {
-                self.run_system(s, when, clock, &mut mark);
+                failed = self.run_system(s, when, clock, &mut mark).err();
+                if failed.is_some() {
+                    break;
+                }
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
                 after(self, self.systems[s].name);
             }
         }
-        for entity in std::mem::take(&mut self.pending_despawns) {
-            self.despawn_now(entity);
-        }
-        let events = &mut self.events;
-        self.queued_events.retain(|id| {
-            let queue = events.get_mut(id).expect("a queued type has a queue");
-            queue.end_update();
-            !queue.is_empty()
-        });
-        if std::mem::take(&mut self.pending_clear) {
-            self.clear_now();
-        }
-        if self.sets_pending {
-            self.sets_pending = self.pending.contains(&true);
+        // Events age only when every system had its turn to read them.
+        self.end_update(!debug_only && failed.is_none());
+        if let Some(panic) = failed {
+            resume_unwind(panic);
         }
     }
 
@@ -912,8 +917,15 @@ impl World {
         self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
 
-    /// Run system `s`; `mark` is the last clock reading of the update (`None`: not timed).
-    fn run_system(&mut self, s: usize, when: RunWhen, clock: Clock, mark: &mut Option<Duration>) {
+    /// Run system `s`, returning its panic if it panicked; `mark` is the last clock reading of
+    /// the update (`None`: not timed).
+    fn run_system(
+        &mut self,
+        s: usize,
+        when: RunWhen,
+        clock: Clock,
+        mark: &mut Option<Duration>,
+    ) -> std::thread::Result<()> {
         let placeholder = self.placeholder.take().unwrap_or_default();
         self.take_over(s);
         let slot = &mut self.systems[s];
@@ -979,9 +991,7 @@ impl World {
             let now = clock();
             now.saturating_sub(std::mem::replace(before, now))
         });
-        if let Err(panic) = outcome {
-            resume_unwind(panic);
-        }
+        outcome
     }
 }
 

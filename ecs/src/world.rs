@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Entity;
 use crate::bundle::Bundle;
@@ -64,6 +65,17 @@ pub(crate) enum Phase {
     Clearing(usize),
 }
 
+/// A number no other [`World`] of this process has: [`SystemId`](crate::SystemId)s carry it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct WorldId(u64);
+
+impl Default for WorldId {
+    fn default() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
 /// Everything in one ECS: entities, components, systems, resources and events.
 ///
 /// See the [crate documentation](crate) for the model and a walkthrough.
@@ -73,6 +85,7 @@ pub(crate) enum Phase {
 /// ```
 #[derive(Default)]
 pub struct World {
+    pub(crate) id: WorldId,
     pub(crate) entities: Entities,
     pub(crate) component_ids: TypeMap<ComponentId>,
     pub(crate) columns: Vec<Box<dyn AnyColumn>>,
@@ -166,11 +179,37 @@ fn no_resource<R>() -> ! {
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
-fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+pub(crate) fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
     let column: &mut dyn Any = column;
     column
         .downcast_mut()
         .expect("column stored under its own TypeId")
+}
+
+/// Call `f` on the column of each of `ids`. A panic in one (a component's `Drop`) still lets
+/// the rest run, as `Vec`'s own drop does (a second panic aborts): no column keeps a component
+/// its entity has lost.
+fn each_column(
+    columns: &mut [Box<dyn AnyColumn>],
+    ids: impl Iterator<Item = ComponentId>,
+    f: impl FnMut(&mut dyn AnyColumn),
+) {
+    struct Rest<'a, I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> {
+        columns: &'a mut [Box<dyn AnyColumn>],
+        ids: I,
+        f: F,
+    }
+    impl<I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> Drop for Rest<'_, I, F> {
+        fn drop(&mut self) {
+            for id in &mut self.ids {
+                (self.f)(&mut *self.columns[id.index()]);
+            }
+        }
+    }
+    let mut rest = Rest { columns, ids, f };
+    for id in rest.ids.by_ref() {
+        (rest.f)(&mut *rest.columns[id.index()]);
+    }
 }
 
 impl World {
@@ -191,19 +230,22 @@ impl World {
     /// # let mut w = ecs::World::new();
     /// let e = w.spawn((1u8, 2u16)); assert!(w.has::<u8>(e) && w.has::<u16>(e));
     /// ```
+    ///
+    /// # Panics
+    /// If the bundle names a component type twice, or registers one past
+    /// [`MAX_COMPONENT_TYPES`]; nothing is spawned then.
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let entity = self.entities.alloc();
         let b = self.bundle_index::<B>();
-        // Moved out (three pointers) so the world can be borrowed mutably while reading it.
-        let info = std::mem::take(&mut self.bundles[b]);
-        bundle.insert_into(self, entity, &info.ids);
+        let entity = self.entities.alloc();
+        let info = &self.bundles[b];
+        // No user code runs from here on (a bundle's types are distinct: nothing is replaced).
+        bundle.insert_into(&mut self.columns, entity, &info.ids);
         if let Some(sig) = self.entities.components_mut(entity) {
             *sig = info.signature;
         }
-        for &s in &info.systems {
-            self.refresh_membership(s, entity);
+        for k in 0..self.bundles[b].systems.len() {
+            self.refresh_membership(self.bundles[b].systems[k], entity);
         }
-        self.bundles[b] = info;
         entity
     }
 
@@ -260,6 +302,10 @@ impl World {
                 B::register(self, &mut ids);
                 let mut signature = ComponentSet::EMPTY;
                 for &id in &ids {
+                    if signature.contains(id) {
+                        let name = self.component_types[id.index()].1;
+                        panic!("the bundle `{}` names `{name}` twice", type_name::<B>());
+                    }
                     signature.insert(id);
                 }
                 self.bundles.push(BundleInfo {
@@ -292,11 +338,6 @@ impl World {
     fn column_at<T: Component>(&mut self, id: ComponentId) -> &mut Column<T> {
         self.changed.insert(id);
         downcast_mut(&mut *self.columns[id.index()])
-    }
-
-    /// Insert for [`Bundle::insert_into`], which [`World::spawn`] follows with membership.
-    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
-        self.column_at::<T>(id).insert_spawned(entity, value);
     }
 
     /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
@@ -432,6 +473,8 @@ impl World {
 
     /// Despawn `entity`: immediately outside an update; at the end of the update when called
     /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    /// A panic from a component's `Drop` propagates once every column, system and the slot
+    /// have let go of the entity.
     ///
     /// ```
     /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
@@ -453,9 +496,6 @@ impl World {
         let Some(sig) = self.entities.free(entity) else {
             return; // despawned twice in one update
         };
-        for id in sig.iter() {
-            self.columns[id.index()].despawn(entity);
-        }
         for (s, slot) in self.systems.iter_mut().enumerate() {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity.index());
@@ -465,6 +505,33 @@ impl World {
                 self.pending[s] = true;
             }
         }
+        // Last, as it runs the components' `Drop`.
+        each_column(&mut self.columns, sig.iter(), |c| c.despawn(entity));
+    }
+
+    /// The end of an update: deferred despawns, the ageing of events (`age_events`: when every
+    /// system had its turn, see `Events`), then a deferred clear.
+    pub(crate) fn end_update(&mut self, age_events: bool) {
+        // Each stays listed until all are done: a panicking `Drop` leaves the rest to the end
+        // of the next update (a despawned one is skipped then).
+        for i in 0..self.pending_despawns.len() {
+            self.despawn_now(self.pending_despawns[i]);
+        }
+        self.pending_despawns.clear();
+        if age_events {
+            let events = &mut self.events;
+            self.queued_events.retain(|id| {
+                let queue = events.get_mut(id).expect("a queued type has a queue");
+                queue.end_update();
+                !queue.is_empty()
+            });
+        }
+        if std::mem::take(&mut self.pending_clear) {
+            self.clear_now();
+        }
+        if self.sets_pending {
+            self.sets_pending = self.pending.contains(&true);
+        }
     }
 
     /// Remove every entity and component at once. Systems' [`System::on_clear`](crate::System::on_clear) run afterwards
@@ -473,7 +540,8 @@ impl World {
     /// `on_clear`, once every `on_clear` of the current clear has run. Resources remain.
     ///
     /// A panic in an `on_clear` propagates out of `clear` after the world has taken the system
-    /// back; the `on_clear`s after it do not run.
+    /// back; the `on_clear`s after it do not run. A panic from a component's `Drop` propagates
+    /// once every column is empty, before any `on_clear`.
     ///
     /// ```
     /// struct Hp(u32);
@@ -504,9 +572,6 @@ impl World {
         for entity in live {
             self.entities.free(entity);
         }
-        for column in &mut self.columns {
-            column.clear();
-        }
         for slot in &mut self.systems {
             for &entity in slot.sets.tracked.as_slice() {
                 slot.sets.removed.insert(entity);
@@ -517,6 +582,8 @@ impl World {
             slot.pending_membership.clear();
         }
         self.pending_despawns.clear();
+        let ids = (0..self.columns.len()).map(|i| ComponentId(i as u16));
+        each_column(&mut self.columns, ids, |c| c.clear());
         for k in 0..self.order.len() {
             let (s, ..) = self.order[k];
             let Some(mut system) = self.systems[s].system.take() else {
@@ -703,7 +770,7 @@ impl World {
                 .collect(),
             systems: self
                 .systems()
-                .map(|s| (s.name, self.systems[s.id.0].heap_bytes()))
+                .map(|s| (s.name, self.systems[s.id.index].heap_bytes()))
                 .collect(),
         }
     }
