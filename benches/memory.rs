@@ -138,7 +138,7 @@ fn main() {
     }
 
     let world = sim.world();
-    let memory = ecs::diagnostics::memory_use(&world);
+    let memory = ecs::diagnostics::memory_use(world);
     let mut rows: Vec<(String, usize)> = Vec::new();
     rows.push((
         "level text (RON), kept for a restart".into(),
