@@ -644,7 +644,11 @@ impl World {
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
-                after(self, self.systems[s].name);
+                let name = self.systems[s].name;
+                failed = catch_unwind(AssertUnwindSafe(|| after(self, name))).err();
+                if failed.is_some() {
+                    break;
+                }
             }
         }
         // Events age only when every system had its turn to read them.
