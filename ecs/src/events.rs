@@ -95,11 +95,6 @@ impl<E> Default for EventReader<E> {
 
 impl<E: 'static> EventReader<E> {
     /// Events sent since this reader last read (that are still queued), oldest first.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
-    /// w.send(3u8); assert_eq!(r.read(&w).collect::<Vec<_>>(), [&3]);
-    /// ```
     pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
         let (skip, events) = match world.events::<E>() {
             Some(events) => {

@@ -7,13 +7,11 @@ use std::time::{Duration, Instant};
 
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::delivery::{DirtySet, empty};
+use crate::diagnostics::Clock;
 use crate::entity_set::EntitySet;
 use crate::query::{Query, QueryData};
 use crate::world::{Phase, WorldId};
 use crate::{Entity, World};
-
-/// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
-pub type Clock = fn() -> Duration;
 
 // What `World::update_observed` calls after each system.
 type Observer<'a> = dyn FnMut(&World, &'static str) + 'a;
@@ -33,13 +31,19 @@ fn instant_clock() -> Duration {
 ///
 /// ```
 /// use ecs::{System, SystemDesc, SystemEntities, World};
+///
 /// struct Room;
 /// impl System for Room {
 ///     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
-///     fn on_clear(&mut self, world: &mut World) { world.spawn((1u8,)); } // a fresh room
+///     fn on_clear(&mut self, world: &mut World) {
+///         world.spawn((1u8,)); // a fresh room
+///     }
 /// }
-/// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
-/// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
+/// let mut world = World::new();
+/// world.add_system(SystemDesc::new("room"), Room);
+/// world.spawn((3u8,));
+/// world.clear();
+/// assert_eq!(world.len(), 1, "on_clear spawned one");
 /// ```
 pub trait System: 'static + Send {
     /// Run one update. `entities` holds the tracked entities and the dirty subset.
@@ -67,18 +71,6 @@ where
 /// during the run reach the system on its next run. Components are read through a [`Query`]
 /// over one of the lists: [`query`](SystemEntities::query) (every tracked entity),
 /// [`changed`](SystemEntities::changed) or [`added`](SystemEntities::added).
-///
-/// ```
-/// use ecs::{SystemDesc, SystemEntities, World};
-///
-/// let mut world = World::new();
-/// world.add_system(
-///     SystemDesc::new("s").requires::<u8>(),
-///     |_: &mut World, entities: &SystemEntities| assert_eq!(entities.tracked().len(), 1),
-/// );
-/// world.spawn((1u8,));
-/// world.update();
-/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
     tracked: &'a [Entity],
@@ -93,12 +85,13 @@ impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
-    /// world.add_system(
-    ///     SystemDesc::new("s").requires::<u8>(),
-    ///     |_: &mut World, entities: &SystemEntities| assert_eq!(entities.tracked().len(), 1),
-    /// );
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |_: &mut World, entities: &SystemEntities| {
+    ///     assert_eq!(entities.tracked().len(), 1);
+    /// });
     /// world.spawn((1u8,));
     /// world.spawn(());
     /// world.update();
@@ -112,18 +105,21 @@ impl<'a> SystemEntities<'a> {
     /// state and for counting. Read their components through `changed`.
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
-    /// world.insert_resource(0usize);
-    /// world.add_system(
-    ///     SystemDesc::new("s").watches::<u8>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         *world.resource_mut::<usize>() = entities.dirty().len();
-    ///     },
-    /// );
-    /// world.spawn((1u8,));
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<Entity>::new());
+    /// let desc = SystemDesc::new("s").watches::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut() = entities.dirty().to_vec();
+    /// });
+    /// let spawned: Vec<Entity> = (0..4).map(|i| world.spawn((i as u8,))).collect();
     /// world.update();
-    /// assert_eq!(*world.resource::<usize>(), 1);
+    /// for &e in spawned.iter().rev() {
+    ///     *world.get_mut::<u8>(e).unwrap() += 1;
+    /// }
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<Entity>>(), spawned, "slot order, not write order");
     /// ```
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
@@ -137,15 +133,14 @@ impl<'a> SystemEntities<'a> {
     /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
     ///
     /// ```
-    /// # use ecs::{Entity, SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
     /// world.insert_resource(Vec::<Entity>::new());
-    /// world.add_system(
-    ///     SystemDesc::new("s").requires::<u8>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         world.resource_mut::<Vec<Entity>>().extend(entities.removed());
-    ///     },
-    /// );
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     world.resource_mut::<Vec<Entity>>().extend(entities.removed());
+    /// });
     /// let a = world.spawn((1u8,));
     /// world.update();
     /// world.despawn(a);
@@ -160,14 +155,13 @@ impl<'a> SystemEntities<'a> {
     /// Every tracked entity, with the components `D` names.
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
-    /// world.add_system(
-    ///     SystemDesc::new("age").requires::<u32>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         entities.query::<&mut u32>(world).for_each(|_, mut age| *age += 1);
-    ///     },
-    /// );
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("age").requires::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     entities.query::<&mut u32>(world).for_each(|_, mut age| *age += 1);
+    /// });
     /// let e = world.spawn((1u32,));
     /// world.update();
     /// world.update();
@@ -180,34 +174,28 @@ impl<'a> SystemEntities<'a> {
     /// The tracked entities for which a watched component changed, was added or was removed
     /// since this system last ran, and those that started being tracked since then (as
     /// `Changed<T>` in `bevy_ecs`, which holds for an added component): each once, in slot order
-    /// ([`Entity::index`], ascending), with the components `D` names.
-    ///
-    /// Empty for systems that watch nothing. When change tracking is switched off
-    /// ([`World::set_change_tracking`]) it is every tracked entity, in the same order.
+    /// ([`Entity::index`], ascending), with the components `D` names. Empty for a system that
+    /// watches nothing; every tracked entity while change tracking is off
+    /// ([`World::set_change_tracking`]).
     ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
-    /// struct Hp(u32);
-    /// struct Log(Vec<u32>);
-    ///
     /// let mut world = World::new();
-    /// world.insert_resource(Log(Vec::new()));
-    /// world.add_system(
-    ///     SystemDesc::new("hp_log").watches::<Hp>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         let (mut changed, resources) = entities.changed::<&Hp>(world).with_resources();
-    ///         while let Some((_, hp)) = changed.next() {
-    ///             resources.resource_mut::<Log>().0.push(hp.0);
-    ///         }
-    ///     },
-    /// );
-    /// let a = world.spawn((Hp(3),));
-    /// world.spawn((Hp(4),));
+    /// world.insert_resource(Vec::<u32>::new());
+    /// let desc = SystemDesc::new("hp_log").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let (mut changed, resources) = entities.changed::<&u32>(world).with_resources();
+    ///     while let Some((_, &hp)) = changed.next() {
+    ///         resources.resource_mut::<Vec<u32>>().push(hp);
+    ///     }
+    /// });
+    /// let a = world.spawn((3u32,));
+    /// world.spawn((4u32,));
     /// world.update();
-    /// world.get_mut::<Hp>(a).unwrap().0 = 10;
+    /// *world.get_mut::<u32>(a).unwrap() = 10;
     /// world.update();
-    /// assert_eq!(world.resource::<Log>().0, [3, 4, 10], "both new, then the one that changed");
+    /// assert_eq!(*world.resource::<Vec<u32>>(), [3, 4, 10], "both new, then the one written");
     /// ```
     pub fn changed<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
         Query::new(world, self.dirty)
@@ -215,62 +203,47 @@ impl<'a> SystemEntities<'a> {
 
     /// The entities that started being tracked since this system last ran (as `Added<T>` in
     /// `bevy_ecs`), in slot order, with the components `D` names; whether or not the system
-    /// watches anything, and whether or not change tracking is on.
+    /// watches anything or change tracking is on.
     ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
-    /// struct Hp(u32);
-    /// struct Greeted(usize);
-    ///
     /// let mut world = World::new();
-    /// world.insert_resource(Greeted(0));
-    /// world.add_system(
-    ///     SystemDesc::new("greet").requires::<Hp>().watches::<Hp>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         let newcomers = entities.added::<&Hp>(world).len();
-    ///         world.resource_mut::<Greeted>().0 += newcomers;
-    ///     },
-    /// );
-    /// let a = world.spawn((Hp(3),));
+    /// world.insert_resource(0usize);
+    /// let desc = SystemDesc::new("greet").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let newcomers = entities.added::<&u32>(world).len();
+    ///     *world.resource_mut::<usize>() += newcomers;
+    /// });
+    /// let a = world.spawn((3u32,));
     /// world.update();
-    /// world.get_mut::<Hp>(a).unwrap().0 = 2; // changed, not added
-    /// world.spawn((Hp(4),));
+    /// *world.get_mut::<u32>(a).unwrap() = 2; // changed, not added
+    /// world.spawn((4u32,));
     /// world.update();
-    /// assert_eq!(world.resource::<Greeted>().0, 2);
+    /// assert_eq!(*world.resource::<usize>(), 2);
     /// ```
     pub fn added<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
         Query::new(world, self.added)
     }
 
-    /// Whether some change to a `T` (written, inserted or removed) reached this system since it
-    /// last ran, `T` being a watched type: one bit per watched type, so it may be a change of
-    /// an entity the system does not track. Always true while change tracking is off.
+    /// Whether some change to a watched `T` (written, inserted or removed) reached this system
+    /// since it last ran: one bit per watched type, so it may be a change of an entity the
+    /// system does not track. Always true while change tracking is off.
     ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
-    /// struct Pos(f32);
-    /// struct Size(f32);
-    /// struct Resized(bool);
-    ///
     /// let mut world = World::new();
-    /// world.insert_resource(Resized(false));
-    /// world.add_system(
-    ///     SystemDesc::new("bounds").watches::<Pos>().watches::<Size>(),
-    ///     |world: &mut World, entities: &SystemEntities| {
-    ///         let resized = entities.column_changed::<Size>(world);
-    ///         world.resource_mut::<Resized>().0 = resized;
-    ///     },
-    /// );
-    /// let e = world.spawn((Pos(0.0), Size(1.0)));
+    /// world.insert_resource(false);
+    /// let desc = SystemDesc::new("bounds").watches::<u8>().watches::<u16>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut::<bool>() = entities.column_changed::<u16>(world);
+    /// });
+    /// let e = world.spawn((1u8, 1u16));
     /// world.update();
-    /// world.get_mut::<Pos>(e).unwrap().0 = 2.0;
+    /// *world.get_mut::<u8>(e).unwrap() = 2;
     /// world.update();
-    /// assert!(!world.resource::<Resized>().0, "only Pos changed");
-    /// world.get_mut::<Size>(e).unwrap().0 = 2.0;
-    /// world.update();
-    /// assert!(world.resource::<Resized>().0);
+    /// assert!(!world.resource::<bool>(), "only the u8 changed");
     /// ```
     pub fn column_changed<T: Component>(&self, world: &World) -> bool {
         let id = world.component_id::<T>();
@@ -280,11 +253,6 @@ impl<'a> SystemEntities<'a> {
 
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
-///
-/// ```
-/// # let mut w = ecs::World::new(); let desc = ecs::SystemDesc::new("draw_data").watches::<u8>();
-/// let id = w.add_system(desc, |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).name, "draw_data");
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemDesc {
     pub(crate) name: &'static str,
@@ -301,12 +269,6 @@ impl SystemDesc {
     /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
     /// watches a component, it runs [on changes](SystemDesc::on_changes) unless told
     /// otherwise; a system that watches nothing runs on every update.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!((w.system_info(id).name, w.system_info(id).priority), ("s", 0));
-    /// ```
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
@@ -319,48 +281,24 @@ impl SystemDesc {
     }
 
     /// Lower priorities run first; equal priorities run in the order systems were added.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").priority(-4), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).priority, -4);
-    /// ```
     pub fn priority(mut self, priority: i32) -> Self {
         self.priority = priority;
         self
     }
 
     /// Track only entities that have a `T` (on top of the other requirements).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.spawn((1u8,)); w.spawn((2u16,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").requires::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).tracked, 1);
-    /// ```
     pub fn requires<T: Component>(mut self) -> Self {
         self.requires.push(World::register::<T>);
         self
     }
 
     /// Make a tracked entity dirty when its `T` changes, is added or is removed.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((1u8,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").watches::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// w.update(); *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
-    /// ```
     pub fn watches<T: Component>(mut self) -> Self {
         self.watches.push(World::register::<T>);
         self
     }
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert!(w.system_info(id).debug);
-    /// ```
     pub fn debug(mut self) -> Self {
         self.debug = true;
         self
@@ -371,16 +309,14 @@ impl SystemDesc {
     /// [`SystemInfo::runs`]; its `last_dirty` and `last_duration` read zero.
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
-    /// let id = world.add_system(
-    ///     SystemDesc::new("bar").requires::<u8>().on_changes(),
-    ///     |_: &mut World, _: &SystemEntities| {},
-    /// );
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("bar").requires::<u8>().on_changes();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
     /// let e = world.spawn((3u8,));
     /// world.update(); // a new entity: runs
     /// world.update(); // nothing changed: skipped
-    /// assert_eq!(world.system_info(id).runs, 1);
     /// world.remove::<u8>(e);
     /// world.update(); // an entity stopped being tracked: runs
     /// assert_eq!(world.system_info(id).runs, 2);
@@ -395,16 +331,12 @@ impl SystemDesc {
     /// for a system that watches nothing.
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
-    /// let watcher = world.add_system(
-    ///     SystemDesc::new("bar").watches::<u8>(),
-    ///     |_: &mut World, _: &SystemEntities| {},
-    /// );
-    /// let ticker = world.add_system(
-    ///     SystemDesc::new("regen").watches::<u8>().every_update(),
-    ///     |_: &mut World, _: &SystemEntities| {},
-    /// );
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let watcher = world.add_system(SystemDesc::new("bar").watches::<u8>(), nop);
+    /// let ticker = world.add_system(SystemDesc::new("regen").watches::<u8>().every_update(), nop);
     /// world.spawn((3u8,));
     /// world.update();
     /// world.update(); // nothing changed
@@ -420,13 +352,12 @@ impl SystemDesc {
     /// an [`EventReader`](crate::EventReader)), whatever changed.
     ///
     /// ```
-    /// # use ecs::{SystemDesc, SystemEntities, World};
-    /// # let mut world = World::new();
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
     /// struct Hit;
-    /// let id = world.add_system(
-    ///     SystemDesc::new("damage").on_event::<Hit>(),
-    ///     |_: &mut World, _: &SystemEntities| {},
-    /// );
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("damage").on_event::<Hit>();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
     /// world.update(); // no event: skipped
     /// world.send(Hit);
     /// world.update();
@@ -460,11 +391,6 @@ pub(crate) enum RunWhen {
 }
 
 /// Handle to a system added with [`World::add_system`].
-///
-/// ```
-/// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
-/// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SystemId {
     world: WorldId,
@@ -472,12 +398,6 @@ pub struct SystemId {
 }
 
 /// Snapshot of one system's scheduling state and last-run figures.
-///
-/// ```
-/// # let mut w = ecs::World::new();
-/// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-/// w.update(); assert_eq!((w.system_info(id).runs, w.system_info(id).enabled), (1, true));
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemInfo {
     /// Handle of the system.
@@ -561,11 +481,6 @@ impl World {
     /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
     /// watches anything), so its first run sees the world as new.
     ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); assert_eq!(w.system_info(id).runs, 1);
-    /// ```
-    ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`].
     pub fn add_system(&mut self, desc: SystemDesc, system: impl System) -> SystemId {
@@ -646,9 +561,13 @@ impl World {
     /// entities (each at most once), and receives them all on its first run after re-enabling.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.set_enabled(id, false);
-    /// w.update(); assert_eq!(w.system_info(id).runs, 0);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
+    /// world.set_enabled(id, false);
+    /// world.update();
+    /// assert_eq!(world.system_info(id).runs, 0);
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot(id);
@@ -656,11 +575,6 @@ impl World {
     }
 
     /// Whether a system is enabled.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert!(w.is_enabled(id));
-    /// ```
     pub fn is_enabled(&self, id: SystemId) -> bool {
         self.slot(id).enabled
     }
@@ -668,9 +582,14 @@ impl World {
     /// Figures for every system, in run order.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(5), |_: &mut World, _: &S| {}); w.add_system(D::new("early"), |_: &mut World, _: &S| {});
-    /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(5), nop);
+    /// world.add_system(SystemDesc::new("early"), nop);
+    /// let names: Vec<&str> = world.systems().map(|s| s.name).collect();
+    /// assert_eq!(names, ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order.iter().map(|&(s, ..)| {
@@ -685,11 +604,6 @@ impl World {
     ///
     /// # Panics
     /// If `id` belongs to another world.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).id, id);
-    /// ```
     pub fn system_info(&self, id: SystemId) -> SystemInfo {
         let slot = self.slot(id);
         let ran = slot.ran_in == self.updates;
@@ -716,19 +630,11 @@ impl World {
 
     /// Switch change tracking off to hand every system all of its tracked entities as dirty on
     /// every run (the baseline the optimization is measured against), or back on.
-    ///
-    /// ```
-    /// let mut w = ecs::World::new(); w.set_change_tracking(false); assert!(!w.change_tracking());
-    /// ```
     pub fn set_change_tracking(&mut self, on: bool) {
         self.tracking_off = !on;
     }
 
     /// Whether change tracking is on (the default).
-    ///
-    /// ```
-    /// assert!(ecs::World::new().change_tracking());
-    /// ```
     pub fn change_tracking(&self) -> bool {
         !self.tracking_off
     }
@@ -736,29 +642,8 @@ impl World {
     /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). The clock
     /// is read as the update starts and as each run ends, so a run's time includes skipping the
     /// systems before it. A reading costs more than an idle update; while off, it is zero.
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, std::time::Duration::ZERO, "off by default");
-    /// ```
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
-    }
-
-    /// Time system runs with `clock` instead of `std::time::Instant`, which panics where the
-    /// platform has no clock of its own (a browser page, whose host has one).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; use std::time::Duration;
-    /// # use std::sync::atomic::{AtomicU64, Ordering::Relaxed}; let mut w = World::new();
-    /// static MICROS: AtomicU64 = AtomicU64::new(0); // 5 µs pass between two readings
-    /// w.set_clock(|| Duration::from_micros(MICROS.fetch_add(5, Relaxed)));
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.set_timing(true); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, Duration::from_micros(5));
-    /// ```
-    pub fn set_clock(&mut self, clock: Clock) {
-        self.clock = Some(clock);
     }
 
     /// Run every enabled system once, in priority order, then apply deferred despawns and
@@ -767,11 +652,6 @@ impl World {
     /// A panic in a system propagates out of `update` after the world has taken the system
     /// back and applied the deferred despawns and clears; the systems after it wait for the
     /// next `update`, and so do events for them (they are not aged).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); w.update(); assert_eq!(w.system_info(id).runs, 2);
-    /// ```
     ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`], with a message that
@@ -785,9 +665,15 @@ impl World {
     /// despawns and clears come after the last call.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
-    /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(2), nop);
+    /// world.add_system(SystemDesc::new("early").priority(1), nop);
+    /// let mut seen = Vec::new();
+    /// world.update_observed(&mut |_, name| seen.push(name));
+    /// assert_eq!(seen, ["early", "late"]);
     /// ```
     pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
         self.run(false, Some(after));
@@ -797,9 +683,15 @@ impl World {
     /// paused); the other systems keep accumulating dirty entities.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let game = w.add_system(D::new("game"), |_: &mut World, _: &S| {}); let overlay = w.add_system(D::new("overlay").debug(), |_: &mut World, _: &S| {});
-    /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let game = world.add_system(SystemDesc::new("game"), nop);
+    /// let overlay = world.add_system(SystemDesc::new("overlay").debug(), nop);
+    /// world.update_debug_only();
+    /// assert_eq!(world.system_info(game).runs, 0);
+    /// assert_eq!(world.system_info(overlay).runs, 1);
     /// ```
     pub fn update_debug_only(&mut self) {
         self.run(true, None);
@@ -857,7 +749,11 @@ impl World {
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
-                after(self, self.systems[s].name);
+                let name = self.systems[s].name;
+                failed = catch_unwind(AssertUnwindSafe(|| after(self, name))).err();
+                if failed.is_some() {
+                    break;
+                }
             }
         }
         // Events age only when every system had its turn to read them.
