@@ -442,6 +442,17 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// Whether the list has no entity left (see [`Query::len`]).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     assert!(entities.changed::<&u32>(world).is_empty(), "it watches nothing");
+    /// });
+    /// world.spawn((5u32,));
+    /// world.update();
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entities.len() == 0
     }
