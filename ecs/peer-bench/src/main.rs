@@ -36,7 +36,7 @@ use workload::{MAX_GROUPS, Order, Peer, spread};
 const USAGE: &str = "\
 Usage: peer-bench [--quick] [--order O[,O...]] [--n N[,N...]] [--groups G[,G...]] [--results FILE]
 
-  --quick        the whole matrix with a tenth of the frames (under two minutes on two cores)
+  --quick        the whole matrix with a twentieth of the frames (about a minute of CPU)
   --order O,...  the writer's order: ascending, wrap (ascending from the middle, wrapping
                  once), descending, random (one seeded shuffle); default all four
   --n N,...      only these entity counts (default 10000,100000,1000000)
@@ -69,16 +69,18 @@ struct Effort {
     budget: Duration,
 }
 
+/// 5 rounds x 2 frames = 10 samples at least (a flecs frame of a million writes takes a second).
 const FULL: Effort = Effort {
     rounds: 5,
-    min_frames: 3,
+    min_frames: 2,
     budget: Duration::from_millis(200),
 };
-/// 2 rounds x 2 frames = 4 samples at least, a tenth of the budget.
+/// One round of 2 frames at least, a twentieth of the budget: for checking the bench, and
+/// the shape of the results, not for their last digit.
 const QUICK: Effort = Effort {
-    rounds: 2,
+    rounds: 1,
     min_frames: 2,
-    budget: Duration::from_millis(20),
+    budget: Duration::from_millis(10),
 };
 
 #[derive(Debug)]
@@ -437,12 +439,18 @@ fn main() -> ExitCode {
     let mut names = Vec::new();
     for &n in &options.sizes {
         for &groups in &options.groups {
-            eprintln!("N = {}, {}: spawning", grouped(n), archetypes(groups));
+            eprintln!(
+                "{:>4.0} s: N = {}, {}: spawning",
+                started.elapsed().as_secs_f64(),
+                grouped(n),
+                archetypes(groups)
+            );
             let mut peers = peers(n, groups);
             names = peers.iter().map(|p| p.name()).collect();
             for &order in &options.orders {
                 eprintln!(
-                    "N = {}, {}, {}: k = {:?}",
+                    "{:>4.0} s: N = {}, {}, {}: k = {:?}",
+                    started.elapsed().as_secs_f64(),
                     grouped(n),
                     archetypes(groups),
                     order.name(),
