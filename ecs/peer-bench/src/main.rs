@@ -22,6 +22,7 @@
 mod bevy_peer;
 mod ecs_peer;
 mod flecs_peer;
+mod floor_gap;
 mod hecs_peer;
 mod shipyard_peer;
 mod specs_peer;
@@ -43,6 +44,8 @@ Usage: peer-bench [--quick] [--order O[,O...]] [--n N[,N...]] [--groups G[,G...]
   --groups G,... only these fragmentations: the entities spread over G archetypes, 1 to 100
                  (default 1,20,100)
   --results F    also write the full tables to F (markdown), the load average at the end
+  --floor-gap    instead of the matrix: the ecs reader split into delivery and lookups beside
+                 the hand-kept list's, at N >= 100,000 in one archetype, k >= 1,000
   -h, --help     this text
 
 Prints two markdown tables per fragmentation and order (reader; whole frame), medians per
@@ -90,6 +93,7 @@ struct Options {
     sizes: Vec<usize>,
     groups: Vec<usize>,
     results: Option<String>,
+    floor_gap: bool,
 }
 
 /// A comma-separated list of numbers, each accepted by `valid`.
@@ -115,11 +119,13 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
         sizes: SIZES.to_vec(),
         groups: GROUPS.to_vec(),
         results: None,
+        floor_gap: false,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.effort = QUICK,
+            "--floor-gap" => options.floor_gap = true,
             "--order" => {
                 let list = args
                     .next()
@@ -426,7 +432,10 @@ fn main() -> ExitCode {
         }
     };
     let effort = options.effort;
-    let turn_budget = effort.budget / effort.rounds as u32;
+    if options.floor_gap {
+        print!("{}", floor_gap(&options));
+        return ExitCode::SUCCESS;
+    }
     eprintln!(
         "peer-bench: {} rounds, {:?} measured per library per cell; load average {} at start",
         effort.rounds,
@@ -457,34 +466,7 @@ fn main() -> ExitCode {
                     changed_counts(n)
                 );
                 for k in changed_counts(n) {
-                    let mut targets = spread(n, k);
-                    order.arrange(&mut targets, SHUFFLE_SEED);
-                    let mut samples: Vec<Samples> =
-                        peers.iter().map(|_| Samples::default()).collect();
-                    for peer in &mut peers {
-                        peer.select(&targets);
-                        turn(peer.as_mut(), n, k, 1, Duration::ZERO, None);
-                    }
-                    for round in 0..effort.rounds {
-                        for i in 0..peers.len() {
-                            let p = (i + round) % peers.len();
-                            turn(
-                                peers[p].as_mut(),
-                                n,
-                                k,
-                                effort.min_frames,
-                                turn_budget,
-                                Some(&mut samples[p]),
-                            );
-                        }
-                    }
-                    let medians = samples
-                        .iter_mut()
-                        .map(|s| Medians {
-                            read: median(&mut s.read),
-                            frame: median(&mut s.frame),
-                        })
-                        .collect();
+                    let medians = measure(&mut peers, n, k, order, effort);
                     rows.push(Row {
                         n,
                         groups,
@@ -540,6 +522,88 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Run every peer on one cell (k of n written in `order`): a warm-up frame each, then
+/// `effort.rounds` rounds of turns; the medians of each peer's frames.
+fn measure(
+    peers: &mut [Box<dyn Peer>],
+    n: usize,
+    k: usize,
+    order: Order,
+    effort: Effort,
+) -> Vec<Medians> {
+    let turn_budget = effort.budget / effort.rounds as u32;
+    let mut targets = spread(n, k);
+    order.arrange(&mut targets, SHUFFLE_SEED);
+    let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
+    for peer in peers.iter_mut() {
+        peer.select(&targets);
+        turn(peer.as_mut(), n, k, 1, Duration::ZERO, None);
+    }
+    for round in 0..effort.rounds {
+        for i in 0..peers.len() {
+            let p = (i + round) % peers.len();
+            turn(
+                peers[p].as_mut(),
+                n,
+                k,
+                effort.min_frames,
+                turn_budget,
+                Some(&mut samples[p]),
+            );
+        }
+    }
+    samples
+        .iter_mut()
+        .map(|s| Medians {
+            read: median(&mut s.read),
+            frame: median(&mut s.frame),
+        })
+        .collect()
+}
+
+/// The `--floor-gap` table: for N of at least [`FLOOR_MIN_N`] in one archetype and k of at
+/// least [`FLOOR_MIN_K`], the `ecs` reader split into delivery and read beside the floor's.
+fn floor_gap(options: &Options) -> String {
+    let mut out = String::from(
+        "| N | writes | k | ecs read | of which delivery | of which lookups | hecs list read \
+         | ecs / floor | lookups / floor | ecs frame / hecs list frame |\n\
+         |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for &n in options.sizes.iter().filter(|&&n| n >= FLOOR_MIN_N) {
+        let mut peers: Vec<Box<dyn Peer>> = vec![
+            Box::new(ecs_peer::EcsPeer::new(n, 1)),
+            Box::new(floor_gap::EcsDelivery::new(n)),
+            Box::new(hecs_peer::HecsList::new(n, 1)),
+        ];
+        for &order in &options.orders {
+            for k in changed_counts(n).into_iter().filter(|&k| k >= FLOOR_MIN_K) {
+                eprintln!(
+                    "floor gap: N = {}, {}, k = {}",
+                    grouped(n),
+                    order.name(),
+                    grouped(k)
+                );
+                let m = measure(&mut peers, n, k, order, options.effort);
+                let lookups = m[0].read - m[1].read;
+                out += &format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    grouped(n),
+                    order.name(),
+                    grouped(k),
+                    duration(m[0].read),
+                    duration(m[1].read),
+                    duration(lookups),
+                    duration(m[2].read),
+                    sig3(m[0].read / m[2].read),
+                    sig3(lookups / m[2].read),
+                    sig3(m[0].frame / m[2].frame),
+                );
+            }
+        }
+    }
+    out + &format!("\nLoad average {} at the end.\n", load_average())
 }
 
 /// The worst ratio of one kind over some rows, with the cell it comes from.
