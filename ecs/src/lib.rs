@@ -13,7 +13,7 @@
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
 //!    size and calls no system that only reacts to changes; a change sets one bit however
 //!    many systems watch it; each system gets its dirty entities in slot order, through one
-//!    mechanism (the `delivery` module, and `ecs/README.md`).
+//!    mechanism (the `delivery` module, and `ecs/DESIGN.md`).
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
 //!    `None`, `false` or an error, even after its slot is reused.
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
@@ -61,10 +61,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 mod bundle;
 mod column;
 mod component;
 mod delivery;
+pub mod diagnostics;
 mod entity;
 mod entity_set;
 mod events;
@@ -76,5 +82,5 @@ pub use column::{Column, Mut};
 pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::EventReader;
-pub use system::{Clock, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
-pub use world::{MemoryUse, NoSuchEntity, World};
+pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use world::{NoSuchEntity, World};

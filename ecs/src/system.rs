@@ -7,12 +7,10 @@ use std::time::{Duration, Instant};
 use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::delivery::{DirtySet, empty};
+use crate::diagnostics::Clock;
 use crate::entity_set::EntitySet;
-use crate::world::Phase;
+use crate::world::{Phase, WorldId};
 use crate::{Entity, World};
-
-/// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
-pub type Clock = fn() -> Duration;
 
 // What `World::update_observed` calls after each system.
 type Observer<'a> = dyn FnMut(&World, &'static str) + 'a;
@@ -32,13 +30,19 @@ fn instant_clock() -> Duration {
 ///
 /// ```
 /// use ecs::{System, SystemDesc, SystemEntities, World};
+///
 /// struct Room;
 /// impl System for Room {
 ///     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
-///     fn on_clear(&mut self, world: &mut World) { world.spawn((1u8,)); } // a fresh room
+///     fn on_clear(&mut self, world: &mut World) {
+///         world.spawn((1u8,)); // a fresh room
+///     }
 /// }
-/// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
-/// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
+/// let mut world = World::new();
+/// world.add_system(SystemDesc::new("room"), Room);
+/// world.spawn((3u8,));
+/// world.clear();
+/// assert_eq!(world.len(), 1, "on_clear spawned one");
 /// ```
 pub trait System: 'static + Send {
     /// Run one update. `entities` holds the tracked entities and the dirty subset.
@@ -64,12 +68,6 @@ where
 /// What a system receives each update: the entities it tracks, the dirty subset and the removed
 /// ones, as the run started: entities spawned, despawned or changed during the run reach the
 /// system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree throughout.
-///
-/// ```
-/// # use ecs::{SystemDesc, SystemEntities, World}; let mut w = World::new();
-/// w.add_system(SystemDesc::new("s").requires::<u8>(), |_: &mut World, e: &SystemEntities| assert_eq!(e.tracked().len(), 1));
-/// w.spawn((1u8,)); w.update();
-/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
     tracked: &'a [Entity],
@@ -81,9 +79,16 @@ impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("s").requires::<u8>(), |_: &mut World, e: &S| assert_eq!(e.tracked().len(), 1));
-    /// w.spawn((1u8,)); w.spawn(()); w.update();
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |_: &mut World, entities: &SystemEntities| {
+    ///     assert_eq!(entities.tracked().len(), 1);
+    /// });
+    /// world.spawn((1u8,));
+    /// world.spawn(());
+    /// world.update();
     /// ```
     #[inline]
     pub fn tracked(&self) -> &'a [Entity] {
@@ -98,12 +103,21 @@ impl<'a> SystemEntities<'a> {
     /// ([`World::set_change_tracking`]) this is every tracked entity, in the same order.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(Vec::<ecs::Entity>::new());
-    /// w.add_system(D::new("s").watches::<u8>(), |w: &mut World, e: &S| *w.resource_mut() = e.dirty().to_vec());
-    /// let es: Vec<_> = (0..4).map(|i| w.spawn((i as u8,))).collect(); w.update();
-    /// es.iter().rev().for_each(|&e| *w.get_mut::<u8>(e).unwrap() += 1); w.update();
-    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), es, "slot order, not change order");
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<Entity>::new());
+    /// let desc = SystemDesc::new("s").watches::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut() = entities.dirty().to_vec();
+    /// });
+    /// let spawned: Vec<Entity> = (0..4).map(|i| world.spawn((i as u8,))).collect();
+    /// world.update();
+    /// for &e in spawned.iter().rev() {
+    ///     *world.get_mut::<u8>(e).unwrap() += 1;
+    /// }
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<Entity>>(), spawned, "slot order, not write order");
     /// ```
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
@@ -116,15 +130,22 @@ impl<'a> SystemEntities<'a> {
     /// system made to the column before the call are seen.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(0u32);
-    /// w.add_system(D::new("hp").watches::<u32>(), |w: &mut World, e: &S| {
-    ///     *w.resource_mut::<u32>() = e.dirty_in(w.column::<u32>()).map(|(_, hp)| hp).sum();
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(0u32);
+    /// let desc = SystemDesc::new("hp").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let sum = entities.dirty_in(world.column::<u32>()).map(|(_, hp)| hp).sum();
+    ///     *world.resource_mut::<u32>() = sum;
     /// });
-    /// let a = w.spawn((3u32,)); w.spawn((4u32,)); w.update();
-    /// assert_eq!(*w.resource::<u32>(), 7, "both new");
-    /// *w.get_mut::<u32>(a).unwrap() = 10; w.update();
-    /// assert_eq!(*w.resource::<u32>(), 10, "only the one that changed");
+    /// let a = world.spawn((3u32,));
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// assert_eq!(*world.resource::<u32>(), 7, "both new");
+    /// *world.get_mut::<u32>(a).unwrap() = 10;
+    /// world.update();
+    /// assert_eq!(*world.resource::<u32>(), 10, "only the one that changed");
     /// ```
     pub fn dirty_in<'c, T: 'static>(
         &self,
@@ -142,11 +163,19 @@ impl<'a> SystemEntities<'a> {
     /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(Vec::<ecs::Entity>::new());
-    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<ecs::Entity>>().extend(e.removed()));
-    /// let a = w.spawn((1u8,)); w.update(); w.despawn(a); w.update();
-    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), [a]);
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<Entity>::new());
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     world.resource_mut::<Vec<Entity>>().extend(entities.removed());
+    /// });
+    /// let a = world.spawn((1u8,));
+    /// world.update();
+    /// world.despawn(a);
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<Entity>>(), [a]);
     /// ```
     #[inline]
     pub fn removed(&self) -> &'a [Entity] {
@@ -156,11 +185,6 @@ impl<'a> SystemEntities<'a> {
 
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
-///
-/// ```
-/// # let mut w = ecs::World::new(); let desc = ecs::SystemDesc::new("draw_data").watches::<u8>();
-/// let id = w.add_system(desc, |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).name, "draw_data");
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemDesc {
     pub(crate) name: &'static str,
@@ -178,12 +202,6 @@ impl SystemDesc {
     /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
     /// watches a component, it is called only when it has something to react to, unless
     /// [`every_update`](SystemDesc::every_update).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!((w.system_info(id).name, w.system_info(id).priority), ("s", 0));
-    /// ```
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
@@ -196,24 +214,12 @@ impl SystemDesc {
     }
 
     /// Lower priorities run first; equal priorities run in the order systems were added.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").priority(-4), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).priority, -4);
-    /// ```
     pub fn priority(mut self, priority: i32) -> Self {
         self.priority = priority;
         self
     }
 
     /// Track only entities that have a `T` (on top of the other requirements).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.spawn((1u8,)); w.spawn((2u16,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").requires::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).tracked, 1);
-    /// ```
     pub fn requires<T: Component>(mut self) -> Self {
         self.requires.push(World::register::<T>);
         self
@@ -222,9 +228,16 @@ impl SystemDesc {
     /// Make a tracked entity dirty when its `T` changes, is added or is removed.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((1u8,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").watches::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// w.update(); *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((1u8,));
+    /// let desc = SystemDesc::new("s").watches::<u8>();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// world.update();
+    /// *world.get_mut::<u8>(e).unwrap() = 2;
+    /// world.update();
+    /// assert_eq!(world.system_info(id).last_dirty, 1);
     /// ```
     pub fn watches<T: Component>(mut self) -> Self {
         self.watches.push(World::register::<T>);
@@ -232,12 +245,6 @@ impl SystemDesc {
     }
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert!(w.system_info(id).debug);
-    /// ```
     pub fn debug(mut self) -> Self {
         self.debug = true;
         self
@@ -249,11 +256,18 @@ impl SystemDesc {
     /// [`SystemInfo::runs`]; its `last_dirty` and `last_duration` read zero.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("bar").watches::<u8>().reactive(), |_: &mut World, _: &S| {});
-    /// let e = w.spawn((3u8,)); w.update(); w.update(); // new entity: runs; nothing changed: skipped
-    /// assert_eq!(w.system_info(id).runs, 1);
-    /// *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).runs, 2);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("bar").watches::<u8>().reactive();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// let e = world.spawn((3u8,));
+    /// world.update(); // a new entity: runs
+    /// world.update(); // nothing changed: skipped
+    /// assert_eq!(world.system_info(id).runs, 1);
+    /// *world.get_mut::<u8>(e).unwrap() = 2;
+    /// world.update();
+    /// assert_eq!(world.system_info(id).runs, 2);
     /// ```
     pub fn reactive(mut self) -> Self {
         self.reactive = Some(true);
@@ -266,11 +280,17 @@ impl SystemDesc {
     /// every update anyway, unless [`reactive`](SystemDesc::reactive).
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let watcher = w.add_system(D::new("bar").watches::<u8>(), |_: &mut World, _: &S| {});
-    /// let ticker = w.add_system(D::new("regen").watches::<u8>().every_update(), |_: &mut World, _: &S| {});
-    /// w.spawn((3u8,)); w.update(); w.update(); // nothing changed
-    /// assert_eq!((w.system_info(watcher).runs, w.system_info(ticker).runs), (1, 2));
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let watcher = world.add_system(SystemDesc::new("bar").watches::<u8>(), nop);
+    /// let ticker = world.add_system(SystemDesc::new("regen").watches::<u8>().every_update(), nop);
+    /// world.spawn((3u8,));
+    /// world.update();
+    /// world.update(); // nothing changed
+    /// assert_eq!(world.system_info(watcher).runs, 1);
+    /// assert_eq!(world.system_info(ticker).runs, 2);
     /// ```
     pub fn every_update(mut self) -> Self {
         self.reactive = Some(false);
@@ -284,21 +304,13 @@ impl SystemDesc {
 }
 
 /// Handle to a system added with [`World::add_system`].
-///
-/// ```
-/// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
-/// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SystemId(pub(crate) usize);
+pub struct SystemId {
+    world: WorldId,
+    pub(crate) index: usize,
+}
 
 /// Snapshot of one system's scheduling state and last-run figures.
-///
-/// ```
-/// # let mut w = ecs::World::new();
-/// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-/// w.update(); assert_eq!((w.system_info(id).runs, w.system_info(id).enabled), (1, true));
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemInfo {
     /// Handle of the system.
@@ -372,11 +384,6 @@ impl World {
     /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
     /// watches anything), so its first run sees the world as new.
     ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); assert_eq!(w.system_info(id).runs, 1);
-    /// ```
-    ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`].
     pub fn add_system(&mut self, desc: SystemDesc, system: impl System) -> SystemId {
@@ -442,28 +449,30 @@ impl World {
             .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
         self.order.insert(at, (s, desc.is_reactive(), watched));
         self.every_update += usize::from(!desc.is_reactive());
-        SystemId(s)
+        SystemId {
+            world: self.id,
+            index: s,
+        }
     }
 
     /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
     /// entities (each at most once), and receives them all on its first run after re-enabling.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.set_enabled(id, false);
-    /// w.update(); assert_eq!(w.system_info(id).runs, 0);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
+    /// world.set_enabled(id, false);
+    /// world.update();
+    /// assert_eq!(world.system_info(id).runs, 0);
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot(id);
-        self.systems[id.0].enabled = enabled;
+        self.systems[id.index].enabled = enabled;
     }
 
     /// Whether a system is enabled.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert!(w.is_enabled(id));
-    /// ```
     pub fn is_enabled(&self, id: SystemId) -> bool {
         self.slot(id).enabled
     }
@@ -471,25 +480,28 @@ impl World {
     /// Figures for every system, in run order.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(5), |_: &mut World, _: &S| {}); w.add_system(D::new("early"), |_: &mut World, _: &S| {});
-    /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(5), nop);
+    /// world.add_system(SystemDesc::new("early"), nop);
+    /// let names: Vec<&str> = world.systems().map(|s| s.name).collect();
+    /// assert_eq!(names, ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
-        self.order
-            .iter()
-            .map(|&(s, ..)| self.system_info(SystemId(s)))
+        self.order.iter().map(|&(s, ..)| {
+            self.system_info(SystemId {
+                world: self.id,
+                index: s,
+            })
+        })
     }
 
     /// Figures for one system.
     ///
     /// # Panics
     /// If `id` belongs to another world.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).id, id);
-    /// ```
     pub fn system_info(&self, id: SystemId) -> SystemInfo {
         let slot = self.slot(id);
         let ran = slot.ran_in == self.updates;
@@ -507,26 +519,20 @@ impl World {
     }
 
     fn slot(&self, id: SystemId) -> &SystemSlot {
-        self.systems
-            .get(id.0)
-            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+        assert!(
+            id.world == self.id,
+            "{id:?} belongs to another world: a SystemId works with the World that returned it"
+        );
+        &self.systems[id.index]
     }
 
     /// Switch change tracking off to hand every system all of its tracked entities as dirty on
     /// every run (the baseline the optimization is measured against), or back on.
-    ///
-    /// ```
-    /// let mut w = ecs::World::new(); w.set_change_tracking(false); assert!(!w.change_tracking());
-    /// ```
     pub fn set_change_tracking(&mut self, on: bool) {
         self.tracking_off = !on;
     }
 
     /// Whether change tracking is on (the default).
-    ///
-    /// ```
-    /// assert!(ecs::World::new().change_tracking());
-    /// ```
     pub fn change_tracking(&self) -> bool {
         !self.tracking_off
     }
@@ -534,42 +540,16 @@ impl World {
     /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). The clock
     /// is read as the update starts and as each run ends, so a run's time includes skipping the
     /// systems before it. A reading costs more than an idle update; while off, it is zero.
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, std::time::Duration::ZERO, "off by default");
-    /// ```
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
-    }
-
-    /// Time system runs with `clock` instead of `std::time::Instant`, which panics where the
-    /// platform has no clock of its own (a browser page, whose host has one).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; use std::time::Duration;
-    /// # use std::sync::atomic::{AtomicU64, Ordering::Relaxed}; let mut w = World::new();
-    /// static MICROS: AtomicU64 = AtomicU64::new(0); // 5 µs pass between two readings
-    /// w.set_clock(|| Duration::from_micros(MICROS.fetch_add(5, Relaxed)));
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.set_timing(true); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, Duration::from_micros(5));
-    /// ```
-    pub fn set_clock(&mut self, clock: Clock) {
-        self.clock = Some(clock);
     }
 
     /// Run every enabled system once, in priority order, then apply deferred despawns and
     /// clears.
     ///
     /// A panic in a system propagates out of `update` after the world has taken the system
-    /// back, so the next `update` runs normally (the systems after the one that panicked wait
-    /// for it).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); w.update(); assert_eq!(w.system_info(id).runs, 2);
-    /// ```
+    /// back and applied the deferred despawns and clears; the systems after it wait for the
+    /// next `update`, and so do events for them (they are not aged).
     ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`], with a message that
@@ -583,9 +563,15 @@ impl World {
     /// despawns and clears come after the last call.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
-    /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(2), nop);
+    /// world.add_system(SystemDesc::new("early").priority(1), nop);
+    /// let mut seen = Vec::new();
+    /// world.update_observed(&mut |_, name| seen.push(name));
+    /// assert_eq!(seen, ["early", "late"]);
     /// ```
     pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
         self.run(false, Some(after));
@@ -595,9 +581,15 @@ impl World {
     /// paused); the other systems keep accumulating dirty entities.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let game = w.add_system(D::new("game"), |_: &mut World, _: &S| {}); let overlay = w.add_system(D::new("overlay").debug(), |_: &mut World, _: &S| {});
-    /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let game = world.add_system(SystemDesc::new("game"), nop);
+    /// let overlay = world.add_system(SystemDesc::new("overlay").debug(), nop);
+    /// world.update_debug_only();
+    /// assert_eq!(world.system_info(game).runs, 0);
+    /// assert_eq!(world.system_info(overlay).runs, 1);
     /// ```
     pub fn update_debug_only(&mut self) {
         self.run(true, None);
@@ -631,6 +623,7 @@ impl World {
         let mut mark = self.timing.then(clock);
         // Only reactive systems and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
+        let mut failed = None;
         for k in 0..if skip_all { 0 } else { self.order.len() } {
             let (s, reactive, watched) = self.order[k];
             // Passed over without touching it: nothing pending anywhere, or nothing in its sets
@@ -644,27 +637,20 @@ impl World {
             } else if waits && self.nothing_pending(s) {
                 self.pending[s] = false;
             } else {
-                self.run_system(s, reactive, clock, &mut mark);
+                failed = self.run_system(s, reactive, clock, &mut mark).err();
+                if failed.is_some() {
+                    break;
+                }
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
                 after(self, self.systems[s].name);
             }
         }
-        for entity in std::mem::take(&mut self.pending_despawns) {
-            self.despawn_now(entity);
-        }
-        let events = &mut self.events;
-        self.queued_events.retain(|id| {
-            let queue = events.get_mut(id).expect("a queued type has a queue");
-            queue.end_update();
-            !queue.is_empty()
-        });
-        if std::mem::take(&mut self.pending_clear) {
-            self.clear_now();
-        }
-        if self.sets_pending {
-            self.sets_pending = self.pending.contains(&true);
+        // Events age only when every system had its turn to read them.
+        self.end_update(!debug_only && failed.is_none());
+        if let Some(panic) = failed {
+            resume_unwind(panic);
         }
     }
 
@@ -706,8 +692,15 @@ impl World {
         self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
 
-    /// Run system `s`; `mark` is the last clock reading of the update (`None`: not timed).
-    fn run_system(&mut self, s: usize, reactive: bool, clock: Clock, mark: &mut Option<Duration>) {
+    /// Run system `s`, returning its panic if it panicked; `mark` is the last clock reading of
+    /// the update (`None`: not timed).
+    fn run_system(
+        &mut self,
+        s: usize,
+        reactive: bool,
+        clock: Clock,
+        mark: &mut Option<Duration>,
+    ) -> std::thread::Result<()> {
         let placeholder = self.placeholder.take().unwrap_or_default();
         self.take_over(s);
         let slot = &mut self.systems[s];
@@ -771,8 +764,6 @@ impl World {
             let now = clock();
             now.saturating_sub(std::mem::replace(before, now))
         });
-        if let Err(panic) = outcome {
-            resume_unwind(panic);
-        }
+        outcome
     }
 }

@@ -17,3 +17,4 @@ mod schedule;
 mod send;
 mod tracking;
 mod type_lists;
+mod unwind;

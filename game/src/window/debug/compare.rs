@@ -105,7 +105,7 @@ impl Compare {
                 // As `sim` runs: the world times its systems, and no panel reads debug counts.
                 sim.set_debug_systems(false);
                 sim.world_mut().set_timing(true);
-                sim.world_mut().set_clock(crate::window::platform::clock);
+                ecs::diagnostics::set_clock(sim.world_mut(), crate::window::platform::clock);
             }
             Some(BackToBack {
                 on,

@@ -34,9 +34,8 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     } else {
         Velocity::default()
     };
-    let stunned = world.component_id::<Stunned>();
     for &e in entities.tracked() {
-        let stunned = stunned.is_some_and(|id| world.has_id(e, id));
+        let stunned = world.has::<Stunned>(e);
         let (players, velocities) = world.columns_mut::<Player, Velocity>();
         let Some(mut player) = players.get_mut(e) else {
             continue;
