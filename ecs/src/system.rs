@@ -226,19 +226,6 @@ impl SystemDesc {
     }
 
     /// Make a tracked entity dirty when its `T` changes, is added or is removed.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let e = world.spawn((1u8,));
-    /// let desc = SystemDesc::new("s").watches::<u8>();
-    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
-    /// world.update();
-    /// *world.get_mut::<u8>(e).unwrap() = 2;
-    /// world.update();
-    /// assert_eq!(world.system_info(id).last_dirty, 1);
-    /// ```
     pub fn watches<T: Component>(mut self) -> Self {
         self.watches.push(World::register::<T>);
         self
@@ -644,7 +631,11 @@ impl World {
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
-                after(self, self.systems[s].name);
+                let name = self.systems[s].name;
+                failed = catch_unwind(AssertUnwindSafe(|| after(self, name))).err();
+                if failed.is_some() {
+                    break;
+                }
             }
         }
         // Events age only when every system had its turn to read them.

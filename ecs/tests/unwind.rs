@@ -242,3 +242,18 @@ fn a_system_id_from_another_world_is_refused() {
     });
     assert!(text.contains("another world"), "{text}");
 }
+
+#[test]
+fn a_panic_in_the_observer_still_ends_the_update() {
+    let mut world = World::new();
+    let e = world.spawn((X(1),));
+    world.add_system(
+        SystemDesc::new("despawner"),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            world.despawn(e);
+        },
+    );
+    let text = panic_message(|| world.update_observed(&mut |_, _| panic!("observer failed")));
+    assert_eq!(text, "observer failed");
+    assert!(!world.is_alive(e));
+}
