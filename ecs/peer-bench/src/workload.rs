@@ -177,7 +177,38 @@ pub fn shuffle(indices: &mut [usize], seed: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Order, shuffle, spread};
+    use super::{MAX_GROUPS, Order, SpawnInGroup, group_of, shuffle, spawn_in_group, spread};
+
+    /// Records the group type each spawn was called with.
+    struct Groups(Vec<usize>);
+
+    impl SpawnInGroup for Groups {
+        fn spawn<const G: usize>(&mut self, _: usize) {
+            self.0.push(G);
+        }
+    }
+
+    #[test]
+    fn every_group_number_becomes_its_own_marker_type() {
+        let mut groups = Groups(Vec::new());
+        for g in 0..MAX_GROUPS {
+            spawn_in_group(&mut groups, 0, g);
+        }
+        assert_eq!(groups.0, (0..MAX_GROUPS).collect::<Vec<_>>());
+    }
+
+    #[test]
+    #[should_panic(expected = "group 100 is not below 100")]
+    fn a_group_past_the_last_marker_is_refused() {
+        spawn_in_group(&mut Groups(Vec::new()), 0, MAX_GROUPS);
+    }
+
+    #[test]
+    fn groups_are_consecutive_blocks_covering_every_group() {
+        let of: Vec<usize> = (0..10).map(|i| group_of(i, 10, 5)).collect();
+        assert_eq!(of, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+        assert_eq!(group_of(999_999, 1_000_000, 100), 99);
+    }
 
     #[test]
     fn orders_permute_the_same_entities() {
