@@ -64,11 +64,21 @@ impl<T: 'static> Column<T> {
     /// ```
     pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let i = self.entities.index_of(entity)?;
-        Some(Mut {
-            value: &mut self.values[i],
+        Some(self.mut_at(i, entity))
+    }
+
+    /// The position of `entity`'s component in [`Column::values`].
+    pub(crate) fn position(&self, entity: Entity) -> Option<usize> {
+        self.entities.index_of(entity)
+    }
+
+    /// A change-signalling handle to the component at `position`, which is `entity`'s.
+    pub(crate) fn mut_at(&mut self, position: usize, entity: Entity) -> Mut<'_, T> {
+        Mut {
+            value: &mut self.values[position],
             entity,
             changes: self.changes.as_ref(),
-        })
+        }
     }
 
     /// Whether `entity` has this component.

@@ -45,6 +45,8 @@ pub(crate) trait AnyEvents: Any + Send {
     fn end_update(&mut self);
     /// Whether no event is queued (then [`AnyEvents::end_update`] changes nothing).
     fn is_empty(&self) -> bool;
+    /// Number one past the newest event ever sent.
+    fn end(&self) -> u64;
 }
 
 impl<E: 'static + Send> AnyEvents for Events<E> {
@@ -57,6 +59,10 @@ impl<E: 'static + Send> AnyEvents for Events<E> {
 
     fn is_empty(&self) -> bool {
         self.queue.is_empty()
+    }
+
+    fn end(&self) -> u64 {
+        Events::end(self)
     }
 }
 

@@ -1,14 +1,15 @@
 //! Systems: the `System` trait, how one is described (`SystemDesc`), what it receives each
 //! update (`SystemEntities`), what the world reports about it, and the update loop that runs them.
 
+use std::any::TypeId;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::time::{Duration, Instant};
 
-use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::delivery::{DirtySet, empty};
 use crate::diagnostics::Clock;
 use crate::entity_set::EntitySet;
+use crate::query::{Query, QueryData};
 use crate::world::{Phase, WorldId};
 use crate::{Entity, World};
 
@@ -65,14 +66,19 @@ where
     }
 }
 
-/// What a system receives each update: the entities it tracks, the dirty subset and the removed
-/// ones, as the run started: entities spawned, despawned or changed during the run reach the
-/// system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree throughout.
+/// What a system receives each update: the entities it tracks, the changed (dirty) and added
+/// subsets, and the removed ones, as the run started: entities spawned, despawned or changed
+/// during the run reach the system on its next run. Components are read through a [`Query`]
+/// over one of the lists: [`query`](SystemEntities::query) (every tracked entity),
+/// [`changed`](SystemEntities::changed) or [`added`](SystemEntities::added).
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
     tracked: &'a [Entity],
     dirty: &'a [Entity],
+    added: &'a [Entity],
     removed: &'a [Entity],
+    /// The watched columns some change of which reached the system since it last ran.
+    columns_changed: ComponentSet,
 }
 
 impl<'a> SystemEntities<'a> {
@@ -95,12 +101,8 @@ impl<'a> SystemEntities<'a> {
         self.tracked
     }
 
-    /// Tracked entities for which a watched component changed, was added or was removed since
-    /// this system last ran, plus entities that started being tracked since then: each once, in
-    /// slot order ([`Entity::index`], ascending).
-    ///
-    /// Empty for systems that watch nothing. When change tracking is switched off
-    /// ([`World::set_change_tracking`]) this is every tracked entity, in the same order.
+    /// The entities of [`SystemEntities::changed`], without components: for keying per-entity
+    /// state and for counting. Read their components through `changed`.
     ///
     /// ```
     /// use ecs::{Entity, SystemDesc, SystemEntities, World};
@@ -122,38 +124,6 @@ impl<'a> SystemEntities<'a> {
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         self.dirty
-    }
-
-    /// The dirty entities that have a component in `column`, each with that component: the
-    /// pairs of `dirty()` looked up in `column`, in the same order. It costs what the loop
-    /// `for &e in entities.dirty()` with `column.get(e)` costs, since it is that loop. Writes the
-    /// system made to the column before the call are seen.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(0u32);
-    /// let desc = SystemDesc::new("hp").watches::<u32>();
-    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
-    ///     let sum = entities.dirty_in(world.column::<u32>()).map(|(_, hp)| hp).sum();
-    ///     *world.resource_mut::<u32>() = sum;
-    /// });
-    /// let a = world.spawn((3u32,));
-    /// world.spawn((4u32,));
-    /// world.update();
-    /// assert_eq!(*world.resource::<u32>(), 7, "both new");
-    /// *world.get_mut::<u32>(a).unwrap() = 10;
-    /// world.update();
-    /// assert_eq!(*world.resource::<u32>(), 10, "only the one that changed");
-    /// ```
-    pub fn dirty_in<'c, T: 'static>(
-        &self,
-        column: &'c Column<T>,
-    ) -> impl Iterator<Item = (Entity, &'c T)> + use<'a, 'c, T> {
-        self.dirty
-            .iter()
-            .filter_map(move |&e| column.get(e).map(|v| (e, v)))
     }
 
     /// Entities that stopped being tracked since this system last ran: despawned, cleared, or
@@ -181,6 +151,104 @@ impl<'a> SystemEntities<'a> {
     pub fn removed(&self) -> &'a [Entity] {
         self.removed
     }
+
+    /// Every tracked entity, with the components `D` names.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("age").requires::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     entities.query::<&mut u32>(world).for_each(|_, mut age| *age += 1);
+    /// });
+    /// let e = world.spawn((1u32,));
+    /// world.update();
+    /// world.update();
+    /// assert_eq!(world.get::<u32>(e), Some(&3));
+    /// ```
+    pub fn query<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.tracked)
+    }
+
+    /// The tracked entities for which a watched component changed, was added or was removed
+    /// since this system last ran, and those that started being tracked since then (as
+    /// `Changed<T>` in `bevy_ecs`, which holds for an added component): each once, in slot order
+    /// ([`Entity::index`], ascending), with the components `D` names. Empty for a system that
+    /// watches nothing; every tracked entity while change tracking is off
+    /// ([`World::set_change_tracking`]).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<u32>::new());
+    /// let desc = SystemDesc::new("hp_log").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let (mut changed, resources) = entities.changed::<&u32>(world).with_resources();
+    ///     while let Some((_, &hp)) = changed.next() {
+    ///         resources.resource_mut::<Vec<u32>>().push(hp);
+    ///     }
+    /// });
+    /// let a = world.spawn((3u32,));
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// *world.get_mut::<u32>(a).unwrap() = 10;
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<u32>>(), [3, 4, 10], "both new, then the one written");
+    /// ```
+    pub fn changed<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.dirty)
+    }
+
+    /// The entities that started being tracked since this system last ran (as `Added<T>` in
+    /// `bevy_ecs`), in slot order, with the components `D` names; whether or not the system
+    /// watches anything or change tracking is on.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(0usize);
+    /// let desc = SystemDesc::new("greet").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let newcomers = entities.added::<&u32>(world).len();
+    ///     *world.resource_mut::<usize>() += newcomers;
+    /// });
+    /// let a = world.spawn((3u32,));
+    /// world.update();
+    /// *world.get_mut::<u32>(a).unwrap() = 2; // changed, not added
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// assert_eq!(*world.resource::<usize>(), 2);
+    /// ```
+    pub fn added<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.added)
+    }
+
+    /// Whether some change to a watched `T` (written, inserted or removed) reached this system
+    /// since it last ran: one bit per watched type, so it may be a change of an entity the
+    /// system does not track. Always true while change tracking is off.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(false);
+    /// let desc = SystemDesc::new("bounds").watches::<u8>().watches::<u16>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut::<bool>() = entities.column_changed::<u16>(world);
+    /// });
+    /// let e = world.spawn((1u8, 1u16));
+    /// world.update();
+    /// *world.get_mut::<u8>(e).unwrap() = 2;
+    /// world.update();
+    /// assert!(!world.resource::<bool>(), "only the u8 changed");
+    /// ```
+    pub fn column_changed<T: Component>(&self, world: &World) -> bool {
+        let id = world.component_id::<T>();
+        id.is_some_and(|id| self.columns_changed.contains(id))
+    }
 }
 
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
@@ -190,9 +258,8 @@ pub struct SystemDesc {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
     pub(crate) debug: bool,
-    /// `Some(true)`: only on changes ([`SystemDesc::reactive`]); `Some(false)`: every update
-    /// ([`SystemDesc::every_update`]); `None`: on changes if it watches something.
-    pub(crate) reactive: Option<bool>,
+    /// When it runs; `None`: on changes if it watches something, else on every update.
+    pub(crate) when: Option<RunWhen>,
     /// Registers a component type with a world (on `add_system`) and returns its id.
     pub(crate) requires: Vec<fn(&mut World) -> ComponentId>,
     pub(crate) watches: Vec<fn(&mut World) -> ComponentId>,
@@ -200,14 +267,14 @@ pub struct SystemDesc {
 
 impl SystemDesc {
     /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
-    /// watches a component, it is called only when it has something to react to, unless
-    /// [`every_update`](SystemDesc::every_update).
+    /// watches a component, it runs [on changes](SystemDesc::on_changes) unless told
+    /// otherwise; a system that watches nothing runs on every update.
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
             priority: 0,
             debug: false,
-            reactive: None,
+            when: None,
             requires: Vec::new(),
             watches: Vec::new(),
         }
@@ -237,34 +304,31 @@ impl SystemDesc {
         self
     }
 
-    /// Run only when [`SystemEntities::dirty`] or [`SystemEntities::removed`] would not be
-    /// empty: the default for a system that watches something, and for one that watches nothing
-    /// it means "when an entity stopped being tracked". A skipped update is not counted in
+    /// Run only when it has something to react to: a changed, added or removed entity. The
+    /// default for a system that watches something. A skipped update is not counted in
     /// [`SystemInfo::runs`]; its `last_dirty` and `last_duration` read zero.
     ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
     /// let mut world = World::new();
-    /// let desc = SystemDesc::new("bar").watches::<u8>().reactive();
+    /// let desc = SystemDesc::new("bar").requires::<u8>().on_changes();
     /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
     /// let e = world.spawn((3u8,));
     /// world.update(); // a new entity: runs
     /// world.update(); // nothing changed: skipped
-    /// assert_eq!(world.system_info(id).runs, 1);
-    /// *world.get_mut::<u8>(e).unwrap() = 2;
-    /// world.update();
+    /// world.remove::<u8>(e);
+    /// world.update(); // an entity stopped being tracked: runs
     /// assert_eq!(world.system_info(id).runs, 2);
     /// ```
-    pub fn reactive(mut self) -> Self {
-        self.reactive = Some(true);
+    pub fn on_changes(mut self) -> Self {
+        self.when = Some(RunWhen::Changes);
         self
     }
 
-    /// Run on every update, even one with nothing dirty and nothing removed: for a system
-    /// that watches components but also has work of its own each update (reads input or
-    /// events, counts time, clears a per-update resource). Systems that watch nothing run on
-    /// every update anyway, unless [`reactive`](SystemDesc::reactive).
+    /// Run on every update, even one with nothing changed: for a system with work of its own
+    /// each update (counts time down, reads input, clears a per-update resource). The default
+    /// for a system that watches nothing.
     ///
     /// ```
     /// use ecs::{SystemDesc, SystemEntities, World};
@@ -280,14 +344,50 @@ impl SystemDesc {
     /// assert_eq!(world.system_info(ticker).runs, 2);
     /// ```
     pub fn every_update(mut self) -> Self {
-        self.reactive = Some(false);
+        self.when = Some(RunWhen::EveryUpdate);
         self
     }
 
-    /// Whether the update skips this system when it has nothing dirty and nothing removed.
-    pub(crate) fn is_reactive(&self) -> bool {
-        self.reactive.unwrap_or(!self.watches.is_empty())
+    /// Run only in updates where events of type `E` were sent since it last ran (read them with
+    /// an [`EventReader`](crate::EventReader)), whatever changed.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// struct Hit;
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("damage").on_event::<Hit>();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// world.update(); // no event: skipped
+    /// world.send(Hit);
+    /// world.update();
+    /// world.update(); // none since it ran: skipped
+    /// assert_eq!(world.system_info(id).runs, 1);
+    /// ```
+    pub fn on_event<E: 'static>(mut self) -> Self {
+        self.when = Some(RunWhen::Events(TypeId::of::<E>()));
+        self
     }
+
+    /// When the update runs this system.
+    pub(crate) fn run_when(&self) -> RunWhen {
+        let changes = !self.watches.is_empty();
+        let default = if changes {
+            RunWhen::Changes
+        } else {
+            RunWhen::EveryUpdate
+        };
+        self.when.unwrap_or(default)
+    }
+}
+
+/// When an update runs a system ([`SystemDesc::on_changes`], [`SystemDesc::every_update`],
+/// [`SystemDesc::on_event`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunWhen {
+    Changes,
+    EveryUpdate,
+    Events(TypeId),
 }
 
 /// Handle to a system added with [`World::add_system`].
@@ -336,6 +436,12 @@ pub(crate) struct SystemSlot {
     pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,
+    /// The entities it started tracking since it last ran, not handed out yet.
+    pub(crate) added: DirtySet,
+    /// The watched columns whose change bits reached `dirty` since it last ran.
+    pub(crate) columns_changed: ComponentSet,
+    /// With [`RunWhen::Events`]: the queue's end when it last ran.
+    pub(crate) events_seen: u64,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
     /// While it runs: its tracked count (its sets are lent out).
@@ -354,6 +460,8 @@ impl SystemSlot {
             + self.sets.removed.heap_bytes()
             + self.sets.delivered.capacity() * size_of::<Entity>()
             + self.dirty.heap_bytes()
+            + self.added.heap_bytes()
+            + self.sets.added.capacity() * size_of::<Entity>()
             + self.pending_membership.capacity() * size_of::<Entity>()
     }
 }
@@ -365,6 +473,8 @@ pub(crate) struct SystemSets {
     pub(crate) removed: EntitySet,
     /// The dirty list of the run.
     pub(crate) delivered: Vec<Entity>,
+    /// The added list of the run.
+    pub(crate) added: Vec<Entity>,
 }
 
 impl World {
@@ -411,6 +521,9 @@ impl World {
             sets: Box::default(),
             watches,
             dirty: DirtySet::default(),
+            added: DirtySet::default(),
+            columns_changed: ComponentSet::EMPTY,
+            events_seen: 0,
             pending_membership: Vec::new(),
             running: None,
             ran_in: 0,
@@ -421,6 +534,8 @@ impl World {
         for (entity, sig) in self.entities.iter() {
             if sig.is_superset(&slot.required) {
                 slot.sets.tracked.insert(entity);
+                slot.added.insert(entity.index());
+                self.sets_pending = true;
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
                     self.sets_pending = true;
@@ -429,13 +544,13 @@ impl World {
         }
         let (priority, mut watched) = (slot.priority, ComponentSet::EMPTY);
         slot.watches.iter().for_each(|&id| watched.insert(id));
-        self.pending.push(!slot.dirty.is_empty());
+        self.pending.push(!slot.added.is_empty());
         self.systems.push(slot);
         let at = self
             .order
             .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
-        self.order.insert(at, (s, desc.is_reactive(), watched));
-        self.every_update += usize::from(!desc.is_reactive());
+        self.order.insert(at, (s, desc.run_when(), watched));
+        self.every_update += usize::from(desc.run_when() != RunWhen::Changes);
         SystemId {
             world: self.id,
             index: s,
@@ -608,15 +723,18 @@ impl World {
         let mut quiet = !self.sets_pending && !self.tracking_off && self.changed.is_empty();
         let clock = self.clock.unwrap_or(instant_clock);
         let mut mark = self.timing.then(clock);
-        // Only reactive systems and nothing to observe: one check skips them all.
+        // Only systems that run on changes and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
         let mut failed = None;
         for k in 0..if skip_all { 0 } else { self.order.len() } {
-            let (s, reactive, watched) = self.order[k];
+            let (s, when, watched) = self.order[k];
             // Passed over without touching it: nothing pending anywhere, or nothing in its sets
-            // or in the columns it watches.
+            // or in the columns it watches, or no event for it.
+            let reactive = when == RunWhen::Changes;
             let waits = reactive && !self.tracking_off;
-            if quiet && reactive || waits && !self.pending[s] && !self.changed.intersects(&watched)
+            if quiet && reactive
+                || waits && !self.pending[s] && !self.changed.intersects(&watched)
+                || self.no_new_events(s, when)
             {
                 // Nothing to take over or react to.
             } else if !self.systems[s].enabled || (debug_only && !self.systems[s].debug) {
@@ -624,7 +742,7 @@ impl World {
             } else if waits && self.nothing_pending(s) {
                 self.pending[s] = false;
             } else {
-                failed = self.run_system(s, reactive, clock, &mut mark).err();
+                failed = self.run_system(s, when, clock, &mut mark).err();
                 if failed.is_some() {
                     break;
                 }
@@ -645,11 +763,22 @@ impl World {
         }
     }
 
-    /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
+    /// Whether system `s` runs on events and none came since it last ran.
+    fn no_new_events(&self, s: usize, when: RunWhen) -> bool {
+        let RunWhen::Events(t) = when else {
+            return false;
+        };
+        let end = self.events.get(&t).map_or(0, |queue| queue.end());
+        end <= self.systems[s].events_seen
+    }
+
+    /// Whether system `s` has no dirty, added or removed entity and no watched column a
+    /// change bit.
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
+            && slot.added.is_empty()
             && slot.sets.removed.is_empty()
             && slot.watches.iter().all(|&id| self.unchanged(id))
     }
@@ -674,6 +803,7 @@ impl World {
                 changes.drain_words(|w, bits| {
                     for &t in watchers {
                         systems[t].dirty.insert_word(w, bits);
+                        systems[t].columns_changed.insert(id);
                         self.pending[t] = true;
                     }
                 });
@@ -688,7 +818,7 @@ impl World {
     fn run_system(
         &mut self,
         s: usize,
-        reactive: bool,
+        when: RunWhen,
         clock: Clock,
         mark: &mut Option<Duration>,
     ) -> std::thread::Result<()> {
@@ -702,25 +832,24 @@ impl World {
             tracked,
             removed,
             delivered,
+            added: added_list,
         } = &mut *sets;
         if !slot.watches.is_empty() && self.tracking_off {
             for e in tracked.as_slice() {
                 slot.dirty.insert(e.index());
             }
+            slot.watches
+                .iter()
+                .for_each(|&id| slot.columns_changed.insert(id));
         }
-        // Every tracked entity dirty, and positions follow slots: the tracked list is the
-        // delivery.
-        let whole = tracked
-            .slot_range()
-            .is_some_and(|slots| slot.dirty.covers(slots));
-        let dirty = if whole {
-            slot.dirty.clear();
-            tracked.as_slice()
-        } else {
-            slot.dirty.drain_into(tracked, delivered);
-            delivered.as_slice()
-        };
-        let skip = reactive && dirty.is_empty() && removed.is_empty();
+        let columns_changed = std::mem::take(&mut slot.columns_changed);
+        let dirty = deliver(&mut slot.dirty, tracked, delivered);
+        let added = deliver(&mut slot.added, tracked, added_list);
+        if let RunWhen::Events(t) = when {
+            slot.events_seen = self.events.get(&t).map_or(0, |queue| queue.end());
+        }
+        let reactive = when == RunWhen::Changes;
+        let skip = reactive && dirty.is_empty() && added.is_empty() && removed.is_empty();
         let last_dirty = dirty.len();
         self.phase = Phase::Updating(s);
         let outcome = if skip {
@@ -729,12 +858,15 @@ impl World {
             let entities = SystemEntities {
                 tracked: tracked.as_slice(),
                 dirty,
+                added,
                 removed: removed.as_slice(),
+                columns_changed,
             };
             catch_unwind(AssertUnwindSafe(|| system.update(self, &entities)))
         };
         self.phase = Phase::Idle;
         empty(delivered);
+        empty(added_list);
         removed.clear();
         self.pending[s] = false;
 
@@ -756,5 +888,23 @@ impl World {
             now.saturating_sub(std::mem::replace(before, now))
         });
         outcome
+    }
+}
+
+/// The entities of `tracked` whose bits are set in `bits`, in slot order, clearing the bits:
+/// the tracked list itself when every member's bit is set and positions follow slots, else
+/// drained into `out`.
+fn deliver<'s>(
+    bits: &mut DirtySet,
+    tracked: &'s EntitySet,
+    out: &'s mut Vec<Entity>,
+) -> &'s [Entity] {
+    let whole = tracked.slot_range().is_some_and(|slots| bits.covers(slots));
+    if whole {
+        bits.clear();
+        tracked.as_slice()
+    } else {
+        bits.drain_into(tracked, out);
+        out.as_slice()
     }
 }

@@ -13,7 +13,7 @@ use crate::column::{AnyColumn, Column, Mut};
 use crate::component::{Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
 use crate::entity::Entities;
 use crate::events::{AnyEvents, Events};
-use crate::system::{SystemSets, SystemSlot};
+use crate::system::{RunWhen, SystemSets, SystemSlot};
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
@@ -102,16 +102,17 @@ pub struct World {
     /// Systems that require nothing and so track every entity.
     pub(crate) requires_nothing: Vec<usize>,
     pub(crate) systems: Vec<SystemSlot>,
-    /// Indices into `systems`, by priority then insertion, each with whether it is reactive
-    /// and what it watches: what an update reads to pass over an idle system.
-    pub(crate) order: Vec<(usize, bool, ComponentSet)>,
+    /// Indices into `systems`, by priority then insertion, each with when it runs and what it
+    /// watches: what an update reads to pass over an idle system.
+    pub(crate) order: Vec<(usize, RunWhen, ComponentSet)>,
     /// Per system: whether its dirty bits or removed set may hold something.
     pub(crate) pending: Vec<bool>,
-    /// Number of systems in `order` that are not reactive (called on every update).
+    /// Number of systems in `order` that run on something else than changes (visited on every
+    /// update).
     pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
-    pub(crate) resources: TypeMap<Resource>,
+    pub(crate) resources: Resources,
     pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
     /// The event types whose queue holds events: the ones an update's end has to visit.
     pub(crate) queued_events: Vec<TypeId>,
@@ -278,8 +279,9 @@ impl World {
                 continue;
             }
             slot.sets.tracked.reserve(additional, slot_end);
+            let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
+            slot.added.reserve(low..slot_end);
             if !slot.watches.is_empty() {
-                let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
                 slot.dirty.reserve(low..slot_end);
             }
         }
@@ -449,6 +451,7 @@ impl World {
         for (s, slot) in self.systems.iter_mut().enumerate() {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity.index());
+                slot.added.remove(entity.index());
                 slot.sets.removed.insert(entity);
                 self.sets_pending = true;
                 self.pending[s] = true;
@@ -528,6 +531,7 @@ impl World {
             }
             slot.sets.tracked.clear();
             slot.dirty.clear();
+            slot.added.clear();
             slot.pending_membership.clear();
         }
         self.pending_despawns.clear();
@@ -569,14 +573,16 @@ impl World {
         if matches {
             if slot.sets.tracked.insert(entity) {
                 slot.sets.removed.remove(entity);
+                slot.added.insert(entity.index());
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
-                    self.sets_pending = true;
-                    self.pending[s] = true;
                 }
+                self.sets_pending = true;
+                self.pending[s] = true;
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity.index());
+            slot.added.remove(entity.index());
             slot.sets.removed.insert(entity);
             self.sets_pending = true;
             self.pending[s] = true;
@@ -730,6 +736,7 @@ impl World {
             name: type_name::<R>(),
         };
         self.resources
+            .0
             .insert(TypeId::of::<R>(), resource)
             .map(Resource::into_inner)
     }
@@ -739,7 +746,7 @@ impl World {
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
     pub fn resource<R: 'static>(&self) -> &R {
-        self.get_resource().unwrap_or_else(|| no_resource::<R>())
+        self.resources.resource()
     }
 
     /// The `R` resource, mutably.
@@ -747,33 +754,26 @@ impl World {
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
-        self.get_resource_mut()
-            .unwrap_or_else(|| no_resource::<R>())
+        self.resources.resource_mut()
     }
 
     /// The `R` resource, if inserted.
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
-        self.resource_of(TypeId::of::<R>())?.downcast_ref()
-    }
-
-    #[inline(never)]
-    fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
-        Some(&*self.resources.get(&type_id)?.value)
-    }
-
-    #[inline(never)]
-    fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
-        Some(&mut *self.resources.get_mut(&type_id)?.value)
+        self.resources
+            .resource_of(TypeId::of::<R>())?
+            .downcast_ref()
     }
 
     /// The `R` resource mutably, if inserted.
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
-        self.resource_of_mut(TypeId::of::<R>())?.downcast_mut()
+        let resource = self.resources.resource_of_mut(TypeId::of::<R>());
+        resource?.downcast_mut()
     }
 
     /// Remove and return the `R` resource.
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
         self.resources
+            .0
             .remove(&TypeId::of::<R>())
             .map(Resource::into_inner)
     }
@@ -781,7 +781,7 @@ impl World {
     /// Every resource type the world holds, in no particular order: its `TypeId` and its
     /// [`type_name`] (for messages); for checks that must cover every resource.
     pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
-        self.resources.iter().map(|(&id, r)| (id, r.name))
+        self.resources.0.iter().map(|(&id, r)| (id, r.name))
     }
 
     /// Send an event to every [`EventReader<E>`](crate::EventReader).
@@ -801,5 +801,108 @@ impl World {
     pub(crate) fn events<E: 'static>(&self) -> Option<&Events<E>> {
         let events: &dyn Any = &**self.events.get(&TypeId::of::<E>())?;
         events.downcast_ref()
+    }
+}
+
+/// A world's resources, typed singletons (input, time, camera, ...), apart from a
+/// [`Query`](crate::Query) of its components: [`Query::with_resources`](crate::Query::with_resources).
+#[derive(Default)]
+pub struct Resources(pub(crate) TypeMap<Resource>);
+
+impl fmt::Debug for Resources {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.values().map(|r| r.name))
+            .finish()
+    }
+}
+
+impl Resources {
+    /// The `R` resource, as [`World::resource`].
+    ///
+    /// # Panics
+    /// If no `R` was inserted.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(2u32);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     assert_eq!(resources.resource::<u32>(), &2);
+    /// });
+    /// world.update();
+    /// ```
+    pub fn resource<R: 'static>(&self) -> &R {
+        let resource = self.resource_of(TypeId::of::<R>());
+        resource
+            .and_then(|r| r.downcast_ref())
+            .unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `R` resource mutably, as [`World::resource_mut`].
+    ///
+    /// # Panics
+    /// If no `R` was inserted.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(1u32);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     *resources.resource_mut::<u32>() = 3;
+    /// });
+    /// world.update();
+    /// assert_eq!(world.resource::<u32>(), &3);
+    /// ```
+    pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
+        let resource = self.resource_of_mut(TypeId::of::<R>());
+        resource
+            .and_then(|r| r.downcast_mut())
+            .unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `A` resource mutably and the `B` resource shared, at once.
+    ///
+    /// # Panics
+    /// If either is missing, or `A` and `B` are the same type.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(1u8);
+    /// world.insert_resource(2u16);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     let (a, b) = resources.pair_mut::<u8, u16>();
+    ///     *a += *b as u8;
+    /// });
+    /// world.update();
+    /// assert_eq!(world.resource::<u8>(), &3);
+    /// ```
+    pub fn pair_mut<A: 'static, B: 'static>(&mut self) -> (&mut A, &B) {
+        let keys = [&TypeId::of::<A>(), &TypeId::of::<B>()];
+        match self.0.get_disjoint_mut(keys) {
+            [Some(a), Some(b)] => match (a.value.downcast_mut(), b.value.downcast_ref()) {
+                (Some(a), Some(b)) => (a, b),
+                _ => unreachable!("resources stored under their own TypeId"),
+            },
+            [None, _] => no_resource::<A>(),
+            [_, None] => no_resource::<B>(),
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
+        Some(&*self.0.get(&type_id)?.value)
+    }
+
+    #[inline(never)]
+    pub(crate) fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
+        Some(&mut *self.0.get_mut(&type_id)?.value)
     }
 }

@@ -10,9 +10,10 @@ use crate::workload::{Peer, Position, Velocity, group_of, weight};
 struct Seen(usize);
 
 /// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
-/// changed positions with `SystemEntities::dirty_in(..).for_each`, or with `walkthrough` the
-/// way the crate's walkthrough reads: `for &e in entities.dirty()`, then `Column::get`. The
-/// writer bumps through `Column::get_mut` (the column fetched once).
+/// changed positions through the typed query, `SystemEntities::changed::<&Position>`, or with
+/// `walkthrough` through the entity list and the column: `for &e in entities.dirty()`, then
+/// `Column::get` (the lookups the query makes, without it). The writer bumps through
+/// `Column::get_mut` (the column fetched once).
 pub struct EcsPeer {
     world: World,
     entities: Vec<Entity>,
@@ -50,8 +51,8 @@ impl EcsPeer {
             move |world: &mut World, entities: &SystemEntities<'_>| {
                 let mut count = 0;
                 let mut sum = 0.0;
-                let positions = world.column::<Position>();
                 if walkthrough {
+                    let positions = world.column::<Position>();
                     for &e in entities.dirty() {
                         if let Some(p) = positions.get(e) {
                             count += 1;
@@ -59,10 +60,11 @@ impl EcsPeer {
                         }
                     }
                 } else {
-                    entities.dirty_in(positions).for_each(|(_, p)| {
+                    let mut changed = entities.changed::<&Position>(world);
+                    while let Some((_, p)) = changed.next() {
                         count += 1;
                         sum += weight(p);
-                    });
+                    }
                 }
                 black_box(sum);
                 world.resource_mut::<Seen>().0 = count;
