@@ -527,7 +527,7 @@ fn arc_hits(map: &TileMap, ax: f32, ay: f32, hit: &mut impl FnMut(usize, Entity)
             let (x0, y0) = (x as f32 * TILE, y as f32 * TILE);
             let dx = (x0 - ax).max(ax - (x0 + TILE)).max(0.0);
             let dy = (y0 - ay).max(ay - (y0 + TILE)).max(0.0);
-            if dx * dx + dy * dy < r * r {
+            if dx * dx + dy * dy < r * r && map.swing_reaches(ax, ay, x, y) {
                 hit(i, e);
             }
         }
