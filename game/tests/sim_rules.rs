@@ -12,7 +12,7 @@ use game::sim::game_events::{CoinCollected, CrateBroken, KegExploded, SwingStart
 use game::sim::tuning::{
     KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_FUSE_STEPS, KNOCKBACK_SPEED, STUN_STEPS,
 };
-use game::sim::{Input, Sim};
+use game::sim::{GameState, Input, Sim};
 
 fn player(sim: &Sim) -> Entity {
     sim.world().column::<Player>().entities()[0]
@@ -1085,4 +1085,32 @@ fn one_swing_hits_three_crates_in_an_l_from_the_empty_corner_beside_them() {
         [2, 2, 2],
         "all three took a hit"
     );
+}
+
+#[test]
+fn a_blast_that_catches_the_player_burns_two_seconds_onto_the_clock() {
+    use game::sim::tuning::BURN_STEPS;
+    // A crate out of the blast's reach keeps the clock running.
+    let rows = ["##########", "#...k@..c#", "##########"];
+    // Light the keg and stand still: caught.
+    let mut sim = sim_from_rows(&rows);
+    let keg = crate_at(&sim, 4, 1);
+    hold(&mut sim, LEFT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, KEG_FUSE_STEPS + 10);
+    assert!(
+        !sim.world().is_alive(keg) || exploding(&sim, keg),
+        "it blew"
+    );
+    assert_eq!(sim.state().burns, 1);
+    let still = sim.state();
+    let unburnt = GameState { burns: 0, ..still };
+    assert_eq!(still.clock(), unburnt.clock() + BURN_STEPS);
+    // Light it and step straight back: half a second of fuse is time to get out of reach.
+    let mut sim = sim_from_rows(&rows);
+    hold(&mut sim, LEFT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, RIGHT, KEG_FUSE_STEPS + 10);
+    assert_eq!(sim.state().burns, 0, "never burnt");
+    assert!(!sim.world().has::<Stunned>(player(&sim)), "nor thrown");
 }

@@ -257,7 +257,24 @@ impl Validator<'_> {
                     fastest, e.g. `par: (gold: 30, silver: 45, bronze: 70)`";
         let mut steps = [0u64; 3];
         let mut previous: Option<(Medal, f64)> = None;
-        for (i, (medal, seconds)) in Medal::ALL
+        let mut author = None;
+        if let Some(seconds) = par.author {
+            if !(seconds > 0.0 && seconds < par.gold) {
+                return Err(self
+                    .rep
+                    .at(
+                        self.at(&[Field("par"), Field("author")]),
+                        format!(
+                            "the author time must be more than 0 and faster than gold ({} s), \
+                             found {seconds}",
+                            par.gold
+                        ),
+                    )
+                    .with_hint(hint));
+            }
+            author = Some((seconds * f64::from(STEPS_PER_SECOND)).round().max(1.0) as u64);
+        }
+        for (i, (medal, seconds)) in Medal::PAR
             .into_iter()
             .zip([par.gold, par.silver, par.bronze])
             .enumerate()
@@ -295,6 +312,7 @@ impl Validator<'_> {
         }
         let [gold, silver, bronze] = steps;
         Ok(Par {
+            author,
             gold,
             silver,
             bronze,

@@ -11,7 +11,7 @@ use crate::level::{Level, Tile};
 
 use super::components::ClipId;
 use super::grid::SpatialHash;
-use super::tuning::TILE;
+use super::tuning::{BURN_STEPS, TILE};
 
 /// Steps per second of the fixed simulation step.
 pub const STEPS_PER_SECOND: u32 = 60;
@@ -139,6 +139,8 @@ pub struct GameState {
     pub crates_left: u32,
     /// Coins picked up.
     pub score: u32,
+    /// Blasts that caught the player while the clock ran, each [`BURN_STEPS`] on the clock.
+    pub burns: u32,
     /// Step at which the last crate broke: the room's clock stops there.
     pub cleared_at: Option<u64>,
     /// Steps before the one on which the player first moved or swung: the room's clock starts
@@ -151,14 +153,14 @@ pub const COIN_BONUS_STEPS: u64 = 60;
 
 impl GameState {
     /// The room's clock, in steps: from the player's first move or swing to the last crate
-    /// (or to now), less [`COIN_BONUS_STEPS`] for each coin picked up, never below 0. Best
-    /// times and medals count this.
+    /// (or to now), plus [`BURN_STEPS`] for each burn, less [`COIN_BONUS_STEPS`] for each coin
+    /// picked up, never below 0. Best times and medals count this.
     pub fn clock(&self) -> u64 {
         let Some(start) = self.started_at else {
             return 0;
         };
         let end = self.cleared_at.unwrap_or(self.step);
-        end.saturating_sub(start)
+        (end.saturating_sub(start) + u64::from(self.burns) * BURN_STEPS)
             .saturating_sub(u64::from(self.score) * COIN_BONUS_STEPS)
     }
 
