@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Re-runs the reproductions of the player's-data faults (best times, progress, settings, saved
-# replays, the campaign list, temporary files, raw bytes in messages, a large hot reload) against
+# replays, the campaign list, temporary files, raw bytes in messages, a large hot reload; every
+# output onto the game's own files, V onto a FIFO, non-UTF-8 level names, `--deep` and compare
+# mode on big rooms, the title over big levels, a BOM and lone CRs, messages that say what to
+# do, par times, a room without crates and `--press` that cannot happen) against
 # the play build, and prints one line per case: the case, what happened (exit codes, the stderr
 # line that matters escaped, the file contents that matter) and whether that is the intended
 # behaviour (`ok`) or not (`FAULT`). Ends with the suite's clock and size checks (grep).
@@ -9,14 +12,16 @@
 # at the end; every process started has a deadline (`timeout`). Windowed runs share one Xvfb of
 # their own. The full-disk case mounts a 16 KiB tmpfs (needs root; without it the case says so).
 # The last case runs `benches/reload_figures.sh` (a 6.7M-crate level, a minute or two);
-# `REPROS_SKIP_RELOAD=1` leaves it out.
+# `REPROS_SKIP_RELOAD=1` leaves it out. `REPROS_ONLY=WORD` runs only the cases of the game's own
+# files and what came with them (their names hold WORD, `own` for all), and `REPROS_BIN=PATH`
+# runs another build (an older one, to see a case fail).
 #
 # Usage: cargo build --release && bash tools/fault-repros.sh
 # Exit status: 0 if every case is `ok`, 1 if any is a `FAULT`, 2 if it could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-bin=$repo/target/release/crate-room
+bin=${REPROS_BIN:-$repo/target/release/crate-room}
 [ -x "$bin" ] || { echo "no $bin: run cargo build --release first" >&2; exit 2; }
 for tool in Xvfb python3 timeout; do
   command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
@@ -87,6 +92,232 @@ tiny='(name: "Tiny", map: ["#####", "#@.c#", "#####"])'
 frames_tiny=120
 # The bot's clear of each level (steps, --no-hit-stop), and a few frames for the cleared screen.
 frames_first_swing=450
+
+# --- The game's own files as outputs ------------------------------------------------------
+# A copy of the install (assets/, levels/ with campaign.txt, a data folder with each data file)
+# to run in: every output onto one of them is refused with exit 1, and the file is unchanged.
+install_copy() {
+  local root=$1
+  mkdir -p "$root/levels" "$root/data"
+  cp -r "$repo/assets" "$root/assets"
+  cp "$repo"/levels/{campaign.txt,first_swing.ron,crate_room.ron,vault.ron} "$root/levels/"
+  printf '"vault.ron" = 713\n' >"$root/data/best_times.txt"
+  printf '"vault.ron"\n' >"$root/data/progress.txt"
+  printf 'sound = off\n' >"$root/data/settings.txt"
+}
+own_targets="assets/atlas.png assets/atlas.ron levels/campaign.txt levels/vault.ron data/best_times.txt data/progress.txt data/settings.txt"
+# in_root ROOT ARGS: a run of ROOT's install with ROOT/data as data folder; prints its exit status.
+in_root() {
+  local root=$1
+  shift
+  (cd "$root" && CRATE_ROOM_DATA_DIR=$root/data timeout 120 "$bin" "$@" >"$root/out" 2>"$root/err" </dev/null)
+  echo $?
+}
+# own_files_case WHAT ARGS...: ARGS with `@` for the target (a link named `*.png` / `*.puffin`
+# to it where the flag wants that name), onto each of the game's files.
+own_files_case() {
+  local what=$1
+  shift
+  local exits= msg= n=0 changed= c
+  for t in $own_targets; do
+    # A fresh copy for each: a file replaced by one run would fail the next for that reason.
+    c=$(case_dir "own-$what-$n")
+    install_copy "$c"
+    (cd "$c" && sha1sum "$t" >"$c/sums")
+    ln -s "$c/$t" "$c/link$n.png"
+    ln -s "$c/$t" "$c/link$n.puffin"
+    local args=()
+    for a in "$@"; do
+      case $a in @) args+=("$t") ;; @png) args+=("link$n.png") ;; @puffin) args+=("link$n.puffin") ;; *) args+=("$a") ;; esac
+    done
+    exits+="$(in_root "$c" "${args[@]}")"
+    [ -z "$msg" ] && msg=$(grep -a -v -m 1 '^ALSA' "$c/err" | show)
+    (cd "$c" && sha1sum -c --quiet "$c/sums" >/dev/null 2>&1) || changed+="$t "
+    n=$((n + 1))
+  done
+  report "own files: $what" \
+    "exits $exits (atlas.png atlas.ron campaign.txt vault.ron best_times progress settings); changed: ${changed:-none}; first stderr: $msg" \
+    "$(verdict test "$exits" = 1111111 -a -z "$changed")"
+}
+want() { [ -z "${REPROS_ONLY:-}" ] || [ "$REPROS_ONLY" = own ] || [ "${1/$REPROS_ONLY/}" != "$1" ]; }
+want gen-level && own_files_case gen-level gen-level --crates 3 --out @
+want sim-record && own_files_case sim-record sim --level levels/first_swing.ron --frames 10 --record @
+window_run=(--width 640 --height 360 --mute --level levels/crate_room.ron --frames 3)
+want window-record && own_files_case window-record "${window_run[@]}" --record @
+want screenshot && own_files_case screenshot "${window_run[@]}" --screenshot @png
+want save-profile && own_files_case save-profile "${window_run[@]}" --save-profile @puffin
+if want screenshot-atlas; then
+  c=$(case_dir own-screenshot-atlas)
+  install_copy "$c"
+  before=$(sha1sum <"$c/assets/atlas.png")
+  e=$(in_root "$c" "${window_run[@]}" --screenshot assets/atlas.png)
+  after=$(sha1sum <"$c/assets/atlas.png")
+  report "own files: --screenshot atlas.png" \
+    "exit $e; atlas.png $([ "$before" = "$after" ] && echo unchanged || echo REPLACED); stderr: $(grep -a -v -m 1 '^ALSA' "$c/err" | show)" \
+    "$(verdict test "$e" = 1 -a "$before" = "$after")"
+fi
+if want gen-level-force; then
+  c=$(case_dir own-gen-force)
+  install_copy "$c"
+  plain=$(in_root "$c" gen-level --crates 3 --out levels/vault.ron)
+  new=$(in_root "$c" gen-level --crates 3 --out levels/new.ron)
+  forced=$(in_root "$c" gen-level --crates 3 --force --out levels/vault.ron)
+  same=$(cmp -s "$c/levels/vault.ron" "$c/levels/new.ron" && echo yes || echo no)
+  report "own files: gen-level --force" \
+    "onto a level: exit $plain; a new level in levels/: exit $new; with --force: exit $forced, replaced: $same" \
+    "$(verdict test "$plain$new$forced$same" = 100yes)"
+fi
+if want save-profile-early; then
+  c=$(case_dir own-profile-early)
+  e=$(game "$c" --frames 3 --save-profile /nonexistent/dir/p.puffin)
+  msg=$(first_line 'profile' "$c/err")
+  report "own files: --save-profile checked first" \
+    "exit $e; stderr: $msg; the run's JSON report printed: $(grep -c '^{' "$c/out")" \
+    "$(verdict test "$e" = 1 -a "${msg#error: --save-profile: }" != "$msg")"
+fi
+if want v-fifo; then
+  c=$(case_dir own-v-fifo)
+  mkdir -p "$c/data/replays"
+  mkfifo "$c/data/replays/first_swing-416.replay"
+  started=$(date +%s)
+  CRATE_ROOM_DATA_DIR=$c/data timeout 60 "$bin" --width 640 --height 360 --mute \
+    --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing \
+    --press V@$((frames_first_swing - 5)) >"$c/out" 2>"$c/err" </dev/null
+  v=$?
+  took=$(($(date +%s) - started))
+  saved=$(cd "$c/data/replays" && ls | tr '\n' ' ')
+  report "own files: V with a FIFO at the name" \
+    "exit $v after ${took}s (timeout 60 s gives 124); replays/: $saved" \
+    "$(verdict test "$v" = 0 -a "${saved/first_swing-416-2.replay/}" != "$saved")"
+fi
+if want non-utf8; then
+  c=$(case_dir own-non-utf8)
+  printf '%s\n' "$tiny" >"$c/"$'\xfe'.ron
+  printf '%s\n' "$tiny" >"$c/"$'\xff'.ron
+  a=$(game "$c" --level "$c/"$'\xfe'.ron --input bot --no-hit-stop --frames $frames_tiny)
+  msg=$(first_line 'best time not saved' "$c/err")
+  b=$(game "$c" --level "$c/"$'\xff'.ron --input bot --no-hit-stop --frames $frames_tiny)
+  best=$(file_of "$c/data/best_times.txt")
+  report "own files: non-UTF-8 level names" \
+    "exits $a,$b; stderr: $msg; best_times.txt: $best" \
+    "$(verdict test "$a$b" = 00 -a -n "$msg" -a "${best/\\ufffd/}" = "$best")"
+fi
+# --- Bounded work --------------------------------------------------------------------------
+if want deep-budget; then
+  c=$(case_dir deep-budget)
+  "$bin" gen-level --crates 100000 --seed 1 --out "$c/big.ron" 2>"$c/err"
+  timeout 120 "$bin" sim --level "$c/big.ron" --frames 6000 --record "$c/big.replay" >/dev/null 2>>"$c/err"
+  # The last checkpoint's hash with its lowest bit flipped.
+  python3 - "$c/big.replay" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("end") - 1
+step, h = lines[i].split()
+lines[i] = "%s %016x" % (step, int(h, 16) ^ 1)
+open(sys.argv[1], "w").write("\n".join(lines))
+PY
+  started=$(date +%s)
+  timeout 60 "$bin" replay "$c/big.replay" --verify --deep >"$c/out" 2>"$c/err"
+  d=$?
+  took=$(($(date +%s) - started))
+  report "bounded: --deep on 100k crates x 6000" \
+    "exit $d after ${took}s (timeout 60 s gives 124); stderr: $(grep -a -m 1 'deep' "$c/err" | show)" \
+    "$(verdict test "$d" = 1 -a -n "$(grep -a 'deep:' "$c/err")")"
+fi
+if want compare-big; then
+  c=$(case_dir compare-big)
+  "$bin" gen-level --crates 990000 --seed 1 --out "$c/big.ron" 2>"$c/err"
+  e=$(game "$c" --level "$c/big.ron" --input idle --frames 30 --press F8@5)
+  report "bounded: F8 on 990k crates" \
+    "exit $e; frame max $(json 'r.get("frame_us_max")' "$c/out") us; compare: $(json 'r.get("compare")' "$c/out"); banner/stderr: $(first_line 'compare' "$c/err")" \
+    "$(verdict test "$e" = 0 -a "$(json 'r.get("frame_us_max", 1e9) <= 100000' "$c/out")" = true)"
+fi
+if want title-big; then
+  c=$(case_dir title-big)
+  mkdir -p "$c/levels"
+  ln -s "$repo/assets" "$c/assets"
+  cp "$repo"/levels/*.ron "$repo/levels/campaign.txt" "$c/levels/"
+  "$bin" gen-level --crates 7700000 --seed 1 --out "$c/big16.ron" 2>"$c/err"
+  for i in $(seq -w 1 30); do ln "$c/big16.ron" "$c/levels/sandbox_$i.ron"; done
+  started=$(date +%s%N)
+  e=$(cd "$c" && game "$c" --frames 1)
+  ms=$((($(date +%s%N) - started) / 1000000))
+  report "bounded: title, thirty 16 MB levels" \
+    "exit $e; start to the end of frame 1: ${ms} ms; rows: $(json 'len(r["title"])' "$c/out"); a big row: $(json '[x["file"] for x in r["title"] if x["file"] == "sandbox_01.ron"]' "$c/out")" \
+    "$(verdict test "$e" = 0 -a "$ms" -lt 5000)"
+fi
+
+# --- Text as editors write it --------------------------------------------------------------
+if want bom-cr; then
+  c=$(case_dir bom-cr)
+  printf '\xef\xbb\xbf"first_swing.ron" = 300\n' >"$c/data/best_times.txt"
+  printf '\xef\xbb\xbf"first_swing.ron"\n' >"$c/data/progress.txt"
+  printf '\xef\xbb\xbfsound = off\r' >"$c/data/settings.txt"
+  printf '20 up\r20 right\r' >"$c/walk.txt"
+  e=$(game "$c" --level levels/first_swing.ron --input "script:$c/walk.txt" --frames 50)
+  msg=$(grep -a -m 1 -E 'best_times|progress|settings|walk' "$c/err" | show)
+  report "BOM and lone CR in data and script" \
+    "exit $e; first stderr line about them: ${msg:-none}; sound on: $(json 'r["settings"]["sound"]' "$c/out")" \
+    "$(verdict test "$e" = 0 -a -z "$msg" -a "$(json 'r["settings"]["sound"]' "$c/out")" = false)"
+fi
+
+# --- Messages that say what to do ----------------------------------------------------------
+if want say-what; then
+  c=$(case_dir say-what)
+  mkdir "$c/data/best_times.txt"
+  e1=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+  m1=$(first_line 'best' "$c/err")
+  ln -s "$c/nowhere" "$c/link-data"
+  e2=$(DATA=$c/link-data game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+  m2=$(first_line 'not saved' "$c/err")
+  printf '(name: "Gold", map: ["#####", "#@.c#", "#####"], par: (gold: 1e308, silver: 2, bronze: 3))\n' >"$c/gold.ron"
+  "$bin" check "$c/gold.ron" >"$c/out" 2>&1
+  m3=$(head -n 1 "$c/out" | show)
+  grep -q -E '[0-9]{20}' "$c/out" && digits=yes || digits=no
+  cp "$repo/levels/first_swing.ron" "$c/"$'\u202e'"x.ron"
+  timeout 60 "$bin" sim --level "$c/"$'\u202e'"x.ron" --frames 10 --record "$c/"$'\u202e'"r.replay" >/dev/null 2>&1
+  timeout 60 "$bin" replay "$c/"$'\u202e'"r.replay" --verify >"$c/out" 2>&1
+  grep -q $'\u202e' "$c/out" && raw=yes || raw=no
+  timeout 60 "$bin" sim --level levels/first_swing.ron --frames 3 --input "script:$c/"$'\xff'".txt" >"$c/out" 2>&1
+  m5=$(head -c 300 "$c/out" | show)
+  report "messages say what to do" \
+    "best_times.txt a folder: exit $e1, $m1 | data a dangling link: exit $e2, $m2 | gold 1e308 (a run of 20 digits: $digits): $m3 | U+202E raw in replay --verify: $raw | non-UTF-8 script: $m5" \
+    "$(verdict test "${m1/move/}" != "$m1" -a "${m2/symbolic link/}" != "$m2" -a "$digits" = no -a "$raw" = no -a "${m5/input script/}" != "$m5")"
+  c=$(case_dir atlas-fifo)
+  mkdir -p "$c/assets" "$c/levels"
+  cp "$repo/assets/atlas.png" "$c/assets/"
+  mkfifo "$c/assets/atlas.ron"
+  cp "$repo/levels/first_swing.ron" "$c/levels/"
+  (cd "$c" && timeout 60 "$bin" sim --level levels/first_swing.ron --frames 3 >"$c/out" 2>&1)
+  e=$?
+  report "atlas.ron a FIFO" "exit $e; $(head -c 300 "$c/out" | show)" \
+    "$(verdict test "$e" = 1 -a -n "$(grep -a 'named pipe' "$c/out")")"
+fi
+
+# --- check, gen-level and --press refuse what can never happen ------------------------------
+if want never-happen; then
+  c=$(case_dir never-happen)
+  printf '(name: "P", map: ["#####", "#@.c#", "#####"], par: (gold: 1e-300, silver: 2e-300, bronze: 3e-300))\n' >"$c/tiny_par.ron"
+  printf '(name: "P", map: ["#####", "#@.c#", "#####"], par: (gold: 5.000, silver: 5.001, bronze: 5.002))\n' >"$c/same_par.ron"
+  "$bin" check "$c/tiny_par.ron" >/dev/null 2>&1; p1=$?
+  "$bin" check "$c/same_par.ron" >/dev/null 2>&1; p2=$?
+  "$bin" gen-level --crates 0 >"$c/zero.ron" 2>"$c/err"; g=$?
+  "$bin" check "$c/zero.ron" >/dev/null 2>&1; z=$?
+  e1=$(game "$c" --frames 5 --press F7@50)
+  m1=$(first_line 'press' "$c/err")
+  cp "$repo/levels/first_swing.ron" "$c/edit.ron"
+  e2=$(game "$c" --edit "$c/edit.ron" --frames 10 --press F7@5)
+  not_taken=$(json 'r.get("presses_not_taken")' "$c/out")
+  report "never-happen: par, no crates, --press" \
+    "check exits: par under a step $p1, par same step $p2; gen-level --crates 0 exit $g, check of its output $z; --press F7@50 --frames 5: exit $e1, $m1; F7 in the editor: exit $e2, reported: $not_taken" \
+    "$(verdict test "$p1$p2" = 11 -a "$g$z" != 00 -a "$e1" = 1 -a "$e2" = 0 -a "${not_taken/F7@5/}" != "$not_taken")"
+fi
+
+if [ -n "${REPROS_ONLY:-}" ]; then
+  echo "faults: $faults"
+  [ "$faults" = 0 ]
+  exit
+fi
 
 # --- A best time that overflows a sum ------------------------------------------------------
 c=$(case_dir overflow)

@@ -155,12 +155,35 @@ pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
 ///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
 pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
+    check_with(paths, skins, out, false)
+}
+
+/// [`check`] as `crate-room check` runs it: a valid level with no crates is refused too, since
+/// it can never be cleared. (The editor saves one while a room is being built, and is held to
+/// [`check`].)
+pub fn check_playable(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
+    check_with(paths, skins, out, true)
+}
+
+fn check_with(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write, playable: bool) -> i32 {
     let mut all_valid = true;
     for path in paths {
-        if let Err(err) = load(path, skins) {
-            all_valid = false;
-            // A closed pipe (`check | head`) must not turn invalid levels into a panic.
-            let _ = writeln!(out, "{err}");
+        // A closed pipe (`check | head`) must not turn invalid levels into a panic.
+        match load(path, skins) {
+            Err(err) => {
+                all_valid = false;
+                let _ = writeln!(out, "{err}");
+            }
+            Ok(level) if playable && level.crates.is_empty() => {
+                all_valid = false;
+                let _ = writeln!(
+                    out,
+                    "{}: error: the room has no crates, so it can never be cleared\n  \
+                     = hint: put at least one crate `c` (or keg `k`) on the map",
+                    super::escape_for_display(&path.display().to_string())
+                );
+            }
+            Ok(_) => {}
         }
     }
     if !all_valid {

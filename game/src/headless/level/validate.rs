@@ -251,64 +251,76 @@ impl Validator<'_> {
     }
 
     /// Check the par times: each a number of seconds in `(0, MAX_PAR_SECONDS]`, gold faster
-    /// than silver faster than bronze. Kept in steps, rounded to the nearest.
+    /// than silver faster than bronze. Kept in steps, rounded to the nearest: each at least
+    /// one step, and each a step or more slower than the medal before it.
     fn par(&self, par: &RawPar) -> Result<Par, LevelError> {
         let hint = "par times are the seconds to clear the room for each medal, gold the \
                     fastest, e.g. `par: (gold: 30, silver: 45, bronze: 70)`";
         let mut steps = [0u64; 3];
         let mut previous: Option<(Medal, f64)> = None;
-        let mut author = None;
-        if let Some(seconds) = par.author {
-            if !(seconds > 0.0 && seconds < par.gold) {
-                return Err(self
-                    .rep
-                    .at(
-                        self.at(&[Field("par"), Field("author")]),
-                        format!(
-                            "the author time must be more than 0 and faster than gold ({} s), \
-                             found {seconds}",
-                            par.gold
-                        ),
-                    )
-                    .with_hint(hint));
-            }
-            author = Some((seconds * f64::from(STEPS_PER_SECOND)).round().max(1.0) as u64);
-        }
         for (i, (medal, seconds)) in Medal::PAR
             .into_iter()
             .zip([par.gold, par.silver, par.bronze])
             .enumerate()
         {
             let at = || self.at(&[Field("par"), Field(medal.name())]);
+            let fail = |message: String| Err(self.rep.at(at(), message).with_hint(hint));
+            let shown = seconds_shown(seconds);
             if !(seconds > 0.0 && seconds <= MAX_PAR_SECONDS) {
-                return Err(self
-                    .rep
-                    .at(
-                        at(),
-                        format!(
-                            "the {medal} par time must be more than 0 and at most \
-                             {MAX_PAR_SECONDS} seconds, found {seconds}"
-                        ),
-                    )
-                    .with_hint(hint));
+                return fail(format!(
+                    "the {medal} par time must be more than 0 and at most {MAX_PAR_SECONDS} \
+                     seconds, found {shown}"
+                ));
             }
             if let Some((better, faster)) = previous
                 && seconds <= faster
             {
+                return fail(format!(
+                    "the {medal} par time ({shown} s) must be slower than {better} ({} s)",
+                    seconds_shown(faster)
+                ));
+            }
+            // In range, so the product is a small whole number of steps.
+            let in_steps = (seconds * f64::from(STEPS_PER_SECOND)).round() as u64;
+            if in_steps == 0 {
+                return fail(format!(
+                    "the {medal} par time ({shown} s) is under one step (1/{STEPS_PER_SECOND} s), \
+                     the shortest time the clock shows"
+                ));
+            }
+            if let Some((better, faster)) = previous
+                && i > 0
+                && in_steps == steps[i - 1]
+            {
+                return fail(format!(
+                    "the {medal} par time ({shown} s) is the same number of steps as {better} \
+                     ({} s) once rounded to steps of 1/{STEPS_PER_SECOND} s, so the two medals \
+                     could not be told apart: make it at least one step slower",
+                    seconds_shown(faster)
+                ));
+            }
+            previous = Some((medal, seconds));
+            steps[i] = in_steps;
+        }
+        // The author time, if given: faster than gold by at least a step once rounded.
+        let mut author = None;
+        if let Some(seconds) = par.author {
+            let in_steps = (seconds * f64::from(STEPS_PER_SECOND)).round();
+            if !(seconds > 0.0 && in_steps >= 1.0 && (in_steps as u64) < steps[0]) {
                 return Err(self
                     .rep
                     .at(
-                        at(),
+                        self.at(&[Field("par"), Field("author")]),
                         format!(
-                            "the {medal} par time ({seconds} s) must be slower than {better} \
-                             ({faster} s)"
+                            "the author time must be more than 0 and faster than gold ({} s) by \
+                             at least a step, found {}",
+                            seconds_shown(par.gold),
+                            seconds_shown(seconds)
                         ),
                     )
                     .with_hint(hint));
             }
-            previous = Some((medal, seconds));
-            // In range, so the product is a small whole number of steps.
-            steps[i] = (seconds * f64::from(STEPS_PER_SECOND)).round().max(1.0) as u64;
+            author = Some(in_steps as u64);
         }
         let [gold, silver, bronze] = steps;
         Ok(Par {
@@ -443,5 +455,15 @@ impl Validator<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A number of seconds as a message shows it: as written for everyday sizes, in exponent form
+/// (`1e308`) for the very large and the very small, never hundreds of digits.
+fn seconds_shown(seconds: f64) -> String {
+    if seconds == 0.0 || (1e-3..1e7).contains(&seconds.abs()) {
+        format!("{seconds}")
+    } else {
+        format!("{seconds:e}")
     }
 }
