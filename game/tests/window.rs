@@ -439,7 +439,9 @@ const GOLD_INK: [u8; 3] = [255, 209, 76];
 const DIM_INK: [u8; 3] = [178, 178, 191];
 const GOLD_MEDAL_INK: [u8; 3] = [255, 204, 51];
 /// `ui::ink::ERROR`, the burns' ink.
-const BURN_INK: [u8; 3] = [255, 115, 102];
+const BURN_INK: [u8; 3] = [255, 114, 102];
+/// The author medal's ink (`screens::medal_ink`).
+const AUTHOR_MEDAL_INK: [u8; 3] = [114, 242, 216];
 
 impl Run {
     /// The HUD bar's items in the report: what each shows, its text and its box.
@@ -487,6 +489,7 @@ impl Run {
             let ink = match what.as_str() {
                 "level" => GOLD_INK,
                 "keys" => DIM_INK,
+                "par" if text.starts_with("author") => AUTHOR_MEDAL_INK,
                 "par" => GOLD_MEDAL_INK,
                 "burns" => BURN_INK,
                 _ => TEXT_INK,
