@@ -12,6 +12,7 @@ use crate::input::menu::SettingsRow;
 use crate::records::clock;
 use crate::records::settings::Settings;
 use crate::sim::GameState;
+use crate::sim::tuning::BURN_STEPS;
 use crate::window::ui::{Hud, ink};
 
 /// Height of the HUD bar along the top of the screen, in screen pixels. The camera keeps the
@@ -43,6 +44,7 @@ pub fn hud_bar(
         crates: format!("{} / {}", state.crates_left, state.crates_total),
         coins: state.score.to_string(),
         clock: clock(time),
+        burns: state.burns,
         par: par.and_then(|p| time_to_beat(p, time)),
         status,
     };
@@ -68,7 +70,7 @@ pub fn hud_bar(
 /// One item of the HUD bar as drawn, in the scripted report.
 #[derive(Clone, Debug, Serialize)]
 pub struct BarItem {
-    /// What it shows: `level`, `crates`, `coins`, `clock`, `par` or `keys`.
+    /// What it shows: `level`, `crates`, `coins`, `clock`, `burns`, `par` or `keys`.
     pub item: &'static str,
     /// Its text.
     pub text: String,
@@ -159,6 +161,9 @@ struct BarFacts<'a> {
     crates: String,
     coins: String,
     clock: String,
+    /// Burns (blasts that caught the player), each 2 s on the clock: shown only once there is
+    /// one, right of the clock.
+    burns: u32,
     /// The best medal the run can still earn, and its time.
     par: Option<(Medal, u64)>,
     status: &'a str,
@@ -265,6 +270,14 @@ impl BarFacts<'_> {
                 pieces: vec![Piece::Text(self.clock.clone(), size, ink::TEXT)],
             },
         ];
+        if self.burns > 0 {
+            let penalty = self.burns as u64 * BURN_STEPS / 60;
+            items.push(Item {
+                what: "burns",
+                lead: 10.0,
+                pieces: vec![Piece::Text(format!("+{penalty}s burnt"), size, ink::ERROR)],
+            });
+        }
         if let Some((medal, steps)) = self.par {
             let label = if s.medal_name {
                 format!("{} {}", medal.name(), clock(steps))
@@ -334,10 +347,7 @@ impl BarFacts<'_> {
 
 /// The best medal a run whose clock reads `time` can still earn, and its par time.
 pub fn time_to_beat(par: Par, time: u64) -> Option<(Medal, u64)> {
-    Medal::ALL
-        .into_iter()
-        .map(|m| (m, par.time(m)))
-        .find(|&(_, t)| time <= t)
+    par.medals().find(|&(_, t)| time <= t)
 }
 
 /// One level on the title screen.
@@ -374,6 +384,7 @@ impl TitleEntry {
 /// The colour a medal is drawn in.
 pub fn medal_ink(medal: Medal) -> Color {
     match medal {
+        Medal::Author => Color::new(0.45, 0.95, 0.85, 1.0),
         Medal::Gold => Color::new(1.0, 0.8, 0.2, 1.0),
         Medal::Silver => Color::new(0.78, 0.82, 0.88, 1.0),
         Medal::Bronze => Color::new(0.85, 0.55, 0.3, 1.0),
@@ -389,7 +400,13 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
         .iter()
         .filter(|e| e.campaign)
         .partition(|e| e.problem.is_none());
-    let count = |m: Medal| campaign.iter().filter(|e| e.medal() == Some(m)).count();
+    // An author medal is a gold one too, in this count.
+    let count = |m: Medal| {
+        campaign
+            .iter()
+            .filter(|e| e.medal().map(|won| won.max(Medal::Gold)) == Some(m))
+            .count()
+    };
     let cleared: Vec<u64> = campaign.iter().filter_map(|e| e.best).collect();
     let mut problems: Vec<(&str, usize)> = Vec::new();
     for problem in unplayable.iter().filter_map(|e| e.problem) {
