@@ -93,6 +93,8 @@ pub(super) struct Run {
     pub playtest_unsaved: bool,
     /// The running game's recording.
     pub recording: Recording,
+    /// The recorded run raced beside it, if the settings ask for one.
+    pub ghost: Option<super::ghost::Ghost>,
 }
 
 /// The editor's session on the level.

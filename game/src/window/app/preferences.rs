@@ -59,6 +59,8 @@ impl App {
                         SettingsRow::ReduceFlashing => s.reduce_flashing = new.reduce_flashing,
                         SettingsRow::HitStop => s.hit_stop = new.hit_stop,
                         SettingsRow::Fullscreen => s.fullscreen = new.fullscreen,
+                        SettingsRow::Music => s.music = new.music,
+                        SettingsRow::Ghost => s.ghost = new.ghost,
                         SettingsRow::Done => {}
                     });
                 }

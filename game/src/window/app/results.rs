@@ -3,8 +3,10 @@
 
 use super::app_state::App;
 use super::flow::level_key;
+use super::ghost;
 use super::screens::{Cleared, Ending};
 use crate::campaign::medals::Medal;
+use crate::records::settings::GhostRun;
 use crate::replay::{Recorder, ReplayError};
 use crate::window::ui::ink;
 
@@ -106,15 +108,34 @@ impl App {
         }
         self.note_progress(&file);
         let best = &mut self.records.best;
-        let saved = match best.record(&file, time) {
-            Ok(outcome) if outcome.new_best => best.save(),
-            Ok(_) => Ok(()),
-            Err(e) => Err(e),
+        let (saved, new_best) = match best.record(&file, time) {
+            Ok(outcome) if outcome.new_best => (best.save(), true),
+            Ok(_) => (Ok(()), false),
+            Err(e) => (Err(e), false),
         };
         if let Err(e) = saved {
             self.warn(format!("best time not saved: {e}"));
         }
+        if new_best {
+            self.keep_best_run();
+        }
         self.note_ending(&file);
+    }
+
+    /// A new best time: keep its run for the ghost to race (`best/` in the data directory).
+    fn keep_best_run(&mut self) {
+        let data_dir = ghost::data_dir(self.script.is_some());
+        let path = ghost::recording_path(
+            GhostRun::Best,
+            &self.run.path,
+            &self.config.dirs.levels,
+            data_dir.as_deref(),
+        );
+        if let Some(path) = path
+            && let Err(e) = self.run.recording.save_best(&path)
+        {
+            self.warn(format!("best run not kept for the ghost: {e}"));
+        }
     }
 
     /// A clear of the campaign's last level: the ending, with the medals and the total of the

@@ -10,7 +10,7 @@ use crate::atlas::FrameRect;
 use crate::campaign::medals::{Medal, Par};
 use crate::input::menu::SettingsRow;
 use crate::records::clock;
-use crate::records::settings::Settings;
+use crate::records::settings::{GhostRun, Settings};
 use crate::sim::GameState;
 use crate::window::ui::{Hud, ink};
 
@@ -41,6 +41,8 @@ pub fn hud_bar(
         icons: renderer.icons(),
         name: level_name,
         crates: format!("{} / {}", state.crates_left, state.crates_total),
+        // The slot's widest value: as many crates left as there are.
+        crates_most: format!("{} / {}", state.crates_total, state.crates_total),
         coins: state.score.to_string(),
         clock: clock(time),
         par: par.and_then(|p| time_to_beat(p, time)),
@@ -157,18 +159,25 @@ struct BarFacts<'a> {
     icons: Icons,
     name: &'a str,
     crates: String,
+    crates_most: String,
     coins: String,
     clock: String,
-    /// The best medal the run can still earn, and its time.
-    par: Option<(Medal, u64)>,
+    /// The best award the run can still win, and its time.
+    par: Option<(Award, u64)>,
     status: &'a str,
 }
 
-/// One piece of an item: an icon or a run of text.
+/// One piece of an item: an icon, a run of text, or a figure in a slot of fixed width.
 #[derive(Clone, Debug)]
 enum Piece {
     Icon(FrameRect, f32),
     Text(String, f32, Color),
+    /// A figure that changes as the game goes on (crates left, coins, the clock), and the
+    /// longest value it shows: its slot is as wide as that with every digit the widest, so what
+    /// follows never moves when a digit narrows or a count loses one.
+    Figure(String, String, f32, Color),
+    /// A medal icon of this face colour, this tall.
+    Medal(Color, f32),
 }
 
 impl Piece {
@@ -177,8 +186,28 @@ impl Piece {
             // The icon and the space after it.
             Self::Icon(_, size) => size + 8.0,
             Self::Text(text, size, _) => measure_text(text, None, *size as u16, 1.0).width,
+            Self::Figure(text, most, size, _) => slot_width(text, most, *size),
+            Self::Medal(_, size) => crate::window::ui::medal_width(*size),
         }
     }
+}
+
+/// The width at `size` of the slot of a figure showing `text`, whose longest value is `most`:
+/// `most` with each digit the widest digit.
+fn slot_width(text: &str, most: &str, size: f32) -> f32 {
+    let widest = ('0'..='9')
+        .max_by(|a, b| {
+            let w = |c: &char| measure_text(c.encode_utf8(&mut [0; 4]), None, size as u16, 1.0).width;
+            w(a).total_cmp(&w(b))
+        })
+        .unwrap_or('0');
+    let template: String = most
+        .chars()
+        .map(|c| if c.is_ascii_digit() { widest } else { c })
+        .collect();
+    measure_text(&template, None, size as u16, 1.0)
+        .width
+        .max(measure_text(text, None, size as u16, 1.0).width)
 }
 
 /// One item of the bar as laid out: the space before it and its pieces.
@@ -206,7 +235,12 @@ impl Item {
                     renderer.draw_icon(*icon, left, y, *s);
                     (top, bottom) = (top.min(y), bottom.max(y + s));
                 }
-                Piece::Text(t, s, color) => {
+                Piece::Medal(face, s) => {
+                    let y = (HUD_BAR - s) / 2.0 - 1.0;
+                    crate::window::ui::draw_medal(left, y, *s, *face);
+                    (top, bottom) = (top.min(y), bottom.max(y + s));
+                }
+                Piece::Text(t, s, color) | Piece::Figure(t, _, s, color) => {
                     // One baseline for every size, so smaller text stays in line.
                     let base = HUD_BAR / 2.0 + 8.0;
                     draw_text(t, left.round(), base, *s, *color);
@@ -242,39 +276,52 @@ impl BarFacts<'_> {
     fn items(&self, s: &Squeeze) -> Option<Vec<Item>> {
         let size = s.size;
         let icon = size * 1.25;
-        let counted = |what, icon_frame: Option<FrameRect>, word: &str, figure: &str, lead| {
-            let mut pieces = vec![match icon_frame {
-                Some(frame) => Piece::Icon(frame, icon),
-                None => Piece::Text(word.to_owned(), size, ink::DIM),
-            }];
-            pieces.push(Piece::Text(figure.to_owned(), size, ink::TEXT));
-            Item { what, lead, pieces }
-        };
+        let counted =
+            |what, icon_frame: Option<FrameRect>, word: &str, figure: &str, most: &str| {
+                let mut pieces = vec![match icon_frame {
+                    Some(frame) => Piece::Icon(frame, icon),
+                    None => Piece::Text(word.to_owned(), size, ink::DIM),
+                }];
+                let figure = Piece::Figure(figure.to_owned(), most.to_owned(), size, ink::TEXT);
+                pieces.push(figure);
+                let lead = s.gap;
+                Item { what, lead, pieces }
+            };
         let mut items = vec![
             counted(
                 "crates",
                 self.icons.crate_icon,
                 "Crates ",
                 &self.crates,
-                s.gap,
+                &self.crates_most,
             ),
-            counted("coins", self.icons.coin, "Coins ", &self.coins, s.gap),
+            // Two digits of coins before the slot grows.
+            counted("coins", self.icons.coin, "Coins ", &self.coins, "00"),
             Item {
                 what: "clock",
                 lead: s.gap,
-                pieces: vec![Piece::Text(self.clock.clone(), size, ink::TEXT)],
+                pieces: vec![Piece::Figure(
+                    self.clock.clone(),
+                    self.clock.clone(),
+                    size,
+                    ink::TEXT,
+                )],
             },
         ];
         if let Some((medal, steps)) = self.par {
+            // The time to beat, called one, and the medal it earns.
             let label = if s.medal_name {
-                format!("{} {}", medal.name(), clock(steps))
+                format!("beat {} for {}", clock(steps), medal.name())
             } else {
                 clock(steps)
             };
             items.push(Item {
                 what: "par",
                 lead: 14.0,
-                pieces: vec![Piece::Text(label, size, medal_ink(medal))],
+                pieces: vec![
+                    Piece::Medal(medal.ink(), icon),
+                    Piece::Text(label, size, medal.ink()),
+                ],
             });
         }
         if s.keys {
@@ -332,11 +379,50 @@ impl BarFacts<'_> {
     }
 }
 
-/// The best medal a run whose clock reads `time` can still earn, and its par time.
-pub fn time_to_beat(par: Par, time: u64) -> Option<(Medal, u64)> {
-    Medal::ALL
+/// What a clear can win: the author medal (the level's author time beaten or matched), or a
+/// medal of the par times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Award {
+    Author,
+    Medal(Medal),
+}
+
+impl Award {
+    /// Its name, as shown.
+    pub fn name(self) -> &'static str {
+        match self {
+            Award::Author => "author",
+            Award::Medal(m) => m.name(),
+        }
+    }
+
+    /// The colour its icon and text are drawn in.
+    pub fn ink(self) -> Color {
+        match self {
+            Award::Author => AUTHOR_INK,
+            Award::Medal(m) => medal_ink(m),
+        }
+    }
+
+    /// The best award a clear in `time` steps wins.
+    pub fn won(par: Par, time: u64) -> Option<Award> {
+        if author_time(&par).is_some_and(|a| time <= a) {
+            return Some(Award::Author);
+        }
+        par.medal(time).map(Award::Medal)
+    }
+}
+
+/// The best award a run whose clock reads `time` can still win, and the time it needs.
+pub fn time_to_beat(par: Par, time: u64) -> Option<(Award, u64)> {
+    let author = author_time(&par).map(|t| (Award::Author, t));
+    author
         .into_iter()
-        .map(|m| (m, par.time(m)))
+        .chain(
+            Medal::ALL
+                .into_iter()
+                .map(|m| (Award::Medal(m), par.time(m))),
+        )
         .find(|&(_, t)| time <= t)
 }
 
@@ -421,6 +507,91 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
     )
 }
 
+/// One piece of a line of text and medals.
+#[derive(Clone, Debug)]
+enum Span {
+    Text(String, Color),
+    Medal(Color),
+}
+
+/// Queue `spans` as one line centred on the screen, text `size` pixels with its baseline at
+/// `y`, each medal a little taller than the text.
+fn centered_spans(hud: &mut Hud, spans: &[Span], y: f32, size: f32) {
+    let icon = size * 1.2;
+    let width_of = |span: &Span| match span {
+        Span::Text(t, _) => measure_text(t, None, size as u16, 1.0).width,
+        Span::Medal(_) => crate::window::ui::medal_width(icon),
+    };
+    let total: f32 = spans.iter().map(width_of).sum();
+    let mut x = ((screen_width() - total) / 2.0).max(4.0);
+    for span in spans {
+        match span {
+            Span::Text(t, color) => hud.text(t.clone(), x, y, size, *color),
+            Span::Medal(face) => hud.medal(x, y + size * 0.2 - icon, icon, *face),
+        }
+        x += width_of(span);
+    }
+}
+
+/// Queue the title's totals: a medal icon before each medal's count, then the levels cleared
+/// and their total time ([`title_total`]'s figures).
+fn title_totals(hud: &mut Hud, entries: &[TitleEntry], y: f32, size: f32) {
+    let text = title_total(entries);
+    let counts = Medal::ALL.map(|m| {
+        entries
+            .iter()
+            .filter(|e| e.campaign && e.problem.is_none() && e.medal() == Some(m))
+            .count()
+    });
+    // The part after the medal counts: "cleared N of M, total T".
+    let rest = text
+        .split_once("cleared")
+        .map_or_else(String::new, |(_, r)| format!("cleared{r}"));
+    let mut spans = Vec::new();
+    for (medal, n) in Medal::ALL.into_iter().zip(counts) {
+        spans.push(Span::Medal(medal_ink(medal)));
+        spans.push(Span::Text(format!("{n}    "), ink::TEXT));
+    }
+    spans.push(Span::Text(format!("  {rest}"), ink::TEXT));
+    centered_spans(hud, &spans, y, size);
+}
+
+/// The colour of the author medal, for beating the author's own time: the best run of the
+/// level anyone has found.
+pub const AUTHOR_INK: Color = Color::new(0.35, 0.9, 0.78, 1.0);
+
+/// The level's author time in steps, when its par data gives one.
+///
+/// Hook for the author medal: `Par` has no author time yet, so this is `None` and the author
+/// medal is explained but never won; once the level data carries the author's time, return it
+/// here and the HUD and the cleared screen show the author medal.
+pub fn author_time(_par: &Par) -> Option<u64> {
+    None
+}
+
+/// Queue the line that says what the medals are, with their icons, before any is won.
+fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
+    let wide = screen_width() >= 900.0;
+    let mut spans: Vec<Span> = Medal::ALL
+        .into_iter()
+        .map(|m| Span::Medal(medal_ink(m)))
+        .collect();
+    let medals = if wide {
+        " clear a room within its par times (the HUD shows the next to beat)      "
+    } else {
+        " beat the par times      "
+    };
+    spans.push(Span::Text(medals.to_owned(), ink::DIM));
+    spans.push(Span::Medal(AUTHOR_INK));
+    let author = if wide {
+        " beat the author's best run"
+    } else {
+        " beat the author"
+    };
+    spans.push(Span::Text(author.to_owned(), ink::DIM));
+    centered_spans(hud, &spans, y, size);
+}
+
 /// Where the title screen's parts go on a screen of this size.
 struct TitleLayout {
     h: f32,
@@ -456,8 +627,9 @@ impl TitleLayout {
         let line = size * 1.35;
         let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
         let width = 720.0_f32.min(w - 24.0);
-        // The totals line, a notice's slot (see [`notices`]) and the keys line.
-        let bottom_space = if big { 146.0 } else { 100.0 };
+        // The totals line, the medals' legend, a notice's slot (see [`notices`]) and the
+        // keys line.
+        let bottom_space = if big { 172.0 } else { 118.0 };
         Self {
             h,
             big,
@@ -472,8 +644,9 @@ impl TitleLayout {
 }
 
 /// Queue the title screen: the game's name, the level list with best times and medals (a
-/// locked level says so), the medal count and total time, the keys.
-pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
+/// locked level says so), the medal count and total time, what the medals are, the keys (with
+/// the ghost to race, `ghost`).
+pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize, ghost: GhostRun) {
     let l = TitleLayout::heading(hud);
     // Only as many rows as fit; the list scrolls to keep the selection in view.
     let first = selected.saturating_sub(l.rows - 1);
@@ -546,14 +719,14 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
     } else {
         below
     };
+    let small = if l.big { 22.0 } else { 18.0 };
+    title_totals(hud, entries, below + l.size * 1.2, small);
+    medal_legend(hud, below + l.size * 1.2 + small * 1.5, small * 0.85);
     hud.centered(
-        title_total(entries),
-        below + l.size * 1.2,
-        if l.big { 22.0 } else { 18.0 },
-        ink::TEXT,
-    );
-    hud.centered(
-        "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
+        format!(
+            "Up / Down choose   Enter play   G ghost: {}   O settings   F1 keys   Esc quit",
+            ghost.word()
+        ),
         l.h - if l.big { 30.0 } else { 12.0 },
         if l.big { 22.0 } else { 16.0 },
         ink::DIM,
@@ -622,11 +795,13 @@ fn title_row(
     let bw = measure_text(&right.0, None, size as u16, 1.0).width;
     hud.text(right.0, x + width - bw - 16.0, y + size, size, right.1);
     if let Some(medal) = entry.medal() {
-        let label = medal.name().to_uppercase();
-        let mw = measure_text(&label, None, size as u16, 1.0).width;
-        let mx =
-            x + width - 16.0 - measure_text("0:00.00", None, size as u16, 1.0).width - 20.0 - mw;
-        hud.text(label, mx, y + size, size, medal_ink(medal));
+        let icon = size * 1.1;
+        let mx = x + width
+            - 16.0
+            - measure_text("0:00.00", None, size as u16, 1.0).width
+            - 12.0
+            - crate::window::ui::medal_width(icon);
+        hud.medal(mx, y + size * 1.15 - icon, icon, medal_ink(medal));
     }
 }
 
@@ -723,7 +898,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending) {
 /// The medal line of the cleared screen: the medal this run won and how much faster the next
 /// one needs, or the time bronze needs.
 pub fn medal_line(par: Par, time: u64) -> (String, Color) {
-    let medal = par.medal(time);
+    let medal = Award::won(par, time);
     let won = medal.map_or_else(
         || "No medal".to_string(),
         |m| format!("{} medal!", capitalised(m.name())),
@@ -731,7 +906,7 @@ pub fn medal_line(par: Par, time: u64) -> (String, Color) {
     let next = par
         .next(time)
         .map(|(m, steps)| format!("   {} faster for {}", seconds(steps), m.name()));
-    let color = medal.map_or(ink::DIM, medal_ink);
+    let color = medal.map_or(ink::DIM, Award::ink);
     (format!("{won}{}", next.unwrap_or_default()), color)
 }
 
@@ -815,7 +990,7 @@ fn cleared_keys(c: &Cleared) -> String {
     if c.in_campaign {
         keys.push_str("      N  next level");
     }
-    keys.push_str("      T  title");
+    keys.push_str("      T  title      G  ghost");
     if c.can_save_replay && c.saved_replay.is_none() {
         keys.push_str("      V  save replay");
     }
@@ -1035,7 +1210,7 @@ mod tests {
         cleared.in_campaign = false;
         assert_eq!(
             super::cleared_keys(&cleared),
-            "R  play again      T  title",
+            "R  play again      T  title      G  ghost",
             "a sandbox level has no next level"
         );
     }

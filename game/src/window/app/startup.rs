@@ -267,6 +267,7 @@ impl Run {
             fixed: FixedStep::default(),
             playtest_unsaved: false,
             recording: Recording::new(record),
+            ghost: None,
         }
     }
 }

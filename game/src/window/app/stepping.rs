@@ -101,6 +101,10 @@ impl App {
             self.run.recording.record(sim);
             self.juice.react(sim);
         }
+        // The ghost's own game catches up with the player's, step for step.
+        if let (Some(ghost), Some(sim)) = (&mut self.run.ghost, &self.run.sim) {
+            ghost.catch_up(sim.state().step);
+        }
         let before = self.frames.steps;
         self.frames.steps += u64::from(stepped.steps);
         self.drawing.renderer.shake = self.juice.feel.offset();
