@@ -4,6 +4,7 @@
 use macroquad::prelude::{KeyCode, get_frame_time, is_key_pressed, is_quit_requested};
 
 use super::app_state::App;
+use super::audio::Sfx;
 use super::keys::{self, Command};
 use super::mode::{Mode, Over};
 use super::playback::{self, PlaybackCommand};
@@ -128,6 +129,9 @@ impl App {
         }
         let mut selected = title.selected.min(n - 1);
         let mut confirm = pad.start;
+        let moved = menu
+            .iter()
+            .any(|m| matches!(m, MenuInput::Up | MenuInput::Down | MenuInput::Confirm));
         for &input in menu {
             match input {
                 MenuInput::Up => selected = (selected + n - 1) % n,
@@ -137,6 +141,9 @@ impl App {
             }
         }
         title.selected = selected;
+        if moved || confirm {
+            self.juice.sounds.play(Sfx::Menu);
+        }
         if confirm {
             let path = self.records.levels[selected].clone();
             if self.may_open(&path) {

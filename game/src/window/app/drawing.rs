@@ -82,6 +82,10 @@ impl App {
                 drawing.renderer.draw_ghost(ghost, &view, &mut drawing.hud);
             }
             self.frames.probe.end_world_pass();
+            // Over the world pass, not in it: only while a blast's ring spreads.
+            drawing
+                .renderer
+                .draw_rings(&self.juice.rings, self.frames.frame);
             drawing
                 .renderer
                 .queue_strength(sim, &view, &mut drawing.hud);

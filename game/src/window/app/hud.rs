@@ -81,7 +81,7 @@ impl App {
         if let Mode::Settings { menu, .. } = &self.mode {
             screens::settings(hud, self.records.settings.current(), menu.selected);
         } else if let Some(c) = &self.run.cleared {
-            screens::cleared(hud, c);
+            screens::cleared(hud, c, self.frames.frame.saturating_sub(c.at_frame));
         } else if let Mode::Playing { paused: true } = self.mode {
             screens::paused(hud, self.run.hint.as_deref());
         } else if let Some(level_hint) = &self.run.hint

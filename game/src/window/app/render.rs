@@ -44,6 +44,9 @@ pub fn world_camera(view: &Aabb) -> Camera2D {
     }
 }
 
+/// Frames a blast's ring of reach shows: half a second at 60 frames a second.
+pub const RING_FRAMES: u64 = 30;
+
 /// The ghost's tint: its player drawn pale blue and half see-through.
 pub const GHOST: Color = Color::new(0.55, 0.85, 1.0, 0.5);
 /// The colour of the ghost's name over its head.
@@ -325,6 +328,24 @@ impl Renderer {
         let x = (d.x + f32::from(d.src.w) / 2.0 - view.min_x) * self.scale - w / 2.0;
         let y = (d.y - view.min_y) * self.scale - 2.0;
         hud.text(label, x.round(), y.round(), size, GHOST_LABEL);
+    }
+
+    /// Draw each blast's ring of reach (world camera set): a ring spreading out to
+    /// [`KEG_RADIUS`], what the blast catches, fading over [`RING_FRAMES`] frames from the
+    /// frame it went off; `frame` is now.
+    pub fn draw_rings(&self, rings: &[(f32, f32, u64)], frame: u64) {
+        for &(x, y, at) in rings {
+            let t = frame.saturating_sub(at) as f32 / RING_FRAMES as f32;
+            if t >= 1.0 {
+                continue;
+            }
+            // Out fast, then slowing at the edge of the reach, where it stays as it fades.
+            let spread = 1.0 - (1.0 - (2.0 * t).min(1.0)).powi(2);
+            let r = KEG_RADIUS * (0.3 + 0.7 * spread);
+            let fade = 1.0 - t;
+            draw_circle(x, y, r, Color::new(1.0, 0.55, 0.2, 0.18 * fade));
+            draw_circle_lines(x, y, r, 2.5, Color::new(1.0, 0.85, 0.45, 0.9 * fade));
+        }
     }
 
     /// Queue the strength marks ([`strength`]) of the crates the last world pass drew in `view`

@@ -2,9 +2,10 @@
 //! room-cleared screen, the best time and the campaign's progress.
 
 use super::app_state::App;
+use super::audio::Sfx;
 use super::flow::level_key;
 use super::ghost;
-use super::screens::{Cleared, Ending};
+use super::screens::{Award, Cleared, Ending};
 use crate::campaign::medals::Medal;
 use crate::records::settings::GhostRun;
 use crate::replay::{Recorder, ReplayError};
@@ -89,6 +90,28 @@ impl App {
         let can_save_replay = self.run.recording.on_clear(sim);
         let file = level_key(&self.run.path);
         let previous_best = self.records.best.best(&file);
+        let award = self.run.par.and_then(|par| Award::won(par, time));
+        let award_before = self
+            .run
+            .par
+            .zip(previous_best)
+            .and_then(|(par, best)| Award::won(par, best));
+        // Awards compare best first: a new one is better than the old (or the first).
+        let rank = |a: Option<Award>| match a {
+            Some(Award::Author) => 0,
+            Some(Award::Medal(m)) => 1 + m as usize,
+            None => usize::MAX,
+        };
+        let new_award = award.is_some() && rank(award) < rank(award_before);
+        let new_best = previous_best.is_none_or(|best| time < best);
+        let counted = !self.run.playtest_unsaved;
+        self.juice
+            .sounds
+            .play(if counted && (new_award || new_best) {
+                Sfx::Sting
+            } else {
+                Sfx::Clear
+            });
         self.run.cleared = Some(Cleared {
             time,
             previous_best,
@@ -100,6 +123,9 @@ impl App {
             unlocked: None,
             ending: None,
             in_campaign: self.records.campaign.position(&file).is_some(),
+            award,
+            new_award: counted && new_award,
+            at_frame: self.frames.frame,
         });
         self.save_record();
         if self.run.playtest_unsaved {
@@ -172,6 +198,18 @@ impl App {
                 None => {}
             }
         }
+        ending.awards = campaign
+            .levels()
+            .iter()
+            .map(|level| {
+                let best = self.records.best.best(level)?;
+                let path = self.config.dirs.levels.join(level);
+                let par = crate::level::load(&path, &self.config.atlas.crate_skins())
+                    .ok()?
+                    .par?;
+                Award::won(par, best)
+            })
+            .collect();
         if let Some(c) = &mut self.run.cleared {
             c.ending = Some(ending);
         }

@@ -249,6 +249,7 @@ impl Juice {
             hits: EventReader::default(),
             breaks: EventReader::default(),
             blasts: EventReader::default(),
+            rings: Vec::new(),
         }
     }
 }

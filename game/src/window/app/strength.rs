@@ -13,7 +13,7 @@
 
 use macroquad::prelude::{Color, Rect};
 
-use crate::window::ui::{Hud, ink};
+use crate::window::ui::Hud;
 
 /// Hits a gold pip stands for.
 pub const GOLD_PIP: u32 = 5;
@@ -49,6 +49,10 @@ pub fn marks(hits: u32) -> Marks {
     Marks::Pips(pips)
 }
 
+/// The colour a pip of five hits is filled with: a gold of its own, apart from the HUD's
+/// text and the medals.
+pub const FIVE: Color = Color::new(0.98, 0.74, 0.18, 1.0);
+
 /// The colour a pip of one hit is filled with.
 const ONE: Color = Color::new(0.97, 0.94, 0.84, 1.0);
 /// The outline round every pip, so it reads on wood and on iron.
@@ -69,7 +73,7 @@ pub fn queue(hud: &mut Hud, sprite: Rect, hits: u32, scale: f32) {
             for (i, gold) in pips.into_iter().enumerate() {
                 let x = left + i as f32 * (pip + gap);
                 hud.panel(Rect::new(x - 1.0, top - 1.0, pip + 2.0, pip + 2.0), RIM);
-                let fill = if gold { ink::GOLD } else { ONE };
+                let fill = if gold { FIVE } else { ONE };
                 hud.panel(Rect::new(x, top, pip, pip), fill);
             }
         }
@@ -82,7 +86,7 @@ pub fn queue(hud: &mut Hud, sprite: Rect, hits: u32, scale: f32) {
                 Rect::new(x - 2.0, bottom - size * 0.8, w + 4.0, size * 0.9),
                 RIM,
             );
-            hud.text(text, x, bottom - size * 0.05, size, ink::GOLD);
+            hud.text(text, x, bottom - size * 0.05, size, FIVE);
         }
     }
 }
