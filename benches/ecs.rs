@@ -15,8 +15,8 @@
 //!   to react to), or declared [`every_update`](ecs::SystemDesc::every_update).
 //! - `reader/N/k`: the update in which one system visits the k dirty entities (of N) and reads
 //!   their `Value`; the k writes before it are untimed and made in a shuffled order, so change
-//!   order is not memory order; the reader loops over `dirty()` with `Column::get`.
-//!   `reader_dirty_in/N/k`: the same reader through `SystemEntities::dirty_in`.
+//!   order is not memory order; the reader reads through `SystemEntities::changed::<&Value>`.
+//!   `reader_entity_list/N/k`: the same reader looping over `dirty()` with `Column::get`.
 //!   `reader_in_order/N/k`: the same with writes in slot order.
 //! - `watchers/W/N/k`: `reader` with W systems watching `Value`.
 
@@ -346,20 +346,23 @@ fn value_readers_world(n: usize, name: &'static str, watchers: usize) -> (World,
         world.add_system(
             SystemDesc::new(name).requires::<Value>().watches::<Value>(),
             |world: &mut World, entities: &SystemEntities<'_>| {
-                let column = world.column::<Value>();
                 let mut sum = 0;
-                if world.resource::<ViaDirtyIn>().0 {
-                    entities.dirty_in(column).for_each(|(_, v)| sum += v.0);
-                } else {
+                if world.resource::<ViaEntityList>().0 {
+                    let column = world.column::<Value>();
                     for &e in entities.dirty() {
                         sum += column.get(e).map_or(0, |v| v.0);
+                    }
+                } else {
+                    let mut changed = entities.changed::<&Value>(world);
+                    while let Some((_, v)) = changed.next() {
+                        sum += v.0;
                     }
                 }
                 black_box(sum);
             },
         );
     }
-    world.insert_resource(ViaDirtyIn(false));
+    world.insert_resource(ViaEntityList(false));
     let entities = (0..n as u64).map(|i| world.spawn((Value(i),))).collect();
     world.update();
     (world, entities)
@@ -405,8 +408,9 @@ fn bench_reader(
     });
 }
 
-/// Whether the readers of `value_readers_world` read through `dirty_in`.
-struct ViaDirtyIn(bool);
+/// Whether the readers of `value_readers_world` read through `dirty()` and the column instead of
+/// the query.
+struct ViaEntityList(bool);
 
 fn label(n: usize) -> String {
     match n {
@@ -468,10 +472,10 @@ fn reader(c: &mut Criterion) {
         }
     }
     group.finish();
-    let mut group = c.benchmark_group("reader_dirty_in");
+    let mut group = c.benchmark_group("reader_entity_list");
     for n in [100_000, 1_000_000] {
         let (mut world, entities) = reader_world(n, 1);
-        world.insert_resource(ViaDirtyIn(true));
+        world.insert_resource(ViaEntityList(true));
         let order = shuffled(&entities);
         for k in [n / 10, n] {
             let id = BenchmarkId::new(label(n), label(k));

@@ -5,7 +5,7 @@
 //! too). Prints each phase's wall and CPU time and the process's resident memory after it
 //! (`VmRSS`, and the peak `VmHWM`, from `/proc/self/status`), the first step's time by system,
 //! and a table of the heap bytes of every ECS column, watched column's change bits and system
-//! (by capacity, `World::memory_use`), the grids, the tile map and the level text, per crate.
+//! (by capacity, `ecs::diagnostics::memory_use`), the grids, the tile map and the level text, per crate.
 //!
 //! `cargo bench -p benches --bench memory` (`MEMORY_CRATES=100000` for another size).
 
@@ -138,7 +138,7 @@ fn main() {
     }
 
     let world = sim.world();
-    let memory = world.memory_use();
+    let memory = ecs::diagnostics::memory_use(world);
     let mut rows: Vec<(String, usize)> = Vec::new();
     rows.push((
         "level text (RON), kept for a restart".into(),

@@ -9,14 +9,16 @@
 # at the end; every process started has a deadline (`timeout`). Windowed runs share one Xvfb of
 # their own. The full-disk case mounts a 16 KiB tmpfs (needs root; without it the case says so).
 # The last case runs `benches/reload_figures.sh` (a 6.7M-crate level, a minute or two);
-# `REPROS_SKIP_RELOAD=1` leaves it out.
+# `REPROS_SKIP_RELOAD=1` leaves it out. `REPROS_ONLY=WORD` runs only the cases of the game's own
+# files and what came with them (their names hold WORD, `own` for all), and `REPROS_BIN=PATH`
+# runs another build (an older one, to see a case fail).
 #
 # Usage: cargo build --release && bash tools/fault-repros.sh
 # Exit status: 0 if every case is `ok`, 1 if any is a `FAULT`, 2 if it could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-bin=$repo/target/release/crate-room
+bin=${REPROS_BIN:-$repo/target/release/crate-room}
 [ -x "$bin" ] || { echo "no $bin: run cargo build --release first" >&2; exit 2; }
 for tool in Xvfb python3 timeout; do
   command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
@@ -87,6 +89,121 @@ tiny='(name: "Tiny", map: ["#####", "#@.c#", "#####"])'
 frames_tiny=120
 # The bot's clear of each level (steps, --no-hit-stop), and a few frames for the cleared screen.
 frames_first_swing=450
+
+# --- The game's own files as outputs ------------------------------------------------------
+# A copy of the install (assets/, levels/ with campaign.txt, a data folder with each data file)
+# to run in: every output onto one of them is refused with exit 1, and the file is unchanged.
+install_copy() {
+  local root=$1
+  mkdir -p "$root/levels" "$root/data"
+  cp -r "$repo/assets" "$root/assets"
+  cp "$repo"/levels/{campaign.txt,first_swing.ron,crate_room.ron,vault.ron} "$root/levels/"
+  printf '"vault.ron" = 713\n' >"$root/data/best_times.txt"
+  printf '"vault.ron"\n' >"$root/data/progress.txt"
+  printf 'sound = off\n' >"$root/data/settings.txt"
+}
+own_targets="assets/atlas.png assets/atlas.ron levels/campaign.txt levels/vault.ron data/best_times.txt data/progress.txt data/settings.txt"
+# in_root ROOT ARGS: a run of ROOT's install with ROOT/data as data folder; prints its exit status.
+in_root() {
+  local root=$1
+  shift
+  (cd "$root" && CRATE_ROOM_DATA_DIR=$root/data timeout 120 "$bin" "$@" >"$root/out" 2>"$root/err" </dev/null)
+  echo $?
+}
+# own_files_case WHAT ARGS...: ARGS with `@` for the target (a link named `*.png` / `*.puffin`
+# to it where the flag wants that name), onto each of the game's files.
+own_files_case() {
+  local what=$1
+  shift
+  local exits= msg= n=0 changed= c
+  for t in $own_targets; do
+    # A fresh copy for each: a file replaced by one run would fail the next for that reason.
+    c=$(case_dir "own-$what-$n")
+    install_copy "$c"
+    (cd "$c" && sha1sum "$t" >"$c/sums")
+    ln -s "$c/$t" "$c/link$n.png"
+    ln -s "$c/$t" "$c/link$n.puffin"
+    local args=()
+    for a in "$@"; do
+      case $a in @) args+=("$t") ;; @png) args+=("link$n.png") ;; @puffin) args+=("link$n.puffin") ;; *) args+=("$a") ;; esac
+    done
+    exits+="$(in_root "$c" "${args[@]}")"
+    [ -z "$msg" ] && msg=$(grep -a -v -m 1 '^ALSA' "$c/err" | show)
+    (cd "$c" && sha1sum -c --quiet "$c/sums" >/dev/null 2>&1) || changed+="$t "
+    n=$((n + 1))
+  done
+  report "own files: $what" \
+    "exits $exits (atlas.png atlas.ron campaign.txt vault.ron best_times progress settings); changed: ${changed:-none}; first stderr: $msg" \
+    "$(verdict test "$exits" = 1111111 -a -z "$changed")"
+}
+want() { [ -z "${REPROS_ONLY:-}" ] || [ "$REPROS_ONLY" = own ] || [ "${1/$REPROS_ONLY/}" != "$1" ]; }
+want gen-level && own_files_case gen-level gen-level --crates 3 --out @
+want sim-record && own_files_case sim-record sim --level levels/first_swing.ron --frames 10 --record @
+window_run=(--width 640 --height 360 --mute --level levels/crate_room.ron --frames 3)
+want window-record && own_files_case window-record "${window_run[@]}" --record @
+want screenshot && own_files_case screenshot "${window_run[@]}" --screenshot @png
+want save-profile && own_files_case save-profile "${window_run[@]}" --save-profile @puffin
+if want screenshot-atlas; then
+  c=$(case_dir own-screenshot-atlas)
+  install_copy "$c"
+  before=$(sha1sum <"$c/assets/atlas.png")
+  e=$(in_root "$c" "${window_run[@]}" --screenshot assets/atlas.png)
+  after=$(sha1sum <"$c/assets/atlas.png")
+  report "own files: --screenshot atlas.png" \
+    "exit $e; atlas.png $([ "$before" = "$after" ] && echo unchanged || echo REPLACED); stderr: $(grep -a -v -m 1 '^ALSA' "$c/err" | show)" \
+    "$(verdict test "$e" = 1 -a "$before" = "$after")"
+fi
+if want gen-level-force; then
+  c=$(case_dir own-gen-force)
+  install_copy "$c"
+  plain=$(in_root "$c" gen-level --crates 3 --out levels/vault.ron)
+  new=$(in_root "$c" gen-level --crates 3 --out levels/new.ron)
+  forced=$(in_root "$c" gen-level --crates 3 --force --out levels/vault.ron)
+  same=$(cmp -s "$c/levels/vault.ron" "$c/levels/new.ron" && echo yes || echo no)
+  report "own files: gen-level --force" \
+    "onto a level: exit $plain; a new level in levels/: exit $new; with --force: exit $forced, replaced: $same" \
+    "$(verdict test "$plain$new$forced$same" = 100yes)"
+fi
+if want save-profile-early; then
+  c=$(case_dir own-profile-early)
+  e=$(game "$c" --frames 3 --save-profile /nonexistent/dir/p.puffin)
+  msg=$(first_line 'profile' "$c/err")
+  report "own files: --save-profile checked first" \
+    "exit $e; stderr: $msg; the run's JSON report printed: $(grep -c '^{' "$c/out")" \
+    "$(verdict test "$e" = 1 -a "${msg#error: --save-profile: }" != "$msg")"
+fi
+if want v-fifo; then
+  c=$(case_dir own-v-fifo)
+  mkdir -p "$c/data/replays"
+  mkfifo "$c/data/replays/first_swing-416.replay"
+  started=$(date +%s)
+  CRATE_ROOM_DATA_DIR=$c/data timeout 60 "$bin" --width 640 --height 360 --mute \
+    --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing \
+    --press V@$((frames_first_swing - 5)) >"$c/out" 2>"$c/err" </dev/null
+  v=$?
+  took=$(($(date +%s) - started))
+  saved=$(cd "$c/data/replays" && ls | tr '\n' ' ')
+  report "own files: V with a FIFO at the name" \
+    "exit $v after ${took}s (timeout 60 s gives 124); replays/: $saved" \
+    "$(verdict test "$v" = 0 -a "${saved/first_swing-416-2.replay/}" != "$saved")"
+fi
+if want non-utf8; then
+  c=$(case_dir own-non-utf8)
+  printf '%s\n' "$tiny" >"$c/"$'\xfe'.ron
+  printf '%s\n' "$tiny" >"$c/"$'\xff'.ron
+  a=$(game "$c" --level "$c/"$'\xfe'.ron --input bot --no-hit-stop --frames $frames_tiny)
+  msg=$(first_line 'best time not saved' "$c/err")
+  b=$(game "$c" --level "$c/"$'\xff'.ron --input bot --no-hit-stop --frames $frames_tiny)
+  best=$(file_of "$c/data/best_times.txt")
+  report "own files: non-UTF-8 level names" \
+    "exits $a,$b; stderr: $msg; best_times.txt: $best" \
+    "$(verdict test "$a$b" = 00 -a -n "$msg" -a "${best/\\ufffd/}" = "$best")"
+fi
+if [ -n "${REPROS_ONLY:-}" ]; then
+  echo "faults: $faults"
+  [ "$faults" = 0 ]
+  exit
+fi
 
 # --- A best time that overflows a sum ------------------------------------------------------
 c=$(case_dir overflow)

@@ -28,12 +28,11 @@ pub fn run() -> Vec<String> {
             .requires::<Health>()
             .watches::<Health>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
-            for &entity in entities.dirty() {
-                if let Some(health) = world.get::<Health>(entity) {
-                    out.lock()
-                        .unwrap()
-                        .push(format!("{}/{}", health.current, health.max));
-                }
+            let mut changed = entities.changed::<&Health>(world);
+            while let Some((_, health)) = changed.next() {
+                out.lock()
+                    .unwrap()
+                    .push(format!("{}/{}", health.current, health.max));
             }
         },
     );

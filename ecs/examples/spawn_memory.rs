@@ -1,6 +1,6 @@
 //! Spawning many entities shaped like the game's crates (five components, tracked by five
 //! systems that watch some of them), the first update after, and the heap bytes per entity of
-//! each structure (`World::memory_use`), with and without `World::reserve` beforehand.
+//! each structure (`ecs::diagnostics::memory_use`), with and without `World::reserve` beforehand.
 //!
 //! `cargo run --release -p ecs --example spawn_memory -- 10000000` (default 1,000,000).
 
@@ -81,11 +81,11 @@ fn run(n: usize, how: &str) {
         }
     }
     let spawned = start.elapsed();
-    let after_spawn = world.memory_use();
+    let after_spawn = ecs::diagnostics::memory_use(&world);
     let start = Instant::now();
     world.update();
     let updated = start.elapsed();
-    let after_update = world.memory_use();
+    let after_update = ecs::diagnostics::memory_use(&world);
     let per = |bytes: usize| bytes as f64 / n as f64;
     println!(
         "\n{how}: {n} entities, spawn {:.0} ms, first update {:.2} ms",

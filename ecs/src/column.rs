@@ -16,8 +16,9 @@ use crate::entity_set::EntitySet;
 /// record those signals, so writes to unwatched types cost nothing extra.
 ///
 /// ```
-/// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-/// assert_eq!(w.column::<u32>().len(), 1);
+/// let mut world = ecs::World::new();
+/// let e = world.spawn((7u32,));
+/// assert_eq!(world.column::<u32>().get(e), Some(&7));
 /// ```
 pub struct Column<T> {
     entities: EntitySet,
@@ -49,11 +50,6 @@ impl<T> fmt::Debug for Column<T> {
 
 impl<T: 'static> Column<T> {
     /// The component of `entity`, or `None` if it has none (or the handle is stale).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().get(e), Some(&7));
-    /// ```
     pub fn get(&self, entity: Entity) -> Option<&T> {
         self.entities.index_of(entity).map(|i| &self.values[i])
     }
@@ -61,64 +57,51 @@ impl<T: 'static> Column<T> {
     /// A change-signalling handle to the component of `entity`.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// *w.column_mut::<u32>().get_mut(e).unwrap() += 1; assert_eq!(w.get::<u32>(e), Some(&8));
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32,));
+    /// *world.column_mut::<u32>().get_mut(e).unwrap() += 1;
+    /// assert_eq!(world.get::<u32>(e), Some(&8));
     /// ```
     pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let i = self.entities.index_of(entity)?;
-        Some(Mut {
-            value: &mut self.values[i],
+        Some(self.mut_at(i, entity))
+    }
+
+    /// The position of `entity`'s component in [`Column::values`].
+    pub(crate) fn position(&self, entity: Entity) -> Option<usize> {
+        self.entities.index_of(entity)
+    }
+
+    /// A change-signalling handle to the component at `position`, which is `entity`'s.
+    pub(crate) fn mut_at(&mut self, position: usize, entity: Entity) -> Mut<'_, T> {
+        Mut {
+            value: &mut self.values[position],
             entity,
             changes: self.changes.as_ref(),
-        })
+        }
     }
 
     /// Whether `entity` has this component.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(w.column::<u32>().contains(e));
-    /// ```
     pub fn contains(&self, entity: Entity) -> bool {
         self.entities.contains(entity)
     }
 
     /// Number of entities with this component.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().len(), 1);
-    /// ```
     pub fn len(&self) -> usize {
         self.values.len()
     }
 
     /// Whether no entity has this component.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(!w.column::<u32>().is_empty());
-    /// ```
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
     /// The entities that have this component, in storage order.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().entities(), [e]);
-    /// ```
     pub fn entities(&self) -> &[Entity] {
         self.entities.as_slice()
     }
 
     /// Every component, in storage order: `values()[i]` belongs to `entities()[i]`.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().values(), [7]);
-    /// ```
     pub fn values(&self) -> &[T] {
         &self.values
     }
@@ -126,19 +109,15 @@ impl<T: 'static> Column<T> {
     /// Iterate over `(entity, &component)` in storage order.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().iter().collect::<Vec<_>>(), [(e, &7)]);
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32,));
+    /// assert_eq!(world.column::<u32>().iter().collect::<Vec<_>>(), [(e, &7)]);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Entity, &T)> + '_ {
         self.entities.as_slice().iter().copied().zip(&self.values)
     }
 
     /// Iterate over `(entity, Mut<component>)` in storage order.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// w.column_mut::<u32>().iter_mut().for_each(|(_, mut v)| *v += 1); assert_eq!(w.get::<u32>(e), Some(&8));
-    /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Entity, Mut<'_, T>)> + '_ {
         let changes = self.changes.as_ref();
         let entities = self.entities.as_slice().iter().copied();
@@ -214,10 +193,10 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
 
     fn clear(&mut self) {
         self.entities.clear();
-        self.values.clear();
         if let Some(changes) = &mut self.changes {
             changes.get_mut().clear();
         }
+        self.values.clear(); // last: it runs the components' `Drop`
     }
 
     fn watch(&mut self) {
@@ -248,9 +227,12 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
 /// the entity changed; [`Mut::set_if_neq`] writes and signals only when the value differs.
 ///
 /// ```
-/// # let mut w = ecs::World::new(); let e = w.spawn((10u32,)); let mut hp = w.get_mut::<u32>(e).unwrap();
+/// let mut world = ecs::World::new();
+/// let e = world.spawn((10u32,));
+/// let mut hp = world.get_mut::<u32>(e).unwrap();
 /// assert!(!hp.set_if_neq(10), "same value: no write, no change signal");
-/// assert!(hp.set_if_neq(8)); assert_eq!(*hp, 8);
+/// assert!(hp.set_if_neq(8));
+/// assert_eq!(*hp, 8);
 /// ```
 pub struct Mut<'a, T> {
     value: &'a mut T,
@@ -262,11 +244,6 @@ pub struct Mut<'a, T> {
 
 impl<T> Mut<'_, T> {
     /// The entity this component belongs to.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.get_mut::<u32>(e).unwrap().entity(), e);
-    /// ```
     pub fn entity(&self) -> Entity {
         self.entity
     }
@@ -274,9 +251,16 @@ impl<T> Mut<'_, T> {
     /// Signal a change without writing (e.g. after interior mutation).
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new(); let e = w.spawn((7u32,));
-    /// let id = w.add_system(D::new("s").requires::<u32>().watches::<u32>(), |_: &mut World, _: &S| {}); w.update();
-    /// w.get_mut::<u32>(e).unwrap().set_changed(); w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((7u32,));
+    /// let desc = SystemDesc::new("s").watches::<u32>();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// world.update();
+    /// world.get_mut::<u32>(e).unwrap().set_changed();
+    /// world.update();
+    /// assert_eq!(world.system_info(id).last_dirty, 1);
     /// ```
     #[inline(always)]
     pub fn set_changed(&mut self) {
@@ -287,11 +271,6 @@ impl<T> Mut<'_, T> {
 
     /// Write `value` and signal a change, only if it differs from the current value.
     /// Returns whether it wrote.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(!w.get_mut::<u32>(e).unwrap().set_if_neq(7)); assert!(w.get_mut::<u32>(e).unwrap().set_if_neq(8));
-    /// ```
     pub fn set_if_neq(&mut self, value: T) -> bool
     where
         T: PartialEq,

@@ -4,7 +4,10 @@
 ///
 /// ```
 /// struct Name(String); // any 'static + Send type
-/// # let mut w = ecs::World::new(); let e = w.spawn((Name("a".into()),)); assert_eq!(w.get::<Name>(e).unwrap().0, "a");
+///
+/// let mut world = ecs::World::new();
+/// let e = world.spawn((Name("crate".into()),));
+/// assert_eq!(world.get::<Name>(e).unwrap().0, "crate");
 /// ```
 pub trait Component: 'static + Send {}
 impl<T: 'static + Send> Component for T {}
@@ -12,34 +15,28 @@ impl<T: 'static + Send> Component for T {}
 /// Dense index of a component type within one [`World`](crate::World), assigned on first use.
 ///
 /// ```
-/// # let mut w = ecs::World::new();
-/// let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
+/// let mut world = ecs::World::new();
+/// let id = world.register::<u32>();
+/// assert_eq!(world.component_id::<u32>(), Some(id));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ComponentId(pub(crate) u16);
 
 impl ComponentId {
     /// The index as a `usize`, for indexing per-component tables.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// assert_eq!(w.register::<u32>().index(), 0); assert_eq!(w.register::<u8>().index(), 1);
-    /// ```
     #[inline]
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
 }
 
-/// Most component types one world can hold; signatures are fixed-size bit sets for speed.
-///
-/// ```
-/// assert_eq!(ecs::MAX_COMPONENT_TYPES, 64);
-/// ```
+/// Most component types one world can hold: an entity's signature is one 64-bit word.
+/// Registering one more panics with a message that names the type.
 pub const MAX_COMPONENT_TYPES: usize = 64;
 
 /// Set of component types, e.g. an entity's signature or a system's requirements: a bit per
-/// type, so an entity's slot in the allocator stays at 16 bytes.
+/// type, one word, so an entity's slot in the allocator is 12 bytes and a bit (see
+/// `Entities`). Hence [`MAX_COMPONENT_TYPES`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct ComponentSet(u64);
 

@@ -9,11 +9,18 @@ use crate::component::ComponentSet;
 ///
 /// When an entity is despawned its slot's generation is bumped, so every handle that still names
 /// the old generation is *stale*: [`World`](crate::World) operations on it return `None`,
-/// `false` or an error, and never reach the entity that later reuses the slot.
+/// `false` or an error, and never reach the entity that later reuses the slot. A handle means
+/// something only to the world that spawned it: it carries no world id (it stays 8 bytes), so
+/// another world reads it as a slot and generation of its own.
 ///
 /// ```
-/// # let mut w = ecs::World::new();
-/// let e = w.spawn(()); assert!(w.despawn(e)); assert!(!w.is_alive(e), "stale");
+/// let mut world = ecs::World::new();
+/// let e = world.spawn(());
+/// world.despawn(e);
+/// assert!(!world.is_alive(e), "stale");
+/// let reused = world.spawn((1u8,));
+/// assert_eq!(reused.index(), e.index());
+/// assert_eq!(world.get::<u8>(e), None, "never reaches the entity that reuses the slot");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Entity {
@@ -23,22 +30,12 @@ pub struct Entity {
 
 impl Entity {
     /// Slot index of this entity; unique among live entities, reused after despawn.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let a = w.spawn(()); w.despawn(a); let b = w.spawn(()); assert_eq!(a.index(), b.index());
-    /// ```
     #[inline]
     pub const fn index(self) -> u32 {
         self.index
     }
 
     /// Generation of the slot when this handle was created (starts at 1).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let a = w.spawn(()); w.despawn(a); assert_eq!(w.spawn(()).generation(), a.generation() + 1);
-    /// ```
     #[inline]
     pub const fn generation(self) -> u32 {
         self.generation.get()
@@ -47,7 +44,7 @@ impl Entity {
     /// Pack the handle into a `u64` (generation in the high half), e.g. for hashing or saving.
     ///
     /// ```
-    /// # let e = ecs::World::new().spawn(());
+    /// let e = ecs::World::new().spawn(());
     /// assert_eq!(ecs::Entity::from_bits(e.to_bits()), Some(e));
     /// ```
     #[inline]
@@ -56,10 +53,6 @@ impl Entity {
     }
 
     /// Rebuild a handle from [`Entity::to_bits`]; `None` if the generation half is zero.
-    ///
-    /// ```
-    /// assert_eq!(ecs::Entity::from_bits(7), None, "generation 0");
-    /// ```
     #[inline]
     pub const fn from_bits(bits: u64) -> Option<Self> {
         match NonZeroU32::new((bits >> 32) as u32) {

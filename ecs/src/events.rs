@@ -7,14 +7,15 @@ use std::marker::PhantomData;
 use crate::World;
 
 /// Queue of events of one type. Events sent during one update stay readable until the end of
-/// the next, so a reader that runs every update sees every event exactly once, whether the
+/// the next *full* update (one that gave every enabled system its turn: not debug-only, no
+/// panic), so a reader that runs every full update sees every event exactly once, whether the
 /// sender runs before it (same update) or after it (next update).
 #[derive(Debug)]
 pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,
     /// Sequence number of `queue[0]`.
     pub(crate) first: u64,
-    /// Events numbered below this were sent before the previous update ended.
+    /// Events numbered below this were sent before the previous full update ended.
     keep_from: u64,
 }
 
@@ -40,10 +41,12 @@ impl<E> Events<E> {
 }
 
 pub(crate) trait AnyEvents: Any + Send {
-    /// Drop events sent before the previous update ended.
+    /// Drop events sent before the previous full update ended (this one being full).
     fn end_update(&mut self);
     /// Whether no event is queued (then [`AnyEvents::end_update`] changes nothing).
     fn is_empty(&self) -> bool;
+    /// Number one past the newest event ever sent.
+    fn end(&self) -> u64;
 }
 
 impl<E: 'static + Send> AnyEvents for Events<E> {
@@ -56,6 +59,10 @@ impl<E: 'static + Send> AnyEvents for Events<E> {
 
     fn is_empty(&self) -> bool {
         self.queue.is_empty()
+    }
+
+    fn end(&self) -> u64 {
+        Events::end(self)
     }
 }
 
@@ -88,11 +95,6 @@ impl<E> Default for EventReader<E> {
 
 impl<E: 'static> EventReader<E> {
     /// Events sent since this reader last read (that are still queued), oldest first.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
-    /// w.send(3u8); assert_eq!(r.read(&w).collect::<Vec<_>>(), [&3]);
-    /// ```
     pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
         let (skip, events) = match world.events::<E>() {
             Some(events) => {

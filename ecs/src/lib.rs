@@ -13,13 +13,13 @@
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
 //!    size and calls no system that only reacts to changes; a change sets one bit however
 //!    many systems watch it; each system gets its dirty entities in slot order, through one
-//!    mechanism (the `delivery` module, and `ecs/README.md`).
+//!    mechanism (the `delivery` module, and `ecs/DESIGN.md`).
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
 //!    `None`, `false` or an error, even after its slot is reused.
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
-//! It is not a parallel scheduler, has no archetypes and no query language: systems read and
-//! write [`Column`]s by entity. `World` is `Send` (not `Sync`): components, resources, events
+//! It is not a parallel scheduler and has no archetypes: a system reads and writes the
+//! components of its tracked, changed or added entities through a typed [`Query`]. `World` is `Send` (not `Sync`): components, resources, events
 //! and systems are `Send + 'static` types, so a world built on one thread can run on another.
 //!
 //! # How systems communicate
@@ -39,16 +39,16 @@
 //! let mut world = World::new();
 //! world.insert_resource(Log(Vec::new()));
 //! world.add_system(
-//!     SystemDesc::new("health_logger").requires::<Health>().watches::<Health>(),
+//!     SystemDesc::new("health_logger").watches::<Health>(),
 //!     |world: &mut World, entities: &SystemEntities| {
-//!         for &e in entities.dirty() {
-//!             let hp = world.get::<Health>(e).unwrap().0;
-//!             world.resource_mut::<Log>().0.push(format!("{hp}/10"));
+//!         let (mut changed, resources) = entities.changed::<&Health>(world).with_resources();
+//!         while let Some((_, hp)) = changed.next() {
+//!             resources.resource_mut::<Log>().0.push(format!("{}/10", hp.0));
 //!         }
 //!     },
 //! );
 //! let player = world.spawn((Health(10),));
-//! world.update(); // new component: dirty
+//! world.update(); // new component: changed
 //! world.update(); // nothing changed: the system is not called
 //! world.get_mut::<Health>(player).unwrap().0 -= 2;
 //! world.update();
@@ -61,13 +61,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 mod bundle;
 mod column;
 mod component;
 mod delivery;
+pub mod diagnostics;
 mod entity;
 mod entity_set;
 mod events;
+mod query;
 mod system;
 mod world;
 
@@ -76,5 +83,6 @@ pub use column::{Column, Mut};
 pub use component::{Component, ComponentId, MAX_COMPONENT_TYPES};
 pub use entity::Entity;
 pub use events::EventReader;
-pub use system::{Clock, System, SystemDesc, SystemEntities, SystemId, SystemInfo};
-pub use world::{MemoryUse, NoSuchEntity, World};
+pub use query::{Query, QueryData};
+pub use system::{System, SystemDesc, SystemEntities, SystemId, SystemInfo};
+pub use world::{NoSuchEntity, Resources, World};

@@ -1,18 +1,17 @@
 //! Systems: the `System` trait, how one is described (`SystemDesc`), what it receives each
 //! update (`SystemEntities`), what the world reports about it, and the update loop that runs them.
 
+use std::any::TypeId;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::time::{Duration, Instant};
 
-use crate::column::Column;
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::delivery::{DirtySet, empty};
+use crate::diagnostics::Clock;
 use crate::entity_set::EntitySet;
-use crate::world::Phase;
+use crate::query::{Query, QueryData};
+use crate::world::{Phase, WorldId};
 use crate::{Entity, World};
-
-/// A time source for system timings ([`World::set_clock`]): the time since any fixed point.
-pub type Clock = fn() -> Duration;
 
 // What `World::update_observed` calls after each system.
 type Observer<'a> = dyn FnMut(&World, &'static str) + 'a;
@@ -32,13 +31,19 @@ fn instant_clock() -> Duration {
 ///
 /// ```
 /// use ecs::{System, SystemDesc, SystemEntities, World};
+///
 /// struct Room;
 /// impl System for Room {
 ///     fn update(&mut self, _: &mut World, _: &SystemEntities<'_>) {}
-///     fn on_clear(&mut self, world: &mut World) { world.spawn((1u8,)); } // a fresh room
+///     fn on_clear(&mut self, world: &mut World) {
+///         world.spawn((1u8,)); // a fresh room
+///     }
 /// }
-/// let mut w = World::new(); w.add_system(SystemDesc::new("room"), Room);
-/// w.spawn((3u8,)); w.clear(); assert_eq!(w.len(), 1, "on_clear spawned one");
+/// let mut world = World::new();
+/// world.add_system(SystemDesc::new("room"), Room);
+/// world.spawn((3u8,));
+/// world.clear();
+/// assert_eq!(world.len(), 1, "on_clear spawned one");
 /// ```
 pub trait System: 'static + Send {
     /// Run one update. `entities` holds the tracked entities and the dirty subset.
@@ -61,78 +66,64 @@ where
     }
 }
 
-/// What a system receives each update: the entities it tracks, the dirty subset and the removed
-/// ones, as the run started: entities spawned, despawned or changed during the run reach the
-/// system on its next run, and `tracked()`, `dirty()` and `dirty_in()` agree throughout.
-///
-/// ```
-/// # use ecs::{SystemDesc, SystemEntities, World}; let mut w = World::new();
-/// w.add_system(SystemDesc::new("s").requires::<u8>(), |_: &mut World, e: &SystemEntities| assert_eq!(e.tracked().len(), 1));
-/// w.spawn((1u8,)); w.update();
-/// ```
+/// What a system receives each update: the entities it tracks, the changed (dirty) and added
+/// subsets, and the removed ones, as the run started: entities spawned, despawned or changed
+/// during the run reach the system on its next run. Components are read through a [`Query`]
+/// over one of the lists: [`query`](SystemEntities::query) (every tracked entity),
+/// [`changed`](SystemEntities::changed) or [`added`](SystemEntities::added).
 #[derive(Clone, Copy, Debug)]
 pub struct SystemEntities<'a> {
     tracked: &'a [Entity],
     dirty: &'a [Entity],
+    added: &'a [Entity],
     removed: &'a [Entity],
+    /// The watched columns some change of which reached the system since it last ran.
+    columns_changed: ComponentSet,
 }
 
 impl<'a> SystemEntities<'a> {
     /// Every entity that has all the required components (in no particular order).
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("s").requires::<u8>(), |_: &mut World, e: &S| assert_eq!(e.tracked().len(), 1));
-    /// w.spawn((1u8,)); w.spawn(()); w.update();
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |_: &mut World, entities: &SystemEntities| {
+    ///     assert_eq!(entities.tracked().len(), 1);
+    /// });
+    /// world.spawn((1u8,));
+    /// world.spawn(());
+    /// world.update();
     /// ```
     #[inline]
     pub fn tracked(&self) -> &'a [Entity] {
         self.tracked
     }
 
-    /// Tracked entities for which a watched component changed, was added or was removed since
-    /// this system last ran, plus entities that started being tracked since then: each once, in
-    /// slot order ([`Entity::index`], ascending).
-    ///
-    /// Empty for systems that watch nothing. When change tracking is switched off
-    /// ([`World::set_change_tracking`]) this is every tracked entity, in the same order.
+    /// The entities of [`SystemEntities::changed`], without components: for keying per-entity
+    /// state and for counting. Read their components through `changed`.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(Vec::<ecs::Entity>::new());
-    /// w.add_system(D::new("s").watches::<u8>(), |w: &mut World, e: &S| *w.resource_mut() = e.dirty().to_vec());
-    /// let es: Vec<_> = (0..4).map(|i| w.spawn((i as u8,))).collect(); w.update();
-    /// es.iter().rev().for_each(|&e| *w.get_mut::<u8>(e).unwrap() += 1); w.update();
-    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), es, "slot order, not change order");
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<Entity>::new());
+    /// let desc = SystemDesc::new("s").watches::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut() = entities.dirty().to_vec();
+    /// });
+    /// let spawned: Vec<Entity> = (0..4).map(|i| world.spawn((i as u8,))).collect();
+    /// world.update();
+    /// for &e in spawned.iter().rev() {
+    ///     *world.get_mut::<u8>(e).unwrap() += 1;
+    /// }
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<Entity>>(), spawned, "slot order, not write order");
     /// ```
     #[inline]
     pub fn dirty(&self) -> &'a [Entity] {
         self.dirty
-    }
-
-    /// The dirty entities that have a component in `column`, each with that component: the
-    /// pairs of `dirty()` looked up in `column`, in the same order. It costs what the loop
-    /// `for &e in entities.dirty()` with `column.get(e)` costs, since it is that loop. Writes the
-    /// system made to the column before the call are seen.
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(0u32);
-    /// w.add_system(D::new("hp").watches::<u32>(), |w: &mut World, e: &S| {
-    ///     *w.resource_mut::<u32>() = e.dirty_in(w.column::<u32>()).map(|(_, hp)| hp).sum();
-    /// });
-    /// let a = w.spawn((3u32,)); w.spawn((4u32,)); w.update();
-    /// assert_eq!(*w.resource::<u32>(), 7, "both new");
-    /// *w.get_mut::<u32>(a).unwrap() = 10; w.update();
-    /// assert_eq!(*w.resource::<u32>(), 10, "only the one that changed");
-    /// ```
-    pub fn dirty_in<'c, T: 'static>(
-        &self,
-        column: &'c Column<T>,
-    ) -> impl Iterator<Item = (Entity, &'c T)> + use<'a, 'c, T> {
-        self.dirty
-            .iter()
-            .filter_map(move |&e| column.get(e).map(|v| (e, v)))
     }
 
     /// Entities that stopped being tracked since this system last ran: despawned, cleared, or
@@ -142,33 +133,133 @@ impl<'a> SystemEntities<'a> {
     /// newest), so key such state by [`Entity::index`] when slots may be reused in between.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// # w.insert_resource(Vec::<ecs::Entity>::new());
-    /// w.add_system(D::new("s").requires::<u8>(), |w: &mut World, e: &S| w.resource_mut::<Vec<ecs::Entity>>().extend(e.removed()));
-    /// let a = w.spawn((1u8,)); w.update(); w.despawn(a); w.update();
-    /// assert_eq!(*w.resource::<Vec<ecs::Entity>>(), [a]);
+    /// use ecs::{Entity, SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<Entity>::new());
+    /// let desc = SystemDesc::new("s").requires::<u8>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     world.resource_mut::<Vec<Entity>>().extend(entities.removed());
+    /// });
+    /// let a = world.spawn((1u8,));
+    /// world.update();
+    /// world.despawn(a);
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<Entity>>(), [a]);
     /// ```
     #[inline]
     pub fn removed(&self) -> &'a [Entity] {
         self.removed
     }
+
+    /// Every tracked entity, with the components `D` names.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("age").requires::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     entities.query::<&mut u32>(world).for_each(|_, mut age| *age += 1);
+    /// });
+    /// let e = world.spawn((1u32,));
+    /// world.update();
+    /// world.update();
+    /// assert_eq!(world.get::<u32>(e), Some(&3));
+    /// ```
+    pub fn query<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.tracked)
+    }
+
+    /// The tracked entities for which a watched component changed, was added or was removed
+    /// since this system last ran, and those that started being tracked since then (as
+    /// `Changed<T>` in `bevy_ecs`, which holds for an added component): each once, in slot order
+    /// ([`Entity::index`], ascending), with the components `D` names. Empty for a system that
+    /// watches nothing; every tracked entity while change tracking is off
+    /// ([`World::set_change_tracking`]).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Vec::<u32>::new());
+    /// let desc = SystemDesc::new("hp_log").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let (mut changed, resources) = entities.changed::<&u32>(world).with_resources();
+    ///     while let Some((_, &hp)) = changed.next() {
+    ///         resources.resource_mut::<Vec<u32>>().push(hp);
+    ///     }
+    /// });
+    /// let a = world.spawn((3u32,));
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// *world.get_mut::<u32>(a).unwrap() = 10;
+    /// world.update();
+    /// assert_eq!(*world.resource::<Vec<u32>>(), [3, 4, 10], "both new, then the one written");
+    /// ```
+    pub fn changed<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.dirty)
+    }
+
+    /// The entities that started being tracked since this system last ran (as `Added<T>` in
+    /// `bevy_ecs`), in slot order, with the components `D` names; whether or not the system
+    /// watches anything or change tracking is on.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(0usize);
+    /// let desc = SystemDesc::new("greet").watches::<u32>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     let newcomers = entities.added::<&u32>(world).len();
+    ///     *world.resource_mut::<usize>() += newcomers;
+    /// });
+    /// let a = world.spawn((3u32,));
+    /// world.update();
+    /// *world.get_mut::<u32>(a).unwrap() = 2; // changed, not added
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// assert_eq!(*world.resource::<usize>(), 2);
+    /// ```
+    pub fn added<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
+        Query::new(world, self.added)
+    }
+
+    /// Whether some change to a watched `T` (written, inserted or removed) reached this system
+    /// since it last ran: one bit per watched type, so it may be a change of an entity the
+    /// system does not track. Always true while change tracking is off.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(false);
+    /// let desc = SystemDesc::new("bounds").watches::<u8>().watches::<u16>();
+    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+    ///     *world.resource_mut::<bool>() = entities.column_changed::<u16>(world);
+    /// });
+    /// let e = world.spawn((1u8, 1u16));
+    /// world.update();
+    /// *world.get_mut::<u8>(e).unwrap() = 2;
+    /// world.update();
+    /// assert!(!world.resource::<bool>(), "only the u8 changed");
+    /// ```
+    pub fn column_changed<T: Component>(&self, world: &World) -> bool {
+        let id = world.component_id::<T>();
+        id.is_some_and(|id| self.columns_changed.contains(id))
+    }
 }
 
 /// How a system is scheduled and what it tracks: its name, priority, required and watched
 /// components, and whether it is a debug system.
-///
-/// ```
-/// # let mut w = ecs::World::new(); let desc = ecs::SystemDesc::new("draw_data").watches::<u8>();
-/// let id = w.add_system(desc, |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).name, "draw_data");
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemDesc {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
     pub(crate) debug: bool,
-    /// `Some(true)`: only on changes ([`SystemDesc::reactive`]); `Some(false)`: every update
-    /// ([`SystemDesc::every_update`]); `None`: on changes if it watches something.
-    pub(crate) reactive: Option<bool>,
+    /// When it runs; `None`: on changes if it watches something, else on every update.
+    pub(crate) when: Option<RunWhen>,
     /// Registers a component type with a world (on `add_system`) and returns its id.
     pub(crate) requires: Vec<fn(&mut World) -> ComponentId>,
     pub(crate) watches: Vec<fn(&mut World) -> ComponentId>,
@@ -176,129 +267,137 @@ pub struct SystemDesc {
 
 impl SystemDesc {
     /// Describe a system called `name`, priority 0, requiring and watching nothing. Once it
-    /// watches a component, it is called only when it has something to react to, unless
-    /// [`every_update`](SystemDesc::every_update).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!((w.system_info(id).name, w.system_info(id).priority), ("s", 0));
-    /// ```
+    /// watches a component, it runs [on changes](SystemDesc::on_changes) unless told
+    /// otherwise; a system that watches nothing runs on every update.
     pub fn new(name: &'static str) -> Self {
         Self {
             name,
             priority: 0,
             debug: false,
-            reactive: None,
+            when: None,
             requires: Vec::new(),
             watches: Vec::new(),
         }
     }
 
     /// Lower priorities run first; equal priorities run in the order systems were added.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").priority(-4), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).priority, -4);
-    /// ```
     pub fn priority(mut self, priority: i32) -> Self {
         self.priority = priority;
         self
     }
 
     /// Track only entities that have a `T` (on top of the other requirements).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.spawn((1u8,)); w.spawn((2u16,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").requires::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert_eq!(w.system_info(id).tracked, 1);
-    /// ```
     pub fn requires<T: Component>(mut self) -> Self {
         self.requires.push(World::register::<T>);
         self
     }
 
     /// Make a tracked entity dirty when its `T` changes, is added or is removed.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((1u8,));
-    /// let id = w.add_system(ecs::SystemDesc::new("s").watches::<u8>(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// w.update(); *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).last_dirty, 1);
-    /// ```
     pub fn watches<T: Component>(mut self) -> Self {
         self.watches.push(World::register::<T>);
         self
     }
 
     /// Mark as a debug system: it also runs in [`World::update_debug_only`] (e.g. while paused).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s").debug(), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-    /// assert!(w.system_info(id).debug);
-    /// ```
     pub fn debug(mut self) -> Self {
         self.debug = true;
         self
     }
 
-    /// Run only when [`SystemEntities::dirty`] or [`SystemEntities::removed`] would not be
-    /// empty: the default for a system that watches something, and for one that watches nothing
-    /// it means "when an entity stopped being tracked". A skipped update is not counted in
+    /// Run only when it has something to react to: a changed, added or removed entity. The
+    /// default for a system that watches something. A skipped update is not counted in
     /// [`SystemInfo::runs`]; its `last_dirty` and `last_duration` read zero.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("bar").watches::<u8>().reactive(), |_: &mut World, _: &S| {});
-    /// let e = w.spawn((3u8,)); w.update(); w.update(); // new entity: runs; nothing changed: skipped
-    /// assert_eq!(w.system_info(id).runs, 1);
-    /// *w.get_mut::<u8>(e).unwrap() = 2; w.update(); assert_eq!(w.system_info(id).runs, 2);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("bar").requires::<u8>().on_changes();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// let e = world.spawn((3u8,));
+    /// world.update(); // a new entity: runs
+    /// world.update(); // nothing changed: skipped
+    /// world.remove::<u8>(e);
+    /// world.update(); // an entity stopped being tracked: runs
+    /// assert_eq!(world.system_info(id).runs, 2);
     /// ```
-    pub fn reactive(mut self) -> Self {
-        self.reactive = Some(true);
+    pub fn on_changes(mut self) -> Self {
+        self.when = Some(RunWhen::Changes);
         self
     }
 
-    /// Run on every update, even one with nothing dirty and nothing removed: for a system
-    /// that watches components but also has work of its own each update (reads input or
-    /// events, counts time, clears a per-update resource). Systems that watch nothing run on
-    /// every update anyway, unless [`reactive`](SystemDesc::reactive).
+    /// Run on every update, even one with nothing changed: for a system with work of its own
+    /// each update (counts time down, reads input, clears a per-update resource). The default
+    /// for a system that watches nothing.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let watcher = w.add_system(D::new("bar").watches::<u8>(), |_: &mut World, _: &S| {});
-    /// let ticker = w.add_system(D::new("regen").watches::<u8>().every_update(), |_: &mut World, _: &S| {});
-    /// w.spawn((3u8,)); w.update(); w.update(); // nothing changed
-    /// assert_eq!((w.system_info(watcher).runs, w.system_info(ticker).runs), (1, 2));
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let watcher = world.add_system(SystemDesc::new("bar").watches::<u8>(), nop);
+    /// let ticker = world.add_system(SystemDesc::new("regen").watches::<u8>().every_update(), nop);
+    /// world.spawn((3u8,));
+    /// world.update();
+    /// world.update(); // nothing changed
+    /// assert_eq!(world.system_info(watcher).runs, 1);
+    /// assert_eq!(world.system_info(ticker).runs, 2);
     /// ```
     pub fn every_update(mut self) -> Self {
-        self.reactive = Some(false);
+        self.when = Some(RunWhen::EveryUpdate);
         self
     }
 
-    /// Whether the update skips this system when it has nothing dirty and nothing removed.
-    pub(crate) fn is_reactive(&self) -> bool {
-        self.reactive.unwrap_or(!self.watches.is_empty())
+    /// Run only in updates where events of type `E` were sent since it last ran (read them with
+    /// an [`EventReader`](crate::EventReader)), whatever changed.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// struct Hit;
+    /// let mut world = World::new();
+    /// let desc = SystemDesc::new("damage").on_event::<Hit>();
+    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
+    /// world.update(); // no event: skipped
+    /// world.send(Hit);
+    /// world.update();
+    /// world.update(); // none since it ran: skipped
+    /// assert_eq!(world.system_info(id).runs, 1);
+    /// ```
+    pub fn on_event<E: 'static>(mut self) -> Self {
+        self.when = Some(RunWhen::Events(TypeId::of::<E>()));
+        self
+    }
+
+    /// When the update runs this system.
+    pub(crate) fn run_when(&self) -> RunWhen {
+        let changes = !self.watches.is_empty();
+        let default = if changes {
+            RunWhen::Changes
+        } else {
+            RunWhen::EveryUpdate
+        };
+        self.when.unwrap_or(default)
     }
 }
 
+/// When an update runs a system ([`SystemDesc::on_changes`], [`SystemDesc::every_update`],
+/// [`SystemDesc::on_event`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunWhen {
+    Changes,
+    EveryUpdate,
+    Events(TypeId),
+}
+
 /// Handle to a system added with [`World::add_system`].
-///
-/// ```
-/// # let mut w = ecs::World::new(); let s = |_: &mut ecs::World, _: &ecs::SystemEntities| {};
-/// let (a, b) = (w.add_system(ecs::SystemDesc::new("a"), s), w.add_system(ecs::SystemDesc::new("b"), s)); assert_ne!(a, b);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SystemId(pub(crate) usize);
+pub struct SystemId {
+    world: WorldId,
+    pub(crate) index: usize,
+}
 
 /// Snapshot of one system's scheduling state and last-run figures.
-///
-/// ```
-/// # let mut w = ecs::World::new();
-/// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {});
-/// w.update(); assert_eq!((w.system_info(id).runs, w.system_info(id).enabled), (1, true));
-/// ```
 #[derive(Clone, Debug)]
 pub struct SystemInfo {
     /// Handle of the system.
@@ -337,6 +436,12 @@ pub(crate) struct SystemSlot {
     pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,
+    /// The entities it started tracking since it last ran, not handed out yet.
+    pub(crate) added: DirtySet,
+    /// The watched columns whose change bits reached `dirty` since it last ran.
+    pub(crate) columns_changed: ComponentSet,
+    /// With [`RunWhen::Events`]: the queue's end when it last ran.
+    pub(crate) events_seen: u64,
     /// Entities whose membership must be re-evaluated once the running system finishes.
     pub(crate) pending_membership: Vec<Entity>,
     /// While it runs: its tracked count (its sets are lent out).
@@ -355,6 +460,8 @@ impl SystemSlot {
             + self.sets.removed.heap_bytes()
             + self.sets.delivered.capacity() * size_of::<Entity>()
             + self.dirty.heap_bytes()
+            + self.added.heap_bytes()
+            + self.sets.added.capacity() * size_of::<Entity>()
             + self.pending_membership.capacity() * size_of::<Entity>()
     }
 }
@@ -366,16 +473,13 @@ pub(crate) struct SystemSets {
     pub(crate) removed: EntitySet,
     /// The dirty list of the run.
     pub(crate) delivered: Vec<Entity>,
+    /// The added list of the run.
+    pub(crate) added: Vec<Entity>,
 }
 
 impl World {
     /// Add a system. It tracks every existing entity that matches, all of them dirty (if it
     /// watches anything), so its first run sees the world as new.
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); assert_eq!(w.system_info(id).runs, 1);
-    /// ```
     ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`].
@@ -417,6 +521,9 @@ impl World {
             sets: Box::default(),
             watches,
             dirty: DirtySet::default(),
+            added: DirtySet::default(),
+            columns_changed: ComponentSet::EMPTY,
+            events_seen: 0,
             pending_membership: Vec::new(),
             running: None,
             ran_in: 0,
@@ -427,6 +534,8 @@ impl World {
         for (entity, sig) in self.entities.iter() {
             if sig.is_superset(&slot.required) {
                 slot.sets.tracked.insert(entity);
+                slot.added.insert(entity.index());
+                self.sets_pending = true;
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
                     self.sets_pending = true;
@@ -435,35 +544,37 @@ impl World {
         }
         let (priority, mut watched) = (slot.priority, ComponentSet::EMPTY);
         slot.watches.iter().for_each(|&id| watched.insert(id));
-        self.pending.push(!slot.dirty.is_empty());
+        self.pending.push(!slot.added.is_empty());
         self.systems.push(slot);
         let at = self
             .order
             .partition_point(|&(o, ..)| self.systems[o].priority <= priority);
-        self.order.insert(at, (s, desc.is_reactive(), watched));
-        self.every_update += usize::from(!desc.is_reactive());
-        SystemId(s)
+        self.order.insert(at, (s, desc.run_when(), watched));
+        self.every_update += usize::from(desc.run_when() != RunWhen::Changes);
+        SystemId {
+            world: self.id,
+            index: s,
+        }
     }
 
     /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
     /// entities (each at most once), and receives them all on its first run after re-enabling.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.set_enabled(id, false);
-    /// w.update(); assert_eq!(w.system_info(id).runs, 0);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
+    /// world.set_enabled(id, false);
+    /// world.update();
+    /// assert_eq!(world.system_info(id).runs, 0);
     /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot(id);
-        self.systems[id.0].enabled = enabled;
+        self.systems[id.index].enabled = enabled;
     }
 
     /// Whether a system is enabled.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert!(w.is_enabled(id));
-    /// ```
     pub fn is_enabled(&self, id: SystemId) -> bool {
         self.slot(id).enabled
     }
@@ -471,25 +582,28 @@ impl World {
     /// Figures for every system, in run order.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(5), |_: &mut World, _: &S| {}); w.add_system(D::new("early"), |_: &mut World, _: &S| {});
-    /// assert_eq!(w.systems().map(|s| s.name).collect::<Vec<_>>(), ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(5), nop);
+    /// world.add_system(SystemDesc::new("early"), nop);
+    /// let names: Vec<&str> = world.systems().map(|s| s.name).collect();
+    /// assert_eq!(names, ["early", "late"]);
     /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
-        self.order
-            .iter()
-            .map(|&(s, ..)| self.system_info(SystemId(s)))
+        self.order.iter().map(|&(s, ..)| {
+            self.system_info(SystemId {
+                world: self.id,
+                index: s,
+            })
+        })
     }
 
     /// Figures for one system.
     ///
     /// # Panics
     /// If `id` belongs to another world.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.add_system(ecs::SystemDesc::new("s"), |_: &mut ecs::World, _: &ecs::SystemEntities| {}); assert_eq!(w.system_info(id).id, id);
-    /// ```
     pub fn system_info(&self, id: SystemId) -> SystemInfo {
         let slot = self.slot(id);
         let ran = slot.ran_in == self.updates;
@@ -507,26 +621,20 @@ impl World {
     }
 
     fn slot(&self, id: SystemId) -> &SystemSlot {
-        self.systems
-            .get(id.0)
-            .unwrap_or_else(|| panic!("{id:?} does not belong to this world"))
+        assert!(
+            id.world == self.id,
+            "{id:?} belongs to another world: a SystemId works with the World that returned it"
+        );
+        &self.systems[id.index]
     }
 
     /// Switch change tracking off to hand every system all of its tracked entities as dirty on
     /// every run (the baseline the optimization is measured against), or back on.
-    ///
-    /// ```
-    /// let mut w = ecs::World::new(); w.set_change_tracking(false); assert!(!w.change_tracking());
-    /// ```
     pub fn set_change_tracking(&mut self, on: bool) {
         self.tracking_off = !on;
     }
 
     /// Whether change tracking is on (the default).
-    ///
-    /// ```
-    /// assert!(ecs::World::new().change_tracking());
-    /// ```
     pub fn change_tracking(&self) -> bool {
         !self.tracking_off
     }
@@ -534,42 +642,16 @@ impl World {
     /// Time every system run ([`SystemInfo::last_duration`]), or stop (the default). The clock
     /// is read as the update starts and as each run ends, so a run's time includes skipping the
     /// systems before it. A reading costs more than an idle update; while off, it is zero.
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, std::time::Duration::ZERO, "off by default");
-    /// ```
     pub fn set_timing(&mut self, on: bool) {
         self.timing = on;
-    }
-
-    /// Time system runs with `clock` instead of `std::time::Instant`, which panics where the
-    /// platform has no clock of its own (a browser page, whose host has one).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; use std::time::Duration;
-    /// # use std::sync::atomic::{AtomicU64, Ordering::Relaxed}; let mut w = World::new();
-    /// static MICROS: AtomicU64 = AtomicU64::new(0); // 5 µs pass between two readings
-    /// w.set_clock(|| Duration::from_micros(MICROS.fetch_add(5, Relaxed)));
-    /// let id = w.add_system(D::new("s"), |_: &mut World, _: &S| {}); w.set_timing(true); w.update();
-    /// assert_eq!(w.system_info(id).last_duration, Duration::from_micros(5));
-    /// ```
-    pub fn set_clock(&mut self, clock: Clock) {
-        self.clock = Some(clock);
     }
 
     /// Run every enabled system once, in priority order, then apply deferred despawns and
     /// clears.
     ///
     /// A panic in a system propagates out of `update` after the world has taken the system
-    /// back, so the next `update` runs normally (the systems after the one that panicked wait
-    /// for it).
-    ///
-    /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let id = w.add_system(D::new("tick"), |_: &mut World, _: &S| {}); w.update(); w.update(); assert_eq!(w.system_info(id).runs, 2);
-    /// ```
+    /// back and applied the deferred despawns and clears; the systems after it wait for the
+    /// next `update`, and so do events for them (they are not aged).
     ///
     /// # Panics
     /// If called from inside a system's update or from [`System::on_clear`], with a message that
@@ -583,9 +665,15 @@ impl World {
     /// despawns and clears come after the last call.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// w.add_system(D::new("late").priority(2), |_: &mut World, _: &S| {}); w.add_system(D::new("early").priority(1), |_: &mut World, _: &S| {});
-    /// let mut seen = Vec::new(); w.update_observed(&mut |_, name| seen.push(name)); assert_eq!(seen, ["early", "late"]);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// world.add_system(SystemDesc::new("late").priority(2), nop);
+    /// world.add_system(SystemDesc::new("early").priority(1), nop);
+    /// let mut seen = Vec::new();
+    /// world.update_observed(&mut |_, name| seen.push(name));
+    /// assert_eq!(seen, ["early", "late"]);
     /// ```
     pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
         self.run(false, Some(after));
@@ -595,9 +683,15 @@ impl World {
     /// paused); the other systems keep accumulating dirty entities.
     ///
     /// ```
-    /// # use ecs::{SystemDesc as D, SystemEntities as S, World}; let mut w = World::new();
-    /// let game = w.add_system(D::new("game"), |_: &mut World, _: &S| {}); let overlay = w.add_system(D::new("overlay").debug(), |_: &mut World, _: &S| {});
-    /// w.update_debug_only(); assert_eq!((w.system_info(game).runs, w.system_info(overlay).runs), (0, 1));
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let nop = |_: &mut World, _: &SystemEntities| {};
+    /// let game = world.add_system(SystemDesc::new("game"), nop);
+    /// let overlay = world.add_system(SystemDesc::new("overlay").debug(), nop);
+    /// world.update_debug_only();
+    /// assert_eq!(world.system_info(game).runs, 0);
+    /// assert_eq!(world.system_info(overlay).runs, 1);
     /// ```
     pub fn update_debug_only(&mut self) {
         self.run(true, None);
@@ -629,14 +723,18 @@ impl World {
         let mut quiet = !self.sets_pending && !self.tracking_off && self.changed.is_empty();
         let clock = self.clock.unwrap_or(instant_clock);
         let mut mark = self.timing.then(clock);
-        // Only reactive systems and nothing to observe: one check skips them all.
+        // Only systems that run on changes and nothing to observe: one check skips them all.
         let skip_all = quiet && self.every_update == 0 && after.is_none();
+        let mut failed = None;
         for k in 0..if skip_all { 0 } else { self.order.len() } {
-            let (s, reactive, watched) = self.order[k];
+            let (s, when, watched) = self.order[k];
             // Passed over without touching it: nothing pending anywhere, or nothing in its sets
-            // or in the columns it watches.
+            // or in the columns it watches, or no event for it.
+            let reactive = when == RunWhen::Changes;
             let waits = reactive && !self.tracking_off;
-            if quiet && reactive || waits && !self.pending[s] && !self.changed.intersects(&watched)
+            if quiet && reactive
+                || waits && !self.pending[s] && !self.changed.intersects(&watched)
+                || self.no_new_events(s, when)
             {
                 // Nothing to take over or react to.
             } else if !self.systems[s].enabled || (debug_only && !self.systems[s].debug) {
@@ -644,35 +742,43 @@ impl World {
             } else if waits && self.nothing_pending(s) {
                 self.pending[s] = false;
             } else {
-                self.run_system(s, reactive, clock, &mut mark);
+                failed = self.run_system(s, when, clock, &mut mark).err();
+                if failed.is_some() {
+                    break;
+                }
                 quiet = false;
             }
             if let Some(after) = after.as_mut() {
-                after(self, self.systems[s].name);
+                let name = self.systems[s].name;
+                failed = catch_unwind(AssertUnwindSafe(|| after(self, name))).err();
+                if failed.is_some() {
+                    break;
+                }
             }
         }
-        for entity in std::mem::take(&mut self.pending_despawns) {
-            self.despawn_now(entity);
-        }
-        let events = &mut self.events;
-        self.queued_events.retain(|id| {
-            let queue = events.get_mut(id).expect("a queued type has a queue");
-            queue.end_update();
-            !queue.is_empty()
-        });
-        if std::mem::take(&mut self.pending_clear) {
-            self.clear_now();
-        }
-        if self.sets_pending {
-            self.sets_pending = self.pending.contains(&true);
+        // Events age only when every system had its turn to read them.
+        self.end_update(!debug_only && failed.is_none());
+        if let Some(panic) = failed {
+            resume_unwind(panic);
         }
     }
 
-    /// Whether system `s` has no dirty or removed entity and no watched column a change bit.
+    /// Whether system `s` runs on events and none came since it last ran.
+    fn no_new_events(&self, s: usize, when: RunWhen) -> bool {
+        let RunWhen::Events(t) = when else {
+            return false;
+        };
+        let end = self.events.get(&t).map_or(0, |queue| queue.end());
+        end <= self.systems[s].events_seen
+    }
+
+    /// Whether system `s` has no dirty, added or removed entity and no watched column a
+    /// change bit.
     #[inline]
     fn nothing_pending(&self, s: usize) -> bool {
         let slot = &self.systems[s];
         slot.dirty.is_empty()
+            && slot.added.is_empty()
             && slot.sets.removed.is_empty()
             && slot.watches.iter().all(|&id| self.unchanged(id))
     }
@@ -697,6 +803,7 @@ impl World {
                 changes.drain_words(|w, bits| {
                     for &t in watchers {
                         systems[t].dirty.insert_word(w, bits);
+                        systems[t].columns_changed.insert(id);
                         self.pending[t] = true;
                     }
                 });
@@ -706,8 +813,15 @@ impl World {
         self.sets_pending |= !self.systems[s].dirty.is_empty();
     }
 
-    /// Run system `s`; `mark` is the last clock reading of the update (`None`: not timed).
-    fn run_system(&mut self, s: usize, reactive: bool, clock: Clock, mark: &mut Option<Duration>) {
+    /// Run system `s`, returning its panic if it panicked; `mark` is the last clock reading of
+    /// the update (`None`: not timed).
+    fn run_system(
+        &mut self,
+        s: usize,
+        when: RunWhen,
+        clock: Clock,
+        mark: &mut Option<Duration>,
+    ) -> std::thread::Result<()> {
         let placeholder = self.placeholder.take().unwrap_or_default();
         self.take_over(s);
         let slot = &mut self.systems[s];
@@ -718,25 +832,24 @@ impl World {
             tracked,
             removed,
             delivered,
+            added: added_list,
         } = &mut *sets;
         if !slot.watches.is_empty() && self.tracking_off {
             for e in tracked.as_slice() {
                 slot.dirty.insert(e.index());
             }
+            slot.watches
+                .iter()
+                .for_each(|&id| slot.columns_changed.insert(id));
         }
-        // Every tracked entity dirty, and positions follow slots: the tracked list is the
-        // delivery.
-        let whole = tracked
-            .slot_range()
-            .is_some_and(|slots| slot.dirty.covers(slots));
-        let dirty = if whole {
-            slot.dirty.clear();
-            tracked.as_slice()
-        } else {
-            slot.dirty.drain_into(tracked, delivered);
-            delivered.as_slice()
-        };
-        let skip = reactive && dirty.is_empty() && removed.is_empty();
+        let columns_changed = std::mem::take(&mut slot.columns_changed);
+        let dirty = deliver(&mut slot.dirty, tracked, delivered);
+        let added = deliver(&mut slot.added, tracked, added_list);
+        if let RunWhen::Events(t) = when {
+            slot.events_seen = self.events.get(&t).map_or(0, |queue| queue.end());
+        }
+        let reactive = when == RunWhen::Changes;
+        let skip = reactive && dirty.is_empty() && added.is_empty() && removed.is_empty();
         let last_dirty = dirty.len();
         self.phase = Phase::Updating(s);
         let outcome = if skip {
@@ -745,12 +858,15 @@ impl World {
             let entities = SystemEntities {
                 tracked: tracked.as_slice(),
                 dirty,
+                added,
                 removed: removed.as_slice(),
+                columns_changed,
             };
             catch_unwind(AssertUnwindSafe(|| system.update(self, &entities)))
         };
         self.phase = Phase::Idle;
         empty(delivered);
+        empty(added_list);
         removed.clear();
         self.pending[s] = false;
 
@@ -771,8 +887,24 @@ impl World {
             let now = clock();
             now.saturating_sub(std::mem::replace(before, now))
         });
-        if let Err(panic) = outcome {
-            resume_unwind(panic);
-        }
+        outcome
+    }
+}
+
+/// The entities of `tracked` whose bits are set in `bits`, in slot order, clearing the bits:
+/// the tracked list itself when every member's bit is set and positions follow slots, else
+/// drained into `out`.
+fn deliver<'s>(
+    bits: &mut DirtySet,
+    tracked: &'s EntitySet,
+    out: &'s mut Vec<Entity>,
+) -> &'s [Entity] {
+    let whole = tracked.slot_range().is_some_and(|slots| bits.covers(slots));
+    if whole {
+        bits.clear();
+        tracked.as_slice()
+    } else {
+        bits.drain_into(tracked, out);
+        out.as_slice()
     }
 }

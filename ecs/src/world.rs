@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Entity;
 use crate::bundle::Bundle;
@@ -12,14 +13,16 @@ use crate::column::{AnyColumn, Column, Mut};
 use crate::component::{Component, ComponentId, ComponentSet, MAX_COMPONENT_TYPES};
 use crate::entity::Entities;
 use crate::events::{AnyEvents, Events};
-use crate::system::{SystemSets, SystemSlot};
+use crate::system::{RunWhen, SystemSets, SystemSlot};
 
 /// Error returned when an operation names an entity that is not alive (despawned, or a stale
 /// handle whose slot was reused).
 ///
 /// ```
-/// # let mut w = ecs::World::new(); let e = w.spawn(()); w.despawn(e);
-/// assert_eq!(w.insert(e, 1u8), Err(ecs::NoSuchEntity(e)));
+/// let mut world = ecs::World::new();
+/// let e = world.spawn(());
+/// world.despawn(e);
+/// assert_eq!(world.insert(e, 1u8), Err(ecs::NoSuchEntity(e)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoSuchEntity(pub Entity);
@@ -64,15 +67,23 @@ pub(crate) enum Phase {
     Clearing(usize),
 }
 
+/// A number no other [`World`] of this process has: [`SystemId`](crate::SystemId)s carry it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct WorldId(u64);
+
+impl Default for WorldId {
+    fn default() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
 /// Everything in one ECS: entities, components, systems, resources and events.
 ///
 /// See the [crate documentation](crate) for the model and a walkthrough.
-///
-/// ```
-/// let mut w = ecs::World::new(); let e = w.spawn((1u8,)); assert_eq!(w.get::<u8>(e), Some(&1));
-/// ```
 #[derive(Default)]
 pub struct World {
+    pub(crate) id: WorldId,
     pub(crate) entities: Entities,
     pub(crate) component_ids: TypeMap<ComponentId>,
     pub(crate) columns: Vec<Box<dyn AnyColumn>>,
@@ -85,22 +96,23 @@ pub struct World {
     pub(crate) watched: ComponentSet,
     pub(crate) timing: bool,
     /// What times systems while `timing` is on; `None` is `std::time::Instant`.
-    pub(crate) clock: Option<crate::system::Clock>,
+    pub(crate) clock: Option<crate::diagnostics::Clock>,
     /// Stands in for the sets of the running system (see `SystemSlot::sets`).
     pub(crate) placeholder: Option<Box<SystemSets>>,
     /// Systems that require nothing and so track every entity.
     pub(crate) requires_nothing: Vec<usize>,
     pub(crate) systems: Vec<SystemSlot>,
-    /// Indices into `systems`, by priority then insertion, each with whether it is reactive
-    /// and what it watches: what an update reads to pass over an idle system.
-    pub(crate) order: Vec<(usize, bool, ComponentSet)>,
+    /// Indices into `systems`, by priority then insertion, each with when it runs and what it
+    /// watches: what an update reads to pass over an idle system.
+    pub(crate) order: Vec<(usize, RunWhen, ComponentSet)>,
     /// Per system: whether its dirty bits or removed set may hold something.
     pub(crate) pending: Vec<bool>,
-    /// Number of systems in `order` that are not reactive (called on every update).
+    /// Number of systems in `order` that run on something else than changes (visited on every
+    /// update).
     pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
-    pub(crate) resources: TypeMap<Resource>,
+    pub(crate) resources: Resources,
     pub(crate) events: TypeMap<Box<dyn AnyEvents>>,
     /// The event types whose queue holds events: the ones an update's end has to visit.
     pub(crate) queued_events: Vec<TypeId>,
@@ -165,19 +177,41 @@ fn no_resource<R>() -> ! {
 }
 
 // Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
-fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+pub(crate) fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
     let column: &mut dyn Any = column;
     column
         .downcast_mut()
         .expect("column stored under its own TypeId")
 }
 
+/// Call `f` on the column of each of `ids`. A panic in one (a component's `Drop`) still lets
+/// the rest run, as `Vec`'s own drop does (a second panic aborts): no column keeps a component
+/// its entity has lost.
+fn each_column(
+    columns: &mut [Box<dyn AnyColumn>],
+    ids: impl Iterator<Item = ComponentId>,
+    f: impl FnMut(&mut dyn AnyColumn),
+) {
+    struct Rest<'a, I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> {
+        columns: &'a mut [Box<dyn AnyColumn>],
+        ids: I,
+        f: F,
+    }
+    impl<I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> Drop for Rest<'_, I, F> {
+        fn drop(&mut self) {
+            for id in &mut self.ids {
+                (self.f)(&mut *self.columns[id.index()]);
+            }
+        }
+    }
+    let mut rest = Rest { columns, ids, f };
+    for id in rest.ids.by_ref() {
+        (rest.f)(&mut *rest.columns[id.index()]);
+    }
+}
+
 impl World {
     /// Create an empty world with change tracking on.
-    ///
-    /// ```
-    /// let w = ecs::World::new(); assert!(w.is_empty() && w.change_tracking());
-    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -186,23 +220,21 @@ impl World {
     ///
     /// Systems see the entity (and its watched components as dirty) on their next run.
     ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let e = w.spawn((1u8, 2u16)); assert!(w.has::<u8>(e) && w.has::<u16>(e));
-    /// ```
+    /// # Panics
+    /// If the bundle names a component type twice, or registers one past
+    /// [`MAX_COMPONENT_TYPES`]; nothing is spawned then.
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
-        let entity = self.entities.alloc();
         let b = self.bundle_index::<B>();
-        // Moved out (three pointers) so the world can be borrowed mutably while reading it.
-        let info = std::mem::take(&mut self.bundles[b]);
-        bundle.insert_into(self, entity, &info.ids);
+        let entity = self.entities.alloc();
+        let info = &self.bundles[b];
+        // No user code runs from here on (a bundle's types are distinct: nothing is replaced).
+        bundle.insert_into(&mut self.columns, entity, &info.ids);
         if let Some(sig) = self.entities.components_mut(entity) {
             *sig = info.signature;
         }
-        for &s in &info.systems {
-            self.refresh_membership(s, entity);
+        for k in 0..self.bundles[b].systems.len() {
+            self.refresh_membership(self.bundles[b].systems[k], entity);
         }
-        self.bundles[b] = info;
         entity
     }
 
@@ -210,8 +242,9 @@ impl World {
     /// is reserved from the iterator's size hint first ([`World::reserve`]).
     ///
     /// ```
-    /// # let mut w = ecs::World::new();
-    /// let spawned = w.spawn_batch((0..3u32).map(|i| (i,))); assert_eq!(w.get::<u32>(spawned[2]), Some(&2));
+    /// let mut world = ecs::World::new();
+    /// let spawned = world.spawn_batch((0..3u32).map(|i| (i,)));
+    /// assert_eq!(world.get::<u32>(spawned[2]), Some(&2));
     /// ```
     pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
         let bundles = bundles.into_iter();
@@ -223,10 +256,15 @@ impl World {
     /// sets of the systems that will track them), with exact capacities: no slack from doubling.
     ///
     /// ```
-    /// # let mut w = ecs::World::new();
-    /// w.reserve::<(u32, u8)>(1_000); let before = w.memory_use().total();
-    /// (0..1_000u32).for_each(|i| { w.spawn((i, 1u8)); });
-    /// assert_eq!(w.memory_use().total(), before, "no reallocation");
+    /// use ecs::diagnostics::memory_use;
+    ///
+    /// let mut world = ecs::World::new();
+    /// world.reserve::<(u32, u8)>(1_000);
+    /// let before = memory_use(&world).total();
+    /// for i in 0..1_000u32 {
+    ///     world.spawn((i, 1u8));
+    /// }
+    /// assert_eq!(memory_use(&world).total(), before, "no reallocation");
     /// ```
     pub fn reserve<B: Bundle>(&mut self, additional: usize) {
         let b = self.bundle_index::<B>();
@@ -241,8 +279,9 @@ impl World {
                 continue;
             }
             slot.sets.tracked.reserve(additional, slot_end);
+            let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
+            slot.added.reserve(low..slot_end);
             if !slot.watches.is_empty() {
-                let low = u32::try_from(additional).map_or(0, |n| slot_end.saturating_sub(n));
                 slot.dirty.reserve(low..slot_end);
             }
         }
@@ -258,6 +297,10 @@ impl World {
                 B::register(self, &mut ids);
                 let mut signature = ComponentSet::EMPTY;
                 for &id in &ids {
+                    if signature.contains(id) {
+                        let name = self.component_types[id.index()].1;
+                        panic!("the bundle `{}` names `{name}` twice", type_name::<B>());
+                    }
                     signature.insert(id);
                 }
                 self.bundles.push(BundleInfo {
@@ -292,11 +335,6 @@ impl World {
         downcast_mut(&mut *self.columns[id.index()])
     }
 
-    /// Insert for [`Bundle::insert_into`], which [`World::spawn`] follows with membership.
-    pub(crate) fn insert_raw<T: Component>(&mut self, entity: Entity, id: ComponentId, value: T) {
-        self.column_at::<T>(id).insert_spawned(entity, value);
-    }
-
     /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
     /// component counts as changed for systems watching `T`.
     ///
@@ -304,8 +342,10 @@ impl World {
     /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn(());
-    /// assert_eq!(w.insert(e, 1u8), Ok(None)); assert_eq!(w.insert(e, 2u8), Ok(Some(1)));
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn(());
+    /// assert_eq!(world.insert(e, 1u8), Ok(None));
+    /// assert_eq!(world.insert(e, 2u8), Ok(Some(1)), "replaced");
     /// ```
     pub fn insert<T: Component>(
         &mut self,
@@ -327,11 +367,6 @@ impl World {
     }
 
     /// Remove `entity`'s `T` and return it; `None` if it had none or the handle is stale.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.remove::<u32>(e), Some(7)); assert_eq!(w.remove::<u32>(e), None);
-    /// ```
     pub fn remove<T: Component>(&mut self, entity: Entity) -> Option<T> {
         let id = self.component_id::<T>()?;
         let value = self.column_at::<T>(id).remove(entity)?;
@@ -343,11 +378,6 @@ impl World {
     }
 
     /// `entity`'s `T`, or `None` if it has none or the handle is stale.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.get::<u32>(e), Some(&7));
-    /// ```
     pub fn get<T: Component>(&self, entity: Entity) -> Option<&T> {
         self.try_column::<T>()?.get(entity)
     }
@@ -355,85 +385,52 @@ impl World {
     /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// *w.get_mut::<u32>(e).unwrap() = 9; assert_eq!(w.get::<u32>(e), Some(&9));
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32,));
+    /// *world.get_mut::<u32>(e).unwrap() = 9;
+    /// assert_eq!(world.get::<u32>(e), Some(&9));
     /// ```
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let id = self.component_id::<T>()?;
         self.column_at::<T>(id).get_mut(entity)
     }
 
-    /// Whether `entity` is alive and has the component of id `id`: one read of the entity's
-    /// signature, for code that looks components up by id from a table of its own (resolve
-    /// each type's column once, then skip, per entity, the columns it has no component in).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// let id = w.component_id::<u32>().unwrap(); assert!(w.has_id(e, id));
-    /// ```
-    #[inline]
-    pub fn has_id(&self, entity: Entity, id: ComponentId) -> bool {
-        self.entities
-            .components(entity)
-            .is_some_and(|sig| sig.contains(id))
-    }
-
     /// Whether `entity` is alive and has a `T`.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(w.has::<u32>(e) && !w.has::<u8>(e));
-    /// ```
     pub fn has<T: Component>(&self, entity: Entity) -> bool {
         self.try_column::<T>().is_some_and(|c| c.contains(entity))
     }
 
     /// Whether `entity` is alive (not despawned, not stale).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(w.is_alive(e)); w.despawn(e); assert!(!w.is_alive(e));
-    /// ```
     #[inline]
     pub fn is_alive(&self, entity: Entity) -> bool {
         self.entities.is_alive(entity)
     }
 
     /// Number of live entities (including ones despawned during this update, until it ends).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.len(), 1);
-    /// ```
     pub fn len(&self) -> usize {
         self.entities.len()
     }
 
     /// Whether there are no live entities.
-    ///
-    /// ```
-    /// assert!(ecs::World::new().is_empty());
-    /// ```
     pub fn is_empty(&self) -> bool {
         self.entities.len() == 0
     }
 
     /// Every live entity, in slot order.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.iter_entities().collect::<Vec<_>>(), [e]);
-    /// ```
     pub fn iter_entities(&self) -> impl Iterator<Item = Entity> + '_ {
         self.entities.iter().map(|(e, _)| e)
     }
 
     /// Despawn `entity`: immediately outside an update; at the end of the update when called
     /// from a system, so every system in this update still sees it. Returns whether it was alive.
+    /// A panic from a component's `Drop` propagates once every column, system and the slot
+    /// have let go of the entity.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(w.despawn(e)); assert!(!w.despawn(e), "already gone");
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32,));
+    /// assert!(world.despawn(e));
+    /// assert!(!world.despawn(e), "already gone");
     /// ```
     pub fn despawn(&mut self, entity: Entity) -> bool {
         if !self.entities.is_alive(entity) {
@@ -451,16 +448,42 @@ impl World {
         let Some(sig) = self.entities.free(entity) else {
             return; // despawned twice in one update
         };
-        for id in sig.iter() {
-            self.columns[id.index()].despawn(entity);
-        }
         for (s, slot) in self.systems.iter_mut().enumerate() {
             if slot.sets.tracked.remove(entity).is_some() {
                 slot.dirty.remove(entity.index());
+                slot.added.remove(entity.index());
                 slot.sets.removed.insert(entity);
                 self.sets_pending = true;
                 self.pending[s] = true;
             }
+        }
+        // Last, as it runs the components' `Drop`.
+        each_column(&mut self.columns, sig.iter(), |c| c.despawn(entity));
+    }
+
+    /// The end of an update: deferred despawns, the ageing of events (`age_events`: when every
+    /// system had its turn, see `Events`), then a deferred clear.
+    #[inline] // an idle update's tail is four checks
+    pub(crate) fn end_update(&mut self, age_events: bool) {
+        // Each stays listed until all are done: a panicking `Drop` leaves the rest to the end
+        // of the next update (a despawned one is skipped then).
+        for i in 0..self.pending_despawns.len() {
+            self.despawn_now(self.pending_despawns[i]);
+        }
+        self.pending_despawns.clear();
+        if age_events {
+            let events = &mut self.events;
+            self.queued_events.retain(|id| {
+                let queue = events.get_mut(id).expect("a queued type has a queue");
+                queue.end_update();
+                !queue.is_empty()
+            });
+        }
+        if std::mem::take(&mut self.pending_clear) {
+            self.clear_now();
+        }
+        if self.sets_pending {
+            self.sets_pending = self.pending.contains(&true);
         }
     }
 
@@ -470,7 +493,8 @@ impl World {
     /// `on_clear`, once every `on_clear` of the current clear has run. Resources remain.
     ///
     /// A panic in an `on_clear` propagates out of `clear` after the world has taken the system
-    /// back; the `on_clear`s after it do not run.
+    /// back; the `on_clear`s after it do not run. A panic from a component's `Drop` propagates
+    /// once every column is empty, before any `on_clear`.
     ///
     /// ```
     /// struct Hp(u32);
@@ -501,18 +525,18 @@ impl World {
         for entity in live {
             self.entities.free(entity);
         }
-        for column in &mut self.columns {
-            column.clear();
-        }
         for slot in &mut self.systems {
             for &entity in slot.sets.tracked.as_slice() {
                 slot.sets.removed.insert(entity);
             }
             slot.sets.tracked.clear();
             slot.dirty.clear();
+            slot.added.clear();
             slot.pending_membership.clear();
         }
         self.pending_despawns.clear();
+        let ids = (0..self.columns.len()).map(|i| ComponentId(i as u16));
+        each_column(&mut self.columns, ids, |c| c.clear());
         for k in 0..self.order.len() {
             let (s, ..) = self.order[k];
             let Some(mut system) = self.systems[s].system.take() else {
@@ -549,14 +573,16 @@ impl World {
         if matches {
             if slot.sets.tracked.insert(entity) {
                 slot.sets.removed.remove(entity);
+                slot.added.insert(entity.index());
                 if !slot.watches.is_empty() {
                     slot.dirty.insert(entity.index());
-                    self.sets_pending = true;
-                    self.pending[s] = true;
                 }
+                self.sets_pending = true;
+                self.pending[s] = true;
             }
         } else if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity.index());
+            slot.added.remove(entity.index());
             slot.sets.removed.insert(entity);
             self.sets_pending = true;
             self.pending[s] = true;
@@ -568,11 +594,6 @@ impl World {
     ///
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// let id = w.register::<u32>(); assert_eq!(w.register::<u32>(), id, "idempotent");
-    /// ```
     pub fn register<T: Component>(&mut self) -> ComponentId {
         match self.component_id::<T>() {
             Some(id) => id,
@@ -605,9 +626,12 @@ impl World {
     /// [`World::clear`]; for checks that must cover every type (a state hash, a save format).
     ///
     /// ```
-    /// # use std::any::TypeId; let mut w = ecs::World::new();
-    /// w.spawn((3u32,)); w.register::<u8>();
-    /// let types: Vec<TypeId> = w.component_types().map(|(id, _)| id).collect();
+    /// use std::any::TypeId;
+    ///
+    /// let mut world = ecs::World::new();
+    /// world.spawn((3u32,));
+    /// world.register::<u8>();
+    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
     /// assert_eq!(types, [TypeId::of::<u32>(), TypeId::of::<u8>()]);
     /// ```
     pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
@@ -615,11 +639,6 @@ impl World {
     }
 
     /// Id of component type `T`, if registered.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// assert_eq!(w.component_id::<u32>(), None); let id = w.register::<u32>(); assert_eq!(w.component_id::<u32>(), Some(id));
-    /// ```
     pub fn component_id<T: Component>(&self) -> Option<ComponentId> {
         self.id_of(TypeId::of::<T>())
     }
@@ -638,8 +657,9 @@ impl World {
     /// [`World::try_column`] when that is expected.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.column::<u32>().values(), [7]);
+    /// let mut world = ecs::World::new();
+    /// world.spawn((7u32,));
+    /// assert_eq!(world.column::<u32>().values(), [7]);
     /// ```
     pub fn column<T: Component>(&self) -> &Column<T> {
         self.try_column()
@@ -647,79 +667,24 @@ impl World {
     }
 
     /// Every component of type `T`, or `None` if `T` was never registered.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert!(w.try_column::<u32>().is_some() && w.try_column::<u8>().is_none());
-    /// ```
     pub fn try_column<T: Component>(&self) -> Option<&Column<T>> {
         self.column_by_id(self.component_id::<T>()?)
     }
 
-    /// Every component of type `T`, found by its id (from [`World::component_id`], kept by
-    /// the caller): no lookup by type. `None` if `id` is not `T`'s.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// let id = w.component_id::<u32>().unwrap(); assert_eq!(w.column_by_id::<u32>(id).unwrap().len(), 1);
-    /// ```
-    pub fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
+    /// Every component of type `T`, found by its id; `None` if `id` is not `T`'s.
+    pub(crate) fn column_by_id<T: Component>(&self, id: ComponentId) -> Option<&Column<T>> {
         let column: &dyn Any = &**self.columns.get(id.index())?;
         column.downcast_ref()
-    }
-
-    /// Where the world's heap bytes go (by capacity): entities, each column, each watched
-    /// column's change bits, each system's entity sets. Resources and events are left out
-    /// (their types are the caller's, who can count them).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new();
-    /// (0..100).for_each(|i| { w.spawn((i as u32,)); }); let m = w.memory_use();
-    /// assert!(m.columns[0].1 >= 100 * (4 + 8), "values and handles");
-    /// ```
-    pub fn memory_use(&self) -> MemoryUse {
-        MemoryUse {
-            entities: self.entities.heap_bytes(),
-            columns: self
-                .component_types
-                .iter()
-                .zip(&self.columns)
-                .map(|((_, name), c)| (*name, c.heap_bytes()))
-                .collect(),
-            change_bits: self
-                .watched
-                .iter()
-                .map(|id| {
-                    let changes = self.columns[id.index()].changes();
-                    let bytes = changes.map_or(0, |c| c.heap_bytes());
-                    (self.component_types[id.index()].1, bytes)
-                })
-                .collect(),
-            systems: self
-                .systems()
-                .map(|s| (s.name, self.systems[s.id.0].heap_bytes()))
-                .collect(),
-        }
-    }
-
-    /// Number of registered component types; grows by one with each new type, so a cache of
-    /// ids is current while this is unchanged.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// assert_eq!(w.component_type_count(), 1); w.register::<u8>(); assert_eq!(w.component_type_count(), 2);
-    /// ```
-    #[inline]
-    pub fn component_type_count(&self) -> usize {
-        self.columns.len()
     }
 
     /// Every component of type `T`, mutably (registering `T` if needed). Writes through
     /// [`Column::get_mut`] signal changes; adding and removing go through the world.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32,));
-    /// *w.column_mut::<u32>().get_mut(e).unwrap() = 1; assert_eq!(w.get::<u32>(e), Some(&1));
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32,));
+    /// *world.column_mut::<u32>().get_mut(e).unwrap() = 1;
+    /// assert_eq!(world.get::<u32>(e), Some(&1));
     /// ```
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
@@ -732,8 +697,11 @@ impl World {
     /// If `A` and `B` are the same type.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); let e = w.spawn((7u32, 2u8));
-    /// let (a, b) = w.columns_mut::<u32, u8>(); *a.get_mut(e).unwrap() += u32::from(*b.get(e).unwrap()); assert_eq!(w.get::<u32>(e), Some(&9));
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((7u32, 2u8));
+    /// let (sums, addends) = world.columns_mut::<u32, u8>();
+    /// *sums.get_mut(e).unwrap() += u32::from(*addends.get(e).unwrap());
+    /// assert_eq!(world.get::<u32>(e), Some(&9));
     /// ```
     pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
         let a = self.register::<A>().index();
@@ -757,8 +725,10 @@ impl World {
     /// one.
     ///
     /// ```
-    /// # let mut w = ecs::World::new();
-    /// assert_eq!(w.insert_resource(1u8), None); assert_eq!(w.insert_resource(2u8), Some(1));
+    /// let mut world = ecs::World::new();
+    /// assert_eq!(world.insert_resource(1u8), None);
+    /// assert_eq!(world.insert_resource(2u8), Some(1));
+    /// assert_eq!(*world.resource::<u8>(), 2);
     /// ```
     pub fn insert_resource<R: 'static + Send>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
@@ -766,6 +736,7 @@ impl World {
             name: type_name::<R>(),
         };
         self.resources
+            .0
             .insert(TypeId::of::<R>(), resource)
             .map(Resource::into_inner)
     }
@@ -774,88 +745,46 @@ impl World {
     ///
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
-    /// assert_eq!(*w.resource::<u8>(), 1);
-    /// ```
     pub fn resource<R: 'static>(&self) -> &R {
-        self.get_resource().unwrap_or_else(|| no_resource::<R>())
+        self.resources.resource()
     }
 
     /// The `R` resource, mutably.
     ///
     /// # Panics
     /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
-    /// *w.resource_mut::<u8>() += 1; assert_eq!(*w.resource::<u8>(), 2);
-    /// ```
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
-        self.get_resource_mut()
-            .unwrap_or_else(|| no_resource::<R>())
+        self.resources.resource_mut()
     }
 
     /// The `R` resource, if inserted.
-    ///
-    /// ```
-    /// assert_eq!(ecs::World::new().get_resource::<u8>(), None);
-    /// ```
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
-        self.resource_of(TypeId::of::<R>())?.downcast_ref()
-    }
-
-    #[inline(never)]
-    fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
-        Some(&*self.resources.get(&type_id)?.value)
-    }
-
-    #[inline(never)]
-    fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
-        Some(&mut *self.resources.get_mut(&type_id)?.value)
+        self.resources
+            .resource_of(TypeId::of::<R>())?
+            .downcast_ref()
     }
 
     /// The `R` resource mutably, if inserted.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
-    /// *w.get_resource_mut::<u8>().unwrap() = 5; assert_eq!(w.get_resource::<u8>(), Some(&5));
-    /// ```
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
-        self.resource_of_mut(TypeId::of::<R>())?.downcast_mut()
+        let resource = self.resources.resource_of_mut(TypeId::of::<R>());
+        resource?.downcast_mut()
     }
 
     /// Remove and return the `R` resource.
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); w.insert_resource(1u8);
-    /// assert_eq!(w.remove_resource::<u8>(), Some(1)); assert_eq!(w.get_resource::<u8>(), None);
-    /// ```
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
         self.resources
+            .0
             .remove(&TypeId::of::<R>())
             .map(Resource::into_inner)
     }
 
     /// Every resource type the world holds, in no particular order: its `TypeId` and its
     /// [`type_name`] (for messages); for checks that must cover every resource.
-    ///
-    /// ```
-    /// # use std::any::TypeId; let mut w = ecs::World::new();
-    /// w.insert_resource(0u32); let types: Vec<_> = w.resource_types().collect();
-    /// assert_eq!(types, [(TypeId::of::<u32>(), "u32")]);
-    /// ```
     pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
-        self.resources.iter().map(|(&id, r)| (id, r.name))
+        self.resources.0.iter().map(|(&id, r)| (id, r.name))
     }
 
     /// Send an event to every [`EventReader<E>`](crate::EventReader).
-    ///
-    /// ```
-    /// # let mut w = ecs::World::new(); let mut r = ecs::EventReader::<u8>::default();
-    /// w.send(1u8); w.send(2u8); assert_eq!(r.read(&w).count(), 2);
-    /// ```
     pub fn send<E: 'static + Send>(&mut self, event: E) {
         let events: &mut dyn Any = &mut **self
             .events
@@ -875,35 +804,105 @@ impl World {
     }
 }
 
-/// Where a world's heap bytes go, by capacity (what is allocated, used or not):
-/// [`World::memory_use`].
-///
-/// ```
-/// # let mut w = ecs::World::new(); w.spawn((7u32,));
-/// let m = w.memory_use(); assert_eq!(m.columns.len(), 1); assert!(m.total() >= m.columns[0].1);
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct MemoryUse {
-    /// The entity allocator: a slot (generation, liveness, component signature) per index.
-    pub entities: usize,
-    /// Per component type (its name): its column's entity index and values.
-    pub columns: Vec<(&'static str, usize)>,
-    /// Per watched component type (its name): the bits of its changes not yet moved to its
-    /// watchers.
-    pub change_bits: Vec<(&'static str, usize)>,
-    /// Per system (its name): its tracked, dirty, removed and delivered sets.
-    pub systems: Vec<(&'static str, usize)>,
+/// A world's resources, typed singletons (input, time, camera, ...), apart from a
+/// [`Query`](crate::Query) of its components: [`Query::with_resources`](crate::Query::with_resources).
+#[derive(Default)]
+pub struct Resources(pub(crate) TypeMap<Resource>);
+
+impl fmt::Debug for Resources {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.values().map(|r| r.name))
+            .finish()
+    }
 }
 
-impl MemoryUse {
-    /// Everything above, added up.
+impl Resources {
+    /// The `R` resource, as [`World::resource`].
+    ///
+    /// # Panics
+    /// If no `R` was inserted.
     ///
     /// ```
-    /// # let mut w = ecs::World::new(); w.spawn((7u32,));
-    /// let m = w.memory_use(); assert_eq!(m.total(), m.entities + m.columns[0].1);
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(2u32);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     assert_eq!(resources.resource::<u32>(), &2);
+    /// });
+    /// world.update();
     /// ```
-    pub fn total(&self) -> usize {
-        let sum = |v: &[(&'static str, usize)]| v.iter().map(|(_, b)| b).sum::<usize>();
-        self.entities + sum(&self.columns) + sum(&self.change_bits) + sum(&self.systems)
+    pub fn resource<R: 'static>(&self) -> &R {
+        let resource = self.resource_of(TypeId::of::<R>());
+        resource
+            .and_then(|r| r.downcast_ref())
+            .unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `R` resource mutably, as [`World::resource_mut`].
+    ///
+    /// # Panics
+    /// If no `R` was inserted.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(1u32);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     *resources.resource_mut::<u32>() = 3;
+    /// });
+    /// world.update();
+    /// assert_eq!(world.resource::<u32>(), &3);
+    /// ```
+    pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
+        let resource = self.resource_of_mut(TypeId::of::<R>());
+        resource
+            .and_then(|r| r.downcast_mut())
+            .unwrap_or_else(|| no_resource::<R>())
+    }
+
+    /// The `A` resource mutably and the `B` resource shared, at once.
+    ///
+    /// # Panics
+    /// If either is missing, or `A` and `B` are the same type.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(1u8);
+    /// world.insert_resource(2u16);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (_, resources) = entities.query::<()>(world).with_resources();
+    ///     let (a, b) = resources.pair_mut::<u8, u16>();
+    ///     *a += *b as u8;
+    /// });
+    /// world.update();
+    /// assert_eq!(world.resource::<u8>(), &3);
+    /// ```
+    pub fn pair_mut<A: 'static, B: 'static>(&mut self) -> (&mut A, &B) {
+        let keys = [&TypeId::of::<A>(), &TypeId::of::<B>()];
+        match self.0.get_disjoint_mut(keys) {
+            [Some(a), Some(b)] => match (a.value.downcast_mut(), b.value.downcast_ref()) {
+                (Some(a), Some(b)) => (a, b),
+                _ => unreachable!("resources stored under their own TypeId"),
+            },
+            [None, _] => no_resource::<A>(),
+            [_, None] => no_resource::<B>(),
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
+        Some(&*self.0.get(&type_id)?.value)
+    }
+
+    #[inline(never)]
+    pub(crate) fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
+        Some(&mut *self.0.get_mut(&type_id)?.value)
     }
 }

@@ -12,7 +12,7 @@ use ecs::{Entity, System, SystemDesc, SystemEntities, World};
 #[derive(Debug, PartialEq)]
 struct Hp(u32);
 
-/// What the system saw on each run: `dirty().len()`, `dirty_in(Hp).count()`, `tracked().len()`,
+/// What the system saw on each run: `dirty().len()`, `changed::<&Hp>` count, `tracked().len()`,
 /// after its own spawn.
 type Seen = Arc<Mutex<Vec<(usize, usize, usize)>>>;
 
@@ -20,7 +20,7 @@ type Seen = Arc<Mutex<Vec<(usize, usize, usize)>>>;
 type Seen2 = (Vec<Entity>, usize);
 
 #[test]
-fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() {
+fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_changed_and_tracked() {
     let mut world = World::new();
     let seen = Seen::default();
     let out = Arc::clone(&seen);
@@ -28,7 +28,10 @@ fn an_entity_spawned_during_a_run_is_seen_alike_by_dirty_dirty_in_and_tracked() 
         SystemDesc::new("breeder").requires::<Hp>().watches::<Hp>(),
         move |world: &mut World, entities: &SystemEntities<'_>| {
             world.spawn((Hp(0),));
-            let in_column = entities.dirty_in(world.column::<Hp>()).count();
+            let mut in_column = 0;
+            entities
+                .changed::<&Hp>(world)
+                .for_each(|_, _| in_column += 1);
             out.lock()
                 .unwrap()
                 .push((entities.dirty().len(), in_column, entities.tracked().len()));

@@ -182,9 +182,9 @@ fn reserve_changes_capacity_only() {
     world.update();
     world.despawn(old);
     world.reserve::<(Pos, Vel)>(1_000);
-    let reserved = world.memory_use();
+    let reserved = ecs::diagnostics::memory_use(&world);
     let spawned: Vec<Entity> = (0..1_000).map(|i| world.spawn((Pos(i), Vel(i)))).collect();
-    let filled = world.memory_use();
+    let filled = ecs::diagnostics::memory_use(&world);
     assert_eq!(filled.entities, reserved.entities, "entity slots");
     assert_eq!(filled.columns, reserved.columns, "columns");
     assert_eq!(filled.systems, reserved.systems, "tracked and dirty sets");
@@ -204,7 +204,7 @@ fn reserve_changes_capacity_only() {
 /// Sixty-four component types, each registered and found back by type (the id table is
 /// rebuilt as types collide in it).
 #[test]
-fn many_component_types_are_each_found_by_type() {
+fn sixty_four_component_types_are_each_found_by_type_and_a_65th_is_refused() {
     struct C<const I: usize>(usize);
     macro_rules! each {
         ($($i:literal)*) => {{
@@ -214,12 +214,17 @@ fn many_component_types_are_each_found_by_type() {
                 world.insert(e, C::<$i>($i)).unwrap();
             )*
             $(
-                assert_eq!(world.component_id::<C<$i>>().map(|id| id.index()), Some($i));
+                assert_eq!(world.component_id::<C<$i>>().map(ecs::diagnostics::component_index), Some($i));
                 assert_eq!(world.get::<C<$i>>(e).map(|c| c.0), Some($i));
                 world.get_mut::<C<$i>>(e).unwrap().0 += 1;
                 assert_eq!(world.column::<C<$i>>().values()[0].0, $i + 1);
             )*
             assert!(world.component_id::<Pos>().is_none() && world.get_mut::<Pos>(e).is_none());
+            let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                world.register::<Pos>();
+            }));
+            let text = *refused.expect_err("a 65th type").downcast::<String>().unwrap();
+            assert!(text.contains("at most 64 component types"), "{text}");
         }};
     }
     each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
@@ -286,7 +291,7 @@ fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
         },
     );
     let spawned = world.spawn_batch((0..20_000).map(|i| (Pos(i),)));
-    let one_set = world.memory_use().systems[0].1;
+    let one_set = ecs::diagnostics::memory_use(&world).systems[0].1;
     // Removals fill the hole with the last member; a newer generation replaces a stale one.
     world.despawn(spawned[3]);
     world.despawn(spawned[19_999]);

@@ -36,7 +36,7 @@ fn dirty_bits_and_change_bits_of_late_slots_hold_no_words_for_the_slots_before_t
     world.get_mut::<Value>(late).unwrap().0 += 1;
     world.update();
     assert_eq!(*runs.lock().unwrap(), [vec![late], vec![late]]);
-    let memory = world.memory_use();
+    let memory = ecs::diagnostics::memory_use(&world);
     let early_bits = EARLY as usize / 8; // a bit per early slot
     let (_, system) = memory.systems[0];
     assert!(system < early_bits / 4, "system sets: {system} bytes");

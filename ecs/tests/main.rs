@@ -5,15 +5,16 @@
 mod common;
 
 mod calls_from_systems;
-mod dirty_in;
 mod entities;
 mod health_logger;
 mod late_slots;
 mod lifecycle;
 mod model;
+mod query;
 mod removed;
 mod resources_events;
 mod schedule;
 mod send;
 mod tracking;
 mod type_lists;
+mod unwind;

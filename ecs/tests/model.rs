@@ -7,7 +7,7 @@
 //! reactive: they must run exactly when they have dirty or removed entities. Batches of writes
 //! come in every order a game makes them in (ascending slots, a sweep that wraps around once,
 //! descending, random); every delivery must be in slot order whatever the order. Every system
-//! reads its dirty components through `SystemEntities::dirty_in` over each column, before and
+//! reads its dirty components through `SystemEntities::changed` over each column, before and
 //! after its own writes, and must get what `dirty()` looked up one by one gives.
 //!
 //! One system (`maker`) spawns, despawns, inserts and removes during its run, as each update's
@@ -529,7 +529,7 @@ impl Subject {
             let mut desc = SystemDesc::new(spec.name).priority(spec.priority);
             // Writers act whether or not they have something to react to.
             desc = if spec.reactive {
-                desc.reactive()
+                desc.on_changes()
             } else {
                 desc.every_update()
             };
@@ -558,7 +558,7 @@ impl Subject {
                         entities.dirty()
                     );
                     for c in 0..COMPONENTS {
-                        dispatch!(c, check_dirty_in(world, entities, SPECS[s].name));
+                        dispatch!(c, check_changed(world, entities, SPECS[s].name));
                     }
                     for &e in entities.dirty() {
                         match s {
@@ -584,10 +584,10 @@ impl Subject {
                         play(world, script, picks, &mut made.lock().unwrap());
                     }
                     // After the system's own writes, spawns, despawns, inserts and removals,
-                    // what it received is unchanged, and `dirty_in` still agrees with it.
+                    // what it received is unchanged, and `changed` still agrees with it.
                     prop_assert_eq_sets(entities, &tracked, &dirty, SPECS[s].name);
                     for c in 0..COMPONENTS {
-                        dispatch!(c, check_dirty_in(world, entities, SPECS[s].name));
+                        dispatch!(c, check_changed(world, entities, SPECS[s].name));
                     }
                     out.lock().unwrap()[s] = Some((tracked, dirty, removed));
                 },
@@ -616,30 +616,31 @@ fn prop_assert_eq_sets(
     assert_eq!(&now, dirty, "{system}: dirty() changed during the run");
 }
 
-/// `SystemEntities::dirty_in` over `T`'s column hands out each dirty entity that has a `T`,
+/// `SystemEntities::changed::<&T>` hands out each dirty entity that has a `T`,
 /// once, with its current value, in the order of `dirty()`.
-fn check_dirty_in<T: Val>(world: &World, entities: &SystemEntities<'_>, system: &str) {
+fn check_changed<T: Val>(world: &mut World, entities: &SystemEntities<'_>, system: &str) {
     let Some(column) = world.try_column::<T>() else {
         return;
     };
-    let got: Vec<(Entity, u8)> = entities
-        .dirty_in(column)
-        .map(|(e, v)| (e, v.val()))
-        .collect();
-    let mut folded = Vec::new();
-    entities
-        .dirty_in(column)
-        .for_each(|(e, v)| folded.push((e, v.val())));
-    assert_eq!(folded, got, "{system}: for_each and next differ");
     let expected: Vec<(Entity, u8)> = entities
         .dirty()
         .iter()
         .filter_map(|&e| column.get(e).map(|v| (e, v.val())))
         .collect();
+    let mut got = Vec::new();
+    let mut changed = entities.changed::<&T>(world);
+    while let Some((e, v)) = changed.next() {
+        got.push((e, v.val()));
+    }
+    let mut folded = Vec::new();
+    entities
+        .changed::<Option<&mut T>>(world)
+        .for_each(|e, v| folded.extend(v.map(|v| (e, v.val()))));
+    assert_eq!(folded, got, "{system}: for_each and next differ");
     assert_eq!(
         got,
         expected,
-        "{system}: dirty_in over {}",
+        "{system}: changed::<&{}>",
         std::any::type_name::<T>()
     );
 }

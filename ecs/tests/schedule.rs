@@ -362,3 +362,71 @@ fn update_observed_names_every_system_even_in_an_update_with_nothing_pending() {
         "skipped systems are observed too, in run order"
     );
 }
+
+/// An event a test sends.
+struct Ping(u32);
+
+#[test]
+fn an_event_system_runs_in_each_update_after_events_came_and_in_no_other() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(0),));
+    let seen: Arc<Mutex<Vec<Vec<u32>>>> = Arc::default();
+    let out = Arc::clone(&seen);
+    let mut pings = ecs::EventReader::<Ping>::default();
+    let id = world.add_system(
+        // Watching `Pos` does not make it run on changes: it runs on events.
+        watcher::<Pos>("pong").priority(5).on_event::<Ping>(),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            let got = pings.read(world).map(|p| p.0).collect();
+            out.lock().unwrap().push(got);
+        },
+    );
+    // A sender after it in the update: its event wakes it in the next update.
+    let mut sends = vec![None, Some(2), None, None];
+    world.add_system(
+        SystemDesc::new("late_sender").priority(9),
+        move |world: &mut World, _: &SystemEntities<'_>| {
+            if let Some(Some(n)) = sends.pop() {
+                world.send(Ping(n));
+            }
+        },
+    );
+    world.update(); // nothing sent yet
+    world.send(Ping(1)); // between updates
+    world.get_mut::<Pos>(e).unwrap().0 = 1;
+    world.update(); // reads 1; late_sender sends 2 after it
+    world.update(); // reads 2
+    world.get_mut::<Pos>(e).unwrap().0 = 2;
+    world.update(); // a change, but no event
+    assert_eq!(*seen.lock().unwrap(), [vec![1], vec![2]]);
+    assert_eq!(world.system_info(id).runs, 2);
+}
+
+#[test]
+fn a_timer_that_runs_every_update_needs_no_watch_to_count_down() {
+    let mut world = World::new();
+    let id = world.add_system(
+        SystemDesc::new("countdown")
+            .requires::<Pos>()
+            .every_update(),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut expired = Vec::new();
+            let mut timers = entities.query::<&mut Pos>(world);
+            while let Some((e, mut left)) = timers.next() {
+                left.0 -= 1;
+                if left.0 == 0 {
+                    expired.push(e);
+                }
+            }
+            for e in expired {
+                world.remove::<Pos>(e);
+            }
+        },
+    );
+    let e = world.spawn((Pos(3),));
+    for _ in 0..4 {
+        world.update();
+    }
+    assert!(!world.has::<Pos>(e), "removed on the third update");
+    assert_eq!(world.system_info(id).runs, 4, "and called on every update");
+}

@@ -17,7 +17,8 @@ fn world_built_on_a_thread_runs_on_another() {
         world.add_system(
             SystemDesc::new("sum").watches::<u32>(),
             |w: &mut World, e: &SystemEntities<'_>| {
-                let sum: u32 = e.dirty_in(w.column::<u32>()).map(|(_, v)| v).sum();
+                let mut sum = 0;
+                e.changed::<&u32>(w).for_each(|_, v| sum += v);
                 *w.resource_mut::<u32>() += sum;
             },
         );

@@ -893,3 +893,117 @@ fn the_sim_summary_escapes_the_level_path() {
     assert!(!text.contains('\u{1b}'), "{text:?}");
     assert!(text.contains("esc\\u{1b}[31m.ron"), "{text}");
 }
+
+#[test]
+fn a_room_that_can_never_be_cleared_is_neither_generated_nor_passed_by_check() {
+    let none = crate_room(&["gen-level", "--crates", "0"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(
+        stderr(&none).contains("can never be cleared"),
+        "{}",
+        stderr(&none)
+    );
+    assert!(none.stdout.is_empty());
+    let kegs = crate_room(&["gen-level", "--kegs", "2"]);
+    assert_eq!(
+        kegs.status.code(),
+        Some(0),
+        "kegs alone are a clearable room"
+    );
+
+    let dir = TempDir::new("no-crates");
+    let empty = dir.path("empty.ron");
+    std::fs::write(
+        &empty,
+        "(name: \"Empty\", map: [\"#####\", \"#@..#\", \"#####\"])\n",
+    )
+    .unwrap();
+    let check = crate_room(&["check", &empty]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        stdout(&check).contains("has no crates"),
+        "{}",
+        stdout(&check)
+    );
+}
+
+#[test]
+fn a_press_after_the_last_frame_is_refused_before_the_window() {
+    let out = crate_room_without_display(&["--frames", "5", "--press", "F7@50"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("--press at frame 50")
+            && err.contains("--frames 5")
+            && !err.contains("display"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_script_path_that_is_not_utf8_is_taken_and_named() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("script-bytes");
+    let script = dir.0.join(std::ffi::OsStr::from_bytes(b"walk\xff.txt"));
+    std::fs::write(&script, "20 up\n").unwrap();
+    let mut arg = std::ffi::OsString::from("script:");
+    arg.push(&script);
+    let run = |arg: &std::ffi::OsStr| {
+        output_within(
+            Command::new(env!("CARGO_BIN_EXE_crate-room"))
+                .current_dir(repo())
+                .args([
+                    "sim",
+                    "--level",
+                    "levels/vault.ron",
+                    "--frames",
+                    "5",
+                    "--input",
+                ])
+                .arg(arg),
+            TOOL_LIMIT,
+        )
+    };
+    let out = run(&arg);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_file(&script).unwrap();
+    let out = run(&arg);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("cannot read the input script"), "{err}");
+    assert!(!err.contains("invalid UTF-8 was detected"), "{err}");
+}
+
+#[test]
+fn replay_verify_escapes_the_path_it_prints() {
+    let dir = TempDir::new("verify-escape");
+    let file = dir.path("a\u{202e}b.replay");
+    record_bot_run(&file, "100", &[]);
+    let out = crate_room(&["replay", &file, "--verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains("a\\u{202e}b.replay: ok") && !said.contains('\u{202e}'),
+        "{said}"
+    );
+}
+
+#[test]
+fn an_atlas_table_that_is_a_fifo_is_named_as_one_not_missing() {
+    let dir = data_copy("atlas-fifo");
+    let table = dir.0.join("assets/atlas.ron");
+    std::fs::remove_file(&table).unwrap();
+    let made = Command::new("mkfifo").arg(&table).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let out = crate_room_within(
+        &dir.0,
+        &["sim", "--level", "levels/crate_room.ron", "--frames", "3"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("atlas.ron is a named pipe (FIFO)") && !err.contains("missing"),
+        "{err}"
+    );
+}

@@ -68,7 +68,14 @@ fn a_full_disk_leaves_the_old_level_whole_and_no_temporary_file() {
             .arg("trap '' XFSZ; exec prlimit --fsize=4096 \"$@\"")
             .arg("sh")
             .arg(env!("CARGO_BIN_EXE_crate-room"))
-            .args(["gen-level", "--crates", "20000", "--out", &out_path])
+            .args([
+                "gen-level",
+                "--crates",
+                "20000",
+                "--force",
+                "--out",
+                &out_path,
+            ])
             .current_dir(repo()),
         TOOL_LIMIT,
     );
@@ -183,4 +190,182 @@ fn sim_refuses_to_record_a_level_path_a_replay_cannot_store() {
         assert_eq!(err.lines().count(), 1, "{err:?}");
         assert!(!Path::new(&record).exists(), "{name:?}: no replay written");
     }
+}
+
+/// A copy of the game's install (its atlas, two levels, the campaign list) and a data folder
+/// holding each data file, in a scratch folder.
+fn install_copy(test: &str) -> TempDir {
+    let dir = TempDir::new(test);
+    for sub in ["assets", "levels", "data"] {
+        std::fs::create_dir_all(dir.0.join(sub)).unwrap();
+    }
+    for file in [
+        "assets/atlas.ron",
+        "assets/atlas.png",
+        "levels/campaign.txt",
+        "levels/crate_room.ron",
+        "levels/vault.ron",
+    ] {
+        std::fs::copy(repo().join(file), dir.0.join(file)).unwrap();
+    }
+    for (file, text) in [
+        ("best_times.txt", "\"vault.ron\" = 713\n"),
+        ("progress.txt", "\"vault.ron\"\n"),
+        ("settings.txt", "sound = off\n"),
+    ] {
+        std::fs::write(dir.0.join("data").join(file), text).unwrap();
+    }
+    dir
+}
+
+/// `crate-room ARGS` in `root`, its data folder `root/data`, with no display.
+fn in_install(root: &Path, args: &[&str]) -> std::process::Output {
+    output_within(
+        Command::new(env!("CARGO_BIN_EXE_crate-room"))
+            .current_dir(root)
+            .env("CRATE_ROOM_DATA_DIR", root.join("data"))
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .args(args),
+        TOOL_LIMIT,
+    )
+}
+
+#[test]
+fn no_output_replaces_the_games_own_files() {
+    let root = install_copy("own-files");
+    let own = [
+        "assets/atlas.png",
+        "assets/atlas.ron",
+        "levels/campaign.txt",
+        "levels/vault.ron",
+        "data/best_times.txt",
+        "data/progress.txt",
+        "data/settings.txt",
+    ];
+    let before: Vec<Vec<u8>> = own
+        .iter()
+        .map(|f| std::fs::read(root.0.join(f)).unwrap())
+        .collect();
+    // A screenshot is named `*.png` and a profile `*.puffin`: links of those names lead to
+    // the other files.
+    for (n, target) in own.iter().enumerate() {
+        for ext in ["png", "puffin"] {
+            let link = root.0.join(format!("link{n}.{ext}"));
+            std::os::unix::fs::symlink(root.0.join(target), link).unwrap();
+        }
+    }
+    for (n, target) in own.iter().enumerate() {
+        let (png, puffin) = (format!("link{n}.png"), format!("link{n}.puffin"));
+        let play = ["--level", "levels/crate_room.ron", "--frames", "3"];
+        let runs: [(&str, Vec<&str>); 6] = [
+            (
+                "gen-level",
+                vec!["gen-level", "--crates", "3", "--out", target],
+            ),
+            (
+                "sim --record",
+                vec![
+                    "sim",
+                    "--level",
+                    "levels/crate_room.ron",
+                    "--frames",
+                    "10",
+                    "--record",
+                    target,
+                ],
+            ),
+            ("--record", [&play[..], &["--record", target]].concat()),
+            (
+                "--screenshot",
+                [&play[..], &["--screenshot", &png]].concat(),
+            ),
+            (
+                "--save-profile",
+                [&play[..], &["--save-profile", &puffin]].concat(),
+            ),
+            (
+                "--screenshot (direct)",
+                [&play[..], &["--screenshot", "assets/atlas.png"]].concat(),
+            ),
+        ];
+        for (what, args) in runs {
+            let out = in_install(&root.0, &args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{what} onto {target}: {err}");
+            assert!(
+                err.starts_with("error: ") && err.contains("choose") && !err.contains("display"),
+                "{what} onto {target}: {err}"
+            );
+        }
+    }
+    for (file, bytes) in own.iter().zip(&before) {
+        assert_eq!(
+            &std::fs::read(root.0.join(file)).unwrap(),
+            bytes,
+            "{file} unchanged"
+        );
+    }
+}
+
+#[test]
+fn gen_level_replaces_a_level_only_with_force_and_writes_new_ones_in_levels() {
+    let root = install_copy("gen-force");
+    let vault = std::fs::read(root.0.join("levels/vault.ron")).unwrap();
+    let refused = in_install(
+        &root.0,
+        &["gen-level", "--crates", "3", "--out", "levels/vault.ron"],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("--force"), "{}", stderr(&refused));
+    assert_eq!(
+        std::fs::read(root.0.join("levels/vault.ron")).unwrap(),
+        vault
+    );
+
+    let new = in_install(
+        &root.0,
+        &["gen-level", "--crates", "3", "--out", "levels/new.ron"],
+    );
+    assert_eq!(new.status.code(), Some(0), "{}", stderr(&new));
+    let forced = in_install(
+        &root.0,
+        &[
+            "gen-level",
+            "--crates",
+            "3",
+            "--force",
+            "--out",
+            "levels/vault.ron",
+        ],
+    );
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert_eq!(
+        std::fs::read(root.0.join("levels/vault.ron")).unwrap(),
+        std::fs::read(root.0.join("levels/new.ron")).unwrap()
+    );
+    // --force replaces a level, never the campaign list or the atlas.
+    for target in ["levels/campaign.txt", "assets/atlas.ron"] {
+        let out = in_install(
+            &root.0,
+            &["gen-level", "--crates", "3", "--force", "--out", target],
+        );
+        assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn save_profile_is_checked_before_the_run() {
+    let out = crate_room_without_display(&[
+        "--frames",
+        "3",
+        "--save-profile",
+        "/nonexistent/dir/p.puffin",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: --save-profile: ") && err.contains("the directory does not exist"),
+        "{err}"
+    );
 }

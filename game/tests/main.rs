@@ -38,3 +38,4 @@ mod sim_rng;
 mod sim_rules;
 mod sim_state_hash;
 mod sim_trig;
+mod text_files;

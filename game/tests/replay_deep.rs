@@ -132,10 +132,57 @@ fn a_replay_this_build_repeats_both_ways_is_called_another_game() {
         err.contains(&format!("diverged by step {step}"))
             && err.contains(&format!("deep: re-simulated steps 1..={step} twice"))
             && err.contains(&format!("agree after every step up to {step}"))
-            && err.contains("the recording is another one"),
+            && err.contains("the recording is another one")
+            && err.contains(&format!(
+                "deep: pass 1 of 2 (finding the step): {step} of {step} steps"
+            )),
         "{err}"
     );
 
     let usage = common::crate_room(&["replay", &file, "--deep"]);
     assert_eq!(usage.status.code(), Some(2), "{}", common::stderr(&usage));
+}
+
+/// A replay whose last checkpoint's hash has its lowest bit flipped: as if another build
+/// recorded it.
+fn doctored(text: &str) -> String {
+    let (head, tail) = text.rsplit_once("\ncheckpoints\n").unwrap();
+    let (last, rest) = tail.rsplit_once("\nend").unwrap();
+    let (earlier, last) = last.rsplit_once('\n').map_or(("", last), |(e, l)| (e, l));
+    let (step, hash) = last.split_once(' ').unwrap();
+    let flipped = u64::from_str_radix(hash, 16).unwrap() ^ 1;
+    let earlier = if earlier.is_empty() {
+        String::new()
+    } else {
+        format!("{earlier}\n")
+    };
+    format!("{head}\ncheckpoints\n{earlier}{step} {flipped:016x}\nend{rest}")
+}
+
+#[test]
+fn a_deep_check_over_its_budget_is_refused_at_once_saying_why() {
+    let dir = TempDir::new("replay-deep-budget");
+    let level = dir.path("big.ron");
+    let made = common::crate_room(&["gen-level", "--crates", "100000", "--out", &level]);
+    assert!(made.status.success(), "{}", common::stderr(&made));
+    let file = dir.path("big.replay");
+    let rec = common::crate_room(&[
+        "sim", "--level", &level, "--frames", "1200", "--record", &file,
+    ]);
+    assert!(rec.status.success(), "{}", common::stderr(&rec));
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, doctored(&text)).unwrap();
+    let out = common::crate_room(&["replay", &file, "--verify", "--deep"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains("diverged by step 1200")
+            && err.contains("deep: not re-simulated: 1200 steps of a room of")
+            && err.contains(&format!(
+                "over the {}",
+                game::replay::deep::MAX_ENTITY_STEPS
+            ))
+            && !err.contains("deep: pass"),
+        "{err}"
+    );
 }

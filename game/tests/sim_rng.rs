@@ -1,9 +1,11 @@
 //! The simulation's random generator keeps its promise: the same seed gives the same numbers
-//! with any build of the game, so replays and gold times stay valid. Its algorithm is PCG32;
-//! the first outputs are pinned here, so a change to it (or a swap for another generator)
-//! fails this test before it breaks every recorded replay.
+//! with any build of the game, so replays and gold times stay valid. Its algorithm is PCG32
+//! (`rand_pcg`'s, drawn through `rand`'s `Rng`); the first outputs are pinned here, so a change
+//! to it (a crate update, or a swap for another generator) fails this test before it breaks
+//! every recorded replay.
 
 use game::sim::resources::{Pcg32, SimRng};
+use rand::Rng as _;
 
 /// The PCG paper's reference implementation (`pcg32-demo` of pcg-c-basic, seeded with
 /// `pcg32_srandom(42, 54)`) prints these first six outputs.

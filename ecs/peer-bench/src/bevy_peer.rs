@@ -9,7 +9,9 @@ use bevy_ecs::schedule::Schedule;
 use bevy_ecs::system::{Query, ResMut};
 use bevy_ecs::world::World;
 
-use crate::workload::{Peer, Position, Velocity, weight};
+use crate::workload::{
+    Group, Peer, Position, SpawnInGroup, Velocity, group_of, spawn_in_group, weight,
+};
 
 /// How many entities the reader system visited in its last run.
 #[derive(Resource)]
@@ -31,15 +33,13 @@ fn read_changed_positions(
 
 /// `bevy_ecs` with one reader system in a schedule; [`Peer::read`] is what a bevy app does each
 /// frame with it: run the schedule, then `World::clear_trackers`. The writer bumps through a
-/// `QueryState<&mut Position>` (the component resolved once), or with `by_type` through
-/// `World::get_mut` (the component found by type on every call).
+/// `QueryState<&mut Position>` (the component resolved once).
 pub struct BevyPeer {
     world: World,
     schedule: Schedule,
     positions: QueryState<&'static mut Position>,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
-    by_type: bool,
 }
 
 impl std::fmt::Debug for BevyPeer {
@@ -51,22 +51,25 @@ impl std::fmt::Debug for BevyPeer {
 }
 
 impl BevyPeer {
-    /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
-    pub fn new(n: usize) -> Self {
-        Self::with_writes(n, false)
-    }
-
-    /// [`BevyPeer::new`] with the writer going through `World::get_mut`.
-    pub fn by_type(n: usize) -> Self {
-        Self::with_writes(n, true)
-    }
-
-    fn with_writes(n: usize, by_type: bool) -> Self {
+    /// Spawn `n` entities spread over `groups` (one: no marker) and run the reader once, so
+    /// every spawn has been delivered.
+    pub fn new(n: usize, groups: usize) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
-        let entities = world
-            .spawn_batch((0..n).map(|i| (Position::initial(i), Velocity::initial(i))))
-            .collect();
+        let entities = if groups == 1 {
+            world
+                .spawn_batch((0..n).map(|i| (Position::initial(i), Velocity::initial(i))))
+                .collect()
+        } else {
+            let mut spawner = Spawner {
+                world: &mut world,
+                entities: Vec::with_capacity(n),
+            };
+            for i in 0..n {
+                spawn_in_group(&mut spawner, i, group_of(i, n, groups));
+            }
+            spawner.entities
+        };
         let positions = world.query::<&mut Position>();
         let mut schedule = Schedule::default();
         schedule.add_systems(read_changed_positions);
@@ -76,20 +79,30 @@ impl BevyPeer {
             positions,
             entities,
             targets: Vec::new(),
-            by_type,
         };
         peer.read();
         peer
     }
 }
 
+struct Spawner<'w> {
+    world: &'w mut World,
+    entities: Vec<Entity>,
+}
+
+impl SpawnInGroup for Spawner<'_> {
+    fn spawn<const G: usize>(&mut self, i: usize) {
+        let e = self
+            .world
+            .spawn((Position::initial(i), Velocity::initial(i), Group::<G>))
+            .id();
+        self.entities.push(e);
+    }
+}
+
 impl Peer for BevyPeer {
     fn name(&self) -> &'static str {
-        if self.by_type {
-            "bevy_ecs World::get_mut"
-        } else {
-            "bevy_ecs"
-        }
+        "bevy_ecs"
     }
 
     fn select(&mut self, targets: &[usize]) {
@@ -97,14 +110,6 @@ impl Peer for BevyPeer {
     }
 
     fn write(&mut self) {
-        if self.by_type {
-            for &e in &self.targets {
-                if let Some(mut p) = self.world.get_mut::<Position>(e) {
-                    p.bump();
-                }
-            }
-            return;
-        }
         let mut positions = self.positions.query_mut(&mut self.world);
         for &e in &self.targets {
             if let Ok(mut p) = positions.get_mut(e) {

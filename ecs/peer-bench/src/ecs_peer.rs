@@ -4,21 +4,20 @@ use std::hint::black_box;
 
 use ecs::{Entity, SystemDesc, SystemEntities, World};
 
-use crate::workload::{Peer, Position, Velocity, weight};
+use crate::workload::{Peer, Position, Velocity, group_of, weight};
 
 /// How many entities the reader system visited in its last run.
 struct Seen(usize);
 
 /// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
-/// changed positions with `SystemEntities::dirty_in(..).for_each`, or with `walkthrough` the
-/// way the crate's walkthrough reads: `for &e in entities.dirty()`, then `Column::get`. The
-/// writer bumps through `Column::get_mut` (the column fetched once), or with `by_type` through
-/// `World::get_mut` (the column found by type on every call).
+/// changed positions through the typed query, `SystemEntities::changed::<&Position>`, or with
+/// `walkthrough` through the entity list and the column: `for &e in entities.dirty()`, then
+/// `Column::get` (the lookups the query makes, without it). The writer bumps through
+/// `Column::get_mut` (the column fetched once).
 pub struct EcsPeer {
     world: World,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
-    by_type: bool,
     walkthrough: bool,
 }
 
@@ -31,22 +30,18 @@ impl std::fmt::Debug for EcsPeer {
 }
 
 impl EcsPeer {
-    /// Spawn `n` entities and run the reader once, so every spawn has been delivered.
-    pub fn new(n: usize) -> Self {
-        Self::with(n, false, false)
-    }
-
-    /// [`EcsPeer::new`] with the writer going through `World::get_mut`.
-    pub fn by_type(n: usize) -> Self {
-        Self::with(n, true, false)
+    /// Spawn `n` entities spread over `groups` (one: no marker) and run the reader once, so
+    /// every spawn has been delivered.
+    pub fn new(n: usize, groups: usize) -> Self {
+        Self::with(n, groups, false)
     }
 
     /// [`EcsPeer::new`] with the reader looping over `dirty()`.
-    pub fn walkthrough(n: usize) -> Self {
-        Self::with(n, false, true)
+    pub fn walkthrough(n: usize, groups: usize) -> Self {
+        Self::with(n, groups, true)
     }
 
-    fn with(n: usize, by_type: bool, walkthrough: bool) -> Self {
+    fn with(n: usize, groups: usize, walkthrough: bool) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
         world.add_system(
@@ -56,8 +51,8 @@ impl EcsPeer {
             move |world: &mut World, entities: &SystemEntities<'_>| {
                 let mut count = 0;
                 let mut sum = 0.0;
-                let positions = world.column::<Position>();
                 if walkthrough {
+                    let positions = world.column::<Position>();
                     for &e in entities.dirty() {
                         if let Some(p) = positions.get(e) {
                             count += 1;
@@ -65,34 +60,56 @@ impl EcsPeer {
                         }
                     }
                 } else {
-                    entities.dirty_in(positions).for_each(|(_, p)| {
+                    let mut changed = entities.changed::<&Position>(world);
+                    while let Some((_, p)) = changed.next() {
                         count += 1;
                         sum += weight(p);
-                    });
+                    }
                 }
                 black_box(sum);
                 world.resource_mut::<Seen>().0 = count;
             },
         );
         let entities = (0..n)
-            .map(|i| world.spawn((Position::initial(i), Velocity::initial(i))))
+            .map(|i| {
+                let e = world.spawn((Position::initial(i), Velocity::initial(i)));
+                if groups > 1 {
+                    mark(&mut world, e, group_of(i, n, groups));
+                }
+                e
+            })
             .collect();
         world.update();
         Self {
             world,
             entities,
             targets: Vec::new(),
-            by_type,
             walkthrough,
         }
     }
 }
 
+/// Bit `B` of an entity's group number. A world holds at most 64 component types, so the
+/// groups are told apart by which of seven marker bits they hold (2^7 = 128 > 100 groups):
+/// each group is still a component set of its own, as a marker type per group makes it in
+/// the other libraries.
+struct Bit<const B: usize>;
+
+/// Give `e` the marker bits of `group`.
+fn mark(world: &mut World, e: Entity, group: usize) {
+    macro_rules! bits {
+        ($($b:literal)*) => {
+            $( if group & (1 << $b) != 0 {
+                world.insert(e, Bit::<$b>).expect("just spawned");
+            } )*
+        };
+    }
+    bits!(0 1 2 3 4 5 6);
+}
+
 impl Peer for EcsPeer {
     fn name(&self) -> &'static str {
-        if self.by_type {
-            "ecs World::get_mut"
-        } else if self.walkthrough {
+        if self.walkthrough {
             "ecs dirty()"
         } else {
             "ecs"
@@ -104,14 +121,6 @@ impl Peer for EcsPeer {
     }
 
     fn write(&mut self) {
-        if self.by_type {
-            for &e in &self.targets {
-                if let Some(mut p) = self.world.get_mut::<Position>(e) {
-                    p.bump();
-                }
-            }
-            return;
-        }
         let positions = self.world.column_mut::<Position>();
         for &e in &self.targets {
             if let Some(mut p) = positions.get_mut(e) {

@@ -5,7 +5,9 @@ use std::hint::black_box;
 
 use hecs::{Entity, World};
 
-use crate::workload::{Peer, Position, Velocity, weight};
+use crate::workload::{
+    Group, Peer, Position, SpawnInGroup, Velocity, group_of, spawn_in_group, weight,
+};
 
 /// The position the scanning reader saw last frame.
 struct Seen(Position);
@@ -26,15 +28,10 @@ impl std::fmt::Debug for HecsScan {
 }
 
 impl HecsScan {
-    /// Spawn `n` entities, each with a copy of its position.
-    pub fn new(n: usize) -> Self {
+    /// Spawn `n` entities spread over `groups`, each with a copy of its position.
+    pub fn new(n: usize, groups: usize) -> Self {
         let mut world = World::new();
-        let entities = world
-            .spawn_batch((0..n).map(|i| {
-                let p = Position::initial(i);
-                (p, Velocity::initial(i), Seen(p))
-            }))
-            .collect();
+        let entities = spawn(&mut world, n, groups, true);
         Self {
             world,
             entities,
@@ -88,12 +85,10 @@ impl std::fmt::Debug for HecsList {
 }
 
 impl HecsList {
-    /// Spawn `n` entities.
-    pub fn new(n: usize) -> Self {
+    /// Spawn `n` entities spread over `groups`.
+    pub fn new(n: usize, groups: usize) -> Self {
         let mut world = World::new();
-        let entities = world
-            .spawn_batch((0..n).map(|i| (Position::initial(i), Velocity::initial(i))))
-            .collect();
+        let entities = spawn(&mut world, n, groups, false);
         Self {
             world,
             entities,
@@ -128,6 +123,52 @@ impl Peer for HecsList {
         }
         black_box(sum);
         count
+    }
+}
+
+/// Spawn `n` entities spread over `groups` (one: no marker), each with a [`Seen`] copy of its
+/// position if `seen`; their handles in spawn order.
+fn spawn(world: &mut World, n: usize, groups: usize, seen: bool) -> Vec<Entity> {
+    let mut spawner = Spawner {
+        world,
+        seen,
+        entities: Vec::with_capacity(n),
+    };
+    for i in 0..n {
+        if groups == 1 {
+            spawner.spawn_with::<Group<0>>(i, None);
+        } else {
+            spawn_in_group(&mut spawner, i, group_of(i, n, groups));
+        }
+    }
+    spawner.entities
+}
+
+struct Spawner<'w> {
+    world: &'w mut World,
+    seen: bool,
+    entities: Vec<Entity>,
+}
+
+impl Spawner<'_> {
+    fn spawn_with<M: hecs::Component>(&mut self, i: usize, marker: Option<M>) {
+        let p = Position::initial(i);
+        let mut entity = hecs::EntityBuilder::new();
+        entity.add(p).add(Velocity::initial(i));
+        if self.seen {
+            entity.add(Seen(p));
+        }
+        if let Some(marker) = marker {
+            entity.add(marker);
+        }
+        let e = self.world.spawn(entity.build());
+        self.entities.push(e);
+    }
+}
+
+impl SpawnInGroup for Spawner<'_> {
+    fn spawn<const G: usize>(&mut self, i: usize) {
+        self.spawn_with(i, Some(Group::<G>));
     }
 }
 

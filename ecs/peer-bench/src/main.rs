@@ -1,23 +1,28 @@
-//! Peer benchmark: the k-of-N change-detection workload on `ecs`, `bevy_ecs`, `shipyard`,
-//! `specs` and `hecs`, side by side in one process.
+//! Peer benchmark: the change-detection matrix (k of N entities written, every library reading
+//! what changed) on `ecs`, `bevy_ecs`, flecs, `shipyard`, `specs` and `hecs`, side by side in
+//! one process.
 //!
-//! Each library holds N entities with a [`Position`](workload::Position) and a velocity. Each
-//! frame a writer bumps the position of k of them (the same evenly spread set for every library,
-//! visited in one of four [orders](workload::Order): ascending, wrapping once, descending,
-//! random), then a reader visits exactly the changed ones and reads their positions: in `ecs` a
-//! system that watches `Position`, in `bevy_ecs` a `Query<&Position, Changed<Position>>` system
-//! run by a `Schedule`, in `shipyard` a workload system iterating `View::modified()`, in `specs`
-//! a dispatched system draining a `FlaggedStorage`'s `ReaderId` into a `BitSet`, in `hecs`
-//! (which has no change detection) a full scan against last frame's values and, as the floor, a
-//! hand-kept `Vec` of dirty handles. Every frame, warm-up and timed, asserts the reader visited
-//! exactly k entities.
+//! Each library holds N entities with a [`Position`](workload::Position) and a velocity, all in
+//! one archetype or spread over 20 or 100 (a [marker](workload::Group) component per group).
+//! Each frame a writer bumps the position of k of them (the same evenly spread set for every
+//! library, visited in one of four [orders](workload::Order): ascending, wrapping once,
+//! descending, random), then a reader visits exactly the changed ones and reads their
+//! positions: in `ecs` a system that watches `Position`, in `bevy_ecs` a
+//! `Query<&Position, Changed<Position>>` system run by a `Schedule`, in flecs an `OnSet`
+//! observer (called inside the writes), in `shipyard` a workload system iterating
+//! `View::modified()`, in `specs` a dispatched system draining a `FlaggedStorage`'s `ReaderId`
+//! into a `BitSet`, in `hecs` (which has no change detection) a full scan against last frame's
+//! values and, as the floor, a hand-kept `Vec` of dirty handles read through a view. Every
+//! frame, warm-up and timed, asserts the reader visited exactly k entities.
 //!
 //! Each frame's writer and reader are timed apart with `Instant`; the tables hold medians of
-//! the reader, the writer and the whole frame. The libraries take turns in rounds (a few frames
-//! each, the order rotating), so a burst of load on a shared machine falls on all of them alike.
+//! the reader and the whole frame. The libraries take turns in rounds (a few frames each, the
+//! order rotating), so a burst of load on a shared machine falls on all of them alike.
 
 mod bevy_peer;
 mod ecs_peer;
+mod flecs_peer;
+mod floor_gap;
 mod hecs_peer;
 mod shipyard_peer;
 mod specs_peer;
@@ -27,54 +32,100 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use workload::{Order, Peer, spread};
+use workload::{MAX_GROUPS, Order, Peer, spread};
 
 const USAGE: &str = "\
-Usage: peer-bench [--quick] [--order ORDER[,ORDER...]] [--n N[,N...]] [--results FILE]
+Usage: peer-bench [--quick] [--order O[,O...]] [--n N[,N...]] [--groups G[,G...]] [--results FILE]
 
-  --quick       a short run (~1/10 of the frames), for checking the bench itself
-  --order O,... the writer's order: ascending, wrap (ascending from the middle, wrapping
-                once), descending, random (one seeded shuffle); default all four
-  --n N,...     only these entity counts (default 100000,1000000)
-  --results F   also write the full tables to F (markdown), headed by the command line
-  -h, --help    this text
+  --quick        the whole matrix with a twentieth of the frames (about a minute of CPU)
+  --order O,...  the writer's order: ascending, wrap (ascending from the middle, wrapping
+                 once), descending, random (one seeded shuffle); default all four
+  --n N,...      only these entity counts (default 10000,100000,1000000)
+  --groups G,... only these fragmentations: the entities spread over G archetypes, 1 to 100
+                 (default 1,20,100)
+  --results F    also write the full tables to F (markdown), the load average at the end
+  --floor-gap    instead of the matrix: the ecs reader split into delivery and lookups beside
+                 the hand-kept list's, at N >= 100,000 in one archetype, k >= 1,000
+  -h, --help     this text
 
-Prints two markdown tables per order (reader, whole frame; medians per frame, with ratios of
-ecs to bevy_ecs and to the hand-kept list), then a summary of the ecs / bevy_ecs ratios at
-k = N/10 and k = N, on stdout; progress goes to stderr.";
+Prints two markdown tables per fragmentation and order (reader; whole frame), medians per
+frame with the ratios of ecs to bevy_ecs, flecs and the hand-kept list, then a summary of the
+worst ratios and every cell off its target, on stdout; progress goes to stderr.";
 
-/// Entity counts of the default grid.
-const SIZES: [usize; 2] = [100_000, 1_000_000];
+/// Entity counts of the default matrix.
+const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
+/// Archetypes the entities are spread over in the default matrix.
+const GROUPS: [usize; 3] = [1, 20, 100];
 /// Seed of the random write order.
 const SHUFFLE_SEED: u64 = 15;
-/// Timed rounds per cell; each library runs a turn of frames in each.
-const ROUNDS: usize = 5;
-/// Frames per turn, at least (so slow cells still get `ROUNDS * 3` samples) and at most.
-const MIN_FRAMES_PER_TURN: usize = 3;
+/// Frames per turn, at most.
 const MAX_FRAMES_PER_TURN: usize = 20_000;
-/// Measured (writer + reader) time per library per cell, spread over the rounds.
-const BUDGET: Duration = Duration::from_millis(400);
-const QUICK_BUDGET: Duration = Duration::from_millis(40);
+
+/// How long each library runs in each cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Effort {
+    /// Timed rounds per cell; each library runs a turn of frames in each.
+    rounds: usize,
+    /// Frames per turn, at least (so slow cells still get `rounds * min_frames` samples).
+    min_frames: usize,
+    /// Measured (writer + reader) time per library per cell, spread over the rounds.
+    budget: Duration,
+}
+
+/// 5 rounds x 2 frames = 10 samples at least (a flecs frame of a million writes takes a second).
+const FULL: Effort = Effort {
+    rounds: 5,
+    min_frames: 2,
+    budget: Duration::from_millis(200),
+};
+/// One round of 2 frames at least, a twentieth of the budget: for checking the bench, and
+/// the shape of the results, not for their last digit.
+const QUICK: Effort = Effort {
+    rounds: 1,
+    min_frames: 2,
+    budget: Duration::from_millis(10),
+};
 
 #[derive(Debug)]
 struct Options {
-    budget: Duration,
+    effort: Effort,
     orders: Vec<Order>,
     sizes: Vec<usize>,
+    groups: Vec<usize>,
     results: Option<String>,
+    floor_gap: bool,
+}
+
+/// A comma-separated list of numbers, each accepted by `valid`.
+fn numbers(
+    flag: &str,
+    list: Option<String>,
+    valid: impl Fn(usize) -> bool,
+    what: &str,
+) -> Result<Vec<usize>, String> {
+    let list = list.ok_or_else(|| format!("{flag} needs a comma-separated list of {what}"))?;
+    list.split(',')
+        .map(|s| match s.trim().parse::<usize>() {
+            Ok(n) if valid(n) => Ok(n),
+            _ => Err(format!("{flag}: {s:?} is not one of {what}")),
+        })
+        .collect()
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut options = Options {
-        budget: BUDGET,
+        effort: FULL,
         orders: Order::ALL.to_vec(),
         sizes: SIZES.to_vec(),
+        groups: GROUPS.to_vec(),
         results: None,
+        floor_gap: false,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--quick" => options.budget = QUICK_BUDGET,
+            "--quick" => options.effort = QUICK,
+            "--floor-gap" => options.floor_gap = true,
             "--order" => {
                 let list = args
                     .next()
@@ -91,16 +142,15 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                     .collect::<Result<_, _>>()?;
             }
             "--n" => {
-                let list = args
-                    .next()
-                    .ok_or("--n needs a comma-separated list of entity counts")?;
-                options.sizes = list
-                    .split(',')
-                    .map(|s| match s.trim().parse::<usize>() {
-                        Ok(n) if n > 0 => Ok(n),
-                        _ => Err(format!("--n: {s:?} is not a positive entity count")),
-                    })
-                    .collect::<Result<_, _>>()?;
+                options.sizes = numbers("--n", args.next(), |n| n > 0, "positive entity counts")?;
+            }
+            "--groups" => {
+                options.groups = numbers(
+                    "--groups",
+                    args.next(),
+                    |g| (1..=MAX_GROUPS).contains(&g),
+                    "archetype counts from 1 to 100",
+                )?;
             }
             "--results" => {
                 options.results = Some(args.next().ok_or("--results needs a file name")?);
@@ -109,12 +159,22 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    if let Some(&g) = options
+        .groups
+        .iter()
+        .find(|&&g| options.sizes.iter().any(|&n| n < g))
+    {
+        return Err(format!(
+            "--groups: {g} archetypes need at least {g} entities"
+        ));
+    }
     Ok(Some(options))
 }
 
-/// The k of the grid for N entities: 0, 1, N/1000, N/100, N/10 and N, each once.
+/// The k of the matrix for N entities: none, one, a thousandth, 1%, 10%, half and all, each
+/// once.
 fn changed_counts(n: usize) -> Vec<usize> {
-    let mut ks = vec![0, 1, n / 1_000, n / 100, n / 10, n];
+    let mut ks = vec![0, 1, n / 1_000, n / 100, n / 10, n / 2, n];
     ks.sort_unstable();
     ks.dedup();
     ks
@@ -134,6 +194,7 @@ fn turn(
     peer: &mut dyn Peer,
     n: usize,
     k: usize,
+    min_frames: usize,
     budget: Duration,
     mut samples: Option<&mut Samples>,
 ) {
@@ -158,7 +219,7 @@ fn turn(
         }
         spent += read - start;
         frames += 1;
-        if frames >= MAX_FRAMES_PER_TURN || (frames >= MIN_FRAMES_PER_TURN && spent >= budget) {
+        if frames >= MAX_FRAMES_PER_TURN || (frames >= min_frames && spent >= budget) {
             break;
         }
     }
@@ -231,102 +292,129 @@ fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// Every library, in table order: `ecs` first, `bevy_ecs` second, the hand-kept list at
-/// [`LIST`], then `ecs` and `bevy_ecs` again with their writes through `World::get_mut`.
-fn peers(n: usize) -> Vec<Box<dyn Peer>> {
+/// Every library, in table order: `ecs`, `bevy_ecs`, flecs and the hand-kept list (the floor)
+/// at [`ECS`], [`BEVY`], [`FLECS`] and [`LIST`], then the others. `shipyard` and `specs` store
+/// each component in a set of its own, with no archetypes: `groups` does not apply to them.
+fn peers(n: usize, groups: usize) -> Vec<Box<dyn Peer>> {
     vec![
-        Box::new(ecs_peer::EcsPeer::new(n)),
-        Box::new(bevy_peer::BevyPeer::new(n)),
+        Box::new(ecs_peer::EcsPeer::new(n, groups)),
+        Box::new(bevy_peer::BevyPeer::new(n, groups)),
+        Box::new(flecs_peer::FlecsPeer::new(n, groups)),
+        Box::new(hecs_peer::HecsList::new(n, groups)),
+        Box::new(ecs_peer::EcsPeer::walkthrough(n, groups)),
         Box::new(shipyard_peer::ShipyardPeer::new(n)),
         Box::new(specs_peer::SpecsPeer::new(n)),
-        Box::new(hecs_peer::HecsScan::new(n)),
-        Box::new(hecs_peer::HecsList::new(n)),
-        Box::new(ecs_peer::EcsPeer::by_type(n)),
-        Box::new(bevy_peer::BevyPeer::by_type(n)),
-        Box::new(ecs_peer::EcsPeer::walkthrough(n)),
+        Box::new(hecs_peer::HecsScan::new(n, groups)),
     ]
 }
 
-/// Place of the hand-kept list (the floor) in [`peers`].
-const LIST: usize = 5;
-/// Place of `ecs` writing through `World::get_mut` in [`peers`].
-const BY_TYPE: usize = 6;
-/// Place of `bevy_ecs` writing through `World::get_mut` in [`peers`].
-const BEVY_BY_TYPE: usize = 7;
-/// Place of `ecs` reading through `dirty()` in [`peers`].
-const WALKTHROUGH: usize = 8;
+/// Places in [`peers`].
+const ECS: usize = 0;
+const BEVY: usize = 1;
+const FLECS: usize = 2;
+const LIST: usize = 3;
+
+/// The reader within this factor of the floor, for k >= [`FLOOR_MIN_K`] at N >= [`FLOOR_MIN_N`].
+const FLOOR_TARGET: f64 = 1.25;
+const FLOOR_MIN_K: usize = 1_000;
+const FLOOR_MIN_N: usize = 100_000;
 
 /// Medians of one library in one cell, in nanoseconds.
 #[derive(Clone, Copy, Debug)]
 struct Medians {
     read: f64,
-    write: f64,
     frame: f64,
 }
 
+#[derive(Debug)]
 struct Row {
-    order: Order,
     n: usize,
+    groups: usize,
+    order: Order,
     k: usize,
     medians: Vec<Medians>,
 }
 
-fn print_tables(out: &mut String, order: Order, names: &[&str], rows: &[&Row]) {
+impl Row {
+    fn reader(&self, a: usize, b: usize) -> f64 {
+        self.medians[a].read / self.medians[b].read
+    }
+
+    fn frame(&self, a: usize, b: usize) -> f64 {
+        self.medians[a].frame / self.medians[b].frame
+    }
+
+    /// The targets of this cell: (what, ratio, bound), each met when the ratio is below
+    /// (or, for the floor, at most) its bound.
+    fn targets(&self) -> Vec<(&'static str, f64, f64)> {
+        let mut targets = vec![
+            ("frame ecs / bevy_ecs", self.frame(ECS, BEVY), 1.0),
+            ("frame ecs / flecs", self.frame(ECS, FLECS), 1.0),
+        ];
+        if self.k <= self.n / 10 {
+            targets.push(("reader ecs / bevy_ecs", self.reader(ECS, BEVY), 1.0));
+        }
+        if self.k >= FLOOR_MIN_K && self.n >= FLOOR_MIN_N {
+            targets.push(("reader ecs / floor", self.reader(ECS, LIST), FLOOR_TARGET));
+        }
+        targets
+    }
+}
+
+fn archetypes(groups: usize) -> String {
+    if groups == 1 {
+        "1 archetype".to_owned()
+    } else {
+        format!("{groups} archetypes")
+    }
+}
+
+fn print_tables(out: &mut String, groups: usize, order: Order, names: &[&str], rows: &[&Row]) {
     use std::fmt::Write;
-    let list = LIST;
     macro_rules! println {
         ($($arg:tt)*) => { writeln!(out, $($arg)*).expect("a String takes any write") };
     }
-    let header = |out: &mut String, what: &str, extra: &str| {
+    let header = |out: &mut String, what: &str, ratios: &[&str]| {
         let cols: Vec<String> = names.iter().map(|n| format!("{n} {what}")).collect();
-        let seps = "---:|".repeat(names.len() + 2 + extra.matches('|').count() + 1);
-        writeln!(out, "| N | k | {} | {extra} |\n|{seps}", cols.join(" | "))
-            .expect("a String takes any write");
+        let seps = "---:|".repeat(names.len() + 2 + ratios.len());
+        writeln!(
+            out,
+            "| N | k | {} | {} |\n|{seps}",
+            cols.join(" | "),
+            ratios.join(" | ")
+        )
+        .expect("a String takes any write");
     };
-    println!("\n#### Writes in {} order: reader\n", order.name());
+    let place = format!("{}, writes in {} order", archetypes(groups), order.name());
+    println!("\n#### {place}: reader\n");
+    header(out, "read", &["ecs / bevy_ecs", "ecs / hecs list"]);
+    for row in rows {
+        let cells: Vec<String> = row.medians.iter().map(|m| duration(m.read)).collect();
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            grouped(row.n),
+            grouped(row.k),
+            cells.join(" | "),
+            sig3(row.reader(ECS, BEVY)),
+            sig3(row.reader(ECS, LIST)),
+        );
+    }
+    println!("\n#### {place}: whole frame (write + read)\n");
     header(
         out,
-        "read",
-        "ecs / bevy_ecs | ecs dirty() / bevy_ecs | ecs / hecs list",
+        "frame",
+        &["ecs / bevy_ecs", "ecs / flecs", "ecs / hecs list"],
     );
     for row in rows {
-        let m = &row.medians;
-        let cells: Vec<String> = m.iter().map(|m| duration(m.read)).collect();
+        let cells: Vec<String> = row.medians.iter().map(|m| duration(m.frame)).collect();
         println!(
             "| {} | {} | {} | {} | {} | {} |",
             grouped(row.n),
             grouped(row.k),
             cells.join(" | "),
-            sig3(m[0].read / m[1].read),
-            sig3(m[WALKTHROUGH].read / m[1].read),
-            sig3(m[0].read / m[list].read),
-        );
-    }
-    println!(
-        "\n#### Writes in {} order: whole frame (write + read)\n",
-        order.name()
-    );
-    header(
-        out,
-        "frame",
-        "ecs / bevy_ecs | ecs / hecs list | write ecs / bevy_ecs | write ecs / hecs list \
-         | write ecs World::get_mut / bevy_ecs | write ecs World::get_mut / bevy_ecs \
-         World::get_mut",
-    );
-    for row in rows {
-        let m = &row.medians;
-        let cells: Vec<String> = m.iter().map(|m| duration(m.frame)).collect();
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            grouped(row.n),
-            grouped(row.k),
-            cells.join(" | "),
-            sig3(m[0].frame / m[1].frame),
-            sig3(m[0].frame / m[list].frame),
-            sig3(m[0].write / m[1].write),
-            sig3(m[0].write / m[list].write),
-            sig3(m[BY_TYPE].write / m[1].write),
-            sig3(m[BY_TYPE].write / m[BEVY_BY_TYPE].write),
+            sig3(row.frame(ECS, BEVY)),
+            sig3(row.frame(ECS, FLECS)),
+            sig3(row.frame(ECS, LIST)),
         );
     }
 }
@@ -343,78 +431,90 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let turn_budget = options.budget / ROUNDS as u32;
+    let effort = options.effort;
+    if options.floor_gap {
+        print!("{}", floor_gap(&options));
+        return ExitCode::SUCCESS;
+    }
     eprintln!(
-        "peer-bench: {} rounds, {:?} measured per library per cell, orders {:?}; load average {} at start",
-        ROUNDS,
-        options.budget,
-        options.orders,
+        "peer-bench: {} rounds, {:?} measured per library per cell; load average {} at start",
+        effort.rounds,
+        effort.budget,
         load_average()
     );
+    let started = Instant::now();
 
     let mut rows = Vec::new();
     let mut names = Vec::new();
     for &n in &options.sizes {
-        eprintln!("N = {}: spawning", grouped(n));
-        let mut peers = peers(n);
-        names = peers.iter().map(|p| p.name()).collect();
-        for &order in &options.orders {
-            for k in changed_counts(n) {
-                eprintln!("{}: N = {}, k = {}", order.name(), grouped(n), grouped(k));
-                let mut targets = spread(n, k);
-                order.arrange(&mut targets, SHUFFLE_SEED);
-                let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
-                for peer in &mut peers {
-                    peer.select(&targets);
-                    turn(peer.as_mut(), n, k, Duration::ZERO, None);
+        for &groups in &options.groups {
+            eprintln!(
+                "{:>4.0} s: N = {}, {}: spawning",
+                started.elapsed().as_secs_f64(),
+                grouped(n),
+                archetypes(groups)
+            );
+            let mut peers = peers(n, groups);
+            names = peers.iter().map(|p| p.name()).collect();
+            for &order in &options.orders {
+                eprintln!(
+                    "{:>4.0} s: N = {}, {}, {}: k = {:?}",
+                    started.elapsed().as_secs_f64(),
+                    grouped(n),
+                    archetypes(groups),
+                    order.name(),
+                    changed_counts(n)
+                );
+                for k in changed_counts(n) {
+                    let medians = measure(&mut peers, n, k, order, effort);
+                    rows.push(Row {
+                        n,
+                        groups,
+                        order,
+                        k,
+                        medians,
+                    });
                 }
-                for round in 0..ROUNDS {
-                    for i in 0..peers.len() {
-                        let p = (i + round) % peers.len();
-                        turn(peers[p].as_mut(), n, k, turn_budget, Some(&mut samples[p]));
-                    }
-                }
-                let medians = samples
-                    .iter_mut()
-                    .map(|s| Medians {
-                        read: median(&mut s.read),
-                        write: median(&mut s.write),
-                        frame: median(&mut s.frame),
-                    })
-                    .collect();
-                rows.push(Row {
-                    order,
-                    n,
-                    k,
-                    medians,
-                });
             }
         }
     }
     let floor = timer_floor();
+    let load = load_average();
     eprintln!(
-        "load average {} at end; an empty Instant interval takes {} (included in every figure)",
-        load_average(),
+        "load average {load} at end, after {:.0} s; an empty Instant interval takes {} \
+         (included in every figure)",
+        started.elapsed().as_secs_f64(),
         duration(floor)
     );
     let mut tables = String::new();
-    for &order in &options.orders {
-        let of_order: Vec<&Row> = rows.iter().filter(|r| r.order == order).collect();
-        print_tables(&mut tables, order, &names, &of_order);
+    for &groups in &options.groups {
+        for &order in &options.orders {
+            let of_cell: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r.groups == groups && r.order == order)
+                .collect();
+            print_tables(&mut tables, groups, order, &names, &of_cell);
+        }
     }
+    let summary = summary(&rows);
+    let misses = misses(&rows);
     print!("{tables}");
-    println!("\n{}", summary(&rows));
+    println!("\n{summary}\n{misses}");
     if let Some(path) = &options.results {
         let command: Vec<String> = std::env::args().skip(1).collect();
         let text = format!(
-            "# Peer bench: full tables\n\nProduced by `cargo run --release --manifest-path \
-             ecs/peer-bench/Cargo.toml -- {}` (load average {} at the end; an empty `Instant` \
-             interval takes {}, included in every figure). Medians per frame; columns as in \
-             `ecs/peer-bench/src/main.rs`.\n{tables}\n## Summary\n\n{}\n",
+            "# Peer bench: the change-detection matrix\n\n\
+             Produced by `cargo run --release --manifest-path ecs/peer-bench/Cargo.toml -- {}`. \
+             Medians per frame; an empty `Instant` interval takes {}, included in every figure. \
+             The columns are described in `ecs/peer-bench/README.md`; flecs reads inside its \
+             writes (an `OnSet` observer), so its reader column is only the hand-over and \
+             flecs is compared by whole frame.\n\n## Summary\n\n{summary}\n{misses}\n\
+             ## Full tables\n{tables}\n\
+             Load average {load} at the end of the run ({:.0} s, on {} cores).\n",
             command.join(" "),
-            load_average(),
             duration(floor),
-            summary(&rows),
+            started.elapsed().as_secs_f64(),
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
         );
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("peer-bench: cannot write {path}: {e}");
@@ -424,26 +524,160 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One line per order, N and k in {N/10, N}: the ratios of `ecs` to `bevy_ecs` of the reader
-/// through `dirty_in`, through `dirty()`, and of the whole frame.
+/// Run every peer on one cell (k of n written in `order`): a warm-up frame each, then
+/// `effort.rounds` rounds of turns; the medians of each peer's frames.
+fn measure(
+    peers: &mut [Box<dyn Peer>],
+    n: usize,
+    k: usize,
+    order: Order,
+    effort: Effort,
+) -> Vec<Medians> {
+    let turn_budget = effort.budget / effort.rounds as u32;
+    let mut targets = spread(n, k);
+    order.arrange(&mut targets, SHUFFLE_SEED);
+    let mut samples: Vec<Samples> = peers.iter().map(|_| Samples::default()).collect();
+    for peer in peers.iter_mut() {
+        peer.select(&targets);
+        turn(peer.as_mut(), n, k, 1, Duration::ZERO, None);
+    }
+    for round in 0..effort.rounds {
+        for i in 0..peers.len() {
+            let p = (i + round) % peers.len();
+            turn(
+                peers[p].as_mut(),
+                n,
+                k,
+                effort.min_frames,
+                turn_budget,
+                Some(&mut samples[p]),
+            );
+        }
+    }
+    samples
+        .iter_mut()
+        .map(|s| Medians {
+            read: median(&mut s.read),
+            frame: median(&mut s.frame),
+        })
+        .collect()
+}
+
+/// The `--floor-gap` table: for N of at least [`FLOOR_MIN_N`] in one archetype and k of at
+/// least [`FLOOR_MIN_K`], the `ecs` reader split into delivery and read beside the floor's.
+fn floor_gap(options: &Options) -> String {
+    let mut out = String::from(
+        "| N | writes | k | ecs read | of which delivery | of which lookups | hecs list read \
+         | ecs / floor | lookups / floor | ecs frame / hecs list frame |\n\
+         |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for &n in options.sizes.iter().filter(|&&n| n >= FLOOR_MIN_N) {
+        let mut peers: Vec<Box<dyn Peer>> = vec![
+            Box::new(ecs_peer::EcsPeer::new(n, 1)),
+            Box::new(floor_gap::EcsDelivery::new(n)),
+            Box::new(hecs_peer::HecsList::new(n, 1)),
+        ];
+        for &order in &options.orders {
+            for k in changed_counts(n).into_iter().filter(|&k| k >= FLOOR_MIN_K) {
+                eprintln!(
+                    "floor gap: N = {}, {}, k = {}",
+                    grouped(n),
+                    order.name(),
+                    grouped(k)
+                );
+                let m = measure(&mut peers, n, k, order, options.effort);
+                let lookups = m[0].read - m[1].read;
+                out += &format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    grouped(n),
+                    order.name(),
+                    grouped(k),
+                    duration(m[0].read),
+                    duration(m[1].read),
+                    duration(lookups),
+                    duration(m[2].read),
+                    sig3(m[0].read / m[2].read),
+                    sig3(lookups / m[2].read),
+                    sig3(m[0].frame / m[2].frame),
+                );
+            }
+        }
+    }
+    out + &format!("\nLoad average {} at the end.\n", load_average())
+}
+
+/// The worst ratio of one kind over some rows, with the cell it comes from.
+fn worst(rows: &[&Row], ratio: impl Fn(&Row) -> f64, counts: bool) -> String {
+    let worst = rows
+        .iter()
+        .filter(|_| counts)
+        .map(|r| (ratio(r), r))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match worst {
+        Some((x, r)) => format!("{} ({}, k = {})", sig3(x), r.order.name(), grouped(r.k)),
+        None => "–".to_owned(),
+    }
+}
+
+/// One line per N and fragmentation: the worst ratio of `ecs` to each peer over the write
+/// orders and the k where that ratio has a target.
 fn summary(rows: &[Row]) -> String {
     let mut out = String::from(
-        "| writes | N | k | reader `dirty_in` / bevy | reader `dirty()` / bevy | frame / bevy |\n\
-         |---|---:|---:|---:|---:|---:|\n",
+        "| N | archetypes | reader / floor, k ≥ 1,000 | reader / bevy_ecs, k ≤ N/10 \
+         | frame / bevy_ecs | frame / flecs |\n|---:|---:|---|---|---|---|\n",
     );
-    for row in rows.iter().filter(|r| r.k == r.n || r.k == r.n / 10) {
-        let m = &row.medians;
+    let mut cells: Vec<(usize, usize)> = rows.iter().map(|r| (r.n, r.groups)).collect();
+    cells.dedup();
+    for (n, groups) in cells {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.n == n && r.groups == groups)
+            .collect();
+        let floor: Vec<&Row> = of.iter().copied().filter(|r| r.k >= FLOOR_MIN_K).collect();
+        let few: Vec<&Row> = of.iter().copied().filter(|r| r.k <= r.n / 10).collect();
         out += &format!(
             "| {} | {} | {} | {} | {} | {} |\n",
-            row.order.name(),
-            grouped(row.n),
-            grouped(row.k),
-            sig3(m[0].read / m[1].read),
-            sig3(m[WALKTHROUGH].read / m[1].read),
-            sig3(m[0].frame / m[1].frame),
+            grouped(n),
+            groups,
+            worst(&floor, |r| r.reader(ECS, LIST), n >= FLOOR_MIN_N),
+            worst(&few, |r| r.reader(ECS, BEVY), true),
+            worst(&of, |r| r.frame(ECS, BEVY), true),
+            worst(&of, |r| r.frame(ECS, FLECS), true),
         );
     }
     out
+}
+
+/// Every cell off one of its [targets](Row::targets), one line each.
+fn misses(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for row in rows {
+        for (what, ratio, bound) in row.targets() {
+            let met = if bound == FLOOR_TARGET {
+                ratio <= bound
+            } else {
+                ratio < bound
+            };
+            if !met {
+                count += 1;
+                out += &format!(
+                    "- {what} = {} (target {}) at N = {}, {}, {}, k = {}\n",
+                    sig3(ratio),
+                    if bound == FLOOR_TARGET {
+                        "≤ 1.25"
+                    } else {
+                        "< 1.0"
+                    },
+                    grouped(row.n),
+                    archetypes(row.groups),
+                    row.order.name(),
+                    grouped(row.k),
+                );
+            }
+        }
+    }
+    format!("Cells off target: {count}.\n\n{out}")
 }
 
 #[cfg(test)]
@@ -452,15 +686,18 @@ mod tests {
 
     #[test]
     fn grid_dedupes_equal_counts() {
-        assert_eq!(changed_counts(1_000), [0, 1, 10, 100, 1_000]);
-        assert_eq!(changed_counts(100_000), [0, 1, 100, 1_000, 10_000, 100_000]);
-        assert_eq!(changed_counts(10), [0, 1, 10]);
+        assert_eq!(changed_counts(1_000), [0, 1, 10, 100, 500, 1_000]);
+        assert_eq!(
+            changed_counts(100_000),
+            [0, 1, 100, 1_000, 10_000, 50_000, 100_000]
+        );
+        assert_eq!(changed_counts(10), [0, 1, 5, 10]);
     }
 
     #[test]
     fn every_peer_visits_exactly_the_changed_entities() {
         let n = 2_000;
-        for mut peer in peers(n) {
+        for mut peer in peers(n, 1).into_iter().chain(peers(n, 20)) {
             assert_eq!(
                 peer.read(),
                 0,
@@ -517,7 +754,7 @@ mod tests {
     fn a_reader_that_misses_a_change_stops_the_bench() {
         let mut blind = Blind(0);
         blind.select(&spread(10, 3));
-        turn(&mut blind, 10, 3, Duration::ZERO, None);
+        turn(&mut blind, 10, 3, 1, Duration::ZERO, None);
     }
 
     #[test]
@@ -526,7 +763,13 @@ mod tests {
         assert!(args(&["--n", "0"]).is_err());
         assert!(args(&["--n"]).is_err());
         assert!(args(&["--fast"]).is_err());
-        assert_eq!(args(&["--n", "5,7"]).unwrap().unwrap().sizes, [5, 7]);
+        assert_eq!(
+            args(&["--groups", "1", "--n", "5,7"])
+                .unwrap()
+                .unwrap()
+                .sizes,
+            [5, 7]
+        );
         assert!(args(&["--order", "up"]).is_err());
         assert_eq!(
             args(&["--order", "wrap,random"]).unwrap().unwrap().orders,
@@ -534,6 +777,9 @@ mod tests {
         );
         assert_eq!(args(&[]).unwrap().unwrap().orders, Order::ALL);
         assert!(args(&["--help"]).unwrap().is_none());
+        assert!(args(&["--groups", "101"]).is_err());
+        assert!(args(&["--groups", "20", "--n", "10"]).is_err());
+        assert_eq!(args(&["--groups", "1,7"]).unwrap().unwrap().groups, [1, 7]);
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! The k-of-N workload every library runs: what is stored, what is written, what is read.
 
 /// Where an entity is; the only component written and watched.
-#[derive(Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component, flecs_ecs::macros::Component,
+)]
 pub struct Position {
     pub x: f32,
     pub y: f32,
 }
 
 /// Stored beside [`Position`] on every entity, as in a game, but never written or read.
-#[derive(Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, bevy_ecs::component::Component, flecs_ecs::macros::Component,
+)]
 pub struct Velocity {
     pub x: f32,
     pub y: f32,
@@ -39,6 +43,44 @@ impl Velocity {
             y: (i % 3) as f32 * -0.25,
         }
     }
+}
+
+/// The marker of group `G`: with the entities spread over several groups, each group is an
+/// archetype of its own (`Position`, `Velocity`, `Group<G>`) in the libraries that store by
+/// archetype. Never read.
+#[derive(Clone, Copy, Debug, Default, bevy_ecs::component::Component)]
+pub struct Group<const G: usize>;
+
+/// The most groups [`spawn_in_group`] knows.
+pub const MAX_GROUPS: usize = 100;
+
+/// The group of entity `i` of `n` spread over `groups`: consecutive blocks of about
+/// `n / groups` entities, so a spread of k writes touches every group once k reaches `groups`.
+pub fn group_of(i: usize, n: usize, groups: usize) -> usize {
+    i * groups / n
+}
+
+/// A library's spawn of one entity with the marker of a group chosen at run time.
+pub trait SpawnInGroup {
+    /// Spawn entity `i` with [`Group<G>`] beside its position and velocity.
+    fn spawn<const G: usize>(&mut self, i: usize);
+}
+
+/// Call `spawner.spawn::<group>(i)`: the one place a group number becomes a type.
+///
+/// # Panics
+/// If `group` is [`MAX_GROUPS`] or more.
+pub fn spawn_in_group(spawner: &mut impl SpawnInGroup, i: usize, group: usize) {
+    macro_rules! tens {
+        ($($t:literal)*) => { $( units!($t; 0 1 2 3 4 5 6 7 8 9); )* };
+    }
+    macro_rules! units {
+        ($t:literal; $($u:literal)*) => {
+            $( if group == $t * 10 + $u { return spawner.spawn::<{ $t * 10 + $u }>(i); } )*
+        };
+    }
+    tens!(0 1 2 3 4 5 6 7 8 9);
+    panic!("group {group} is not below {MAX_GROUPS}");
 }
 
 /// One library running the workload: N entities spawned in index order, a writer that bumps the
@@ -135,7 +177,38 @@ pub fn shuffle(indices: &mut [usize], seed: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Order, shuffle, spread};
+    use super::{MAX_GROUPS, Order, SpawnInGroup, group_of, shuffle, spawn_in_group, spread};
+
+    /// Records the group type each spawn was called with.
+    struct Groups(Vec<usize>);
+
+    impl SpawnInGroup for Groups {
+        fn spawn<const G: usize>(&mut self, _: usize) {
+            self.0.push(G);
+        }
+    }
+
+    #[test]
+    fn every_group_number_becomes_its_own_marker_type() {
+        let mut groups = Groups(Vec::new());
+        for g in 0..MAX_GROUPS {
+            spawn_in_group(&mut groups, 0, g);
+        }
+        assert_eq!(groups.0, (0..MAX_GROUPS).collect::<Vec<_>>());
+    }
+
+    #[test]
+    #[should_panic(expected = "group 100 is not below 100")]
+    fn a_group_past_the_last_marker_is_refused() {
+        spawn_in_group(&mut Groups(Vec::new()), 0, MAX_GROUPS);
+    }
+
+    #[test]
+    fn groups_are_consecutive_blocks_covering_every_group() {
+        let of: Vec<usize> = (0..10).map(|i| group_of(i, 10, 5)).collect();
+        assert_eq!(of, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+        assert_eq!(group_of(999_999, 1_000_000, 100), 99);
+    }
 
     #[test]
     fn orders_permute_the_same_entities() {

@@ -113,8 +113,16 @@ impl DataDirs {
                 )));
             }
             if crate::fsutil::is_dir(&assets) && has_levels {
+                // Something else in the table's place (a FIFO, a folder) is not missing.
+                let what = match crate::fsutil::regular_file_metadata(&table) {
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                        format!("{e}: move it aside")
+                    }
+                    _ => "is missing".to_owned(),
+                };
+                let what = what.strip_prefix("it ").unwrap_or(&what);
                 return Err(incomplete(format!(
-                    "`assets/` is incomplete: {} is missing (`cargo run --bin gen-assets` writes it)",
+                    "`assets/` is incomplete: {} {what} (`cargo run --bin gen-assets` writes it)",
                     table.display()
                 )));
             }

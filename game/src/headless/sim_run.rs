@@ -457,7 +457,9 @@ mod command_line {
         #[arg(long, default_value_t = 600)]
         frames: u64,
         /// Input source: idle, bot or script:FILE.
-        #[arg(long, value_name = "SOURCE", default_value = "idle")]
+        #[arg(long, value_name = "SOURCE", default_value = "idle",
+              value_parser = clap::builder::TypedValueParser::try_map(
+              clap::builder::OsStringValueParser::new(), InputSpec::from_os))]
         input: InputSpec,
         /// Seed of the simulation's randomness.
         #[arg(long, default_value_t = 1)]

@@ -56,25 +56,13 @@ impl Write for CheckedStdout {
     }
 }
 
-/// Refuse an output (`--record`, `--screenshot`) that cannot be written, is one of the run's
-/// inputs or one of the game's own data files, before the run: it would fail at its end, or
-/// destroy the input or the player's records.
+/// Refuse an output (`--record`, `--screenshot`, `--save-profile`) before the run: one that
+/// cannot be written, is one of the run's inputs or one of the game's own files
+/// ([`crate::output::check`]). It would fail at the run's end, or destroy what it replaces.
 ///
 /// # Errors
 /// Why `path` cannot be the output, prefixed with `flag`.
 pub fn check_output_arg(flag: &str, path: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
-    crate::fsutil::check_output(path)
-        .and_then(|_| crate::fsutil::check_not_input(path, inputs.iter().copied()))
-        .map_err(|e| anyhow!("{flag}: {e}"))?;
-    if let Ok(store) = crate::records::Store::locate()
-        && crate::records::is_data_file(&store, path)
-    {
-        anyhow::bail!(
-            "{flag}: cannot write {}: it is one of the game's own files in its data folder {}; \
-             choose another file",
-            crate::level::escape_for_display(&path.display().to_string()),
-            crate::level::escape_for_display(&store.dir().display().to_string()),
-        );
-    }
-    Ok(())
+    crate::output::check(path, crate::output::Output::Other, inputs)
+        .map_err(|e| anyhow!("{flag}: {e}"))
 }

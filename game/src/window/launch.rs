@@ -90,12 +90,24 @@ fn check_before_window(args: &PlayArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.edit {
         check_edit_path(path, args.size)?;
     }
+    if let (Some(frames), Some(late)) = (args.frames, args.press.iter().max_by_key(|p| p.frame))
+        && late.frame > frames
+    {
+        anyhow::bail!(
+            "--press at frame {}: the run ends at --frames {frames}, so the key would never be \
+             pressed; press it at a frame from 1 to {frames}, or give more --frames",
+            late.frame
+        );
+    }
     let inputs = play_inputs(args);
     if let Some(path) = &args.record {
         check_output_arg("--record", path, &inputs)?;
     }
     if let Some(path) = &args.screenshot {
         check_output_arg("--screenshot", path, &inputs)?;
+    }
+    if let Some(path) = &args.save_profile {
+        check_output_arg("--save-profile", path, &inputs)?;
     }
     check_display()
 }

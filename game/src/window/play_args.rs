@@ -35,7 +35,9 @@ pub struct PlayArgs {
     pub(crate) height: i32,
     /// Who plays: keyboard, idle, bot (the built-in bot) or script:FILE (held keys per
     /// stretch of steps; see the README).
-    #[arg(long, value_name = "SOURCE", default_value = "keyboard")]
+    #[arg(long, value_name = "SOURCE", default_value = "keyboard",
+          value_parser = clap::builder::TypedValueParser::try_map(
+              clap::builder::OsStringValueParser::new(), InputSpec::from_os))]
     pub(crate) input: InputSpec,
     /// Scripted mode: play exactly N frames (one simulation step each; at least 1), print a
     /// JSON summary and exit.

@@ -226,6 +226,19 @@ pub fn create_dir_all(dir: &Path) -> io::Result<()> {
         let message = format!("{} is a file, not a folder", dir.display());
         return Err(io::Error::other(message));
     }
+    // A symbolic link to nothing: `create_dir_all` would say only "File exists".
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    if fs::metadata(dir).is_err()
+        && let Ok(target) = fs::read_link(dir)
+    {
+        let message = format!(
+            "{} is a symbolic link to {}, which does not exist: make that folder, or remove the \
+             link",
+            dir.display(),
+            target.display()
+        );
+        return Err(io::Error::other(message));
+    }
     // In a browser a folder is there once a file is in it.
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fs::create_dir_all(dir)?;

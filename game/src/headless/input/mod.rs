@@ -69,7 +69,7 @@ impl InputSpec {
 
 /// `--input` named no known source.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown input `{0}` (expected keyboard, idle, bot or script:FILE)")]
+#[error("unknown input `{}` (expected keyboard, idle, bot or script:FILE)", crate::level::escape_for_display(.0))]
 pub struct UnknownInput(pub String);
 
 impl FromStr for InputSpec {
@@ -84,6 +84,30 @@ impl FromStr for InputSpec {
                 Some(path) if !path.is_empty() => Ok(InputSpec::Script(PathBuf::from(path))),
                 _ => Err(UnknownInput(s.to_owned())),
             },
+        }
+    }
+}
+
+impl InputSpec {
+    /// Parse a command-line value that need not be UTF-8: `script:` followed by any file name
+    /// the platform allows (as `--level` takes one), or one of the named sources.
+    ///
+    /// # Errors
+    /// [`UnknownInput`], showing the value with its bytes that are not UTF-8 replaced.
+    pub fn from_os(value: std::ffi::OsString) -> Result<Self, UnknownInput> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::{OsStrExt, OsStringExt};
+            if let Some(path) = value.as_bytes().strip_prefix(b"script:")
+                && !path.is_empty()
+            {
+                let path = std::ffi::OsString::from_vec(path.to_vec());
+                return Ok(InputSpec::Script(PathBuf::from(path)));
+            }
+        }
+        match value.to_str() {
+            Some(text) => text.parse(),
+            None => Err(UnknownInput(value.to_string_lossy().into_owned())),
         }
     }
 }
@@ -174,7 +198,7 @@ impl InputScript {
     /// If the file is not a readable regular file of at most [`MAX_SCRIPT_BYTES`], or a line is
     /// malformed.
     pub fn load(path: &Path) -> Result<Self, InputScriptError> {
-        let shown = path.display().to_string();
+        let shown = crate::level::escape_for_display(&path.display().to_string()).into_owned();
         let read_error = |message: String| InputScriptError::Read {
             path: shown.clone(),
             what: "input script",
@@ -202,7 +226,7 @@ impl InputScript {
     pub fn parse(text: &str) -> Result<Self, (usize, usize, String)> {
         let mut stretches = Vec::new();
         let mut end = 0u64;
-        for (i, raw) in text.lines().enumerate() {
+        for (i, raw) in crate::text_lines::lines(text).enumerate() {
             let line = raw.split('#').next().unwrap_or("");
             let mut words = key_line::words(line);
             let Some((col, count)) = words.next() else {

@@ -153,14 +153,29 @@ pub(crate) fn read_level_file(path: &Path) -> Result<Vec<u8>, LevelError> {
 /// it (`path:line:col: error: message`, the offending line with a caret under the column, and a
 /// hint where there is one), or `ok: N files valid` when every file is a valid level.
 ///
+/// A level with no crates loads (the editor's new level is one) but can never be cleared, so
+/// `check` refuses it too.
+///
 /// Returns the exit code: 0 if every file is a valid level, 1 otherwise.
 pub fn check(paths: &[PathBuf], skins: &[&str], out: &mut dyn Write) -> i32 {
     let mut all_valid = true;
     for path in paths {
-        if let Err(err) = load(path, skins) {
-            all_valid = false;
-            // A closed pipe (`check | head`) must not turn invalid levels into a panic.
-            let _ = writeln!(out, "{err}");
+        // A closed pipe (`check | head`) must not turn invalid levels into a panic.
+        match load(path, skins) {
+            Err(err) => {
+                all_valid = false;
+                let _ = writeln!(out, "{err}");
+            }
+            Ok(level) if level.crates.is_empty() => {
+                all_valid = false;
+                let _ = writeln!(
+                    out,
+                    "{}: error: the room has no crates, so it can never be cleared\n  \
+                     = hint: put at least one crate `c` (or keg `k`) on the map",
+                    super::escape_for_display(&path.display().to_string())
+                );
+            }
+            Ok(_) => {}
         }
     }
     if !all_valid {

@@ -36,6 +36,7 @@ mod escape;
 mod excerpt;
 pub(crate) mod format;
 mod generate;
+mod head;
 mod loading;
 mod map_cells;
 mod parsed;
@@ -65,6 +66,7 @@ pub use generate::{
     DENSE_PERIOD, Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, TooManyCrates, generate,
     generate_dense, generate_level, generate_with_kegs,
 };
+pub use head::{WHOLE_READ_MAX_BYTES, head_name};
 pub use loading::{check, load, parse, parse_bytes};
 pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Skin, Tile};
 #[cfg(not(target_arch = "wasm32"))]

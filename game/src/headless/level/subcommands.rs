@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use crate::game_data::GameData;
 use crate::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, check, generate_level};
+use crate::output::Output;
 use crate::tool_io::{CheckedStdout, print_out, stdout_error};
 
 /// The `gen-level` subcommand's options.
 #[derive(clap::Args, Debug)]
 pub struct GenLevelArgs {
-    /// Number of crates; crates and kegs together at most 8029440 (the most the block layout
+    /// Number of crates; crates and kegs together at least 1 and at most 8029440 (the most the block layout
     /// fits in the format's map size limit), or 10000000 with --dense.
     #[arg(long, default_value_t = 0, value_parser = crate_count)]
     crates: usize,
@@ -26,9 +27,13 @@ pub struct GenLevelArgs {
     /// instead of clusters in blocks: up to 10000000 crates, the format's limit.
     #[arg(long)]
     dense: bool,
-    /// Output file (stdout without it).
+    /// Output file (stdout without it). Never one of the game's own files; an existing level
+    /// only with --force.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace the existing level file --out names.
+    #[arg(long, requires = "out")]
+    force: bool,
 }
 
 /// `--crates`: a count `gen-level` can place in some layout, checked before anything is
@@ -51,8 +56,22 @@ fn crate_count(text: &str) -> Result<usize, String> {
 /// fit the layout together are a usage error (exit 2).
 ///
 /// # Errors
-/// The output file or standard output failing.
+/// An `--out` the output gate refuses, or it or standard output failing.
 pub fn gen_level(args: GenLevelArgs) -> anyhow::Result<ExitCode> {
+    let output = Output::Level { force: args.force };
+    if let Some(path) = &args.out {
+        // Before the level is made: a big one takes a while.
+        crate::output::check(path, output, &[])?;
+    }
+    if args.crates == 0 && args.kegs == 0 {
+        // Not `eprintln!`, which panics when stderr cannot be written.
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: --crates: a room with no crates can never be cleared; give --crates N \
+             (or --kegs K) of 1 or more"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let layout = if args.dense {
         Layout::Dense
     } else {
@@ -74,7 +93,7 @@ pub fn gen_level(args: GenLevelArgs) -> anyhow::Result<ExitCode> {
         }
     };
     match args.out {
-        Some(path) => crate::fsutil::write_atomic(&path, text.as_bytes())?,
+        Some(path) => crate::output::write(&path, output, text.as_bytes())?,
         None => print_out(&text)?,
     }
     Ok(ExitCode::SUCCESS)

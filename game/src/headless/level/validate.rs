@@ -251,7 +251,8 @@ impl Validator<'_> {
     }
 
     /// Check the par times: each a number of seconds in `(0, MAX_PAR_SECONDS]`, gold faster
-    /// than silver faster than bronze. Kept in steps, rounded to the nearest.
+    /// than silver faster than bronze. Kept in steps, rounded to the nearest: each at least
+    /// one step, and each a step or more slower than the medal before it.
     fn par(&self, par: &RawPar) -> Result<Par, LevelError> {
         let hint = "par times are the seconds to clear the room for each medal, gold the \
                     fastest, e.g. `par: (gold: 30, silver: 45, bronze: 70)`";
@@ -263,35 +264,43 @@ impl Validator<'_> {
             .enumerate()
         {
             let at = || self.at(&[Field("par"), Field(medal.name())]);
+            let fail = |message: String| Err(self.rep.at(at(), message).with_hint(hint));
+            let shown = seconds_shown(seconds);
             if !(seconds > 0.0 && seconds <= MAX_PAR_SECONDS) {
-                return Err(self
-                    .rep
-                    .at(
-                        at(),
-                        format!(
-                            "the {medal} par time must be more than 0 and at most \
-                             {MAX_PAR_SECONDS} seconds, found {seconds}"
-                        ),
-                    )
-                    .with_hint(hint));
+                return fail(format!(
+                    "the {medal} par time must be more than 0 and at most {MAX_PAR_SECONDS} \
+                     seconds, found {shown}"
+                ));
             }
             if let Some((better, faster)) = previous
                 && seconds <= faster
             {
-                return Err(self
-                    .rep
-                    .at(
-                        at(),
-                        format!(
-                            "the {medal} par time ({seconds} s) must be slower than {better} \
-                             ({faster} s)"
-                        ),
-                    )
-                    .with_hint(hint));
+                return fail(format!(
+                    "the {medal} par time ({shown} s) must be slower than {better} ({} s)",
+                    seconds_shown(faster)
+                ));
+            }
+            // In range, so the product is a small whole number of steps.
+            let in_steps = (seconds * f64::from(STEPS_PER_SECOND)).round() as u64;
+            if in_steps == 0 {
+                return fail(format!(
+                    "the {medal} par time ({shown} s) is under one step (1/{STEPS_PER_SECOND} s), \
+                     the shortest time the clock shows"
+                ));
+            }
+            if let Some((better, faster)) = previous
+                && i > 0
+                && in_steps == steps[i - 1]
+            {
+                return fail(format!(
+                    "the {medal} par time ({shown} s) is the same number of steps as {better} \
+                     ({} s) once rounded to steps of 1/{STEPS_PER_SECOND} s, so the two medals \
+                     could not be told apart: make it at least one step slower",
+                    seconds_shown(faster)
+                ));
             }
             previous = Some((medal, seconds));
-            // In range, so the product is a small whole number of steps.
-            steps[i] = (seconds * f64::from(STEPS_PER_SECOND)).round().max(1.0) as u64;
+            steps[i] = in_steps;
         }
         let [gold, silver, bronze] = steps;
         Ok(Par {
@@ -425,5 +434,15 @@ impl Validator<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A number of seconds as a message shows it: as written for everyday sizes, in exponent form
+/// (`1e308`) for the very large and the very small, never hundreds of digits.
+fn seconds_shown(seconds: f64) -> String {
+    if seconds == 0.0 || (1e-3..1e7).contains(&seconds.abs()) {
+        format!("{seconds}")
+    } else {
+        format!("{seconds:e}")
     }
 }

@@ -32,7 +32,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum DataFileError {
     /// The file exists but could not be read.
-    #[error("cannot read {}: {}; using the defaults, and the next save keeps a copy of the file aside", shown(.path), escape_for_display(&.error.to_string()))]
+    #[error("cannot read {}: {}; using the defaults, and {}", shown(.path), escape_for_display(&.error.to_string()), next_save(.error))]
     Read {
         /// The file.
         path: PathBuf,
@@ -60,7 +60,7 @@ pub enum DataFileError {
         damaged: PathBuf,
     },
     /// The file could not be written (or the damaged one kept).
-    #[error("cannot save {}: {}; check that the folder is writable, or set {ENV_VAR} to one that is", shown(.path), escape_for_display(&.error.to_string()))]
+    #[error("cannot save {}: {}{}", shown(.path), escape_for_display(&.error.to_string()), write_hint(.error))]
     Write {
         /// The file or folder the failing operation was on.
         path: PathBuf,
@@ -125,6 +125,36 @@ pub struct Merged {
     pub damaged: bool,
 }
 
+/// What the next save does with a file that could not be read because of `error`: keeps a
+/// copy aside, or, for a folder or FIFO in its place, nothing until the player moves it.
+pub fn next_save(error: &io::Error) -> &'static str {
+    if is_not_a_file(error) {
+        "nothing is saved there until it is moved or removed (move it out of the data folder)"
+    } else {
+        "the next save keeps a copy of the file aside"
+    }
+}
+
+/// What a save says when the file's name is taken by a folder or FIFO.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}; move or remove it, and the game saves its file there")]
+struct InTheWay(String);
+
+/// The advice after a failed save: to move what is in the way, or to check the folder.
+pub fn write_hint(error: &io::Error) -> String {
+    if error.get_ref().is_some_and(|e| e.is::<InTheWay>()) {
+        String::new()
+    } else {
+        format!("; check that the folder is writable, or set {ENV_VAR} to one that is")
+    }
+}
+
+fn is_not_a_file(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|e| e.is::<crate::fsutil::read::NotRegularFile>())
+}
+
 /// Save the data file `stem`.txt in `dir`: under the folder's lock for it, read the file as it
 /// is now (at most `limit` bytes), let `merge` make the text to write from its bytes (`None`
 /// when it is missing or cannot be read), keep a damaged (or unreadable) file under
@@ -146,6 +176,11 @@ pub fn save_merged(
     let (bytes, unreadable) = match crate::fsutil::read_bounded(&path, limit) {
         Ok(bytes) => (Some(bytes), false),
         Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => (None, false),
+        // A folder or FIFO in the file's place is the player's to move: it is never linked
+        // aside (a link to a FIFO is no copy) nor replaced.
+        Err(BoundedReadError::Io(e)) if is_not_a_file(&e) => {
+            return Err((path, io::Error::other(InTheWay(e.to_string()))));
+        }
         Err(_) => (None, true),
     };
     let merged = merge(bytes.as_deref());
@@ -224,7 +259,7 @@ impl DataFile {
         let mut items = Vec::new();
         let mut skipped = 0;
         let mut first: Option<(usize, String)> = None;
-        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        for (i, line) in crate::text_lines::byte_lines(bytes).enumerate() {
             let parsed = std::str::from_utf8(line)
                 .map_err(|_| "not valid UTF-8".to_owned())
                 .and_then(|l| {

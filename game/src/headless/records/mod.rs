@@ -137,8 +137,8 @@ pub enum RecordsError {
     NoDataDir,
     /// The file exists but could not be read.
     #[error(
-        "cannot read best times from {}: {}; best times start empty, and the next save keeps a copy of the file aside",
-        shown(.path), escape_for_display(&.error.to_string())
+        "cannot read best times from {}: {}; best times start empty, and {}",
+        shown(.path), escape_for_display(&.error.to_string()), datafile::next_save(.error)
     )]
     Read {
         /// The best-times file.
@@ -176,8 +176,8 @@ pub enum RecordsError {
     },
     /// The file could not be written (or the damaged one kept).
     #[error(
-        "cannot save best times to {}: {}; check that the folder is writable, or set {ENV_VAR} to one that is",
-        shown(.path), escape_for_display(&.error.to_string())
+        "cannot save best times to {}: {}{}",
+        shown(.path), escape_for_display(&.error.to_string()), datafile::write_hint(.error)
     )]
     Write {
         /// The file or folder the failing operation was on.
@@ -202,7 +202,8 @@ pub enum RecordsError {
         /// The time given.
         steps: u64,
     },
-    /// The level name cannot be a key: empty, too long, or holding control characters.
+    /// The level name cannot be a key: empty, too long, holding control characters, or not
+    /// UTF-8.
     #[error("cannot record a best time for level \"{}\": {reason}", escape_for_display(.name))]
     BadLevelName {
         /// The name given to [`BestTimes::record`].
@@ -402,7 +403,8 @@ impl BestTimes {
     ///
     /// # Errors
     /// [`RecordsError::BadLevelName`] for a name that is empty, longer than
-    /// [`MAX_NAME_BYTES`] or holds control characters; [`RecordsError::TableFull`] for a new
+    /// [`MAX_NAME_BYTES`], holds control characters or U+FFFD (what a file name that is not
+    /// UTF-8 shows as); [`RecordsError::TableFull`] for a new
     /// level when [`MAX_LEVELS`] others are held. The table is unchanged.
     pub fn record(&mut self, level: &str, steps: u64) -> Result<Outcome, RecordsError> {
         check_name(level).map_err(|reason| RecordsError::BadLevelName {
@@ -489,7 +491,7 @@ fn parse_table(bytes: &[u8]) -> (BTreeMap<String, u64>, Option<Damage>) {
     let mut times = BTreeMap::new();
     let mut skipped = 0;
     let mut first: Option<(usize, String)> = None;
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (i, line) in crate::text_lines::byte_lines(bytes).enumerate() {
         let parsed = std::str::from_utf8(line)
             .map_err(|_| "not valid UTF-8".to_owned())
             .and_then(parse_line);
@@ -538,6 +540,13 @@ pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
         Err("the name is longer than 255 bytes")
     } else if name.chars().any(char::is_control) {
         Err("the name holds a control character")
+    } else if name.contains(char::REPLACEMENT_CHARACTER) {
+        // What a file name that is not UTF-8 becomes when shown: two such levels would share
+        // one key, and one would lose its record to the other.
+        Err(
+            "the file name is not valid UTF-8 (or holds U+FFFD), so it could be taken for another \
+             level's; rename the file",
+        )
     } else {
         Ok(())
     }
@@ -652,6 +661,19 @@ mod tests {
             .filter_map(|l| parse_line(l).unwrap())
             .collect();
         assert_eq!(parsed, best.times);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn names_that_are_not_utf8_are_refused_rather_than_shared() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut best = BestTimes::in_memory();
+        for bytes in [&b"\xfe.ron"[..], b"\xff.ron"] {
+            let shown = std::ffi::OsStr::from_bytes(bytes).to_string_lossy();
+            let err = best.record(&shown, 100).unwrap_err();
+            assert!(err.to_string().contains("not valid UTF-8"), "{err}");
+        }
+        assert!(best.is_empty());
     }
 
     #[test]

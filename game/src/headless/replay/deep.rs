@@ -34,6 +34,12 @@ use crate::sim::{Sim, state_hash};
 /// same.
 pub const RUNS: [&str; 2] = ["dirty optimization on", "dirty optimization off"];
 
+/// The most work deep verification takes on: steps re-simulated times the room's entities.
+/// Run B steps every entity in every step (the dirty optimization off), about 0.3 to 0.6 us an
+/// entity on the machine of BENCHMARKS.md, so 100,000,000 is about half a minute to a minute:
+/// a 2,000-crate room for 50,000 steps (14 minutes of play), a 100,000-crate one for 1,000.
+pub const MAX_ENTITY_STEPS: u64 = 100_000_000;
+
 /// What deep verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeepOutcome {
@@ -44,6 +50,25 @@ pub enum DeepOutcome {
         /// Steps compared.
         steps: u64,
     },
+    /// Not re-simulated: `steps` steps of `entities` entities is over [`MAX_ENTITY_STEPS`].
+    OverBudget {
+        /// Steps it would re-simulate.
+        steps: u64,
+        /// Entities in the room at its start.
+        entities: u64,
+    },
+}
+
+/// How far deep verification has gone, for a progress line: `done` of `total` steps of pass
+/// `pass` (1: find the step, 2: find the system).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// 1 or 2.
+    pub pass: u8,
+    /// Steps re-simulated in this pass.
+    pub done: u64,
+    /// Steps this pass re-simulates.
+    pub total: u64,
 }
 
 /// Where two runs part, and both their states there.
@@ -83,6 +108,14 @@ impl fmt::Display for DeepOutcome {
                  build, on a platform whose arithmetic differs, or by a run this build cannot \
                  repeat)"
             ),
+            DeepOutcome::OverBudget { steps, entities } => write!(
+                f,
+                "not re-simulated: {steps} steps of a room of {entities} entities is {} \
+                 entity-steps, over the {MAX_ENTITY_STEPS} deep verification takes on (about a \
+                 minute); the checkpoints above are what `--verify` found, and a shorter \
+                 recording of the run can be verified deeply",
+                steps.saturating_mul(*entities)
+            ),
         }
     }
 }
@@ -100,6 +133,22 @@ pub fn compare_runs(
     steps: u64,
     extra: &dyn Fn(&mut Sim),
 ) -> Result<DeepOutcome, ReplayError> {
+    compare_runs_with_progress(replay, atlas, levels_dir, steps, extra, &mut |_| {})
+}
+
+/// [`compare_runs`], refusing a run over [`MAX_ENTITY_STEPS`] before it starts
+/// ([`DeepOutcome::OverBudget`]), and calling `progress` at every tenth of each pass.
+///
+/// # Errors
+/// As [`compare_runs`].
+pub fn compare_runs_with_progress(
+    replay: &Replay,
+    atlas: &AtlasData,
+    levels_dir: Option<&Path>,
+    steps: u64,
+    extra: &dyn Fn(&mut Sim),
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DeepOutcome, ReplayError> {
     let pair = || -> Result<[Sim; 2], ReplayError> {
         let (_, _, mut a) = load_sim(replay, atlas, levels_dir)?;
         let (_, _, mut b) = load_sim(replay, atlas, levels_dir)?;
@@ -110,11 +159,23 @@ pub fn compare_runs(
     };
     // First the step: the whole state compared after each one (O(N) a step).
     let [mut a, mut b] = pair()?;
+    let entities = a.world().len().max(1) as u64;
+    if steps.saturating_mul(entities) > MAX_ENTITY_STEPS {
+        return Ok(DeepOutcome::OverBudget { steps, entities });
+    }
+    let mut tell = |pass: u8, done: u64, total: u64| {
+        // At every tenth: a line a person can watch, and few enough for a long run.
+        let tenth = |n: u64| n.saturating_mul(10) / total.max(1);
+        if done == total || tenth(done) != tenth(done - 1) {
+            progress(Progress { pass, done, total });
+        }
+    };
     let mut parted = None;
     for step in 0..steps {
         let input = replay.input_at(step);
         a.step(input);
         b.step(input);
+        tell(1, step + 1, steps);
         if a.state_hash() != b.state_hash() {
             parted = Some(step);
             break;
@@ -129,6 +190,7 @@ pub fn compare_runs(
     for step in 0..parted {
         a.step(replay.input_at(step));
         b.step(replay.input_at(step));
+        tell(2, step + 1, parted);
     }
     let [after_a, after_b] =
         [&mut a, &mut b].map(|sim| after_each_system(sim, replay.input_at(parted)));
@@ -200,7 +262,7 @@ pub fn write_states(
 ) -> Result<[PathBuf; 2], crate::fsutil::WriteError> {
     let paths = [0, 1].map(|i| states_path(replay_file, i));
     for (path, text) in paths.iter().zip(&parting.states) {
-        crate::fsutil::write_atomic(path, text.as_bytes())?;
+        crate::output::write(path, crate::output::Output::Other, text.as_bytes())?;
     }
     Ok(paths)
 }

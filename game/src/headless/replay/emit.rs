@@ -34,13 +34,17 @@ impl Replay {
         s
     }
 
-    /// Write the replay to `path` through the game's output gate
-    /// ([`crate::fsutil::write_atomic`]: atomic, never onto a FIFO, device or directory, never
-    /// into a missing directory).
+    /// Write the replay to `path` through the game's output gate ([`crate::output::write`]:
+    /// atomic, never onto a FIFO, device or directory, never into a missing directory, never
+    /// onto one of the game's own files).
     ///
     /// # Errors
     /// If the file cannot be written; the message names `path` and says why.
     pub fn save(&self, path: &Path) -> Result<(), crate::fsutil::WriteError> {
-        crate::fsutil::write_atomic(path, self.to_text().as_bytes())
+        crate::output::write(
+            path,
+            crate::output::Output::Other,
+            self.to_text().as_bytes(),
+        )
     }
 }

@@ -3,16 +3,17 @@
 use super::syntax::{SyntaxError, SyntaxErrorKind, Wanted};
 use crate::input::key_line;
 
-/// The replay's lines with 1-based numbers, trailing whitespace and `\r` trimmed.
+/// The replay's lines ([`crate::text_lines::lines`]) with 1-based numbers, trailing whitespace
+/// trimmed.
 pub(super) struct Lines<'a> {
-    inner: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
+    inner: std::iter::Peekable<std::iter::Enumerate<crate::text_lines::Lines<'a>>>,
     last: usize,
 }
 
 impl<'a> Lines<'a> {
     pub(super) fn new(text: &'a str) -> Self {
         Self {
-            inner: text.lines().enumerate().peekable(),
+            inner: crate::text_lines::lines(text).enumerate().peekable(),
             last: 0,
         }
     }

@@ -31,7 +31,7 @@ impl Replay {
     /// of at most [`MAX_FILE_BYTES`] of UTF-8, [`TextFileError::Syntax`] at its first malformed
     /// line.
     pub fn load(path: &Path) -> Result<Self, ReplayError> {
-        let shown = path.display().to_string();
+        let shown = crate::level::escape_for_display(&path.display().to_string()).into_owned();
         let read_error = |message: String| {
             ReplayError::File(TextFileError::Read {
                 path: shown.clone(),

@@ -113,15 +113,21 @@ pub fn saved_path(data_dir: &Path, level_file: &Path, steps: u64) -> PathBuf {
 
 /// Where the room-cleared screen saves a replay whose text is `text`: [`saved_path`], unless a
 /// different file already holds that name; then the first of `<stem>-<steps>-2.replay`,
-/// `-3`, ... that is free or holds the same text. A saved replay never replaces another.
+/// `-3`, ... that is free or holds the same text. A saved replay never replaces another, and
+/// a name that is not a regular file (a FIFO, a folder) is passed over unopened.
 pub fn unused_saved_path(data_dir: &Path, level_file: &Path, steps: u64, text: &str) -> PathBuf {
     let first = saved_path(data_dir, level_file, steps);
     let stem = first
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let free = |path: &Path| match std::fs::read(path) {
-        Ok(bytes) => bytes == text.as_bytes(),
-        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    // Read through the regular-file gate: a FIFO, a folder or anything too big to be this
+    // replay is taken, never opened or waited on.
+    let free = |path: &Path| {
+        if !crate::fsutil::exists(path) {
+            return true;
+        }
+        let limit = text.len() as u64;
+        crate::fsutil::read_bounded(path, limit).is_ok_and(|bytes| bytes == text.as_bytes())
     };
     std::iter::once(first.clone())
         .chain((2..=MAX_SAME_NAME).map(|n| first.with_file_name(format!("{stem}-{n}.replay"))))
@@ -167,6 +173,23 @@ mod tests {
             taken,
             "the same text is the same replay"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_at_a_saved_replays_name_is_passed_over_unopened() {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-replay-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("replays")).unwrap();
+        let fifo = dir.join("replays/first_swing-416.replay");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        std::fs::create_dir(dir.join("replays/first_swing-416-2.replay")).unwrap();
+        let path = unused_saved_path(&dir, Path::new("levels/first_swing.ron"), 416, "a run");
+        assert_eq!(path, dir.join("replays/first_swing-416-3.replay"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,6 +1,9 @@
 //! [`ReplayError`]: why a replay could not be read, written or verified.
 
-/// Why a replay could not be read, written or verified.
+use crate::level::escape_for_display;
+
+/// Why a replay could not be read, written or verified. Paths and text from files are escaped
+/// as they are shown (`\u{202e}` rather than the character itself).
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// The replay file could not be read (missing, not a regular file, too large, not UTF-8),
@@ -8,7 +11,7 @@ pub enum ReplayError {
     #[error(transparent)]
     File(crate::input::TextFileError),
     /// The replay's level file cannot be found or read.
-    #[error("the replay's level {level}: {message}")]
+    #[error("the replay's level {}: {}", escape_for_display(.level), escape_for_display(.message))]
     Level {
         /// The level as the replay names it.
         level: String,
@@ -17,7 +20,8 @@ pub enum ReplayError {
     },
     /// The level file's bytes are not those recorded.
     #[error(
-        "the level {path} changed since the replay was recorded (its bytes hash to {found:016x}, the replay was recorded on {recorded:016x}); replaying it would be a different game"
+        "the level {} changed since the replay was recorded (its bytes hash to {found:016x}, the replay was recorded on {recorded:016x}); replaying it would be a different game",
+        escape_for_display(.path)
     )]
     LevelChanged {
         /// The level file found.

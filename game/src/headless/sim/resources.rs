@@ -4,6 +4,9 @@
 use std::collections::{HashMap, VecDeque};
 
 use ecs::Entity;
+use rand::Rng as _;
+/// The generator [`SimRng`] draws from.
+pub use rand_pcg::Pcg32;
 
 use crate::atlas::clip_names::{self, Facing};
 use crate::atlas::{AtlasData, FrameRect};
@@ -281,13 +284,15 @@ impl Default for Camera {
     }
 }
 
-/// The simulation's only source of randomness, seeded from the command line: PCG32 (O'Neill's
-/// PCG-XSH-RR with 64-bit state and 32-bit output, <https://www.pcg-random.org/>), written out
-/// here so that no crate update can change a run. Its algorithm is fixed: a replay or a gold
-/// time recorded today verifies with any later build, on any platform (only integer arithmetic;
-/// floats are made from its words by exact IEEE operations, [`SimRng::range_f32`]).
-/// `game/tests/sim_rng.rs` pins its first outputs. It counts the 32-bit words drawn, so that its
-/// state is known from two numbers, the seed and the words drawn, which the state hash covers.
+/// The simulation's only source of randomness, seeded from the command line: `rand_pcg`'s
+/// [`Pcg32`] (O'Neill's PCG-XSH-RR with 64-bit state and 32-bit output,
+/// <https://www.pcg-random.org/>), which `rand` documents as portable and reproducible, drawn
+/// through `rand`'s [`Rng`] trait. Only integer arithmetic: a replay or a gold time recorded
+/// today verifies on any platform, and `Cargo.lock` keeps the crate's version (floats are made
+/// from its words by exact IEEE operations, [`SimRng::range_f32`]). `game/tests/sim_rng.rs`
+/// pins its first outputs against the PCG paper's reference, so an update that changed them
+/// fails there first. It counts the 32-bit words drawn, so that its state is known from two
+/// numbers, the seed and the words drawn, which the state hash covers.
 #[derive(Clone, Debug)]
 pub struct SimRng {
     pcg: Pcg32,
@@ -337,48 +342,6 @@ impl SimRng {
     pub fn range_f32_of(word: u32, lo: f32, hi: f32) -> f32 {
         let u = (word >> 8) as f32 * (1.0 / (1u32 << 24) as f32);
         lo + (hi - lo) * u
-    }
-}
-
-/// PCG32 (PCG-XSH-RR 64/32), as the PCG paper's reference `pcg32_srandom_r` and
-/// `pcg32_random_r` define it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pcg32 {
-    state: u64,
-    /// The stream's increment: always odd.
-    inc: u64,
-}
-
-impl Pcg32 {
-    const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
-
-    /// A generator with initial state `init_state` on stream `stream` (`pcg32_srandom_r`).
-    pub fn new(init_state: u64, stream: u64) -> Self {
-        let mut pcg = Self {
-            state: 0,
-            inc: (stream << 1) | 1,
-        };
-        pcg.advance();
-        pcg.state = pcg.state.wrapping_add(init_state);
-        pcg.advance();
-        pcg
-    }
-
-    /// The next output (`pcg32_random_r`): the old state, xorshifted high bits rotated by its
-    /// top five bits.
-    pub fn next_u32(&mut self) -> u32 {
-        let old = self.state;
-        self.advance();
-        let xorshifted = (((old >> 18) ^ old) >> 27) as u32;
-        let rot = (old >> 59) as u32;
-        xorshifted.rotate_right(rot)
-    }
-
-    fn advance(&mut self) {
-        self.state = self
-            .state
-            .wrapping_mul(Self::MULTIPLIER)
-            .wrapping_add(self.inc);
     }
 }
 

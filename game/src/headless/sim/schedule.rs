@@ -9,12 +9,13 @@ use super::components::{
     Animating, Animation, CameraTarget, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
     Player, Position, Sprite, Stunned, Velocity,
 };
+use super::game_events::CrateHit;
 use super::state_hash::{self, CheckpointSum};
 use super::systems::{
     animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
     checkpoint::Checkpoint, collision::Collision, damage::Damage, debug_stats,
     draw_data::DrawDataSystem, explosion, fuse::FuseSystem, hit_flash, lifetime,
-    movement::Movement, player_control, spatial_hash::SpatialHashSystem, stun,
+    movement::Movement, player_control, spatial_hash, stun,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -60,7 +61,7 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .requires::<Collider>()
             .watches::<Position>()
             .watches::<Collider>(),
-        SpatialHashSystem::default(),
+        spatial_hash::run,
     );
     world.add_system(
         SystemDesc::new("collision")
@@ -75,46 +76,47 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
     world.add_system(
         // It reads the step's `CrateHit` events and needs no entity list; requiring the player
         // keeps its tracked set at one entity instead of every crate of the level.
-        SystemDesc::new("damage").priority(61).requires::<Player>(),
+        SystemDesc::new("damage")
+            .priority(61)
+            .requires::<Player>()
+            .on_event::<CrateHit>(),
         Damage::default(),
     );
-    // The timers (`fuse` to `stun`) watch their own timer: each run counts every timer it
-    // tracks down, a write that makes them dirty for the next run. So a timer system runs on
-    // every update while some entity has its timer, and is skipped, untouched, once none has
-    // (most steps of a room).
+    // The timers (`fuse` to `stun`) count down every timer they track on every update; with
+    // none to track a run costs a call.
     world.add_system(
         SystemDesc::new("fuse")
             .priority(62)
             .requires::<Fuse>()
-            .watches::<Fuse>(),
+            .every_update(),
         FuseSystem::default(),
     );
     world.add_system(
         SystemDesc::new("hit_flash")
             .priority(70)
             .requires::<HitFlash>()
-            .watches::<HitFlash>(),
+            .every_update(),
         hit_flash::run,
     );
     world.add_system(
         SystemDesc::new("explosion")
             .priority(71)
             .requires::<Exploding>()
-            .watches::<Exploding>(),
+            .every_update(),
         explosion::run,
     );
     world.add_system(
         SystemDesc::new("lifetime")
             .priority(72)
             .requires::<Lifetime>()
-            .watches::<Lifetime>(),
+            .every_update(),
         lifetime::run,
     );
     world.add_system(
         SystemDesc::new("stun")
             .priority(73)
             .requires::<Stunned>()
-            .watches::<Stunned>(),
+            .every_update(),
         stun::run,
     );
     world.add_system(

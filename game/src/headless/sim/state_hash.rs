@@ -110,14 +110,14 @@ pub fn entity_contribution(world: &World, e: Entity) -> u64 {
 pub struct HashedIds {
     /// Per registered type of the table: its place in the table and its id.
     ids: Vec<(usize, ComponentId)>,
-    /// [`World::component_type_count`] when `ids` was made (`None`: never).
+    /// [`ecs::diagnostics::component_type_count`] when `ids` was made (`None`: never).
     types_seen: Option<usize>,
 }
 
 impl HashedIds {
     /// Look the ids up again if a component type was registered since the last call.
     pub fn refresh(&mut self, world: &World) {
-        if self.types_seen == Some(world.component_type_count()) {
+        if self.types_seen == Some(ecs::diagnostics::component_type_count(world)) {
             return;
         }
         self.ids = COMPONENTS
@@ -125,7 +125,7 @@ impl HashedIds {
             .enumerate()
             .filter_map(|(i, c)| (c.id_in)(world).map(|id| (i, id)))
             .collect();
-        self.types_seen = Some(world.component_type_count());
+        self.types_seen = Some(ecs::diagnostics::component_type_count(world));
     }
 }
 
@@ -196,7 +196,7 @@ impl<'w> HashedColumns<'w> {
     /// Feed `e`'s components, each after its tag, in table order.
     fn hash_components(&self, world: &World, e: Entity, h: &mut Fnv) {
         for &(tag, id, column) in self.columns.iter().map_while(Option::as_ref) {
-            if world.has_id(e, id) {
+            if ecs::diagnostics::has_id(world, e, id) {
                 column.hash_entity(e, tag, h);
             }
         }
@@ -589,7 +589,7 @@ pub fn state_text(world: &World) -> String {
     for e in world.iter_entities() {
         let _ = writeln!(out, "entity {}v{}", e.index(), e.generation());
         for &(_, id, column) in columns.columns.iter().flatten() {
-            if world.has_id(e, id)
+            if ecs::diagnostics::has_id(world, e, id)
                 && let Some(text) = column.text(e)
             {
                 let _ = writeln!(out, "  {text}");
@@ -695,7 +695,7 @@ fn hashed_column<T: Component + Hashed + Sync + std::fmt::Debug>(
     world: &World,
     id: ComponentId,
 ) -> Option<&dyn HashColumn> {
-    Some(world.column_by_id::<T>(id)?)
+    Some(ecs::diagnostics::column_by_id::<T>(world, id)?)
 }
 
 struct ResourceEntry {

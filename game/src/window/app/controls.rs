@@ -21,6 +21,7 @@ impl App {
         // Taken every frame, editing or not, so events never pile up.
         let events = self.devices.feed.take();
         let mut quit = is_quit_requested() && self.may_discard_edits(Command::Title, "closing");
+        self.note_presses_not_taken();
         match &self.mode {
             Mode::Editing => quit |= self.editor_input(&events),
             Mode::Title(title) if title.new_level.is_some() => self.new_level_events(&events),
@@ -32,6 +33,25 @@ impl App {
             }
         }
         quit
+    }
+
+    /// Note the scripted presses of this frame that its screen takes no game keys on (the
+    /// editor, the new-level form, the settings), for the run's report.
+    fn note_presses_not_taken(&mut self) {
+        let why = match &self.mode {
+            Mode::Editing => "the editor is open, and takes no game keys",
+            Mode::Title(title) if title.new_level.is_some() => {
+                "the new-level form is open, and takes no game keys"
+            }
+            Mode::Settings { .. } => "the settings screen is open, and takes no game keys",
+            _ => return,
+        };
+        let frame = self.frames.frame;
+        if let Some(script) = &mut self.script {
+            let missed = script.press.iter().filter(|p| p.frame == frame);
+            let notes: Vec<String> = missed.map(|p| format!("{p}: {why}")).collect();
+            script.presses_not_taken.extend(notes);
+        }
     }
 
     /// The editor takes input in scripted runs too (with `--edit` only), so tests can drive it

@@ -286,15 +286,27 @@ impl App {
             .iter()
             .map(|path| {
                 let file = level_key(path);
-                // A level that does not load is listed by its file name, without par times.
-                let level = crate::level::load(path, &skins).ok();
+                let campaign = self.records.campaign.position(&file).is_some();
+                // A level that does not load is listed by its file name, without par times. A
+                // big sandbox level (no medals) is listed by the name at its head, unread past
+                // it, so a folder of them never holds the title.
+                let big = !campaign
+                    && crate::fsutil::regular_file_metadata(path)
+                        .is_ok_and(|m| m.len() >= crate::level::WHOLE_READ_MAX_BYTES);
+                let level = (!big)
+                    .then(|| crate::level::load(path, &skins).ok())
+                    .flatten();
                 let unplayable = self.records.unplayable.get(&file);
                 TitleEntry {
-                    name: level.as_ref().map(|l| l.name.clone()),
+                    name: match &level {
+                        Some(level) => Some(level.name.clone()),
+                        None if big => crate::level::head_name(path),
+                        None => None,
+                    },
                     par: level.and_then(|l| l.par),
                     best: self.records.best.best(&file),
                     open: self.records.is_open(&file) && unplayable != Some(&Unplayable::Missing),
-                    campaign: self.records.campaign.position(&file).is_some(),
+                    campaign,
                     problem: unplayable.map(|u| u.label()),
                     why: self.why_open(&file),
                     file,

@@ -170,6 +170,24 @@ pub struct ScriptedPress {
     pub command: Command,
 }
 
+impl std::fmt::Display for ScriptedPress {
+    /// `F7@300`, as it was given.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let key = KEYS
+            .iter()
+            .find(|&&(c, _, _)| c == self.command)
+            .map(|&(_, key, _)| format!("{key:?}"))
+            .or_else(|| {
+                View::ALL
+                    .iter()
+                    .find(|e| Command::ToggleView(e.view) == self.command)
+                    .map(|e| format!("{:?}", e.key))
+            })
+            .unwrap_or_else(|| format!("{:?}", self.command));
+        write!(f, "{key}@{}", self.frame)
+    }
+}
+
 impl std::str::FromStr for ScriptedPress {
     type Err = String;
 

@@ -54,6 +54,8 @@ pub(super) struct Script {
     pub press: Vec<super::keys::ScriptedPress>,
     /// Each frame's mean brightness so far, when the run reports them.
     pub brightness: Option<Vec<f32>>,
+    /// Presses that fell on a screen that takes no game keys, and why (`F7@50: ...`).
+    pub presses_not_taken: Vec<String>,
 }
 
 impl Script {
@@ -64,6 +66,7 @@ impl Script {
             screenshot: opts.screenshot.clone(),
             press: opts.press.clone(),
             brightness: opts.report_brightness.then(Vec::new),
+            presses_not_taken: Vec::new(),
         })
     }
 }

@@ -4,10 +4,11 @@ use std::path::Path;
 
 use macroquad::prelude::get_screen_data;
 
-use crate::fsutil::{WriteError, write_atomic};
+use crate::fsutil::WriteError;
+use crate::output::{Output, write};
 
 /// Write the frame drawn so far to `path` as an RGBA PNG, through the game's output gate
-/// ([`crate::fsutil::write_atomic`]).
+/// ([`crate::output::write`]).
 ///
 /// # Errors
 /// If the file cannot be written.
@@ -24,7 +25,7 @@ pub fn save(path: &Path) -> Result<(), WriteError> {
         path: path.to_owned(),
         message: format!("cannot encode the PNG: {e}"),
     })?;
-    write_atomic(path, &png)
+    write(path, Output::Other, &png)
 }
 
 /// The mean brightness of the frame drawn so far: the mean over its pixels of (R + G + B) / 3,

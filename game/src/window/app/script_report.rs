@@ -85,6 +85,9 @@ pub struct ScriptReport {
     /// Compare mode's lines at the end (`--debug compare`, F8), if it is on: one step a frame,
     /// then back to back, separated by a newline.
     pub compare: Option<String>,
+    /// `--press` keys that fell on a screen that takes no game keys, each with why
+    /// (`F7@50: the editor is open, and takes no game keys`).
+    pub presses_not_taken: Vec<String>,
     /// The stats panel's lines of text at the end (empty while it is off).
     pub stats_text: Vec<String>,
     /// The profiler window's Systems rows at the end (empty while it is off).
@@ -181,6 +184,11 @@ impl App {
             profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),
             brightness: self.script.as_ref().and_then(|s| s.brightness.clone()),
+            presses_not_taken: self
+                .script
+                .as_ref()
+                .map(|s| s.presses_not_taken.clone())
+                .unwrap_or_default(),
             ..ScriptReport::default()
         }
     }

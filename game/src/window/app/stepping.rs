@@ -39,7 +39,7 @@ impl App {
         }
         let world = sim.world_mut();
         world.set_timing(self.drawing.overlay.reads_system_timings());
-        world.set_clock(crate::window::platform::clock);
+        ecs::diagnostics::set_clock(world, crate::window::platform::clock);
         sim.set_debug_systems(self.drawing.overlay.runs_debug_systems());
         self.drawing.renderer.fit_camera(sim);
         let ticks = if self.script.is_some() {

@@ -39,6 +39,12 @@ const MIN_BURST: usize = 4;
 /// million).
 pub const BACK_TO_BACK_MAX_ENTITIES: usize = 1_000_000;
 
+/// Rooms of more entities than this get no compare mode at all, and a line on screen saying
+/// so: the second run steps every entity each frame (about 0.3 to 0.6 us an entity with
+/// tracking off), a burst takes at least [`MIN_BURST`] such steps, and starting the mode loads
+/// the room three times, all in one frame; past this a frame would take over 100 ms.
+pub const COMPARE_MAX_ENTITIES: usize = 20_000;
+
 /// Steps to a burst when a step with tracking off takes `off_us`.
 fn burst_len(off_us: f32) -> usize {
     ((BURST_BUDGET_US / off_us.max(1.0)) as usize).clamp(MIN_BURST, BURST)
@@ -68,6 +74,15 @@ struct BackToBack {
     off_us: VecDeque<f32>,
 }
 
+impl BackToBack {
+    /// What a step with tracking off costs in a burst: its own figure once it has one (a warm
+    /// step can cost more than a cold one a frame, as the world times its systems), else the
+    /// step-a-frame run's `frame_off_us`.
+    fn off_step_us(&self, frame_off_us: &VecDeque<f32>) -> f32 {
+        median(&self.off_us).max(median(frame_off_us))
+    }
+}
+
 impl std::fmt::Debug for Compare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compare")
@@ -78,19 +93,28 @@ impl std::fmt::Debug for Compare {
 
 impl Compare {
     /// Follow `game` with three fresh simulations of the same level and seed, made by `load`
-    /// (one in a room of more than [`BACK_TO_BACK_MAX_ENTITIES`]): each replays `so_far` (the
+    /// (one in a room of more than [`BACK_TO_BACK_MAX_ENTITIES`], none in a room of more than
+    /// [`COMPARE_MAX_ENTITIES`]): each replays `so_far` (the
     /// run's inputs up to now) to catch up; then the second run takes every step with the
     /// optimization the other way, and the back-to-back runs take them in bursts, one with it
     /// on and one off.
     ///
     /// # Errors
-    /// `load` fails, the replay does not reach `game`'s step, or a caught-up run is not in
-    /// `game`'s state.
+    /// A room of more than [`COMPARE_MAX_ENTITIES`], `load` fails, the replay does not reach
+    /// `game`'s step, or a caught-up run is not in `game`'s state.
     pub fn new(
         game: &Sim,
         mut load: impl FnMut() -> Result<Sim, String>,
         so_far: Option<&Replay>,
     ) -> Result<Self, String> {
+        // Refused before anything is loaded: the refusal costs a frame nothing.
+        let entities = game.world().len();
+        if entities > COMPARE_MAX_ENTITIES {
+            return Err(format!(
+                "compare: not run in a room of {entities} entities (over {COMPARE_MAX_ENTITIES}): \
+                 its extra runs would hold each frame for over 100 ms"
+            ));
+        }
         let mut follow = || {
             let mut sim = load()?;
             catch_up(game, &mut sim, so_far)?;
@@ -105,7 +129,7 @@ impl Compare {
                 // As `sim` runs: the world times its systems, and no panel reads debug counts.
                 sim.set_debug_systems(false);
                 sim.world_mut().set_timing(true);
-                sim.world_mut().set_clock(crate::window::platform::clock);
+                ecs::diagnostics::set_clock(sim.world_mut(), crate::window::platform::clock);
             }
             Some(BackToBack {
                 on,
@@ -169,7 +193,7 @@ impl Compare {
             return took;
         };
         b.pending.push((input, hash));
-        if b.pending.len() >= burst_len(median(&self.off_us)) {
+        if b.pending.len() >= burst_len(b.off_step_us(&self.off_us)) {
             for (sim, ring) in [(&mut b.off, &mut b.off_us), (&mut b.on, &mut b.on_us)] {
                 for &(input, _) in &b.pending {
                     push(ring, timed_step(sim, input).as_secs_f32() * 1e6);
@@ -200,7 +224,7 @@ impl Compare {
             // Each back-to-back run would be another copy of the room in memory.
             None => "back to back: not run in a room of over a million entities".to_owned(),
             Some(b) if b.on_us.is_empty() => {
-                let burst = burst_len(median(&self.off_us));
+                let burst = burst_len(b.off_step_us(&self.off_us));
                 format!(
                     "back to back (warm caches): the first {burst} steps in {}",
                     burst.saturating_sub(b.pending.len())

@@ -151,7 +151,7 @@ impl Overlay {
         };
         let bytes = crate::window::platform::profile_bytes(&view.lock())
             .map_err(|e| format!("profile not saved to {}: {e}", path.display()))?;
-        let saved = crate::fsutil::write_atomic(&path, &bytes)
+        let saved = crate::output::write(&path, crate::output::Output::Other, &bytes)
             .map_err(|e| format!("profile not saved: {e}"))
             .map(|()| Some(path.clone()));
         self.saved = Some(match &saved {

@@ -6,37 +6,31 @@ use ecs::{Entity, SystemEntities, World};
 use crate::sim::components::{Animating, Animation};
 use crate::sim::resources::Clips;
 
-/// Scratch buffers kept between runs.
+/// Scratch buffer kept between runs: the entities whose once-clip finished, whose
+/// [`Animating`] goes once the query is done.
 #[derive(Debug, Default)]
 pub struct Animate {
-    steps: Vec<(Entity, Animating, Animation)>,
+    finished: Vec<Entity>,
 }
 
 impl ecs::System for Animate {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("animate");
-        self.steps.clear();
+        self.finished.clear();
         if entities.tracked().is_empty() {
             return;
         }
-        let clips = world.resource::<Clips>();
-        // Each column looked up by type once per run, not once per entity.
-        let (Some(timers), Some(anims)) = (
-            world.try_column::<Animating>(),
-            world.try_column::<Animation>(),
-        ) else {
-            return;
-        };
-        for &e in entities.tracked() {
-            let (Some(&timer), Some(&anim)) = (timers.get(e), anims.get(e)) else {
-                continue;
-            };
+        let (mut animating, resources) = entities
+            .query::<(&mut Animating, &mut Animation)>(world)
+            .with_resources();
+        let clips = resources.resource::<Clips>();
+        while let Some((e, (mut timer, mut anim))) = animating.next() {
             let clip = clips.get(anim.clip);
-            let mut next = anim;
+            let mut next = *anim;
             // `ticks` counts the steps the current frame has been on screen, including this one.
             // A clip that started this step has 0 and its first frame shows now, so every frame,
             // the first included, is on screen for `steps_per_frame` steps.
-            let timer = if timer.ticks < clip.steps_per_frame {
+            *timer = if timer.ticks < clip.steps_per_frame {
                 Animating {
                     ticks: timer.ticks + 1,
                 }
@@ -50,21 +44,13 @@ impl ecs::System for Animate {
                 next.finished = !clip.looping && next.frame == last;
                 Animating { ticks: 1 }
             };
-            self.steps.push((e, timer, next));
-        }
-        let (timers, anims) = world.columns_mut::<Animating, Animation>();
-        for &(e, timer, next) in &self.steps {
-            if let Some(mut t) = timers.get_mut(e) {
-                *t = timer;
-            }
-            if let Some(mut anim) = anims.get_mut(e) {
-                anim.set_if_neq(next);
-            }
-        }
-        for &(e, _, next) in &self.steps {
+            anim.set_if_neq(next);
             if next.finished {
-                world.remove::<Animating>(e);
+                self.finished.push(e);
             }
+        }
+        for &e in &self.finished {
+            world.remove::<Animating>(e);
         }
     }
 }

@@ -11,23 +11,61 @@ use crate::sim::components::{
 };
 use crate::sim::resources::{Clips, RoleClips};
 
-/// Scratch buffer kept between runs: at most [`CHUNK`] entries, so a run that picks every
-/// entity's clip (the first) costs no memory per entity.
+/// Scratch buffer kept between runs: the entities whose clip changed, each with whether the
+/// new clip animates, for adding or removing [`Animating`] once the query is done.
 #[derive(Debug, Default)]
 pub struct AnimationState {
-    changes: Vec<(Entity, ClipId, bool)>,
+    changes: Vec<(Entity, bool)>,
 }
 
-/// Dirty entities looked at before their clip changes are written.
-const CHUNK: usize = 4096;
+/// The components an entity's clip follows from, the clip last.
+type Looked<'a> = (
+    &'a Sprite,
+    &'a mut Animation,
+    Option<&'a Player>,
+    Option<&'a Crate>,
+    Option<&'a Stunned>,
+    Option<&'a Exploding>,
+    Option<&'a Fuse>,
+    Option<&'a HitFlash>,
+);
 
 impl ecs::System for AnimationState {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("animation_state");
-        for chunk in entities.dirty().chunks(CHUNK) {
-            self.changes.clear();
-            self.pick(world, chunk);
-            self.apply(world);
+        self.changes.clear();
+        let (mut looked, resources) = entities.changed::<Looked<'_>>(world).with_resources();
+        let (role, clips) = (
+            resources.resource::<RoleClips>(),
+            resources.resource::<Clips>(),
+        );
+        while let Some((e, item)) = looked.next() {
+            let (sprite, mut anim, player, crate_, stunned, exploding, fuse, flash) = item;
+            let state = ClipState {
+                player,
+                crate_,
+                stunned: stunned.is_some(),
+                exploding: exploding.is_some(),
+                fuse: fuse.is_some(),
+                flash: flash.is_some(),
+            };
+            let clip = pick_clip(sprite, &state, role);
+            if clip != anim.clip {
+                *anim = Animation {
+                    clip,
+                    frame: 0,
+                    finished: false,
+                };
+                self.changes.push((e, clips.get(clip).animates()));
+            }
+        }
+        for &(e, animates) in &self.changes {
+            if animates {
+                // Replacing restarts the frame timer for the new clip.
+                let _ = world.insert(e, Animating::default());
+            } else {
+                world.remove::<Animating>(e);
+            }
         }
     }
 }
@@ -81,64 +119,5 @@ pub(crate) fn pick_clip(sprite: &Sprite, state: &ClipState<'_>, role: &RoleClips
             }
         }
         Looks::Fixed(clip) => clip,
-    }
-}
-
-impl AnimationState {
-    /// The clip changes of the entities of `chunk`, into `changes`.
-    fn pick(&mut self, world: &World, chunk: &[Entity]) {
-        {
-            let role = world.resource::<RoleClips>();
-            let clips = world.resource::<Clips>();
-            // Each column looked up by type once per chunk, not once per entity.
-            let (Some(sprites), Some(animations)) = (
-                world.try_column::<Sprite>(),
-                world.try_column::<Animation>(),
-            ) else {
-                return;
-            };
-            let (players, crates) = (world.try_column::<Player>(), world.try_column::<Crate>());
-            let (stunned, exploding) = (
-                world.try_column::<Stunned>(),
-                world.try_column::<Exploding>(),
-            );
-            let (fuses, flashes) = (world.try_column::<Fuse>(), world.try_column::<HitFlash>());
-            for &e in chunk {
-                let (Some(sprite), Some(anim)) = (sprites.get(e), animations.get(e)) else {
-                    continue;
-                };
-                let state = ClipState {
-                    player: players.and_then(|c| c.get(e)),
-                    crate_: crates.and_then(|c| c.get(e)),
-                    stunned: stunned.is_some_and(|c| c.contains(e)),
-                    exploding: exploding.is_some_and(|c| c.contains(e)),
-                    fuse: fuses.is_some_and(|c| c.contains(e)),
-                    flash: flashes.is_some_and(|c| c.contains(e)),
-                };
-                let clip = pick_clip(sprite, &state, role);
-                if clip != anim.clip {
-                    self.changes.push((e, clip, clips.get(clip).animates()));
-                }
-            }
-        }
-    }
-
-    /// Write the clip changes in `changes`.
-    fn apply(&self, world: &mut World) {
-        for &(e, clip, animates) in &self.changes {
-            if let Some(mut anim) = world.get_mut::<Animation>(e) {
-                *anim = Animation {
-                    clip,
-                    frame: 0,
-                    finished: false,
-                };
-            }
-            if animates {
-                // Replacing restarts the frame timer for the new clip.
-                let _ = world.insert(e, Animating::default());
-            } else {
-                world.remove::<Animating>(e);
-            }
-        }
     }
 }

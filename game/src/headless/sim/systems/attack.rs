@@ -30,21 +30,25 @@ use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, RoleClips};
 use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS};
 
-/// Scratch buffer kept between runs; the swing's own state (its arc, the crates it hit) is the
+/// Scratch buffers kept between runs; the swing's own state (its arc, the crates it hit) is the
 /// player's [`Swing`] component, which the state hash covers.
 #[derive(Debug, Default)]
 pub struct Attack {
     hits: Vec<Hit>,
+    /// The players and where they stand: read first, since a swing spawns its arc and sends
+    /// events, which need the whole world.
+    players: Vec<(Entity, Player, Position)>,
 }
 
 impl ecs::System for Attack {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("attack");
-        for &e in entities.tracked() {
-            let (Some(&player), Some(&pos)) = (world.get::<Player>(e), world.get::<Position>(e))
-            else {
-                continue;
-            };
+        self.players.clear();
+        entities
+            .query::<(&Player, &Position)>(world)
+            .for_each(|e, (&player, &pos)| self.players.push((e, player, pos)));
+        for k in 0..self.players.len() {
+            let (e, player, pos) = self.players[k];
             if player.swing == SWING_STEPS {
                 world.send(SwingStarted { player: e });
                 if world.get::<Swing>(e).is_some_and(|s| !s.hit.is_empty())

@@ -82,10 +82,7 @@ pub struct Bot {
 impl ecs::System for Bot {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("bot");
-        let Some(&me) = entities.tracked().first() else {
-            return;
-        };
-        let (Some(&pos), Some(&player)) = (world.get::<Position>(me), world.get::<Player>(me))
+        let Some((me, (&pos, &player))) = entities.query::<(&Position, &Player)>(world).next()
         else {
             return;
         };

@@ -9,11 +9,7 @@ use crate::sim::tuning::CAMERA_LERP;
 /// Run `camera` (tracks CameraTarget + Position).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     puffin::profile_scope!("camera");
-    let Some(&target) = entities
-        .tracked()
-        .first()
-        .and_then(|&e| world.get::<Position>(e))
-    else {
+    let Some((_, &target)) = entities.query::<&Position>(world).next() else {
         return;
     };
     let (w, h) = world.resource::<TileMap>().size_px();

@@ -29,11 +29,11 @@ impl ecs::System for Collision {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("collision");
         self.contacts.clear();
-        let grid = &world.resource::<CollisionGrid>().0;
-        for &e in entities.dirty() {
-            let (Some(p), Some(c)) = (world.get::<Position>(e), world.get::<Collider>(e)) else {
-                continue;
-            };
+        let (mut shapes, resources) = entities
+            .changed::<(&Position, &Collider)>(world)
+            .with_resources();
+        let grid = &resources.resource::<CollisionGrid>().0;
+        while let Some((e, (p, c))) = shapes.next() {
             if !c.enabled {
                 continue;
             }

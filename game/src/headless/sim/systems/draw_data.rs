@@ -8,78 +8,77 @@ use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
 use crate::sim::grid::Aabb;
 use crate::sim::resources::{Clips, DrawDirtyLog, DrawGrid};
 
-/// Scratch buffer kept between runs: at most [`CHUNK`] entries, so a run that recomputes every
-/// sprite (the first, or tracking off) costs no memory per entity.
+/// Scratch buffers kept between runs: the draw data to add and to remove once the query is
+/// done (adding or removing a component needs the whole world).
 #[derive(Debug, Default)]
 pub struct DrawDataSystem {
-    /// Each entity's draw data (`None`: no clip yet) and whether it differs from the stored
-    /// one (by `PartialEq`, as `Mut::set_if_neq` compares).
-    computed: Vec<(Entity, Option<DrawData>, bool)>,
+    added: Vec<(Entity, DrawData)>,
+    removed: Vec<Entity>,
 }
 
-/// Dirty entities computed before their results are written.
+/// Changed entities above which the log's capacity is given back after a burst.
 const CHUNK: usize = 4096;
 
 impl ecs::System for DrawDataSystem {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("draw_data");
-        let all =
-            !entities.dirty().is_empty() && entities.dirty().len() == entities.tracked().len();
+        let changed = entities.dirty().len();
+        let all = changed != 0 && changed == entities.tracked().len();
         let log = world.resource_mut::<DrawDirtyLog>();
         log.all = all;
-        let log = &mut log.entities;
+        // Taken out while the query holds the world.
+        let mut log = std::mem::take(&mut log.entities);
         log.clear();
         // A burst's worth of capacity is given back once the burst is over.
-        if log.capacity() > 4 * entities.dirty().len().max(CHUNK) {
-            log.shrink_to(entities.dirty().len());
+        if log.capacity() > 4 * changed.max(CHUNK) {
+            log.shrink_to(changed);
         }
-        let grid = &mut world.resource_mut::<DrawGrid>().0;
+        let (mut sprites, resources) = entities
+            .changed::<(&Position, &Animation, &Sprite, Option<&mut DrawData>)>(world)
+            .with_resources();
+        let (grid, clips) = resources.pair_mut::<DrawGrid, Clips>();
+        let grid = &mut grid.0;
         for &e in entities.removed() {
             grid.remove_slot(e.index());
         }
         grid.reserve_slots(super::spatial_hash::slots_below(entities.dirty()));
-        for chunk in entities.dirty().chunks(CHUNK) {
-            self.compute(world, chunk);
+        while let Some((e, (p, anim, sprite, stored))) = sprites.next() {
+            let data = draw_data(p, anim, sprite, clips);
             if !all {
-                let log = &mut world.resource_mut::<DrawDirtyLog>().entities;
-                log.extend(self.computed.iter().map(|&(e, _, _)| e));
+                log.push(e);
             }
-            let grid = &mut world.resource_mut::<DrawGrid>().0;
-            for &(e, data, _) in &self.computed {
-                match data {
-                    Some(d) => grid.insert(
-                        e,
-                        Aabb {
-                            min_x: d.x,
-                            min_y: d.y,
-                            max_x: d.x + f32::from(d.src.w),
-                            max_y: d.y + f32::from(d.src.h),
-                        },
-                        false,
-                    ),
-                    None => {
-                        grid.remove_slot(e.index());
-                    }
-                }
-            }
-            // Only entities whose stored draw data differs are written: the others (every
-            // entity of a level's first step, which spawned with its draw data) would be
-            // compared again and left as they are.
-            for (e, data, _) in self.computed.drain(..).filter(|&(_, _, differs)| differs) {
-                match data {
-                    Some(d) => match world.get_mut::<DrawData>(e) {
+            match (data, stored) {
+                (Some(d), stored) => {
+                    let aabb = Aabb {
+                        min_x: d.x,
+                        min_y: d.y,
+                        max_x: d.x + f32::from(d.src.w),
+                        max_y: d.y + f32::from(d.src.h),
+                    };
+                    grid.insert(e, aabb, false);
+                    // Written only where it differs (`set_if_neq`): every entity of a level's
+                    // first step spawned with its draw data.
+                    match stored {
                         Some(mut old) => {
                             old.set_if_neq(d);
                         }
-                        None => {
-                            let _ = world.insert(e, d);
-                        }
-                    },
-                    None => {
-                        world.remove::<DrawData>(e);
+                        None => self.added.push((e, d)),
+                    }
+                }
+                (None, stored) => {
+                    grid.remove_slot(e.index());
+                    if stored.is_some() {
+                        self.removed.push(e);
                     }
                 }
             }
+        }
+        world.resource_mut::<DrawDirtyLog>().entities = log;
+        for (e, d) in self.added.drain(..) {
+            let _ = world.insert(e, d);
+        }
+        for e in self.removed.drain(..) {
+            world.remove::<DrawData>(e);
         }
     }
 }
@@ -126,33 +125,6 @@ fn round(v: f32) -> f32 {
         t
     };
     r.copysign(v)
-}
-
-impl DrawDataSystem {
-    /// The draw data of each entity of `chunk` that has a position, an animation and a sprite
-    /// (`None`: no clip yet), and whether it differs from the stored one, into `computed`.
-    fn compute(&mut self, world: &World, chunk: &[Entity]) {
-        let clips = world.resource::<Clips>();
-        let stored = world.try_column::<DrawData>();
-        // Each column looked up by type once per chunk, not once per entity.
-        let (Some(positions), Some(animations), Some(sprites)) = (
-            world.try_column::<Position>(),
-            world.try_column::<Animation>(),
-            world.try_column::<Sprite>(),
-        ) else {
-            return;
-        };
-        for &e in chunk {
-            let (Some(p), Some(anim), Some(sprite)) =
-                (positions.get(e), animations.get(e), sprites.get(e))
-            else {
-                continue;
-            };
-            let data = draw_data(p, anim, sprite, clips);
-            let differs = data.as_ref() != stored.and_then(|c| c.get(e));
-            self.computed.push((e, data, differs));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -38,15 +38,13 @@ pub(crate) fn tick_down<T: ecs::Component>(
     entities: &ecs::SystemEntities<'_>,
     steps: impl Fn(&mut T) -> &mut u32,
 ) -> Vec<ecs::Entity> {
-    let timers = world.column_mut::<T>();
+    let mut timers = entities.query::<&mut T>(world);
     let mut expired = Vec::new();
-    for &e in entities.tracked() {
-        if let Some(mut timer) = timers.get_mut(e) {
-            let left = steps(&mut timer);
-            *left = left.saturating_sub(1);
-            if *left == 0 {
-                expired.push(e);
-            }
+    while let Some((e, mut timer)) = timers.next() {
+        let left = steps(&mut timer);
+        *left = left.saturating_sub(1);
+        if *left == 0 {
+            expired.push(e);
         }
     }
     expired

@@ -13,74 +13,55 @@ use crate::sim::grid::{Aabb, Hit, SpatialHash};
 use crate::sim::resources::{CollisionGrid, TileMap};
 use crate::sim::tuning::{FREE_MOVER_HALF, MAX_SUBSTEP, REST_SPEED, TILE};
 
-/// Scratch buffers kept between runs.
+/// Scratch buffer kept between runs.
 #[derive(Debug, Default)]
 pub struct Movement {
-    moves: Vec<(Entity, Position, Velocity)>,
     hits: Vec<Hit>,
 }
 
 impl ecs::System for Movement {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("movement");
-        // Movers never block each other, so the order they move in cannot change the outcome.
-        self.moves.clear();
-        {
-            // Each column and resource looked up by type once per run, not once per mover, and
-            // only for a mover: most steps most movers stand still.
-            let (Some(velocities), Some(positions)) = (
-                world.try_column::<Velocity>(),
-                world.try_column::<Position>(),
-            ) else {
-                return;
+        // Movers never block each other (they slide along the grid's boxes, which move only in
+        // `spatial_hash`), so the order they move in cannot change the outcome.
+        let (mut movers, resources) = entities
+            .query::<(
+                &mut Position,
+                &mut Velocity,
+                Option<&Collider>,
+                Option<&Friction>,
+            )>(world)
+            .with_resources();
+        let resources = &*resources;
+        // Looked up only for a mover: most steps most movers stand still.
+        let mut lookups = None;
+        while let Some((e, (mut pos, mut vel, collider, friction))) = movers.next() {
+            let (p, v) = (*pos, *vel);
+            if v == Velocity::default() {
+                continue;
+            }
+            let (grid, map) = *lookups.get_or_insert_with(|| {
+                (
+                    &resources.resource::<CollisionGrid>().0,
+                    resources.resource::<TileMap>(),
+                )
+            });
+            let (obstacles, half) = match collider {
+                Some(c) if c.enabled => (
+                    Obstacles {
+                        grid: Some(grid),
+                        map,
+                    },
+                    (c.half_w, c.half_h),
+                ),
+                _ => (
+                    Obstacles { grid: None, map },
+                    (FREE_MOVER_HALF, FREE_MOVER_HALF),
+                ),
             };
-            let mut lookups = None;
-            for &e in entities.tracked() {
-                let (Some(&v), Some(&p)) = (velocities.get(e), positions.get(e)) else {
-                    continue;
-                };
-                if v == Velocity::default() {
-                    continue;
-                }
-                let (grid, map, colliders, frictions) = *lookups.get_or_insert_with(|| {
-                    (
-                        &world.resource::<CollisionGrid>().0,
-                        world.resource::<TileMap>(),
-                        world.try_column::<Collider>(),
-                        world.try_column::<Friction>(),
-                    )
-                });
-                let (obstacles, half) = match colliders.and_then(|c| c.get(e)) {
-                    Some(c) if c.enabled => (
-                        Obstacles {
-                            grid: Some(grid),
-                            map,
-                        },
-                        (c.half_w, c.half_h),
-                    ),
-                    _ => (
-                        Obstacles { grid: None, map },
-                        (FREE_MOVER_HALF, FREE_MOVER_HALF),
-                    ),
-                };
-                let moved = slide(&obstacles, e, p, v, half, &mut self.hits);
-                let v = match frictions.and_then(|c| c.get(e)) {
-                    Some(f) => slow_down(v, f.0),
-                    None => v,
-                };
-                self.moves.push((e, moved, v));
-            }
-        }
-        if self.moves.is_empty() {
-            return;
-        }
-        let (positions, velocities) = world.columns_mut::<Position, Velocity>();
-        for &(e, p, v) in &self.moves {
-            if let Some(mut pos) = positions.get_mut(e) {
-                pos.set_if_neq(p);
-            }
-            if let Some(mut vel) = velocities.get_mut(e) {
-                vel.set_if_neq(v);
+            pos.set_if_neq(slide(&obstacles, e, p, v, half, &mut self.hits));
+            if let Some(f) = friction {
+                vel.set_if_neq(slow_down(v, f.0));
             }
         }
     }

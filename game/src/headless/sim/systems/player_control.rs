@@ -34,27 +34,20 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
     } else {
         Velocity::default()
     };
-    let stunned = world.component_id::<Stunned>();
-    for &e in entities.tracked() {
-        let stunned = stunned.is_some_and(|id| world.has_id(e, id));
-        let (players, velocities) = world.columns_mut::<Player, Velocity>();
-        let Some(mut player) = players.get_mut(e) else {
-            continue;
-        };
+    let mut players = entities.query::<(&mut Player, &mut Velocity, Option<&Stunned>)>(world);
+    while let Some((_, (mut player, mut v, stunned))) = players.next() {
         let mut next = *player;
         next.swing = next.swing.saturating_sub(1);
         next.cooldown = next.cooldown.saturating_sub(1);
-        if stunned {
+        if stunned.is_some() {
             next.walking = false;
             player.set_if_neq(next);
-            if let Some(mut v) = velocities.get_mut(e) {
-                let slowed = Velocity {
-                    x: v.x * FRICTION,
-                    y: v.y * FRICTION,
-                };
-                let at_rest = slowed.x.abs() < REST_SPEED && slowed.y.abs() < REST_SPEED;
-                v.set_if_neq(if at_rest { Velocity::default() } else { slowed });
-            }
+            let slowed = Velocity {
+                x: v.x * FRICTION,
+                y: v.y * FRICTION,
+            };
+            let at_rest = slowed.x.abs() < REST_SPEED && slowed.y.abs() < REST_SPEED;
+            v.set_if_neq(if at_rest { Velocity::default() } else { slowed });
             continue;
         }
         next.walking = len > 0.0;
@@ -73,8 +66,6 @@ pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
             next.cooldown = SWING_COOLDOWN;
         }
         player.set_if_neq(next);
-        if let Some(mut v) = velocities.get_mut(e) {
-            v.set_if_neq(velocity);
-        }
+        v.set_if_neq(velocity);
     }
 }

@@ -8,14 +8,7 @@ use crate::sim::components::{Collider, Position};
 use crate::sim::grid::Aabb;
 use crate::sim::resources::CollisionGrid;
 
-/// Scratch buffer kept between runs: at most [`CHUNK`] entries, so a run that rehashes every
-/// entity (the first, or tracking off) costs no memory per entity.
-#[derive(Debug, Default)]
-pub struct SpatialHashSystem {
-    updates: Vec<(Entity, Option<(Aabb, bool)>)>,
-}
-
-/// Dirty entities read before their shapes are written to the grid.
+/// More changed entities than this are a burst, worth reserving the grid's room up front.
 const CHUNK: usize = 4096;
 
 /// One past the highest slot of `entities` when they are more than a [`CHUNK`] (a burst,
@@ -31,43 +24,22 @@ pub(crate) fn slots_below(entities: &[Entity]) -> usize {
         .unwrap_or(0)
 }
 
-impl ecs::System for SpatialHashSystem {
-    fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
-        puffin::profile_scope!("spatial_hash");
-        let grid = &mut world.resource_mut::<CollisionGrid>().0;
-        for &e in entities.removed() {
+/// Run `spatial_hash` (tracks and watches Position + Collider).
+pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
+    puffin::profile_scope!("spatial_hash");
+    let (mut shapes, resources) = entities
+        .changed::<(&Position, &Collider)>(world)
+        .with_resources();
+    let grid = &mut resources.resource_mut::<CollisionGrid>().0;
+    for &e in entities.removed() {
+        grid.remove_slot(e.index());
+    }
+    grid.reserve_slots(slots_below(entities.dirty()));
+    while let Some((e, (p, c))) = shapes.next() {
+        if c.enabled {
+            grid.insert(e, Aabb::centered(p.x, p.y, c.half_w, c.half_h), c.solid);
+        } else if grid.contains(e) {
             grid.remove_slot(e.index());
-        }
-        grid.reserve_slots(slots_below(entities.dirty()));
-        for chunk in entities.dirty().chunks(CHUNK) {
-            self.updates.clear();
-            let (Some(positions), Some(colliders)) = (
-                world.try_column::<Position>(),
-                world.try_column::<Collider>(),
-            ) else {
-                // Without both columns no entity has a shape to keep.
-                break;
-            };
-            for &e in chunk {
-                let (Some(p), Some(c)) = (positions.get(e), colliders.get(e)) else {
-                    continue;
-                };
-                let shape = c
-                    .enabled
-                    .then(|| (Aabb::centered(p.x, p.y, c.half_w, c.half_h), c.solid));
-                self.updates.push((e, shape));
-            }
-            let grid = &mut world.resource_mut::<CollisionGrid>().0;
-            for &(e, shape) in &self.updates {
-                match shape {
-                    Some((aabb, solid)) => grid.insert(e, aabb, solid),
-                    None => {
-                        if grid.contains(e) {
-                            grid.remove_slot(e.index());
-                        }
-                    }
-                }
-            }
         }
     }
 }

@@ -1,0 +1,435 @@
+//! Typed queries: a system's tracked, changed or added entities, each with its components.
+
+use std::any::{Any, TypeId, type_name};
+
+use crate::column::{AnyColumn, Column, Mut};
+use crate::component::Component;
+use crate::world::Resources;
+use crate::{Entity, World};
+
+/// Most components one query names (a tuple of eight, or nested tuples adding up to eight).
+const MAX_TERMS: usize = 8;
+
+/// What a [`Query`] reads of each entity: `&T`, `&mut T` (a change-signalling [`Mut`]),
+/// `Option<&T>`, `Option<&mut T>` (for components an entity may lack), or a tuple of those
+/// naming each type once. An entity without a component named outside an `Option` is skipped.
+///
+/// ```
+/// use ecs::{SystemDesc, SystemEntities, World};
+///
+/// struct Hp(u32);
+/// struct Shield(u32);
+///
+/// let mut world = World::new();
+/// world.add_system(SystemDesc::new("regen"), |world: &mut World, entities: &SystemEntities| {
+///     let mut query = entities.query::<(&mut Hp, Option<&Shield>)>(world);
+///     while let Some((_, (mut hp, shield))) = query.next() {
+///         hp.0 += 1 + shield.map_or(0, |s| s.0);
+///     }
+/// });
+/// let bare = world.spawn((Hp(1),));
+/// let shielded = world.spawn((Hp(1), Shield(5)));
+/// world.update();
+/// assert_eq!(world.get::<Hp>(bare).unwrap().0, 2);
+/// assert_eq!(world.get::<Hp>(shielded).unwrap().0, 7);
+/// ```
+pub trait QueryData: sealed::Sealed {
+    /// What the query yields for one entity, borrowed from the query for `'q`.
+    type Item<'q>;
+    #[doc(hidden)]
+    type Fetch<'w>;
+    #[doc(hidden)]
+    type Index<'w>;
+    #[doc(hidden)]
+    fn terms(terms: &mut Terms);
+    #[doc(hidden)]
+    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w>;
+    #[doc(hidden)]
+    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>>;
+    #[doc(hidden)]
+    fn at<'q, 'w: 'q>(
+        fetch: &'q mut Self::Fetch<'w>,
+        index: Self::Index<'w>,
+        entity: Entity,
+    ) -> Self::Item<'q>;
+}
+
+mod sealed {
+    /// Only this crate's term types and their tuples are [`QueryData`](super::QueryData).
+    pub trait Sealed {}
+}
+
+/// The component types a query names, in order, each with whether it is borrowed mutably.
+#[derive(Debug)]
+pub struct Terms {
+    types: [(TypeId, &'static str, bool); MAX_TERMS],
+    len: usize,
+}
+
+impl Terms {
+    fn push<T: 'static>(&mut self, mutable: bool) {
+        assert!(
+            self.len < MAX_TERMS,
+            "a query names at most {MAX_TERMS} components"
+        );
+        self.types[self.len] = (TypeId::of::<T>(), type_name::<T>(), mutable);
+        self.len += 1;
+    }
+}
+
+/// The columns a query borrows, in the order of its terms (`None`: never registered).
+pub struct Borrowed<'w> {
+    columns: [Option<&'w mut dyn AnyColumn>; MAX_TERMS],
+    next: usize,
+}
+
+impl std::fmt::Debug for Borrowed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Borrowed")
+    }
+}
+
+impl<'w> Borrowed<'w> {
+    /// Borrow the columns `terms` name from `world`, each at most once, without `unsafe`:
+    /// visited by ascending id, each split off the front of the columns not yet visited; and
+    /// the resources beside them.
+    fn new(world: &'w mut World, terms: &Terms) -> (Self, &'w mut Resources) {
+        let terms = &terms.types[..terms.len];
+        let ids: Vec<Option<usize>> = terms
+            .iter()
+            .map(|&(t, _, mutable)| {
+                let id = *world.component_ids.get(&t)?;
+                if mutable {
+                    world.changed.insert(id);
+                }
+                Some(id.index())
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..terms.len()).collect();
+        order.sort_unstable_by_key(|&i| ids[i]);
+        let mut columns = [const { None }; MAX_TERMS];
+        let (mut rest, mut first) = (&mut world.columns[..], 0);
+        for i in order {
+            let Some(id) = ids[i] else { continue };
+            assert!(id >= first, "a query names `{}` twice", terms[i].1);
+            let (column, tail) = std::mem::take(&mut rest)[id - first..]
+                .split_first_mut()
+                .expect("a registered id indexes a column");
+            columns[i] = Some(&mut **column);
+            (rest, first) = (tail, id + 1);
+        }
+        (Self { columns, next: 0 }, &mut world.resources)
+    }
+
+    /// The next term's column, as a `Column<T>`.
+    fn take<T: Component>(&mut self) -> Option<&'w mut Column<T>> {
+        let column: &mut dyn Any = self.columns[self.next].take()?;
+        self.next += 1;
+        Some(
+            column
+                .downcast_mut()
+                .expect("column stored under its own TypeId"),
+        )
+    }
+}
+
+impl<T: Component> sealed::Sealed for &T {}
+impl<T: Component> QueryData for &T {
+    type Item<'q> = &'q T;
+    type Fetch<'w> = Option<&'w Column<T>>;
+    type Index<'w> = &'w T;
+    fn terms(terms: &mut Terms) {
+        terms.push::<T>(false);
+    }
+    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
+        columns.take().map(|c| &*c)
+    }
+    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<&'w T> {
+        fetch.and_then(|c| c.get(entity))
+    }
+    fn at<'q, 'w: 'q>(_: &'q mut Self::Fetch<'w>, index: &'w T, _: Entity) -> &'q T {
+        index
+    }
+}
+
+impl<T: Component> sealed::Sealed for &mut T {}
+impl<T: Component> QueryData for &mut T {
+    type Item<'q> = Mut<'q, T>;
+    type Fetch<'w> = Option<&'w mut Column<T>>;
+    type Index<'w> = usize;
+    fn terms(terms: &mut Terms) {
+        terms.push::<T>(true);
+    }
+    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
+        columns.take()
+    }
+    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
+        fetch.as_ref()?.position(entity)
+    }
+    fn at<'q, 'w: 'q>(fetch: &'q mut Self::Fetch<'w>, i: usize, entity: Entity) -> Mut<'q, T> {
+        let column = fetch.as_mut().expect("an index comes from the column");
+        column.mut_at(i, entity)
+    }
+}
+
+impl<T: Component> sealed::Sealed for Option<&T> {}
+impl<T: Component> QueryData for Option<&T> {
+    type Item<'q> = Option<&'q T>;
+    type Fetch<'w> = Option<&'w Column<T>>;
+    type Index<'w> = Option<&'w T>;
+    fn terms(terms: &mut Terms) {
+        terms.push::<T>(false);
+    }
+    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
+        columns.take().map(|c| &*c)
+    }
+    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Option<&'w T>> {
+        Some(fetch.and_then(|c| c.get(entity)))
+    }
+    fn at<'q, 'w: 'q>(_: &'q mut Self::Fetch<'w>, i: Option<&'w T>, _: Entity) -> Option<&'q T> {
+        i
+    }
+}
+
+impl<T: Component> sealed::Sealed for Option<&mut T> {}
+impl<T: Component> QueryData for Option<&mut T> {
+    type Item<'q> = Option<Mut<'q, T>>;
+    type Fetch<'w> = Option<&'w mut Column<T>>;
+    type Index<'w> = Option<usize>;
+    fn terms(terms: &mut Terms) {
+        terms.push::<T>(true);
+    }
+    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
+        columns.take()
+    }
+    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
+        Some(fetch.as_ref().and_then(|c| c.position(entity)))
+    }
+    fn at<'q, 'w: 'q>(
+        fetch: &'q mut Self::Fetch<'w>,
+        i: Option<usize>,
+        entity: Entity,
+    ) -> Option<Mut<'q, T>> {
+        Some(fetch.as_mut()?.mut_at(i?, entity))
+    }
+}
+
+macro_rules! tuple_query {
+    ($($name:ident $index:ident),*) => {
+        impl<$($name: QueryData),*> sealed::Sealed for ($($name,)*) {}
+        #[allow(non_snake_case, unused_variables, clippy::unused_unit)]
+        impl<$($name: QueryData),*> QueryData for ($($name,)*) {
+            type Item<'q> = ($($name::Item<'q>,)*);
+            type Fetch<'w> = ($($name::Fetch<'w>,)*);
+            type Index<'w> = ($($name::Index<'w>,)*);
+            fn terms(terms: &mut Terms) {
+                $($name::terms(terms);)*
+            }
+            fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
+                ($($name::fetch(columns),)*)
+            }
+            fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
+                let ($($name,)*) = fetch;
+                Some(($($name::index($name, entity)?,)*))
+            }
+            fn at<'q, 'w: 'q>(
+                fetch: &'q mut Self::Fetch<'w>,
+                index: Self::Index<'w>,
+                entity: Entity,
+            ) -> Self::Item<'q> {
+                let (($($name,)*), ($($index,)*)) = (fetch, index);
+                ($($name::at($name, $index, entity),)*)
+            }
+        }
+    };
+}
+
+tuple_query!();
+tuple_query!(A a);
+tuple_query!(A a, B b);
+tuple_query!(A a, B b, C c);
+tuple_query!(A a, B b, C c, D d);
+tuple_query!(A a, B b, C c, D d, E e);
+tuple_query!(A a, B b, C c, D d, E e, F f);
+tuple_query!(A a, B b, C c, D d, E e, F f, G g);
+tuple_query!(A a, B b, C c, D d, E e, F f, G g, H h);
+
+/// A system's entities (tracked, changed or added), each with the components `D` names: made by
+/// [`SystemEntities::query`](crate::SystemEntities::query),
+/// [`changed`](crate::SystemEntities::changed) or [`added`](crate::SystemEntities::added).
+///
+/// Entities come in the list's order (slot order for changed and added ones). An item borrows
+/// the query, so read with `while let Some((entity, item)) = query.next()` (or
+/// [`Query::for_each`]): a component borrowed mutably can only be lent one entity at a time
+/// without `unsafe` code.
+///
+/// ```
+/// use ecs::{SystemDesc, SystemEntities, World};
+///
+/// struct Pos(f32);
+/// struct Vel(f32);
+///
+/// let mut world = World::new();
+/// world.add_system(SystemDesc::new("movement"), |world: &mut World, entities: &SystemEntities| {
+///     let mut movers = entities.query::<(&mut Pos, &Vel)>(world);
+///     while let Some((_, (mut pos, vel))) = movers.next() {
+///         pos.0 += vel.0;
+///     }
+/// });
+/// let e = world.spawn((Pos(0.0), Vel(2.0)));
+/// world.update();
+/// world.update();
+/// assert_eq!(world.get::<Pos>(e).unwrap().0, 4.0);
+/// ```
+pub struct Query<'w, 's, D: QueryData> {
+    fetch: D::Fetch<'w>,
+    entities: std::slice::Iter<'s, Entity>,
+    resources: Option<&'w mut Resources>,
+}
+
+impl<D: QueryData> std::fmt::Debug for Query<'_, '_, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("data", &type_name::<D>())
+            .field("left", &self.entities.len())
+            .finish()
+    }
+}
+
+impl<'w, 's, D: QueryData> Query<'w, 's, D> {
+    pub(crate) fn new(world: &'w mut World, entities: &'s [Entity]) -> Self {
+        let mut terms = Terms {
+            types: [(TypeId::of::<()>(), "", false); MAX_TERMS],
+            len: 0,
+        };
+        D::terms(&mut terms);
+        let (mut columns, resources) = Borrowed::new(world, &terms);
+        Self {
+            fetch: D::fetch(&mut columns),
+            entities: entities.iter(),
+            resources: Some(resources),
+        }
+    }
+
+    /// The query and the world's resources apart, to use both in one loop (the query borrows
+    /// the whole world).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// struct Total(u32);
+    ///
+    /// let mut world = World::new();
+    /// world.insert_resource(Total(0));
+    /// world.add_system(SystemDesc::new("sum"), |world: &mut World, entities: &SystemEntities| {
+    ///     let (mut values, resources) = entities.query::<&u32>(world).with_resources();
+    ///     let total = resources.resource_mut::<Total>();
+    ///     while let Some((_, value)) = values.next() {
+    ///         total.0 += value;
+    ///     }
+    /// });
+    /// world.spawn((3u32,));
+    /// world.spawn((4u32,));
+    /// world.update();
+    /// assert_eq!(world.resource::<Total>().0, 7);
+    /// ```
+    pub fn with_resources(mut self) -> (Self, &'w mut Resources) {
+        let resources = self.resources.take();
+        (
+            self,
+            resources.expect("a query holds the resources until this call"),
+        )
+    }
+
+    /// The next entity of the list that has the components, with them.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let e = world.spawn((7u8,));
+    /// world.spawn((1u16,)); // no u8: skipped
+    /// world.add_system(SystemDesc::new("s"), move |world: &mut World, entities: &SystemEntities| {
+    ///     let mut query = entities.query::<&u8>(world);
+    ///     assert_eq!(query.next(), Some((e, &7)));
+    ///     assert_eq!(query.next(), None);
+    /// });
+    /// world.update();
+    /// ```
+    // Not `Iterator::next`: an item borrows the query (see the type's docs).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<(Entity, D::Item<'_>)> {
+        let fetch = &self.fetch;
+        let (entity, index) = self
+            .entities
+            .by_ref()
+            .find_map(|&e| Some((e, D::index(fetch, e)?)))?;
+        Some((entity, D::at(&mut self.fetch, index, entity)))
+    }
+
+    /// The components of any `entity` (in the list or not), if it has them.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// let other = world.spawn((5u32,));
+    /// world.insert_resource(other);
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let other = *world.resource::<ecs::Entity>();
+    ///     let mut query = entities.changed::<&mut u32>(world);
+    ///     *query.get(other).unwrap() += 1;
+    /// });
+    /// world.update();
+    /// assert_eq!(world.get::<u32>(other), Some(&6));
+    /// ```
+    pub fn get(&mut self, entity: Entity) -> Option<D::Item<'_>> {
+        let index = D::index(&self.fetch, entity)?;
+        Some(D::at(&mut self.fetch, index, entity))
+    }
+
+    /// Call `f` with each remaining entity that has the components, and them.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let query = entities.query::<&mut u32>(world);
+    ///     query.for_each(|_, mut value| *value *= 2);
+    /// });
+    /// let e = world.spawn((5u32,));
+    /// world.update();
+    /// assert_eq!(world.get::<u32>(e), Some(&10));
+    /// ```
+    pub fn for_each(mut self, mut f: impl FnMut(Entity, D::Item<'_>)) {
+        while let Some((entity, item)) = self.next() {
+            f(entity, item);
+        }
+    }
+
+    /// Number of entities left in the list: at most the number of items left.
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.spawn((5u32,));
+    /// world.spawn(()); // no u32: counted, never yielded
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     let mut query = entities.query::<&u32>(world);
+    ///     assert_eq!(query.len(), 2);
+    ///     query.next();
+    ///     assert!(query.is_empty(), "the entity without a u32 was passed over");
+    /// });
+    /// world.update();
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether the list has no entity left (see [`Query::len`]).
+    pub fn is_empty(&self) -> bool {
+        self.entities.len() == 0
+    }
+}
