@@ -1066,7 +1066,10 @@ fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
     );
     // Its sprite on the screen, and its name over its head (as wide as a few letters).
     let (x0, y0) = ((n(0) - vx) * scale - 16.0, (n(1) - vy) * scale - 30.0);
-    let (x1, y1) = ((n(0) + n(2) - vx) * scale + 16.0, (n(1) + n(3) - vy) * scale);
+    let (x1, y1) = (
+        (n(0) + n(2) - vx) * scale + 16.0,
+        (n(1) + n(3) - vy) * scale,
+    );
     let player = &on.summary["player"];
     let (px, py) = (
         (player[0].as_f64().unwrap() as f32 - vx) * scale,
