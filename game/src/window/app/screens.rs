@@ -871,13 +871,13 @@ fn confetti(hud: &mut Hud, age: u64) {
         AUTHOR_INK,
         ink::GOOD,
     ];
-    for i in 0u64..60 {
+    for i in 0u64..90 {
         let seed = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
         let x0 = (seed % 1000) as f32 / 1000.0 * w;
         let speed = 1.0 + (seed / 1000 % 7) as f32 * 0.4;
         let fall = (age as f32 * speed + (seed % 997) as f32) % (h + 40.0) - 20.0;
         let sway = ((age as f32 * 0.05 + i as f32).sin()) * 18.0;
-        let size = 5.0 + (seed % 5) as f32;
+        let size = (8.0 + (seed % 7) as f32) * if h >= 600.0 { 1.0 } else { 0.7 };
         let c = colours[(i % colours.len() as u64) as usize];
         hud.panel(Rect::new(x0 + sway, fall, size, size * 0.6), c);
     }
@@ -889,8 +889,8 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
     let (w, h) = (screen_width(), screen_height());
     let k = if h >= 600.0 { 1.0 } else { 0.6 };
     let small = if w < 900.0 { 14.0 } else { 20.0 };
-    confetti(hud, age);
     hud.panel(Rect::new(0.0, h * 0.14, w, h * 0.74), ink::PANEL);
+    confetti(hud, age);
     // The title grows in over the first half second.
     let grow = pop(age).min(1.0);
     hud.centered(
