@@ -1109,3 +1109,24 @@ fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
         (x0, y0, x1, y1)
     );
 }
+
+#[test]
+fn a_scripted_f1_on_the_title_shows_the_help_over_the_level_list() {
+    // `ui::ink::OPAQUE`, the help's boxes: nothing of the list shows through them.
+    const OPAQUE: [u8; 3] = [15, 13, 20];
+    let Some(plain) = run_game(4, &[], "title_plain") else {
+        return;
+    };
+    let help = run_game(4, &["--press", "F1@2", "--press", "R@2"], "title_help").expect("window");
+    assert_eq!(help.summary["showing"], "title");
+    let (before, after) = (plain.count(OPAQUE), help.count(OPAQUE));
+    assert!(
+        after > before + 100_000,
+        "the help's opaque boxes cover the title: {before} -> {after} px"
+    );
+    assert_eq!(
+        help.summary["presses_not_taken"],
+        serde_json::json!(["R@2: the title screen takes only F1, G and O"]),
+        "F1 is taken, R is not"
+    );
+}

@@ -103,6 +103,27 @@ impl App {
         }
     }
 
+    /// Note the scripted presses of this frame the title screen does not take (it takes F1,
+    /// G and O of the game keys), for the run's report.
+    fn note_title_presses_not_taken(&mut self) {
+        const TAKEN: [Command; 3] = [
+            Command::ToggleView(View::Help),
+            Command::CycleGhost,
+            Command::Settings,
+        ];
+        let frame = self.frames.frame;
+        if let Some(script) = &mut self.script {
+            let missed = script
+                .press
+                .iter()
+                .filter(|p| p.frame == frame && !TAKEN.contains(&p.command));
+            let notes: Vec<String> = missed
+                .map(|p| format!("{p}: the title screen takes only F1, G and O"))
+                .collect();
+            script.presses_not_taken.extend(notes);
+        }
+    }
+
     /// The keys a scripted run presses on this frame (`--press KEY@FRAME`).
     fn scripted_presses(&self) -> Vec<Command> {
         let frame = self.frames.frame;
@@ -125,6 +146,7 @@ impl App {
             return true;
         }
         let scripted = self.scripted_presses();
+        self.note_title_presses_not_taken();
         let help_key = View::ALL
             .iter()
             .find(|e| e.view == View::Help)
