@@ -329,10 +329,13 @@ fn a_query_naming_a_type_twice_panics() {
     world.update();
 }
 
+/// Each entity with its written `Vel` and its `Hp`, when it had both.
+type Both = Vec<(Entity, Option<(i32, u32)>)>;
+
 #[test]
 fn an_optional_tuple_is_there_only_when_all_of_it_is() {
     let mut world = World::new();
-    let seen: Arc<Mutex<Vec<(Entity, Option<(i32, u32)>)>>> = Arc::default();
+    let seen: Arc<Mutex<Both>> = Arc::default();
     let out = Arc::clone(&seen);
     world.add_system(
         SystemDesc::new("s").requires::<Pos>(),
