@@ -62,6 +62,9 @@ pub struct ScriptReport {
     /// The player's position in world pixels (the centre of its box), with a level on: with
     /// `view` and `scale`, where it is on the screen.
     pub player: Option<[f32; 2]>,
+    /// The ghost's player, as drawn: its sprite's box `[x, y, w, h]` in world pixels and which
+    /// run it replays, while one races the player.
+    pub ghost: Option<([f32; 4], &'static str)>,
     /// The debug panels on screen at the end (stats panel, profiler window), each as
     /// `[x, y, w, h]` in screen pixels.
     pub panels: Vec<[f32; 4]>,
@@ -92,6 +95,9 @@ pub struct ScriptReport {
     /// Each frame's mean brightness, 0 to 255, with `--report-brightness`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub brightness: Option<Vec<f32>>,
+    /// Each stretch of play with the dirty optimization on or off (a new one at each F7),
+    /// oldest first: its frame rate and the update's share of the frame.
+    pub phases: Vec<super::frame_times::PhaseReport>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.
@@ -180,6 +186,7 @@ impl App {
             stats_text: self.drawing.overlay.shown_text().0,
             profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),
+            phases: self.frames.times.phases(),
             brightness: self.script.as_ref().and_then(|s| s.brightness.clone()),
             presses_not_taken: self
                 .script
@@ -229,6 +236,11 @@ impl App {
                 .and_then(|c| c.entities().first().copied())
                 .and_then(|e| sim.world().get::<Position>(e))
                 .map(|p| [p.x, p.y]),
+            ghost: self.run.ghost.as_ref().and_then(|g| {
+                let d = g.player()?;
+                let size = [f32::from(d.src.w), f32::from(d.src.h)];
+                Some(([d.x, d.y, size[0], size[1]], g.run.word()))
+            }),
             panels: self.drawing.overlay.panel_rects(),
             hint: self.drawing.hint.map(|r| [r.x, r.y, r.w, r.h]),
             hud_bar: self.drawing.bar.clone(),
