@@ -486,17 +486,17 @@ impl Run {
                 self.width
             );
             right_of_last = x + w;
-            let ink = match what.as_str() {
-                "level" => GOLD_INK,
-                "keys" => DIM_INK,
-                "par" if text.starts_with("author") => AUTHOR_MEDAL_INK,
-                "par" => GOLD_MEDAL_INK,
-                "burns" => BURN_INK,
-                _ => TEXT_INK,
+            // The par time is in the ink of the medal it is for: the author's or gold.
+            let ink: &[[u8; 3]] = match what.as_str() {
+                "level" => &[GOLD_INK],
+                "keys" => &[DIM_INK],
+                "par" => &[GOLD_MEDAL_INK, AUTHOR_MEDAL_INK],
+                "burns" => &[BURN_INK],
+                _ => &[TEXT_INK],
             };
             let (x0, y0) = (x.floor() as u32, y.floor() as u32);
             let (x1, y1) = ((x + w).ceil() as u32, (y + h).ceil() as u32);
-            let inked = self.count_in((x0, y0, x1, y1), &[ink]);
+            let inked = self.count_in((x0, y0, x1, y1), ink);
             assert!(
                 inked > 0,
                 "{size:?}: no pixel of the HUD's {what} {text:?} in its ink {ink:?} inside its \
