@@ -15,7 +15,8 @@ use game::atlas::RgbaImage;
 struct Run {
     /// The JSON report without its CPU times: the same for the same arguments.
     summary: serde_json::Value,
-    /// The report's CPU times (`timed_frames` and the `*_us_*` fields), which vary run to run.
+    /// The report's CPU times (`timed_frames`, `phases` and the `*_us_*` fields), which vary run
+    /// to run.
     cpu: serde_json::Map<String, serde_json::Value>,
     stdout: String,
     stderr: String,
@@ -93,7 +94,7 @@ fn run_game_at(
     let fields = summary.as_object_mut().expect("a JSON object");
     let timing: Vec<String> = fields
         .keys()
-        .filter(|k| k.as_str() == "timed_frames" || k.contains("_us_"))
+        .filter(|k| matches!(k.as_str(), "timed_frames" | "phases") || k.contains("_us_"))
         .cloned()
         .collect();
     let cpu = timing
