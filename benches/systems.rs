@@ -10,7 +10,7 @@ use ecs::Entity;
 use game::atlas::AtlasData;
 use game::level;
 use game::sim::components::{Crate, Position};
-use game::sim::grid::{Aabb, Hit, SpatialHash};
+use game::sim::spatial_hash::{Aabb, Hit, SpatialHash};
 use game::sim::{Input, Sim};
 
 fn atlas() -> AtlasData {
@@ -73,7 +73,7 @@ fn spatial_hash(c: &mut Criterion) {
 fn system_alone(c: &mut Criterion) {
     let atlas = atlas();
     let mut group = c.benchmark_group("system");
-    for system in ["draw_data", "spatial_hash", "collision", "animation_state"] {
+    for system in ["draw_data", "collision_grid", "collision", "choose_clip"] {
         for dirty in [0usize, 100, usize::MAX] {
             let mut sim = sim_with_crates(10_000, &atlas);
             let world = sim.world_mut();

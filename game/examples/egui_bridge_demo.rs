@@ -144,7 +144,7 @@ async fn run(args: Args) {
 
 /// Stand-in for game logic: nested scopes with a little real work, so the flamegraph has depth.
 fn simulate_work() {
-    for system in ["movement", "collision", "spatial_hash"] {
+    for system in ["movement", "collision", "collision_grid"] {
         puffin::profile_scope!("system", system);
         let mut accumulator = 0u64;
         for i in 0..200_000u64 {

@@ -17,7 +17,7 @@ pub mod headless;
 pub mod window;
 
 pub use headless::{
-    atlas, campaign, editor, feel, fsutil, input, level, output, records, reload, replay, sfx, sim,
-    sim_run, text_lines, tool_io,
+    atlas, background_loader, campaign, editor, feel, fsutil, input, level, output, records,
+    replay, sfx, sim, sim_run, text_lines, tool_io,
 };
 pub(crate) use headless::{game_data, paths, raster};

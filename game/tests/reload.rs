@@ -10,8 +10,8 @@ use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use common::{TempDir, atlas, repo};
+use game::background_loader::{BackgroundLoader, Loaded, Prepared, Start, prepare};
 use game::level;
-use game::reload::{BackgroundLoader, Loaded, Prepared, Start, prepare};
 use game::replay::{self, VerifyOutcome};
 use game::sim::{Input, LoadError, Sim};
 

@@ -4,7 +4,7 @@ use crate::common;
 
 use common::{clip_name, sim_from_file, sim_from_rows_and};
 use game::sim::Input;
-use game::sim::components::{Animating, Crate, Fuse, Keg};
+use game::sim::components::{Crate, FrameTimer, Fuse, Keg};
 use game::sim::resources::DrawDirtyLog;
 
 fn system(sim: &game::sim::Sim, name: &str) -> ecs::SystemInfo {
@@ -20,12 +20,12 @@ fn idle_cratetopia_gives_collision_and_animation_state_no_dirty_entities_after_t
     assert!(sim.state().crates_total >= 2000);
     sim.step(Input::default());
     assert!(
-        system(&sim, "animation_state").last_dirty >= 2000,
+        system(&sim, "choose_clip").last_dirty >= 2000,
         "first step sees everything"
     );
     for _ in 0..120 {
         sim.step(Input::default());
-        for name in ["collision", "animation_state", "spatial_hash"] {
+        for name in ["collision", "choose_clip", "collision_grid"] {
             assert_eq!(
                 system(&sim, name).last_dirty,
                 0,
@@ -34,7 +34,7 @@ fn idle_cratetopia_gives_collision_and_animation_state_no_dirty_entities_after_t
             );
         }
         // Only animating things (the player breathing, coins spinning) change frames.
-        let animating = sim.world().column::<Animating>().len();
+        let animating = sim.world().column::<FrameTimer>().len();
         assert!(animating < 50);
         assert!(system(&sim, "draw_data").last_dirty <= animating);
     }
@@ -140,7 +140,7 @@ fn crack_stages_are_identical_with_dirty_optimization_off_at_every_step() {
 #[test]
 fn a_health_change_alone_updates_the_crack_stage_with_tracking_on() {
     // Every hit also starts a flash, which would redraw the crate anyway; this checks that
-    // `animation_state` watches `Crate` itself, so health is never shown stale.
+    // `choose_clip` watches `Crate` itself, so health is never shown stale.
     let mut sim = sim_from_rows_and(
         &["#####", "#@x.#", "#####"],
         "    legend: { 'x': Crate(health: 6) },",

@@ -261,15 +261,15 @@ fn each_swing_break_and_pickup_is_announced_once() {
 
 #[test]
 fn every_frame_of_a_clip_is_on_screen_for_its_full_frame_time_the_first_included() {
-    use game::sim::components::Animation;
+    use game::sim::components::ClipFrame;
     let mut sim = sim_from_rows(&["#####", "#@.o#", "#####"]);
     let coin = sim.world().column::<Coin>().entities()[0];
     let mut frames = Vec::new();
     for _ in 0..13 {
         sim.step(IDLE);
-        frames.push(sim.world().get::<Animation>(coin).unwrap().frame);
+        frames.push(sim.world().get::<ClipFrame>(coin).unwrap().frame);
     }
-    let clip = sim.world().get::<Animation>(coin).unwrap().clip;
+    let clip = sim.world().get::<ClipFrame>(coin).unwrap().clip;
     let per_frame = sim
         .world()
         .resource::<game::sim::Clips>()
@@ -341,7 +341,7 @@ fn a_nine_hit_crate_from_a_legend_cracks_in_thirds_of_its_health() {
 
 #[test]
 fn a_hit_crate_flashes_white_for_100_ms_with_its_new_cracks_showing() {
-    use game::sim::components::{Animation, HitFlash};
+    use game::sim::components::{ClipFrame, HitFlash};
     let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
     let target = crate_at(&sim, 2, 1);
     hold(&mut sim, RIGHT, 1);
@@ -354,7 +354,7 @@ fn a_hit_crate_flashes_white_for_100_ms_with_its_new_cracks_showing() {
     let mut white = 0;
     while clip_name(&sim, target) == "crate_hit_cracks1" {
         // Frames 0 and 1 of a hit clip are the flash and its fade; 2 and 3 the wobble.
-        if sim.world().get::<Animation>(target).unwrap().frame < 2 {
+        if sim.world().get::<ClipFrame>(target).unwrap().frame < 2 {
             white += 1;
         }
         hold(&mut sim, IDLE, 1);

@@ -148,7 +148,7 @@ fn frames_go_on_while_a_large_save_is_prepared_and_then_it_is_swapped_in() {
 
     // Frames run at anything from 60 to several hundred a second under Xvfb: 1,500 leave the
     // watcher's debounce (0.1 s) seconds to notice the save before the last frame.
-    cmd.env(game::reload::HOLD_LOADS, &gate);
+    cmd.env(game::background_loader::HOLD_LOADS, &gate);
     let mut game = start(&mut cmd, &dir, &level, &record, "idle");
     opens
         .recv_timeout(Duration::from_secs(120))

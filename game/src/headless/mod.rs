@@ -2,6 +2,7 @@
 //! level checker and every test run this layer alone; [`crate::window`] draws it.
 
 pub mod atlas;
+pub mod background_loader;
 pub mod campaign;
 pub mod editor;
 pub mod feel;
@@ -13,7 +14,6 @@ pub mod output;
 pub(crate) mod paths;
 pub(crate) mod raster;
 pub mod records;
-pub mod reload;
 pub mod replay;
 pub mod sfx;
 pub mod sim;

@@ -104,7 +104,7 @@ pub fn sim_from_rows_and(rows: &[&str], fields: &str) -> Sim {
 pub fn clip_name(sim: &Sim, e: ecs::Entity) -> String {
     let anim = sim
         .world()
-        .get::<game::sim::components::Animation>(e)
+        .get::<game::sim::components::ClipFrame>(e)
         .expect("an animated entity");
     sim.world()
         .resource::<game::sim::Clips>()

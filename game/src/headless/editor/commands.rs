@@ -1,7 +1,7 @@
 //! The editing commands on the map: paint, fill, flood, place, move, scatter and resize, each
 //! one undo step, refused with an [`EditError`] rather than panicking.
 
-use super::document::Editor;
+use super::Editor;
 use super::edit_error::EditError;
 use super::flood;
 use super::geometry::{CellRect, Side};

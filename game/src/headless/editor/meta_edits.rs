@@ -1,7 +1,7 @@
 //! Editing the level's name and crate overrides: each change checked by the validator first,
 //! and one undo step.
 
-use super::document::Editor;
+use super::Editor;
 use super::history::Step;
 use super::meta::{self, CrateOverride, Meta};
 use super::quote::quote;

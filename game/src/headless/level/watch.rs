@@ -1,5 +1,5 @@
-//! Hot reload: noticing that the level file being played was saved ([`LevelWatcher`]). The
-//! saved file is made ready to play off the frame thread by [`crate::reload`].
+//! Noticing that the level file being played was saved ([`LevelWatcher`]). The saved file is
+//! made ready to play off the frame thread by [`crate::background_loader`].
 //!
 //! Editors rarely write a file in place: many write a temporary file and rename it over the
 //! original, which replaces the inode a file watch would be attached to. So [`LevelWatcher`]

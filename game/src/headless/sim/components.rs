@@ -182,7 +182,7 @@ pub struct Debris;
 pub struct ClipId(pub u16);
 
 impl ClipId {
-    /// No clip yet: `animation_state` picks one on the entity's first step.
+    /// No clip yet: `choose_clip` picks one on the entity's first step.
     pub const NONE: Self = Self(u16::MAX);
 }
 
@@ -233,7 +233,7 @@ pub mod layer {
 
 /// Which clip plays and which of its frames shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Animation {
+pub struct ClipFrame {
     /// Current clip.
     pub clip: ClipId,
     /// Frame of the clip on screen.
@@ -245,7 +245,7 @@ pub struct Animation {
 /// Present while an entity's animation advances (multi-frame clip, not finished). The
 /// animation system visits only these, so idle crates cost it nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Animating {
+pub struct FrameTimer {
     /// Steps the current frame has been on screen, counting the step just run (0 for a clip
     /// that has not been through `animate` yet).
     pub ticks: u32,

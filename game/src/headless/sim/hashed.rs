@@ -3,12 +3,12 @@
 //! compile until it is hashed.
 
 use super::components::{
-    Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
+    CameraTarget, ClipFrame, Coin, Collider, Crate, Debris, DrawData, Exploding, FrameTimer,
     Friction, Fuse, HitFlash, Keg, Lifetime, Looks, Player, Position, Sprite, Stunned, Swing,
     Velocity,
 };
-use super::grid::SpatialHash;
 use super::resources::{BotPlan, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap};
+use super::spatial_hash::SpatialHash;
 
 /// An FNV-1a 64 hasher fed values by their bytes (floats by their bits).
 ///
@@ -232,7 +232,7 @@ impl Hashed for Lifetime {
     }
 }
 
-impl Hashed for Animation {
+impl Hashed for ClipFrame {
     fn hash(&self, h: &mut Fnv) {
         let Self {
             clip,
@@ -245,7 +245,7 @@ impl Hashed for Animation {
     }
 }
 
-impl Hashed for Animating {
+impl Hashed for FrameTimer {
     fn hash(&self, h: &mut Fnv) {
         let Self { ticks } = *self;
         h.u32(ticks);

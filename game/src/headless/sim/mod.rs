@@ -3,12 +3,11 @@
 
 pub mod components;
 pub mod game_events;
-pub mod grid;
 mod hashed;
 pub mod resources;
 mod schedule;
 mod setup;
-mod spawn;
+pub mod spatial_hash;
 pub mod state_hash;
 pub(crate) mod systems;
 pub mod tuning;
@@ -18,8 +17,8 @@ use std::path::Path;
 
 use ecs::World;
 
-pub use grid::{Aabb, SpatialHash};
 pub use resources::{Camera, ClipError, Clips, GameState, Input, RoleClips, STEPS_PER_SECOND};
+pub use spatial_hash::{Aabb, SpatialHash};
 pub use tuning::TILE;
 pub use wreck::directions_hash;
 

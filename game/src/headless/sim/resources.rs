@@ -13,7 +13,7 @@ use crate::atlas::{AtlasData, FrameRect};
 use crate::level::{Level, Tile};
 
 use super::components::ClipId;
-use super::grid::SpatialHash;
+use super::spatial_hash::SpatialHash;
 use super::tuning::{BURN_STEPS, TILE};
 
 /// Steps per second of the fixed simulation step.
@@ -389,7 +389,7 @@ impl BotPlan {
     pub const REPLAN_AFTER: u32 = 600;
 }
 
-/// The collision broad phase: every enabled collider, kept current by the `spatial_hash` system.
+/// The collision broad phase: every enabled collider, kept current by the `collision_grid` system.
 #[derive(Clone, Debug)]
 pub struct CollisionGrid(pub SpatialHash);
 

@@ -6,16 +6,16 @@
 use ecs::{SystemDesc, SystemId, World};
 
 use super::components::{
-    Animating, Animation, CameraTarget, Collider, Crate, Exploding, Fuse, HitFlash, Lifetime,
+    CameraTarget, ClipFrame, Collider, Crate, Exploding, FrameTimer, Fuse, HitFlash, Lifetime,
     Player, Position, Sprite, Stunned, Velocity,
 };
 use super::game_events::CrateHit;
 use super::state_hash::{self, CheckpointSum};
 use super::systems::{
-    animate::Animate, animation_state::AnimationState, attack::Attack, bot::Bot, camera,
-    checkpoint::Checkpoint, collision::Collision, damage::Damage, debug_stats,
+    animate::Animate, attack::Attack, bot::Bot, camera, checkpoint::Checkpoint,
+    choose_clip::ChooseClip, collision::Collision, collision_grid, damage::Damage, debug_stats,
     draw_data::DrawDataSystem, explosion, fuse::FuseSystem, hit_flash, lifetime,
-    movement::Movement, player_control, spatial_hash, stun,
+    movement::Movement, player_control, stun,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -55,13 +55,13 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         Movement::default(),
     );
     world.add_system(
-        SystemDesc::new("spatial_hash")
+        SystemDesc::new("collision_grid")
             .priority(45)
             .requires::<Position>()
             .requires::<Collider>()
             .watches::<Position>()
             .watches::<Collider>(),
-        spatial_hash::run,
+        collision_grid::run,
     );
     world.add_system(
         SystemDesc::new("collision")
@@ -127,9 +127,9 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
         camera::run,
     );
     world.add_system(
-        SystemDesc::new("animation_state")
+        SystemDesc::new("choose_clip")
             .priority(90)
-            .requires::<Animation>()
+            .requires::<ClipFrame>()
             .requires::<Sprite>()
             .watches::<Sprite>()
             .watches::<Player>()
@@ -138,23 +138,23 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .watches::<Fuse>()
             .watches::<Exploding>()
             .watches::<Stunned>(),
-        AnimationState::default(),
+        ChooseClip::default(),
     );
     world.add_system(
         SystemDesc::new("animate")
             .priority(91)
-            .requires::<Animation>()
-            .requires::<Animating>(),
+            .requires::<ClipFrame>()
+            .requires::<FrameTimer>(),
         Animate::default(),
     );
     world.add_system(
         SystemDesc::new("draw_data")
             .priority(95)
             .requires::<Position>()
-            .requires::<Animation>()
+            .requires::<ClipFrame>()
             .requires::<Sprite>()
             .watches::<Position>()
-            .watches::<Animation>()
+            .watches::<ClipFrame>()
             // It empties the per-update `DrawDirtyLog` even when nothing changed.
             .every_update(),
         DrawDataSystem::default(),

@@ -1,20 +1,20 @@
-//! Building a world from a level: resources first, then one entity per wall, crate and coin.
+//! Building a world from a level: resources first, then one entity per wall, crate and coin
+//! (and the coin a breaking crate drops).
 
 use ecs::World;
 
 use super::components::{
-    Animating, Animation, CRACK_STAGES, CameraTarget, ClipId, Collider, Crate, DrawData, Keg,
-    Looks, Player, Position, Sprite, Swing, Velocity, layer,
+    CRACK_STAGES, CameraTarget, ClipFrame, ClipId, Coin, Collider, Crate, DrawData, FrameTimer,
+    Friction, Keg, Looks, Player, Position, Sprite, Swing, Velocity, layer,
 };
-use super::grid::SpatialHash;
 use super::resources::{
     BotPlan, Camera, Clips, CollisionGrid, DrawDirtyLog, DrawGrid, GameState, Input, RoleClips,
     SimRng, TileMap,
 };
-use super::spawn::{cell_center, spawn_coin};
-use super::systems::animation_state::{ClipState, pick_clip};
+use super::spatial_hash::SpatialHash;
+use super::systems::choose_clip::{ClipState, pick_clip};
 use super::systems::draw_data::draw_data;
-use super::tuning::{self, TILE};
+use super::tuning::{self, FRICTION, TILE};
 use crate::atlas::clip_names::{self, CrateState};
 use crate::level::{Level, Tile};
 
@@ -76,11 +76,11 @@ pub(super) fn spawn_level(world: &mut World, level: &Level) {
             looks: Looks::Player,
             layer: layer::BODIES,
         },
-        Animation::default(),
+        ClipFrame::default(),
     ));
 }
 
-/// The [`Animation`] and [`DrawData`] an entity spawned with `sprite` at `at` has after its
+/// The [`ClipFrame`] and [`DrawData`] an entity spawned with `sprite` at `at` has after its
 /// first step, and whether its clip animates: level setup gives walls and crates these at
 /// spawn, so the first step of a large level recomputes them unchanged instead of writing
 /// each entity's clip and inserting its draw data. The same rules decide
@@ -91,14 +91,14 @@ fn first_look(
     at: &Position,
     sprite: &Sprite,
     crate_: Option<&Crate>,
-) -> (Animation, DrawData, bool) {
+) -> (ClipFrame, DrawData, bool) {
     let state = ClipState {
         crate_,
         ..ClipState::default()
     };
-    let animation = Animation {
+    let animation = ClipFrame {
         clip: pick_clip(sprite, &state, role),
-        ..Animation::default()
+        ..ClipFrame::default()
     };
     // Walls' and crates' clips are ids resolved against the atlas (`RoleClips`,
     // `crate_looks`), never `ClipId::NONE`, so they always have draw data.
@@ -107,7 +107,7 @@ fn first_look(
 }
 
 /// What a crate spawns with (and a keg's `Keg`, inserted after).
-type CrateBundle = (Position, Collider, Crate, Sprite, Animation, DrawData);
+type CrateBundle = (Position, Collider, Crate, Sprite, ClipFrame, DrawData);
 
 /// Spawn a wall on every wall tile, row by row, in one batch.
 fn spawn_walls(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips) {
@@ -132,7 +132,7 @@ fn spawn_walls(world: &mut World, level: &Level, clips: &Clips, role: &RoleClips
         (at, Collider::solid(half, half), sprite, animation, data)
     }));
     for k in animated {
-        let _ = world.insert(walls[k], Animating::default());
+        let _ = world.insert(walls[k], FrameTimer::default());
     }
 }
 
@@ -186,7 +186,7 @@ fn spawn_crates(world: &mut World, level: &Level, clips: &Clips, role: &RoleClip
         )
     }));
     for k in animated {
-        let _ = world.insert(crates[k], Animating::default());
+        let _ = world.insert(crates[k], FrameTimer::default());
     }
     for k in kegs {
         let _ = world.insert(crates[k], Keg);
@@ -218,4 +218,29 @@ fn crate_looks(clips: &Clips, skin: &str, role: &RoleClips) -> Looks {
         // Levels are validated against the atlas, so this only guards hand-built worlds.
         _ => Looks::Fixed(role.walls[0]),
     }
+}
+
+/// Centre of map cell `(x, y)` in world pixels.
+pub(super) fn cell_center(x: u32, y: u32) -> Position {
+    Position {
+        x: (x as f32 + 0.5) * TILE,
+        y: (y as f32 + 0.5) * TILE,
+    }
+}
+
+/// Spawn a coin at `at` sliding with `velocity`.
+pub(super) fn spawn_coin(world: &mut World, at: Position, velocity: Velocity) {
+    let clip = world.resource::<RoleClips>().coin;
+    world.spawn((
+        at,
+        velocity,
+        Friction(FRICTION),
+        Collider::sensor(4.0, 4.0),
+        Coin,
+        Sprite {
+            looks: Looks::Fixed(clip),
+            layer: layer::PICKUPS,
+        },
+        ClipFrame::default(),
+    ));
 }

@@ -25,7 +25,7 @@ use std::any::{TypeId, type_name};
 use ecs::{Column, Component, ComponentId, Entity, SystemDesc, World};
 
 use super::components::{
-    Animating, Animation, CameraTarget, Coin, Collider, Crate, Debris, DrawData, Exploding,
+    CameraTarget, ClipFrame, Coin, Collider, Crate, Debris, DrawData, Exploding, FrameTimer,
     Friction, Fuse, HitFlash, Keg, Lifetime, Player, Position, Sprite, Stunned, Swing, Velocity,
 };
 use super::hashed::{Fnv, Hashed};
@@ -629,8 +629,8 @@ const COMPONENTS: [ComponentEntry; 20] = [
     component::<HitFlash>(),
     component::<Exploding>(),
     component::<Lifetime>(),
-    component::<Animation>(),
-    component::<Animating>(),
+    component::<ClipFrame>(),
+    component::<FrameTimer>(),
     component::<DrawData>(),
     component::<Coin>(),
     component::<Debris>(),

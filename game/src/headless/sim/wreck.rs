@@ -8,13 +8,13 @@ use std::f32::consts::TAU;
 use ecs::{Entity, World};
 
 use super::components::{
-    Animation, Collider, Crate, Debris, Exploding, Friction, Fuse, HitFlash, Keg, Lifetime, Looks,
+    ClipFrame, Collider, Crate, Debris, Exploding, Friction, Fuse, HitFlash, Keg, Lifetime, Looks,
     Position, Sprite, Velocity, layer,
 };
 use super::game_events::CrateBroken;
 use super::hashed::Fnv;
 use super::resources::{Clips, GameState, RoleClips, SimRng, TileMap};
-use super::spawn::spawn_coin;
+use super::setup::spawn_coin;
 use super::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
 
 /// Deal `damage` hits to the crate `target`. A keg takes no damage: an unlit keg's fuse is lit
@@ -113,7 +113,7 @@ pub(super) fn break_crate(world: &mut World, target: Entity) {
                 looks: Looks::Fixed(debris_clip),
                 layer: layer::EFFECTS,
             },
-            Animation::default(),
+            ClipFrame::default(),
         ));
     }
     if coin {

@@ -1,10 +1,11 @@
-//! Hot reload: watching the level file, making its saves ready off the frame thread, and
-//! swapping them in, or leaving the editor's unsaved edits alone.
+//! Swapping a saved level into the running game: the window's side of hot reload, which asks
+//! the watcher for saves, the background loader for them ready to play, and leaves the editor's
+//! unsaved edits alone.
 
 use std::path::Path;
 
 use super::app_state::App;
-use crate::reload::{Prepared, Start};
+use crate::background_loader::{Prepared, Start};
 use crate::window::platform::{BackgroundLoader, LevelWatcher};
 use crate::window::ui::ink;
 
@@ -71,7 +72,7 @@ impl App {
     }
 
     /// The level file was saved: make it ready to play off the frame thread (read, parse,
-    /// build and run its first step: see [`crate::reload`]); the current level runs and is
+    /// build and run its first step: see [`crate::background_loader`]); the current level runs and is
     /// drawn until [`finish_reload`](Self::finish_reload) swaps the new one in.
     fn reload_in_background(&mut self) {
         let start = Start {
@@ -146,7 +147,7 @@ impl App {
                 .as_ref()
                 .is_some_and(BackgroundLoader::is_loading)
         };
-        if loading(self) && std::env::var_os(crate::reload::HOLD_LOADS).is_some() {
+        if loading(self) && std::env::var_os(crate::background_loader::HOLD_LOADS).is_some() {
             let frame = self.frames.frame;
             let line =
                 format!("frame {frame}: the last frame waits for the level being prepared\n");

@@ -191,7 +191,7 @@ pub struct Loaded {
     /// The file read.
     pub path: PathBuf,
     /// The level ready to play, or why it is not one.
-    pub prepared: Result<crate::reload::Prepared, crate::sim::LoadError>,
+    pub prepared: Result<crate::background_loader::Prepared, crate::sim::LoadError>,
 }
 
 /// Hot reload's loader without a thread: a request is prepared at once, in the frame (the
@@ -217,12 +217,17 @@ impl BackgroundLoader {
     }
 
     /// Prepare `path` now, as `start` says; the result waits for [`poll`](Self::poll).
-    pub fn request(&mut self, path: &Path, start: crate::reload::Start, _frame: u64) -> u64 {
+    pub fn request(
+        &mut self,
+        path: &Path,
+        start: crate::background_loader::Start,
+        _frame: u64,
+    ) -> u64 {
         self.generation += 1;
         self.ready = Some(Loaded {
             generation: self.generation,
             path: path.to_path_buf(),
-            prepared: crate::reload::prepare(path, &self.atlas, start),
+            prepared: crate::background_loader::prepare(path, &self.atlas, start),
         });
         self.generation
     }

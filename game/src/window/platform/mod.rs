@@ -25,8 +25,8 @@ pub use desktop::*;
 #[cfg(not(target_arch = "wasm32"))]
 mod desktop {
     pub use super::gamepad::Gamepads;
+    pub use crate::background_loader::BackgroundLoader;
     pub use crate::level::watch::LevelWatcher;
-    pub use crate::reload::BackgroundLoader;
     pub use std::time::Instant;
 
     /// The puffin server `puffin_viewer` connects to.

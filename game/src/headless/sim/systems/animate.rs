@@ -1,13 +1,13 @@
 //! `animate`: advances the frame of every entity that is animating. Entities showing a
-//! single-frame clip or a finished once-clip have no [`Animating`] and cost nothing here.
+//! single-frame clip or a finished once-clip have no [`FrameTimer`] and cost nothing here.
 
 use ecs::{Entity, SystemEntities, World};
 
-use crate::sim::components::{Animating, Animation};
+use crate::sim::components::{ClipFrame, FrameTimer};
 use crate::sim::resources::Clips;
 
 /// Scratch buffer kept between runs: the entities whose once-clip finished, whose
-/// [`Animating`] goes once the query is done.
+/// [`FrameTimer`] goes once the query is done.
 #[derive(Debug, Default)]
 pub struct Animate {
     finished: Vec<Entity>,
@@ -21,7 +21,7 @@ impl ecs::System for Animate {
             return;
         }
         let (mut animating, resources) = entities
-            .query::<(&mut Animating, &mut Animation)>(world)
+            .query::<(&mut FrameTimer, &mut ClipFrame)>(world)
             .with_resources();
         let clips = resources.resource::<Clips>();
         while let Some((e, (mut timer, mut anim))) = animating.next() {
@@ -31,7 +31,7 @@ impl ecs::System for Animate {
             // A clip that started this step has 0 and its first frame shows now, so every frame,
             // the first included, is on screen for `steps_per_frame` steps.
             *timer = if timer.ticks < clip.steps_per_frame {
-                Animating {
+                FrameTimer {
                     ticks: timer.ticks + 1,
                 }
             } else {
@@ -42,7 +42,7 @@ impl ecs::System for Animate {
                     next.frame = 0;
                 }
                 next.finished = !clip.looping && next.frame == last;
-                Animating { ticks: 1 }
+                FrameTimer { ticks: 1 }
             };
             anim.set_if_neq(next);
             if next.finished {
@@ -50,7 +50,7 @@ impl ecs::System for Animate {
             }
         }
         for &e in &self.finished {
-            world.remove::<Animating>(e);
+            world.remove::<FrameTimer>(e);
         }
     }
 }

@@ -25,11 +25,11 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animation, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, Swing, layer,
+    ClipFrame, Crate, Facing, Lifetime, Looks, Player, Position, Sprite, Swing, layer,
 };
 use crate::sim::game_events::{CrateHit, SwingStarted};
-use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, RoleClips, TileMap};
+use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS, TILE};
 
 /// Scratch buffers kept between runs; the swing's own state (its arc, the crates it hit) is the
@@ -130,6 +130,6 @@ fn spawn_arc(world: &mut World, at: Position, facing: Facing) -> Entity {
             looks: Looks::Fixed(clip),
             layer: layer::EFFECTS,
         },
-        Animation::default(),
+        ClipFrame::default(),
     ))
 }

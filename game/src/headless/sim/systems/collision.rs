@@ -6,8 +6,8 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
-use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::CollisionGrid;
+use crate::sim::spatial_hash::{Aabb, Hit};
 
 /// A mover's box overlaps another box this step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

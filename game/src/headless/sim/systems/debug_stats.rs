@@ -3,7 +3,7 @@
 
 use ecs::{SystemEntities, World};
 
-use crate::sim::components::{Animating, Crate, Exploding, Lifetime, Velocity};
+use crate::sim::components::{Crate, Exploding, FrameTimer, Lifetime, Velocity};
 use crate::sim::resources::DebugCounts;
 
 /// Run `debug_stats`.
@@ -14,7 +14,7 @@ pub fn run(world: &mut World, _: &SystemEntities<'_>) {
         crates: len(world.try_column::<Crate>().map(|c| c.len())),
         exploding: len(world.try_column::<Exploding>().map(|c| c.len())),
         movers: len(world.try_column::<Velocity>().map(|c| c.len())),
-        animating: len(world.try_column::<Animating>().map(|c| c.len())),
+        animating: len(world.try_column::<FrameTimer>().map(|c| c.len())),
         effects: len(world.try_column::<Lifetime>().map(|c| c.len())),
         updates: 1,
     };

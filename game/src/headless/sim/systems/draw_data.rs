@@ -4,9 +4,9 @@
 
 use ecs::{Entity, SystemEntities, World};
 
-use crate::sim::components::{Animation, ClipId, DrawData, Position, Sprite};
-use crate::sim::grid::Aabb;
+use crate::sim::components::{ClipFrame, ClipId, DrawData, Position, Sprite};
 use crate::sim::resources::{Clips, DrawDirtyLog, DrawGrid};
+use crate::sim::spatial_hash::Aabb;
 
 /// Scratch buffers kept between runs: the draw data to add and to remove once the query is
 /// done (adding or removing a component needs the whole world).
@@ -34,14 +34,14 @@ impl ecs::System for DrawDataSystem {
             log.shrink_to(changed);
         }
         let (mut sprites, resources) = entities
-            .changed::<(&Position, &Animation, &Sprite, Option<&mut DrawData>)>(world)
+            .changed::<(&Position, &ClipFrame, &Sprite, Option<&mut DrawData>)>(world)
             .with_resources();
         let (grid, clips) = resources.pair_mut::<DrawGrid, Clips>();
         let grid = &mut grid.0;
         for &e in entities.removed() {
             grid.remove_slot(e.index());
         }
-        grid.reserve_slots(super::spatial_hash::slots_below(entities.dirty()));
+        grid.reserve_slots(super::collision_grid::slots_below(entities.dirty()));
         while let Some((e, (p, anim, sprite, stored))) = sprites.next() {
             let data = draw_data(p, anim, sprite, clips);
             if !all {
@@ -87,7 +87,7 @@ impl ecs::System for DrawDataSystem {
 /// this system keeps, and what level setup gives an entity it spawns with its clip chosen.
 pub(crate) fn draw_data(
     p: &Position,
-    anim: &Animation,
+    anim: &ClipFrame,
     sprite: &Sprite,
     clips: &Clips,
 ) -> Option<DrawData> {

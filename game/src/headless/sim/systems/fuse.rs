@@ -19,8 +19,8 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Crate, Fuse, Player, Position, Stunned, Velocity};
 use crate::sim::game_events::KegExploded;
-use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{CollisionGrid, GameState};
+use crate::sim::spatial_hash::{Aabb, Hit};
 use crate::sim::tuning::{
     KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_RADIUS, KNOCKBACK_SPEED, STUN_STEPS,
 };

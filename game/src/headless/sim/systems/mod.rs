@@ -1,12 +1,13 @@
 //! One system per file. Priorities and watched components are in `../schedule.rs`.
 
 pub mod animate;
-pub mod animation_state;
 pub mod attack;
 pub mod bot;
 pub mod camera;
 pub mod checkpoint;
+pub mod choose_clip;
 pub mod collision;
+pub mod collision_grid;
 pub mod damage;
 pub mod debug_stats;
 pub mod draw_data;
@@ -17,7 +18,6 @@ pub mod lifetime;
 pub mod movement;
 pub mod pickup;
 pub mod player_control;
-pub mod spatial_hash;
 pub mod stun;
 
 /// Despawn `e` at the end of this update, noting it for the replay checkpoint sum first: the

@@ -9,8 +9,8 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::level::Tile;
 use crate::sim::components::{Collider, Friction, Position, Velocity};
-use crate::sim::grid::{Aabb, Hit, SpatialHash};
 use crate::sim::resources::{CollisionGrid, TileMap};
+use crate::sim::spatial_hash::{Aabb, Hit, SpatialHash};
 use crate::sim::tuning::{FREE_MOVER_HALF, MAX_SUBSTEP, REST_SPEED, TILE};
 
 /// Scratch buffer kept between runs.
@@ -23,7 +23,7 @@ impl ecs::System for Movement {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("movement");
         // Movers never block each other (they slide along the grid's boxes, which move only in
-        // `spatial_hash`), so the order they move in cannot change the outcome.
+        // `collision_grid`), so the order they move in cannot change the outcome.
         let (mut movers, resources) = entities
             .query::<(
                 &mut Position,

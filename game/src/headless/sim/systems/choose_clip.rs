@@ -1,4 +1,4 @@
-//! `animation_state`: picks each entity's clip from its state (facing, walking, swinging, stunned, hit,
+//! `choose_clip`: picks each entity's clip from its state (facing, walking, swinging, stunned, hit,
 //! a keg's burning fuse, exploding, and a crate's crack stage from its health). Runs only for entities whose state
 //! changed (the schedule has it watch every component read here, [`Crate`] included, so a hit
 //! that only lowers health still reaches it); the choice is a pure function of the state, so
@@ -7,21 +7,21 @@
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{
-    Animating, Animation, ClipId, Crate, Exploding, Fuse, HitFlash, Looks, Player, Sprite, Stunned,
+    ClipFrame, ClipId, Crate, Exploding, FrameTimer, Fuse, HitFlash, Looks, Player, Sprite, Stunned,
 };
 use crate::sim::resources::{Clips, RoleClips};
 
 /// Scratch buffer kept between runs: the entities whose clip changed, each with whether the
-/// new clip animates, for adding or removing [`Animating`] once the query is done.
+/// new clip animates, for adding or removing [`FrameTimer`] once the query is done.
 #[derive(Debug, Default)]
-pub struct AnimationState {
+pub struct ChooseClip {
     changes: Vec<(Entity, bool)>,
 }
 
 /// The components an entity's clip follows from, the clip last.
 type Looked<'a> = (
     &'a Sprite,
-    &'a mut Animation,
+    &'a mut ClipFrame,
     Option<&'a Player>,
     Option<&'a Crate>,
     Option<&'a Stunned>,
@@ -30,9 +30,9 @@ type Looked<'a> = (
     Option<&'a HitFlash>,
 );
 
-impl ecs::System for AnimationState {
+impl ecs::System for ChooseClip {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
-        puffin::profile_scope!("animation_state");
+        puffin::profile_scope!("choose_clip");
         self.changes.clear();
         let (mut looked, resources) = entities.changed::<Looked<'_>>(world).with_resources();
         let (role, clips) = (
@@ -51,7 +51,7 @@ impl ecs::System for AnimationState {
             };
             let clip = pick_clip(sprite, &state, role);
             if clip != anim.clip {
-                *anim = Animation {
+                *anim = ClipFrame {
                     clip,
                     frame: 0,
                     finished: false,
@@ -62,9 +62,9 @@ impl ecs::System for AnimationState {
         for &(e, animates) in &self.changes {
             if animates {
                 // Replacing restarts the frame timer for the new clip.
-                let _ = world.insert(e, Animating::default());
+                let _ = world.insert(e, FrameTimer::default());
             } else {
-                world.remove::<Animating>(e);
+                world.remove::<FrameTimer>(e);
             }
         }
     }

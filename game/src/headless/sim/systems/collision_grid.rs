@@ -1,12 +1,12 @@
-//! `spatial_hash`: keeps the [`CollisionGrid`] in step with colliders. Only entities whose
+//! `collision_grid`: keeps the [`CollisionGrid`] in step with colliders. Only entities whose
 //! position or collider changed are rehashed, so static walls and idle crates are inserted
 //! once; disabled and removed colliders leave the grid.
 
 use ecs::{Entity, SystemEntities, World};
 
 use crate::sim::components::{Collider, Position};
-use crate::sim::grid::Aabb;
 use crate::sim::resources::CollisionGrid;
+use crate::sim::spatial_hash::Aabb;
 
 /// More changed entities than this are a burst, worth reserving the grid's room up front.
 const CHUNK: usize = 4096;
@@ -24,9 +24,9 @@ pub(crate) fn slots_below(entities: &[Entity]) -> usize {
         .unwrap_or(0)
 }
 
-/// Run `spatial_hash` (tracks and watches Position + Collider).
+/// Run `collision_grid` (tracks and watches Position + Collider).
 pub fn run(world: &mut World, entities: &SystemEntities<'_>) {
-    puffin::profile_scope!("spatial_hash");
+    puffin::profile_scope!("collision_grid");
     let (mut shapes, resources) = entities
         .changed::<(&Position, &Collider)>(world)
         .with_resources();

@@ -1,6 +1,6 @@
-//! Hot reload's work off the frame thread: a saved level file made ready to play
-//! ([`prepare`]), by a thread of its own on the desktop ([`BackgroundLoader`]), which also drops
-//! the game the new level replaces.
+//! Loading a saved level off the frame thread: the file made ready to play ([`prepare`]), by a
+//! thread of its own on the desktop ([`BackgroundLoader`]), which also drops the game the new
+//! level replaces.
 //!
 //! Making a level ready is more than parsing it. Building its world costs about as much again
 //! as the parse, per entity, and the world's first step finds every entity new to every system
