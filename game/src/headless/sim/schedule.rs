@@ -13,9 +13,8 @@ use super::game_events::CrateHit;
 use super::state_hash::{self, CheckpointSum};
 use super::systems::{
     animate::Animate, attack::Attack, bot::Bot, camera, checkpoint::Checkpoint,
-    choose_clip::ChooseClip, collision::Collision, collision_grid, damage::Damage, debug_stats,
-    draw_data::DrawDataSystem, explosion, fuse::FuseSystem, hit_flash, lifetime,
-    movement::Movement, player_control, stun,
+    choose_clip::ChooseClip, collision::Collision, collision_grid, countdown, damage::Damage,
+    debug_stats, draw_data::DrawDataSystem, fuse::FuseSystem, movement::Movement, player_control,
 };
 
 /// Handles the simulation needs to switch systems on and off.
@@ -96,28 +95,28 @@ pub(super) fn add_systems(world: &mut World) -> ScheduleIds {
             .priority(70)
             .requires::<HitFlash>()
             .every_update(),
-        hit_flash::run,
+        countdown::hit_flash,
     );
     world.add_system(
         SystemDesc::new("explosion")
             .priority(71)
             .requires::<Exploding>()
             .every_update(),
-        explosion::run,
+        countdown::explosion,
     );
     world.add_system(
         SystemDesc::new("lifetime")
             .priority(72)
             .requires::<Lifetime>()
             .every_update(),
-        lifetime::run,
+        countdown::lifetime,
     );
     world.add_system(
         SystemDesc::new("stun")
             .priority(73)
             .requires::<Stunned>()
             .every_update(),
-        stun::run,
+        countdown::stun,
     );
     world.add_system(
         SystemDesc::new("camera")

@@ -36,7 +36,7 @@ pub struct FuseSystem {
 impl ecs::System for FuseSystem {
     fn update(&mut self, world: &mut World, entities: &SystemEntities<'_>) {
         puffin::profile_scope!("fuse");
-        let mut blown = super::tick_down::<Fuse>(world, entities, |f| &mut f.steps);
+        let mut blown = super::countdown::tick_down::<Fuse>(world, entities, |f| &mut f.steps);
         // Tracked sets are in change order, which differs with tracking off.
         blown.sort_unstable();
         for keg in blown {

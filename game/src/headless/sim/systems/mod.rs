@@ -1,4 +1,5 @@
-//! One system per file. Priorities and watched components are in `../schedule.rs`.
+//! One system per file (the four countdowns share `countdown.rs`). Priorities and watched
+//! components are in `../schedule.rs`.
 
 pub mod animate;
 pub mod attack;
@@ -8,17 +9,14 @@ pub mod checkpoint;
 pub mod choose_clip;
 pub mod collision;
 pub mod collision_grid;
+pub mod countdown;
 pub mod damage;
 pub mod debug_stats;
 pub mod draw_data;
-pub mod explosion;
 pub mod fuse;
-pub mod hit_flash;
-pub mod lifetime;
 pub mod movement;
 pub mod pickup;
 pub mod player_control;
-pub mod stun;
 
 /// Despawn `e` at the end of this update, noting it for the replay checkpoint sum first: the
 /// `checkpoint` system (last in the schedule) hashes its final state in this update, before
@@ -29,23 +27,4 @@ pub(crate) fn despawn(world: &mut ecs::World, e: ecs::Entity) -> bool {
         sum.note_despawn(e);
     }
     world.despawn(e)
-}
-
-/// Count down a per-entity timer component of every tracked entity by one step; returns the
-/// entities whose timer reached zero (the timer systems share this).
-pub(crate) fn tick_down<T: ecs::Component>(
-    world: &mut ecs::World,
-    entities: &ecs::SystemEntities<'_>,
-    steps: impl Fn(&mut T) -> &mut u32,
-) -> Vec<ecs::Entity> {
-    let mut timers = entities.query::<&mut T>(world);
-    let mut expired = Vec::new();
-    while let Some((e, mut timer)) = timers.next() {
-        let left = steps(&mut timer);
-        *left = left.saturating_sub(1);
-        if *left == 0 {
-            expired.push(e);
-        }
-    }
-    expired
 }
