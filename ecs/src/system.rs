@@ -414,6 +414,10 @@ pub struct SystemInfo {
     pub tracked: usize,
     /// Dirty entities it received in the latest update (zero if that update did not run it).
     pub last_dirty: usize,
+    /// Entities it tracked as that run began, of which the dirty ones are a subset (zero if
+    /// the latest update did not run it). `tracked` may be lower by then: entities despawned
+    /// later in the update.
+    pub last_tracked: usize,
     /// Wall time of its run in the latest update (zero if that update did not run it).
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates that skipped it for having nothing
@@ -449,6 +453,7 @@ pub(crate) struct SystemSlot {
     /// The update ([`World`]'s count) that last ran it, and what that run received and took.
     pub(crate) ran_in: u64,
     pub(crate) last_dirty: usize,
+    pub(crate) last_tracked: usize,
     pub(crate) last_duration: Duration,
     pub(crate) runs: u64,
 }
@@ -528,6 +533,7 @@ impl World {
             running: None,
             ran_in: 0,
             last_dirty: 0,
+            last_tracked: 0,
             last_duration: Duration::ZERO,
             runs: 0,
         };
@@ -615,6 +621,7 @@ impl World {
             enabled: slot.enabled,
             tracked: slot.running.unwrap_or(slot.sets.tracked.len()),
             last_dirty: if ran { slot.last_dirty } else { 0 },
+            last_tracked: if ran { slot.last_tracked } else { 0 },
             last_duration: slot.last_duration * u32::from(ran),
             runs: slot.runs,
         }
@@ -850,7 +857,7 @@ impl World {
         }
         let reactive = when == RunWhen::Changes;
         let skip = reactive && dirty.is_empty() && added.is_empty() && removed.is_empty();
-        let last_dirty = dirty.len();
+        let (last_dirty, last_tracked) = (dirty.len(), tracked.len());
         self.phase = Phase::Updating(s);
         let outcome = if skip {
             Ok(())
@@ -876,6 +883,7 @@ impl World {
         self.placeholder = Some(std::mem::replace(&mut slot.sets, sets));
         slot.ran_in = self.updates;
         slot.last_dirty = last_dirty;
+        slot.last_tracked = last_tracked;
         slot.runs += u64::from(!skip);
         let mut pending = std::mem::take(&mut slot.pending_membership);
         for entity in pending.drain(..) {

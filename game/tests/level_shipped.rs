@@ -56,7 +56,7 @@ fn the_browser_build_carries_every_level_and_asset() {
 }
 
 /// The shipped levels outside the campaign: the sandbox, big rooms to play freely.
-const SANDBOX: [&str; 1] = ["cratetopia.ron"];
+const SANDBOX: [&str; 2] = ["crate_sea.ron", "cratetopia.ron"];
 
 #[test]
 fn every_shipped_level_is_in_the_campaign_or_the_sandbox_once() {

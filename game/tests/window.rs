@@ -438,6 +438,10 @@ const TEXT_INK: [u8; 3] = [242, 237, 219];
 const GOLD_INK: [u8; 3] = [255, 209, 76];
 const DIM_INK: [u8; 3] = [178, 178, 191];
 const GOLD_MEDAL_INK: [u8; 3] = [255, 204, 51];
+/// `ui::ink::ERROR`, the burns' ink.
+const BURN_INK: [u8; 3] = [255, 114, 102];
+/// The author medal's ink (`screens::medal_ink`).
+const AUTHOR_MEDAL_INK: [u8; 3] = [114, 242, 216];
 
 impl Run {
     /// The HUD bar's items in the report: what each shows, its text and its box.
@@ -485,7 +489,9 @@ impl Run {
             let ink = match what.as_str() {
                 "level" => GOLD_INK,
                 "keys" => DIM_INK,
+                "par" if text.starts_with("author") => AUTHOR_MEDAL_INK,
                 "par" => GOLD_MEDAL_INK,
+                "burns" => BURN_INK,
                 _ => TEXT_INK,
             };
             let (x0, y0) = (x.floor() as u32, y.floor() as u32);
@@ -499,6 +505,31 @@ impl Run {
             );
         }
     }
+}
+
+#[test]
+fn a_blast_that_catches_the_player_shows_its_burn_right_of_the_clock() {
+    // Light the keg beside the start and stand still: the blast catches the player.
+    let args = [
+        "--level",
+        "game/tests/fixtures/burnt.ron",
+        "--input",
+        "script:game/tests/fixtures/burnt.txt",
+        "--no-hit-stop",
+    ];
+    let Some(run) = run_game(70, &args, "burnt") else {
+        return;
+    };
+    run.assert_hud_bar_fits(&["crates", "coins", "clock", "burns"]);
+    let items = run.hud_bar();
+    let at = |what: &str| items.iter().position(|(w, ..)| w == what);
+    let burns = &items[at("burns").expect("a burns item")];
+    assert_eq!(burns.1, "+2s burnt");
+    assert_eq!(
+        at("burns"),
+        at("clock").map(|c| c + 1),
+        "right of the clock: {items:?}"
+    );
 }
 
 #[test]

@@ -110,24 +110,55 @@ fn pressing_f7_pins_the_comparison_of_before_and_after_on_screen() {
     let text = off_then_on.report["comparison"]
         .as_str()
         .unwrap_or_else(|| panic!("a pinned comparison: {}", off_then_on.report));
-    let (before, after) = text.split_once(" -> ").expect("before -> after");
+    // The frame in the player's units, the step, and what tracking left out.
+    let parts: Vec<&str> = text.split("; ").collect();
+    let [frame, step, skipped] = parts[..] else {
+        panic!("three parts: {text}");
+    };
+    let (before, after) = frame.split_once(" -> ").expect("before -> after");
     assert!(
-        before.starts_with("off ") && before.ends_with(" µs/step"),
+        before.starts_with("off: ") && before.contains(" FPS, update ") && before.ends_with(" ms"),
         "{text}"
     );
     assert!(
-        after.starts_with("on ") && after.contains(" µs/step ("),
+        after.starts_with("on: ") && after.ends_with(" ms"),
         "{text}"
     );
-    assert!(text.contains("entities skipped by"), "{text}");
+    let (before, after) = step.split_once(" -> ").expect("before -> after");
+    assert!(
+        before.starts_with("step off ") && before.ends_with(" µs"),
+        "{text}"
+    );
+    assert!(
+        after.starts_with("on ") && after.contains(" µs ("),
+        "{text}"
+    );
+    assert!(
+        skipped.contains(" entities not looked at this step ("),
+        "{text}"
+    );
     let figure = |part: &str| -> f64 {
-        let n = part.split_whitespace().nth(1).expect("a figure");
+        let n = part.split_whitespace().rev().nth(1).expect("a figure");
         n.replace(',', "").parse().expect("a number")
     };
     assert!(
-        figure(before) > figure(after),
+        figure(before) > figure(after.split(" (").next().expect("the figure")),
         "tracking makes cratetopia's step cheaper: {text}"
     );
+    // Each stretch of play in the report, with its frame rate and the update's share of it.
+    let phases = off_then_on.report["phases"].as_array().expect("phases");
+    let tracking: Vec<bool> = phases
+        .iter()
+        .map(|p| p["tracking"].as_bool().expect("tracking"))
+        .collect();
+    assert_eq!(tracking, [false, true], "{phases:?}");
+    for p in phases {
+        let (fps, share) = (
+            p["fps"].as_f64().unwrap(),
+            p["update_share"].as_f64().unwrap(),
+        );
+        assert!(fps > 0.0 && (0.0..=1.0).contains(&share), "{p}");
+    }
     let shown = gold_at_bottom(&off_then_on.shot, 60);
     assert!(
         shown > 200,
@@ -223,12 +254,14 @@ fn compare_mode_shows_the_same_steps_with_tracking_on_and_off() {
         .as_str()
         .unwrap_or_else(|| panic!("compare mode's lines: {}", both.report));
     let (frame_line, back_line) = text.split_once('\n').expect("two lines");
-    let rest = frame_line.strip_prefix("compare: ").expect("compare first");
+    let rest = frame_line
+        .strip_prefix("each frame (cold caches): ")
+        .unwrap_or_else(|| panic!("the each-frame line first, saying what it is: {text}"));
     let (on, off, rest) = on_off_figures(rest, frame_line);
     assert_eq!(rest, ", same state", "{text}");
     assert!(off > on, "tracking makes cratetopia's step cheaper: {text}");
     let rest = back_line
-        .strip_prefix("back to back (warm caches): ")
+        .strip_prefix("back to back (the work itself): ")
         .unwrap_or_else(|| panic!("the back-to-back line: {text}"));
     let (on, off, rest) = on_off_figures(rest, back_line);
     assert_eq!(rest, "", "{text}");
@@ -257,7 +290,7 @@ fn compare_modes_runs_keep_the_games_state_one_step_a_frame_and_in_bursts() {
     let text = compare.text().expect("figures after a step");
     assert!(
         text.ends_with(&format!(
-            "back to back (warm caches): the first {BURST} steps in {}",
+            "back to back (the work itself): the first {BURST} steps in {}",
             BURST - 1
         )),
         "{text}"
@@ -270,9 +303,81 @@ fn compare_modes_runs_keep_the_games_state_one_step_a_frame_and_in_bursts() {
     let (frame_line, back_line) = text.split_once('\n').expect("two lines");
     assert!(frame_line.ends_with(", same state"), "{text}");
     assert!(
-        back_line.starts_with("back to back (warm caches): on ") && back_line.ends_with("x)"),
+        back_line.starts_with("back to back (the work itself): on ") && back_line.ends_with("x)"),
         "two bursts have run: {text}"
     );
+}
+
+/// The profiler window's rows as `(name, tracked, dirty)`: every line but the total and the
+/// debug line.
+fn tracked_and_dirty(report: &serde_json::Value) -> Vec<(String, f64, f64)> {
+    let lines = report["profiler_text"]
+        .as_array()
+        .expect("the profiler's rows");
+    lines
+        .iter()
+        .filter_map(|l| l.as_str())
+        .filter(|l| !l.starts_with("game systems") && !l.starts_with("debug (apart)"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let number = |i: usize| -> f64 { words[i].parse().unwrap_or_else(|_| panic!("{l}")) };
+            (words[0].to_owned(), number(1), number(2))
+        })
+        .collect()
+}
+
+#[test]
+fn f2_at_640x360_shows_every_system_with_dirty_never_above_tracked_on_and_off() {
+    let systems: Vec<String> = sim_from_file("cratetopia.ron", 1)
+        .world()
+        .systems()
+        .map(|s| s.name.to_owned())
+        .collect();
+    // Off, then on after F7 with its banner up at the bottom (the stats panel closed).
+    for (name, args) in [
+        ("f2_off", &["--no-dirty"][..]),
+        ("f2_on_banner", &["--no-dirty", "--press", "F7@20"][..]),
+    ] {
+        let mut all = vec!["--debug", "profiler"];
+        all.extend(args);
+        let Some(shown) = run((640, 360), 40, &all, name) else {
+            return;
+        };
+        let rows = tracked_and_dirty(&shown.report);
+        for (system, tracked, dirty) in &rows {
+            assert!(
+                dirty <= tracked,
+                "{name}: {system} has {dirty} dirty of {tracked} tracked"
+            );
+        }
+        let listed: Vec<&str> = rows.iter().map(|(n, ..)| n.as_str()).collect();
+        for system in &systems {
+            assert!(
+                listed.contains(&system.as_str()),
+                "{name}: {system} is not in view in the profiler window: {listed:?}"
+            );
+        }
+        let total = shown.report["profiler_text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().is_some_and(|l| l.starts_with("game systems")));
+        assert!(total, "{name}: the total in view");
+    }
+    // Beside the stats panel (F6), the profiler window keeps clear of it.
+    let Some(both) = run(
+        (640, 360),
+        40,
+        &["--debug", "profiler,stats"],
+        "f2_f6_small",
+    ) else {
+        return;
+    };
+    let panels = both.report["panels"].as_array().expect("the panels");
+    let [stats, profiler] = [&panels[0], &panels[1]].map(|p| rect(p, "a panel"));
+    let apart = profiler[0] + profiler[2] <= stats[0] || stats[0] + stats[2] <= profiler[0];
+    assert!(apart, "F2 {profiler:?} over F6 {stats:?}");
+    assert_eq!(tracked_and_dirty(&both.report).len(), systems.len());
 }
 
 /// A system's figure in the stats panel's lines: the number after its name.

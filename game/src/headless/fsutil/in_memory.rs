@@ -87,6 +87,10 @@ const SHIPPED: &[(&str, &[u8])] = &[
         include_bytes!("../../../../levels/crate_room.ron"),
     ),
     (
+        "levels/crate_sea.ron",
+        include_bytes!("../../../../levels/crate_sea.ron"),
+    ),
+    (
         "levels/cratetopia.ron",
         include_bytes!("../../../../levels/cratetopia.ron"),
     ),

@@ -1,6 +1,8 @@
 //! The frame loop: set the game up, then each frame take input, hot reload, run the fixed
 //! steps, draw, and time it, until the player quits or a scripted run's last frame.
 
+use std::time::Duration;
+
 use crate::window::platform::Instant;
 
 use macroquad::prelude::{
@@ -11,6 +13,8 @@ use macroquad::prelude::{
 use super::app_error::AppError;
 use super::app_state::App;
 use super::audio::{AudioThread, Sounds};
+use super::frame_times::PlayFrame;
+use super::mode::Mode;
 use super::play_options::PlayOptions;
 use super::render::Renderer;
 use super::screens::HUD_BAR;
@@ -171,11 +175,18 @@ impl App {
             comparing,
         } = self.update();
         let update = started.elapsed();
+        let playing = self.run.sim.is_some()
+            && matches!(
+                self.mode,
+                Mode::Playing { paused: false } | Mode::Playback { paused: false, .. }
+            );
         let render_started = Instant::now();
         self.draw();
         let drawing = &mut self.drawing;
         drawing.overlay.record(FrameCost {
             steps,
+            frame_ms: get_frame_time() * 1e3,
+            playing,
             update_ms: update.as_secs_f32() * 1e3,
             step_ms: stepping.as_secs_f32() * 1e3,
             compare_ms: comparing.as_secs_f32() * 1e3,
@@ -200,6 +211,15 @@ impl App {
         self.frames
             .times
             .record(frame_started.elapsed(), update, render);
+        if let Some(sim) = self.run.sim.as_ref().filter(|_| playing) {
+            self.frames.times.record_play(PlayFrame {
+                tracking: sim.dirty_optimization(),
+                interval: Duration::from_secs_f32(get_frame_time().max(0.0)),
+                cpu: frame_started.elapsed(),
+                update,
+                step: (steps > 0).then(|| stepping / steps),
+            });
+        }
         if steps > 0 {
             self.frames.times.record_steps(
                 stepping / steps,

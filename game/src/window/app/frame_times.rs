@@ -26,6 +26,38 @@ pub(super) struct FrameTimes {
     render: TimeHistogram,
     step: TimeHistogram,
     window: TimeHistogram,
+    /// The frames of play, one stretch per setting of the dirty optimization (a new one at
+    /// each F7), oldest first; at most [`MAX_PHASES`].
+    phases: Vec<PhaseTimes>,
+}
+
+/// Stretches of play [`FrameTimes`] keeps: the latest, for a session of many F7 presses.
+const MAX_PHASES: usize = 8;
+
+/// The frames of one stretch of play with the dirty optimization on or off.
+#[derive(Debug)]
+struct PhaseTimes {
+    tracking: bool,
+    /// From one frame to the next: what the player sees as the frame rate.
+    interval: TimeHistogram,
+    /// The game's CPU time of the frame, before the buffer swap.
+    cpu: TimeHistogram,
+    update: TimeHistogram,
+    step: TimeHistogram,
+}
+
+/// What one frame of play cost, for [`FrameTimes::record_play`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PlayFrame {
+    /// Whether the dirty optimization was on.
+    pub tracking: bool,
+    /// Time since the previous frame began (macroquad's frame time).
+    pub interval: Duration,
+    /// The frame's CPU time before the swap.
+    pub cpu: Duration,
+    /// Its update, and one of its steps (`None`: it ran none).
+    pub update: Duration,
+    pub step: Option<Duration>,
 }
 
 impl FrameTimes {
@@ -49,6 +81,67 @@ impl FrameTimes {
             self.step.record(step);
             self.window.record(window);
         }
+    }
+
+    /// Count a frame of play (a level running, not paused) in the stretch of its setting of
+    /// the dirty optimization. Left out on the first frame, as in [`FrameTimes::record`].
+    pub(super) fn record_play(&mut self, frame: PlayFrame) {
+        if self.seen <= 1 {
+            return;
+        }
+        if self
+            .phases
+            .last()
+            .is_none_or(|p| p.tracking != frame.tracking)
+        {
+            if self.phases.len() == MAX_PHASES {
+                self.phases.remove(0);
+            }
+            self.phases.push(PhaseTimes {
+                tracking: frame.tracking,
+                interval: TimeHistogram::new(),
+                cpu: TimeHistogram::new(),
+                update: TimeHistogram::new(),
+                step: TimeHistogram::new(),
+            });
+        }
+        if let Some(phase) = self.phases.last_mut() {
+            phase.interval.record(frame.interval);
+            phase.cpu.record(frame.cpu);
+            phase.update.record(frame.update);
+            if let Some(step) = frame.step {
+                phase.step.record(step);
+            }
+        }
+    }
+
+    /// Each stretch of play's medians, oldest first.
+    pub(super) fn phases(&self) -> Vec<PhaseReport> {
+        let ms = |h: &TimeHistogram| (h.quantile(0.5).as_secs_f64() * 1e6).round() / 1e3;
+        self.phases
+            .iter()
+            .map(|p| {
+                let (frame, update) = (ms(&p.interval), ms(&p.update));
+                PhaseReport {
+                    tracking: p.tracking,
+                    frames: p.interval.len(),
+                    frame_ms_median: frame,
+                    fps: if frame > 0.0 {
+                        (1e4 / frame).round() / 10.0
+                    } else {
+                        0.0
+                    },
+                    cpu_frame_ms_median: ms(&p.cpu),
+                    update_ms_median: update,
+                    update_share: if frame > 0.0 {
+                        (update / frame * 1e3).round() / 1e3
+                    } else {
+                        0.0
+                    },
+                    step_us_median: ms(&p.step) * 1e3,
+                }
+            })
+            .collect()
     }
 
     /// Medians, 99th percentiles and maxima in microseconds.
@@ -112,6 +205,33 @@ pub struct CpuTimes {
     pub window_us_median: f64,
 }
 
+/// One stretch of play with the dirty optimization on or off, in the scripted report: a
+/// run that presses F7 half way has two, and the frame rate reads before and after the
+/// switch.
+#[derive(Clone, Debug, Serialize)]
+pub struct PhaseReport {
+    /// Whether the dirty optimization was on.
+    pub tracking: bool,
+    /// Frames of play in the stretch.
+    pub frames: u64,
+    /// Median time from one frame to the next, milliseconds: the game's CPU time, the buffer
+    /// swap (where a software OpenGL draws the pixels) and a vsync wait, and whatever else the
+    /// machine ran meanwhile. 16.7 is 60 frames a second.
+    pub frame_ms_median: f64,
+    /// Frames a second, from `frame_ms_median`.
+    pub fps: f64,
+    /// Median CPU time of the game's own frame (input, update, render; before the swap),
+    /// milliseconds.
+    pub cpu_frame_ms_median: f64,
+    /// Median time of the frame's update (its steps, the window's work around them),
+    /// milliseconds.
+    pub update_ms_median: f64,
+    /// `update_ms_median` over `frame_ms_median`: the update's share of the frame.
+    pub update_share: f64,
+    /// Median time of one step (`Sim::step`), microseconds.
+    pub step_us_median: f64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +264,31 @@ mod tests {
             (r.frame_us_max - 110_000.0).abs() <= 110_000.0 / 64.0,
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn each_switch_of_the_optimization_starts_a_stretch_of_its_own() {
+        let mut times = FrameTimes::default();
+        let ms = Duration::from_millis;
+        let play = |tracking, interval, update| PlayFrame {
+            tracking,
+            interval: ms(interval),
+            cpu: ms(update + 1),
+            update: ms(update),
+            step: Some(ms(update)),
+        };
+        for i in 0..20 {
+            times.record(ms(30), ms(25), ms(1));
+            times.record_play(play(i >= 10, if i < 10 { 40 } else { 16 }, 25));
+        }
+        let phases = times.phases();
+        assert_eq!(phases.len(), 2, "{phases:?}");
+        // The first frame is left out.
+        assert_eq!((phases[0].tracking, phases[0].frames), (false, 9));
+        assert_eq!((phases[1].tracking, phases[1].frames), (true, 10));
+        assert!((phases[0].fps - 25.0).abs() < 0.5, "{phases:?}");
+        assert!((phases[1].fps - 62.5).abs() < 1.0, "{phases:?}");
+        assert!((phases[0].update_share - 0.625).abs() < 0.02, "{phases:?}");
     }
 
     #[test]

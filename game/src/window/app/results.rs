@@ -5,7 +5,7 @@ use super::app_state::App;
 use super::audio::Sfx;
 use super::flow::level_key;
 use super::ghost;
-use super::screens::{Award, Cleared, Ending};
+use super::screens::{Cleared, Ending};
 use crate::campaign::medals::Medal;
 use crate::records::settings::GhostRun;
 use crate::replay::{Recorder, ReplayError};
@@ -90,19 +90,14 @@ impl App {
         let can_save_replay = self.run.recording.on_clear(sim);
         let file = level_key(&self.run.path);
         let previous_best = self.records.best.best(&file);
-        let award = self.run.par.and_then(|par| Award::won(par, time));
+        let award = self.run.par.and_then(|par| par.medal(time));
         let award_before = self
             .run
             .par
             .zip(previous_best)
-            .and_then(|(par, best)| Award::won(par, best));
-        // Awards compare best first: a new one is better than the old (or the first).
-        let rank = |a: Option<Award>| match a {
-            Some(Award::Author) => 0,
-            Some(Award::Medal(m)) => 1 + m as usize,
-            None => usize::MAX,
-        };
-        let new_award = award.is_some() && rank(award) < rank(award_before);
+            .and_then(|(par, best)| par.medal(best));
+        // Medals order best first: a new one is better than the old (or the first).
+        let new_award = award.is_some_and(|a| award_before.is_none_or(|b| a < b));
         let new_best = previous_best.is_none_or(|best| time < best);
         let counted = !self.run.playtest_unsaved;
         self.juice
@@ -192,7 +187,7 @@ impl App {
                 .ok()
                 .and_then(|l| l.par);
             match par.and_then(|p| p.medal(best)) {
-                Some(Medal::Gold) => ending.gold += 1,
+                Some(Medal::Author | Medal::Gold) => ending.gold += 1,
                 Some(Medal::Silver) => ending.silver += 1,
                 Some(Medal::Bronze) => ending.bronze += 1,
                 None => {}
@@ -207,7 +202,7 @@ impl App {
                 let par = crate::level::load(&path, &self.config.atlas.crate_skins())
                     .ok()?
                     .par?;
-                Award::won(par, best)
+                par.medal(best)
             })
             .collect();
         if let Some(c) = &mut self.run.cleared {

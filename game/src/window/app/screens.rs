@@ -12,6 +12,7 @@ use crate::input::menu::SettingsRow;
 use crate::records::clock;
 use crate::records::settings::{GhostRun, Settings};
 use crate::sim::GameState;
+use crate::sim::tuning::BURN_STEPS;
 use crate::window::ui::{Hud, ink};
 
 /// Height of the HUD bar along the top of the screen, in screen pixels. The camera keeps the
@@ -45,6 +46,7 @@ pub fn hud_bar(
         crates_most: format!("{} / {}", state.crates_total, state.crates_total),
         coins: state.score.to_string(),
         clock: clock(time),
+        burns: state.burns,
         par: par.and_then(|p| time_to_beat(p, time)),
         status,
     };
@@ -70,7 +72,7 @@ pub fn hud_bar(
 /// One item of the HUD bar as drawn, in the scripted report.
 #[derive(Clone, Debug, Serialize)]
 pub struct BarItem {
-    /// What it shows: `level`, `crates`, `coins`, `clock`, `par` or `keys`.
+    /// What it shows: `level`, `crates`, `coins`, `clock`, `burns`, `par` or `keys`.
     pub item: &'static str,
     /// Its text.
     pub text: String,
@@ -162,8 +164,11 @@ struct BarFacts<'a> {
     crates_most: String,
     coins: String,
     clock: String,
-    /// The best award the run can still win, and its time.
-    par: Option<(Award, u64)>,
+    /// Burns (blasts that caught the player), each 2 s on the clock: shown only once there is
+    /// one, right of the clock.
+    burns: u32,
+    /// The best medal the run can still earn, and its time.
+    par: Option<(Medal, u64)>,
     status: &'a str,
 }
 
@@ -309,6 +314,14 @@ impl BarFacts<'_> {
                 )],
             },
         ];
+        if self.burns > 0 {
+            let penalty = self.burns as u64 * BURN_STEPS / 60;
+            items.push(Item {
+                what: "burns",
+                lead: 10.0,
+                pieces: vec![Piece::Text(format!("+{penalty}s burnt"), size, ink::ERROR)],
+            });
+        }
         if let Some((medal, steps)) = self.par {
             // The time to beat, called one, and the medal it earns.
             let label = if s.medal_name {
@@ -320,8 +333,8 @@ impl BarFacts<'_> {
                 what: "par",
                 lead: 14.0,
                 pieces: vec![
-                    Piece::Medal(medal.ink(), icon),
-                    Piece::Text(label, size, medal.ink()),
+                    Piece::Medal(medal_ink(medal), icon),
+                    Piece::Text(label, size, medal_ink(medal)),
                 ],
             });
         }
@@ -380,51 +393,9 @@ impl BarFacts<'_> {
     }
 }
 
-/// What a clear can win: the author medal (the level's author time beaten or matched), or a
-/// medal of the par times.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Award {
-    Author,
-    Medal(Medal),
-}
-
-impl Award {
-    /// Its name, as shown.
-    pub fn name(self) -> &'static str {
-        match self {
-            Award::Author => "author",
-            Award::Medal(m) => m.name(),
-        }
-    }
-
-    /// The colour its icon and text are drawn in.
-    pub fn ink(self) -> Color {
-        match self {
-            Award::Author => AUTHOR_INK,
-            Award::Medal(m) => medal_ink(m),
-        }
-    }
-
-    /// The best award a clear in `time` steps wins.
-    pub fn won(par: Par, time: u64) -> Option<Award> {
-        if author_time(&par).is_some_and(|a| time <= a) {
-            return Some(Award::Author);
-        }
-        par.medal(time).map(Award::Medal)
-    }
-}
-
-/// The best award a run whose clock reads `time` can still win, and the time it needs.
-pub fn time_to_beat(par: Par, time: u64) -> Option<(Award, u64)> {
-    let author = author_time(&par).map(|t| (Award::Author, t));
-    author
-        .into_iter()
-        .chain(
-            Medal::ALL
-                .into_iter()
-                .map(|m| (Award::Medal(m), par.time(m))),
-        )
-        .find(|&(_, t)| time <= t)
+/// The best medal a run whose clock reads `time` can still earn, and its par time.
+pub fn time_to_beat(par: Par, time: u64) -> Option<(Medal, u64)> {
+    par.medals().find(|&(_, t)| time <= t)
 }
 
 /// One level on the title screen.
@@ -461,6 +432,7 @@ impl TitleEntry {
 /// The colour a medal is drawn in.
 pub fn medal_ink(medal: Medal) -> Color {
     match medal {
+        Medal::Author => Color::new(0.45, 0.95, 0.85, 1.0),
         Medal::Gold => Color::new(1.0, 0.8, 0.2, 1.0),
         Medal::Silver => Color::new(0.78, 0.82, 0.88, 1.0),
         Medal::Bronze => Color::new(0.85, 0.55, 0.3, 1.0),
@@ -476,7 +448,13 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
         .iter()
         .filter(|e| e.campaign)
         .partition(|e| e.problem.is_none());
-    let count = |m: Medal| campaign.iter().filter(|e| e.medal() == Some(m)).count();
+    // An author medal is a gold one too, in this count.
+    let count = |m: Medal| {
+        campaign
+            .iter()
+            .filter(|e| e.medal().map(|won| won.max(Medal::Gold)) == Some(m))
+            .count()
+    };
     let cleared: Vec<u64> = campaign.iter().filter_map(|e| e.best).collect();
     let mut problems: Vec<(&str, usize)> = Vec::new();
     for problem in unplayable.iter().filter_map(|e| e.problem) {
@@ -557,19 +535,6 @@ fn title_totals(hud: &mut Hud, entries: &[TitleEntry], y: f32, size: f32) {
     centered_spans(hud, &spans, y, size);
 }
 
-/// The colour of the author medal, for beating the author's own time: the best run of the
-/// level anyone has found.
-pub const AUTHOR_INK: Color = Color::new(0.35, 0.9, 0.78, 1.0);
-
-/// The level's author time in steps, when its par data gives one.
-///
-/// Hook for the author medal: `Par` has no author time yet, so this is `None` and the author
-/// medal is explained but never won; once the level data carries the author's time, return it
-/// here and the HUD and the cleared screen show the author medal.
-pub fn author_time(_par: &Par) -> Option<u64> {
-    None
-}
-
 /// Queue the line that says what the medals are, with their icons, before any is won.
 fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
     let wide = screen_width() >= 900.0;
@@ -583,7 +548,7 @@ fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
         " beat the par times      "
     };
     spans.push(Span::Text(medals.to_owned(), ink::DIM));
-    spans.push(Span::Medal(AUTHOR_INK));
+    spans.push(Span::Medal(medal_ink(Medal::Author)));
     let author = if wide {
         " beat the author's best run"
     } else {
@@ -831,7 +796,7 @@ pub struct Cleared {
     pub in_campaign: bool,
     /// The award this run won, and whether it is better than the best time's before it (a
     /// new medal to celebrate).
-    pub award: Option<Award>,
+    pub award: Option<Medal>,
     pub new_award: bool,
     /// The frame the room was cleared on: the celebration's clock.
     pub at_frame: u64,
@@ -850,7 +815,7 @@ pub struct Ending {
     /// The best times added up, in steps.
     pub total: u64,
     /// Each campaign level's award, in order (`None`: not cleared, or no medal).
-    pub awards: Vec<Option<Award>>,
+    pub awards: Vec<Option<Medal>>,
 }
 
 /// Who made the game, on the ending screen.
@@ -868,7 +833,7 @@ fn confetti(hud: &mut Hud, age: u64) {
         medal_ink(Medal::Gold),
         medal_ink(Medal::Silver),
         medal_ink(Medal::Bronze),
-        AUTHOR_INK,
+        medal_ink(Medal::Author),
         ink::GOOD,
     ];
     for i in 0u64..90 {
@@ -910,7 +875,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
         match award {
             Some(a) if age >= 20 + 6 * i as u64 => {
                 let s = icon * pop(age_here);
-                hud.medal(x + (icon - s) * 0.4, y + (icon - s) / 2.0, s, a.ink());
+                hud.medal(x + (icon - s) * 0.4, y + (icon - s) / 2.0, s, medal_ink(*a));
             }
             _ => hud.panel(
                 Rect::new(x + icon * 0.2, y + icon * 0.45, icon * 0.4, icon * 0.4),
@@ -962,7 +927,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
 /// The medal line of the cleared screen: the medal this run won and how much faster the next
 /// one needs, or the time bronze needs.
 pub fn medal_line(par: Par, time: u64) -> (String, Color) {
-    let medal = Award::won(par, time);
+    let medal = par.medal(time);
     let won = medal.map_or_else(
         || "No medal".to_string(),
         |m| format!("{} medal!", capitalised(m.name())),
@@ -970,7 +935,7 @@ pub fn medal_line(par: Par, time: u64) -> (String, Color) {
     let next = par
         .next(time)
         .map(|(m, steps)| format!("   {} faster for {}", seconds(steps), m.name()));
-    let color = medal.map_or(ink::DIM, Award::ink);
+    let color = medal.map_or(ink::DIM, medal_ink);
     (format!("{won}{}", next.unwrap_or_default()), color)
 }
 
@@ -1003,13 +968,13 @@ pub fn pop(age: u64) -> f32 {
 
 /// Queue the won medal over the cleared screen's title, popping in `age` frames after the
 /// clear, with sparks flying out of it while it is new.
-fn celebrate(hud: &mut Hud, award: Award, new: bool, centre: (f32, f32), size: f32, age: u64) {
+fn celebrate(hud: &mut Hud, award: Medal, new: bool, centre: (f32, f32), size: f32, age: u64) {
     let grown = size * pop(age);
     hud.medal(
         centre.0 - grown * 0.4,
         centre.1 - grown / 2.0,
         grown,
-        award.ink(),
+        medal_ink(award),
     );
     if !new || age > 60 {
         return;
@@ -1021,7 +986,7 @@ fn celebrate(hud: &mut Hud, award: Award, new: bool, centre: (f32, f32), size: f
         let r = size * (0.5 + 1.2 * t);
         let (x, y) = (centre.0 + r * angle.cos(), centre.1 + r * angle.sin());
         let spark = size * 0.12 * (1.0 - t);
-        let c = award.ink();
+        let c = medal_ink(award);
         hud.panel(
             Rect::new(x - spark / 2.0, y - spark / 2.0, spark, spark),
             Color::new(c.r, c.g, c.b, 1.0 - t),

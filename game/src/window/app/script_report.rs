@@ -95,6 +95,9 @@ pub struct ScriptReport {
     /// Each frame's mean brightness, 0 to 255, with `--report-brightness`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub brightness: Option<Vec<f32>>,
+    /// Each stretch of play with the dirty optimization on or off (a new one at each F7),
+    /// oldest first: its frame rate and the update's share of the frame.
+    pub phases: Vec<super::frame_times::PhaseReport>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.
@@ -183,6 +186,7 @@ impl App {
             stats_text: self.drawing.overlay.shown_text().0,
             profiler_text: self.drawing.overlay.shown_text().1,
             cpu: self.frames.times.report(),
+            phases: self.frames.times.phases(),
             brightness: self.script.as_ref().and_then(|s| s.brightness.clone()),
             presses_not_taken: self
                 .script

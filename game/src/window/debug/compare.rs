@@ -34,6 +34,13 @@ pub const BURST: usize = 30;
 const BURST_BUDGET_US: f32 = 50_000.0;
 const MIN_BURST: usize = 4;
 
+/// What the line of the runs that take a step a frame shows: each step on the caches the
+/// frame's rendering emptied.
+pub const EACH_FRAME: &str = "each frame (cold caches)";
+/// What the line of the runs that take their steps in bursts shows: the step's own work, on
+/// warm caches, as `crate-room sim` measures it.
+pub const BACK_TO_BACK: &str = "back to back (the work itself)";
+
 /// Rooms of more entities than this (a million) get no back-to-back runs: each is another copy
 /// of the room in memory (about 250 bytes a crate, so 250 MB at this size and 2.5 GB at ten
 /// million).
@@ -208,10 +215,11 @@ impl Compare {
         took
     }
 
-    /// Two lines over the last [`STEP_WINDOW`] steps: "compare: on 35 µs/step, off 215 µs/step
-    /// (6x), same state", the runs that take a step a frame; then "back to back (warm caches):
-    /// on 3.6 µs/step, off 141 µs/step (39x)", or when the first burst comes. `None` before the
-    /// first step.
+    /// Two lines over the last [`STEP_WINDOW`] steps, each saying what its figures are: "each
+    /// frame (cold caches): on 35 µs/step, off 215 µs/step (6x), same state", the runs that
+    /// take a step a frame, between which the rendering empties the caches; then "back to back
+    /// (the work itself): on 3.6 µs/step, off 141 µs/step (39x)", the steps as `sim` runs
+    /// them, or when the first burst comes. `None` before the first step.
     pub fn text(&self) -> Option<String> {
         if self.on_us.is_empty() {
             return None;
@@ -226,17 +234,14 @@ impl Compare {
             Some(b) if b.on_us.is_empty() => {
                 let burst = burst_len(b.off_step_us(&self.off_us));
                 format!(
-                    "back to back (warm caches): the first {burst} steps in {}",
+                    "{BACK_TO_BACK}: the first {burst} steps in {}",
                     burst.saturating_sub(b.pending.len())
                 )
             }
-            Some(b) => format!(
-                "back to back (warm caches): {}",
-                on_off(&b.on_us, &b.off_us)
-            ),
+            Some(b) => format!("{BACK_TO_BACK}: {}", on_off(&b.on_us, &b.off_us)),
         };
         Some(format!(
-            "compare: {}, {state}\n{back_to_back}",
+            "{EACH_FRAME}: {}, {state}\n{back_to_back}",
             on_off(&self.on_us, &self.off_us)
         ))
     }

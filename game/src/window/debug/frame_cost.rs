@@ -9,6 +9,11 @@ pub(super) const HISTORY: usize = 120;
 pub struct FrameCost {
     /// Simulation steps run this frame.
     pub steps: u32,
+    /// Time from the previous frame to this one (what the frame rate is), milliseconds.
+    pub frame_ms: f32,
+    /// Whether the game was being played (a level running, not paused): the frames the F7
+    /// comparison counts.
+    pub playing: bool,
     /// Time of the frame's update, milliseconds: its steps and the window's work around them
     /// (sounds, feel, the replay record, the camera's size).
     pub update_ms: f32,

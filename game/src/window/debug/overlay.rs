@@ -18,7 +18,7 @@ pub use super::frame_cost::FrameCost;
 use super::frame_cost::HISTORY;
 use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
 use super::stats_panel::{OverlayFigures, comparison_lines, draw_stats};
-use super::step_costs::{StepCosts, median, step_micros};
+use super::step_costs::{OwnCost, StepCosts, StepFigures, group, median, step_micros};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::grid::{Aabb, Hit};
@@ -27,8 +27,24 @@ use crate::sim::{Sim, TILE};
 use crate::window::egui_bridge::EguiBridge;
 use crate::window::ui::{Hud, ink};
 
+/// Frames between two refreshes of the panels' figures (six a second at 60 FPS): figures that
+/// change every frame cannot be read, and the profiler window costs less when it runs only
+/// when its figures change or input comes.
+const REFRESH_FRAMES: u32 = 10;
+
 /// Text size of the F7 comparison's banner.
 const BANNER_SIZE: f32 = 20.0;
+/// The dirty view's tint (F5), and its legend's ink.
+const DIRTY_TINT: Color = Color::new(1.0, 0.2, 0.8, 0.45);
+pub(super) const DIRTY_INK: Color = Color::new(1.0, 0.45, 0.85, 1.0);
+
+/// The parts of the overlay whose own cost is kept apart.
+#[derive(Clone, Copy)]
+enum Part {
+    Views,
+    Stats,
+    Profiler,
+}
 
 /// Debug views and their state between frames.
 pub struct Overlay {
@@ -38,19 +54,31 @@ pub struct Overlay {
     history: VecDeque<FrameCost>,
     hits: Vec<Hit>,
     profiler: ProfilerWindow,
-    /// What the steps cost: the one record every panel reads.
+    /// What the steps cost: the one record of them.
     steps: StepCosts,
+    /// The figures the panels show, worked out from `steps` every [`REFRESH_FRAMES`] frames
+    /// and at each switch: both panels show the same figures, they hold still long enough to
+    /// be read, and the medians are not sorted again for every line that shows one.
+    shown: StepFigures,
+    /// Frames since `shown` was refreshed.
+    since_refresh: u32,
+    /// The profiler window's rectangle when egui last ran it, and whether its figures have
+    /// been refreshed since.
+    profiler_ran: Option<(Rect, bool)>,
     /// The overlay's own cost per frame (world views, stats panel, profiler window), newest
     /// last, in microseconds.
-    own_us: VecDeque<f32>,
+    own_us: [VecDeque<f32>; 3],
     /// The overlay's time so far this frame (the profiler window's lands in the next frame's).
-    own_now: Duration,
+    own_now: [Duration; 3],
     /// The stats panel's lines as last drawn (for the scripted report).
     stats_shown: Vec<String>,
     /// The stats panel's rectangle as last drawn (for the scripted report).
     stats_rect: Rect,
     /// The banner's rectangle as last drawn (for the scripted report).
     banner_rect: Option<Rect>,
+    /// The dirty view's legend this frame, while it is on (F5): what pink means, and how many
+    /// sprites were recomputed.
+    dirty_legend: Option<String>,
     /// The top the profiler window was last drawn at.
     profiler_top: f32,
     /// `--save-profile FILE`: the frames kept for it from the start (the latest and the
@@ -95,13 +123,17 @@ impl Overlay {
             hits: Vec::new(),
             profiler: ProfilerWindow::default(),
             steps: StepCosts::default(),
-            own_us: VecDeque::with_capacity(HISTORY),
-            own_now: Duration::ZERO,
+            shown: StepFigures::default(),
+            since_refresh: 0,
+            profiler_ran: None,
+            own_us: std::array::from_fn(|_| VecDeque::with_capacity(HISTORY)),
+            own_now: [Duration::ZERO; 3],
             capture: save_profile.map(|path| (path, puffin::GlobalFrameView::default())),
             saved: None,
             stats_shown: Vec::new(),
             stats_rect: Rect::default(),
             banner_rect: None,
+            dirty_legend: None,
             profiler_top: 0.0,
             compare: None,
             compare_note: None,
@@ -114,6 +146,9 @@ impl Overlay {
     /// Flip a view.
     pub fn toggle(&mut self, view: View) {
         self.views.toggle(view);
+        if view == View::Profiler && self.views.is_on(view) {
+            self.profiler.opened();
+        }
         self.sync_profiling();
     }
 
@@ -181,6 +216,7 @@ impl Overlay {
     /// The dirty optimization was just switched (F7) to `on`: pin what it cost before.
     pub fn switched(&mut self, on: bool) {
         self.steps.switched(on);
+        self.since_refresh = REFRESH_FRAMES;
     }
 
     /// The F7 comparison pinned on screen, if any.
@@ -200,20 +236,23 @@ impl Overlay {
             .or_else(|| self.compare_note.clone())
     }
 
-    /// The banner's lines: the pinned F7 comparison and compare mode's line, shown at the bottom
-    /// of the screen while the stats panel (which shows them otherwise) is off.
+    /// The banner's lines: the dirty view's legend, the pinned F7 comparison and compare mode's
+    /// lines, shown at the bottom of the screen while the stats panel (which shows them
+    /// otherwise) is off.
     fn banner_lines(&self) -> Vec<(String, Color)> {
         let mut lines = Vec::new();
         if self.views.is_on(View::Stats) {
             return lines;
         }
-        if let Some(text) = self.steps.comparison() {
-            lines.push((format!("dirty optimization: {text}"), ink::GOLD));
-            if Hud::box_size(&lines, BANNER_SIZE).0 > screen_width() - 24.0 {
-                lines = comparison_lines(&text)
-                    .into_iter()
-                    .map(|t| (t, ink::GOLD))
-                    .collect();
+        if let Some(legend) = &self.dirty_legend {
+            lines.push((legend.clone(), DIRTY_INK));
+        }
+        if let Some(text) = self.shown.comparison.clone() {
+            let one = [(format!("dirty optimization: {text}"), ink::GOLD)];
+            if Hud::box_size(&one, BANNER_SIZE).0 > screen_width() - 24.0 {
+                lines.extend(comparison_lines(&text).into_iter().map(|t| (t, ink::GOLD)));
+            } else {
+                lines.extend(one);
             }
         }
         if let Some(text) = self.compare_text() {
@@ -252,8 +291,7 @@ impl Overlay {
             rects.push(self.stats_rect);
         }
         if self.views.is_on(View::Profiler) {
-            let (side, top) = (self.profiler.side, self.profiler_top);
-            rects.push(ProfilerWindow::rect(side, top, self.profiler.bottom));
+            rects.push(self.profiler_rect());
         }
         rects.into_iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
     }
@@ -276,20 +314,52 @@ impl Overlay {
         )
     }
 
+    /// The profiler window's rectangle: its column, clear of the stats panel.
+    fn profiler_rect(&self) -> Rect {
+        let (side, top) = (self.profiler.side, self.profiler_top);
+        let stats = self.views.is_on(View::Stats).then_some(self.stats_rect);
+        ProfilerWindow::beside(ProfilerWindow::rect(side, top, self.profiler.bottom), stats)
+    }
+
+    /// The overlay's own median cost per frame, each part apart.
+    fn own_cost(&self) -> OwnCost {
+        let [views, stats, profiler] = self.own_us.each_ref().map(median);
+        OwnCost {
+            views,
+            stats,
+            profiler,
+        }
+    }
+
     /// Count the overlay's own time since `started` into this frame's.
-    fn add_own(&mut self, started: Instant) {
-        self.own_now += started.elapsed();
+    fn add_own(&mut self, part: Part, started: Instant) {
+        self.own_now[part as usize] += started.elapsed();
     }
 
     /// Record this frame's cost for the stats panel.
     pub fn record(&mut self, cost: FrameCost) {
+        if cost.playing {
+            self.steps.record_frame(cost.frame_ms, cost.update_ms);
+        }
+        self.since_refresh += 1;
+        // Refreshed at the start of a frame's drawing, never between two panels.
+        if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
+            self.shown = self.steps.figures();
+            self.since_refresh = 0;
+            if let Some((_, stale)) = &mut self.profiler_ran {
+                *stale = true;
+            }
+        }
         if self.history.len() == HISTORY {
             self.history.pop_front();
-            self.own_us.pop_front();
         }
         self.history.push_back(cost);
-        self.own_us
-            .push_back(std::mem::take(&mut self.own_now).as_secs_f32() * 1e6);
+        for (ring, now) in self.own_us.iter_mut().zip(&mut self.own_now) {
+            if ring.len() == HISTORY {
+                ring.pop_front();
+            }
+            ring.push_back(std::mem::take(now).as_secs_f32() * 1e6);
+        }
     }
 
     /// Draw the world-space views (world camera set, after the world pass). With the profiler
@@ -331,7 +401,21 @@ impl Overlay {
                 hud.text(count.to_string(), sx, sy, 18.0, WHITE);
             }
         }
+        self.dirty_legend = None;
         if self.views.is_on(View::Dirty) {
+            let log = world.resource::<DrawDirtyLog>();
+            let sprites = world.try_column::<DrawData>().map_or(0, |c| c.len());
+            let recomputed = if log.all { sprites } else { log.entities.len() };
+            self.dirty_legend = Some(format!(
+                "F5 pink: recomputed this frame, {} of {} sprites (tracking {})",
+                group(recomputed as u64),
+                group(sprites as u64),
+                if sim.dirty_optimization() {
+                    "on"
+                } else {
+                    "off"
+                }
+            ));
             let mark = |e| {
                 if let Some(d) = world.get::<DrawData>(e) {
                     let r = Aabb {
@@ -341,17 +425,10 @@ impl Overlay {
                         max_y: d.y + f32::from(d.src.h),
                     };
                     if r.overlaps(view) {
-                        draw_rectangle(
-                            r.min_x,
-                            r.min_y,
-                            TILE,
-                            TILE,
-                            Color::new(1.0, 0.2, 0.8, 0.45),
-                        );
+                        draw_rectangle(r.min_x, r.min_y, TILE, TILE, DIRTY_TINT);
                     }
                 }
             };
-            let log = world.resource::<DrawDirtyLog>();
             if log.all {
                 // Everything was recomputed: what the render grid holds in view.
                 world.resource::<DrawGrid>().0.query(view, &mut self.hits);
@@ -378,7 +455,7 @@ impl Overlay {
                 outline(&Aabb::centered(p.x, p.y, c.half_w, c.half_h), thin, colour);
             }
         }
-        self.add_own(started);
+        self.add_own(Part::Views, started);
     }
 
     /// Queue the stats panel (if on) into `hud`, its top at `top`, at the right edge. The panel
@@ -405,13 +482,15 @@ impl Overlay {
             fps,
             top,
             &self.history,
-            &self.steps,
+            &self.shown,
             OverlayFigures {
                 compare: self.compare_text(),
-                own_us: median(&self.own_us),
+                dirty_legend: self.dirty_legend.clone(),
+                own_us: self.own_cost(),
+                beside_profiler: self.views.is_on(View::Profiler),
             },
         );
-        self.add_own(started);
+        self.add_own(Part::Stats, started);
     }
 
     /// Run and paint the profiler window (last, over everything), its top at `top`, its bottom
@@ -425,14 +504,37 @@ impl Overlay {
         self.profiler_top = top;
         let below: Vec<Rect> = self.banner_rect.into_iter().chain(hint).collect();
         self.profiler.bottom = ProfilerWindow::bottom(self.profiler.side, top, &below);
-        let own_us = median(&self.own_us);
+        let own_us = self.own_cost();
         let egui = self.egui.get_or_insert_with(EguiBridge::new);
-        let steps = &self.steps;
+        let steps = &self.shown;
         let saved = self.saved.as_deref();
         let profiler = &mut self.profiler;
         let last = self.history.back().copied().unwrap_or_default();
-        let rect = ProfilerWindow::rect(profiler.side, top, profiler.bottom);
+        let stats = self.views.is_on(View::Stats).then_some(self.stats_rect);
+        let rect = ProfilerWindow::beside(
+            ProfilerWindow::rect(profiler.side, top, profiler.bottom),
+            stats,
+        );
         let mut open = true;
+        // egui runs (and lays the window out again) only when there is something new to show
+        // or to answer: refreshed figures, input, a move, a zoom in progress. Else its last
+        // meshes are painted again.
+        let input = mouse_wheel() != (0.0, 0.0)
+            || mouse_delta_position() != Vec2::ZERO
+            || [MouseButton::Left, MouseButton::Right, MouseButton::Middle]
+                .into_iter()
+                .any(|b| is_mouse_button_down(b) || is_mouse_button_released(b))
+            || !get_keys_pressed().is_empty();
+        let fresh = match self.profiler_ran {
+            Some((last, stale)) => !stale && last == rect && !input && !profiler.busy(),
+            None => false,
+        };
+        if fresh {
+            egui.repaint();
+            self.add_own(Part::Profiler, started);
+            return;
+        }
+        self.profiler_ran = Some((rect, false));
         egui.run(|ctx| {
             ctx.style_mut(fit_style);
             let compact = screen_height() < COMPACT_BELOW;
@@ -441,9 +543,9 @@ impl Overlay {
             // A short screen has the step's median in the title instead of a line of its own.
             let title = match compact {
                 true => format!(
-                    "Profiler (F2): step {} (median of {})",
-                    step_micros(steps.phase().step_us),
-                    steps.phase().steps
+                    "F2  step {} (median, {} steps)",
+                    step_micros(steps.phase.step_us),
+                    steps.phase.steps
                 ),
                 false => "Profiler (F2)".to_owned(),
             };
@@ -457,7 +559,7 @@ impl Overlay {
                 .show(ctx, |ui| profiler.ui(ui, last, steps, own_us, saved));
         });
         egui.draw();
-        self.add_own(started);
+        self.add_own(Part::Profiler, started);
         if std::mem::take(&mut self.profiler.save_requested) {
             // The outcome shows in the window (`saved`).
             let _ = self.save_profile();

@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, micros};
 use super::stats_panel::MARGIN;
-use super::step_costs::{STEP_WINDOW, StepCosts, SystemRow, debug_line, step_micros};
+use super::step_costs::{OwnCost, StepFigures, SystemRow, debug_line, step_micros};
 
 /// Which side of the screen the profiler window is docked to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,6 +58,9 @@ pub(super) struct ProfilerWindow {
 const PROFILER_MAX_W: f32 = 500.0;
 /// Narrowest profiler window, for small screens (it then reaches the middle).
 const PROFILER_MIN_W: f32 = 440.0;
+/// Width of a column of the Systems table in the compact layout (a system's name, tracked,
+/// dirty and µs in small text).
+const COMPACT_COLUMN_W: f32 = 195.0;
 /// The middle of the screen the profiler window leaves clear: where the camera keeps the player
 /// in a level larger than the screen (a 48 px sprite at scale 3, plus room to swing).
 const CLEAR_MIDDLE: f32 = 300.0;
@@ -87,21 +90,53 @@ pub(super) fn fit_style(style: &mut egui::Style) {
     } else {
         egui::vec2(8.0, 3.0)
     };
-    style.spacing.interact_size.y = if compact { 11.0 } else { 18.0 };
+    style.spacing.interact_size.y = if compact { 9.0 } else { 18.0 };
 }
 
 impl ProfilerWindow {
     /// The window's rectangle when docked to `side`: a column from `top` down to `bottom`
     /// (the screen's bottom margin, or what is drawn at the bottom), leaving the middle clear.
+    /// On a short screen, as wide as three columns of the Systems table need (the window
+    /// covers the middle there anyway).
     pub(super) fn rect(side: Side, top: f32, bottom: f32) -> Rect {
-        let w = ((screen_width() - CLEAR_MIDDLE) / 2.0 - MARGIN)
-            .clamp(PROFILER_MIN_W, PROFILER_MAX_W)
-            .min(screen_width() - 2.0 * MARGIN);
+        let w = if screen_height() < COMPACT_BELOW {
+            3.0 * COMPACT_COLUMN_W + 30.0
+        } else {
+            ((screen_width() - CLEAR_MIDDLE) / 2.0 - MARGIN).clamp(PROFILER_MIN_W, PROFILER_MAX_W)
+        }
+        .min(screen_width() - 2.0 * MARGIN);
         let x = match side {
             Side::Left => MARGIN,
             Side::Right => screen_width() - w - MARGIN,
         };
         Rect::new(x, top, w, (bottom - top).max(120.0))
+    }
+
+    /// `rect` made to leave the stats panel's rectangle `stats` (when it is open) clear: no
+    /// wider than the narrowest profiler window beside it, and on a narrow screen narrower
+    /// still, or across on the left, rather than over it.
+    pub(super) fn beside(rect: Rect, stats: Option<Rect>) -> Rect {
+        let Some(stats) = stats else {
+            return rect;
+        };
+        let mut r = rect;
+        r.w = r.w.min(Self::width_beside_stats());
+        let overlaps = r.x < stats.right() && stats.x < r.right() && r.y < stats.bottom();
+        if overlaps {
+            r.x = MARGIN;
+        }
+        r
+    }
+
+    /// The profiler window's width while the stats panel is open: the narrowest full window,
+    /// or on a short screen two columns of the Systems table (the stats panel narrows to
+    /// what is left).
+    pub(super) fn width_beside_stats() -> f32 {
+        if screen_height() < COMPACT_BELOW {
+            2.0 * COMPACT_COLUMN_W + 16.0
+        } else {
+            PROFILER_MIN_W
+        }
     }
 
     /// The window's bottom edge when docked to `side` below `top`: the screen's bottom margin,
@@ -131,6 +166,19 @@ impl ProfilerWindow {
         }
     }
 
+    /// Whether the window must run this frame whatever else holds: it is zooming the
+    /// flamegraph.
+    pub(super) fn busy(&self) -> bool {
+        self.zoom_pending
+    }
+
+    /// The window was just opened: the flamegraph, if that is the open tab, zooms to the
+    /// `update` scope of the first frame that has one (puffin's scopes are on only while the
+    /// window is open, so the frames before it have none).
+    pub(super) fn opened(&mut self) {
+        self.zoom_pending = self.tab == Tab::Flamegraph;
+    }
+
     /// Note the dirty optimization's state for the tab bar.
     pub(super) fn sample(&mut self, dirty_optimization: bool) {
         self.dirty_optimization = dirty_optimization;
@@ -145,11 +193,11 @@ impl ProfilerWindow {
         &mut self,
         ui: &mut egui::Ui,
         last: FrameCost,
-        steps: &StepCosts,
-        own_us: f32,
+        steps: &StepFigures,
+        own_us: OwnCost,
         saved: Option<&str>,
     ) {
-        let rows = steps.rows();
+        let rows = steps.rows.clone();
         let puffin = self.puffin.get_or_insert_with(|| {
             let mut p = puffin_egui::GlobalProfilerUi::default();
             // One row per system however many steps the frame ran; the view also keeps its
@@ -219,22 +267,23 @@ impl ProfilerWindow {
 /// The Systems tab: the step's median, then each game system's time per step (median over
 /// the record's window) with its share of the game's total as a bar, and what it tracked and
 /// was given dirty; then the debug systems and the overlay's own cost, apart and out of the
-/// total. Returns the rows as text lines.
+/// total. Where one column does not fit above `bottom`, two side by side without the bars.
+/// Returns the rows in view (not scrolled away) as text lines.
 fn systems_table(
     ui: &mut egui::Ui,
     rows: &[SystemRow],
-    steps: &StepCosts,
+    steps: &StepFigures,
     last: FrameCost,
-    own_us: f32,
+    own_us: OwnCost,
     bottom: f32,
 ) -> Vec<String> {
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
-    let phase = steps.phase();
+    let phase = steps.phase;
     if screen_height() >= COMPACT_BELOW {
         ui.label(format!(
-            "Step {} (median of {} steps); this frame: {} step{}, render {}.",
+            "Step {} ({}); this frame: {} step{}, render {}.",
             step_micros(phase.step_us),
-            phase.steps,
+            steps.step_window,
             last.steps,
             if last.steps == 1 { "" } else { "s" },
             micros(last.render_ms * 1e3)
@@ -242,73 +291,132 @@ fn systems_table(
     }
     if screen_height() >= COMPACT_BELOW {
         ui.weak(format!(
-            "µs per step, median of the last {STEP_WINDOW} steps; the bar is the system's share \
-             of the game's {total:.1} µs."
+            "µs per step, {}; the bar is the system's share of the game's {total:.1} µs.",
+            steps.rows_window
         ));
     }
     let row_h = ui.text_style_height(&egui::TextStyle::Monospace);
-    let bar_ink = egui::Color32::from_rgb(255, 140, 50);
+    let gap_y = ui.spacing().item_spacing.y.min(2.0);
+    // The game's systems, their total, then the debug systems.
+    let mut cells: Vec<Cell<'_>> = rows.iter().filter(|r| !r.debug).map(Cell::System).collect();
+    cells.push(Cell::Total(total));
+    cells.extend(rows.iter().filter(|r| r.debug).map(Cell::System));
     let mut shown = Vec::with_capacity(rows.len() + 2);
     // What is left of the window above its bottom edge (the window's frame below).
-    let room = (bottom - 12.0 - ui.cursor().top()).max(3.0 * row_h);
+    let room = (bottom - 12.0 - ui.cursor().top())
+        .min(ui.available_height())
+        .max(3.0 * row_h);
+    // One column with the share bars where every row fits (the header and the debug line
+    // too); else two, side by side, so a short screen still shows every system at once.
+    // A row is its text and the grid's padding.
+    let pitch = row_h.max(ui.spacing().interact_size.y) + gap_y + 2.0;
+    let fits = |lines: usize| lines as f32 * pitch <= room;
+    let most = ((ui.available_width() + 16.0) / COMPACT_COLUMN_W)
+        .floor()
+        .max(1.0) as usize;
+    let columns = (1..=most.min(3))
+        .find(|&c| fits(cells.len().div_ceil(c) + 2 + usize::from(c == 1)))
+        .unwrap_or(most.min(3));
+    let per_column = cells.len().div_ceil(columns);
     egui::ScrollArea::vertical()
         .max_height(room)
         .show(ui, |ui| {
             egui::Grid::new("systems")
                 .striped(true)
-                .spacing([8.0, ui.spacing().item_spacing.y.min(2.0)])
+                .min_col_width(0.0)
+                .spacing([if columns == 1 { 8.0 } else { 5.0 }, gap_y])
                 .show(ui, |ui| {
-                    ui.strong("system");
-                    ui.strong(format!("{:>7}", "tracked"));
-                    ui.strong(format!("{:>6}", "dirty"));
-                    ui.strong(format!("{:>8}", "µs"));
-                    ui.strong("share");
-                    ui.end_row();
-                    let mut row = |ui: &mut egui::Ui, r: &SystemRow, share: Option<f32>| {
-                        let line = row_text(r);
-                        ui.monospace(r.name);
-                        ui.monospace(format!("{:>7}", r.tracked));
-                        ui.monospace(format!("{:>6.0}", r.dirty));
-                        ui.monospace(format!("{:>8.1}", r.us));
-                        match share {
-                            Some(share) => ui.horizontal(|ui| {
-                                let (rect, _) = ui.allocate_exact_size(
-                                    egui::vec2(80.0, row_h.min(10.0)),
-                                    egui::Sense::hover(),
-                                );
-                                ui.painter()
-                                    .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
-                                let mut bar = rect;
-                                bar.set_width(rect.width() * share);
-                                ui.painter().rect_filled(bar, 2.0, bar_ink);
-                                ui.monospace(format!("{:>3.0}%", share * 100.0));
-                            }),
-                            None => ui.horizontal(|ui| {
-                                ui.weak("debug");
-                            }),
+                    for column in 0..columns {
+                        if column > 0 {
+                            ui.label("");
+                        }
+                        let head = |ui: &mut egui::Ui, text: String| {
+                            ui.label(egui::RichText::new(text).monospace().strong());
                         };
-                        ui.end_row();
-                        shown.push(line);
-                    };
-                    for r in rows.iter().filter(|r| !r.debug) {
-                        let share = if total > 0.0 { r.us / total } else { 0.0 };
-                        row(ui, r, Some(share));
+                        head(ui, "system".to_owned());
+                        head(ui, format!("{:>7}", "tracked"));
+                        head(ui, format!("{:>6}", "dirty"));
+                        head(ui, format!("{:>7}", "µs"));
                     }
-                    ui.strong("game systems");
-                    ui.label("");
-                    ui.label("");
-                    ui.strong(egui::RichText::new(format!("{total:>8.1}")).monospace());
-                    ui.label("");
+                    if columns == 1 {
+                        ui.strong("share");
+                    }
                     ui.end_row();
-                    for r in rows.iter().filter(|r| r.debug) {
-                        row(ui, r, None);
+                    for i in 0..per_column {
+                        for column in 0..columns {
+                            let Some(cell) = cells.get(i + column * per_column) else {
+                                continue;
+                            };
+                            if column > 0 {
+                                ui.label("");
+                            }
+                            if let Some(line) = cell.show(ui, total, columns == 1, row_h) {
+                                shown.push(line);
+                            }
+                        }
+                        ui.end_row();
                     }
                 });
             let line = debug_line(rows, own_us);
-            ui.weak(&line);
-            shown.push(line);
+            let weak = ui.weak(&line);
+            if in_view(ui, &weak) {
+                shown.push(line);
+            }
         });
     shown
+}
+
+/// A row of the Systems table: a system's figures, or the game systems' total.
+enum Cell<'a> {
+    System(&'a SystemRow),
+    Total(f32),
+}
+
+impl Cell<'_> {
+    /// Lay the cell's columns out (with its share of `total` as a bar if `share`); returns its
+    /// line of text if it is in view (not scrolled away).
+    fn show(&self, ui: &mut egui::Ui, total: f32, share: bool, row_h: f32) -> Option<String> {
+        let r = match self {
+            Cell::Total(total) => {
+                let name = ui.strong("game systems");
+                ui.label("");
+                ui.label("");
+                ui.strong(egui::RichText::new(format!("{total:>7.1}")).monospace());
+                if share {
+                    ui.label("");
+                }
+                return in_view(ui, &name)
+                    .then(|| format!("{:<16}{:>25.1}", "game systems", total));
+            }
+            Cell::System(r) => r,
+        };
+        let name = ui.monospace(r.name);
+        ui.monospace(format!("{:>7}", r.tracked));
+        ui.monospace(format!("{:>6.0}", r.dirty));
+        ui.monospace(format!("{:>7.1}", r.us));
+        if share && r.debug {
+            ui.weak("debug");
+        } else if share {
+            let share = if total > 0.0 { r.us / total } else { 0.0 };
+            ui.horizontal(|ui| {
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(80.0, row_h.min(10.0)), egui::Sense::hover());
+                ui.painter()
+                    .rect_filled(rect, 2.0, egui::Color32::from_gray(45));
+                let mut bar = rect;
+                bar.set_width(rect.width() * share);
+                ui.painter()
+                    .rect_filled(bar, 2.0, egui::Color32::from_rgb(255, 140, 50));
+                ui.monospace(format!("{:>3.0}%", share * 100.0));
+            });
+        }
+        in_view(ui, &name).then(|| row_text(r))
+    }
+}
+
+/// Whether what `shown` laid out is wholly inside what `ui` shows (not scrolled away).
+fn in_view(ui: &egui::Ui, shown: &egui::Response) -> bool {
+    ui.clip_rect().contains_rect(shown.rect)
 }
 
 /// A system's row as text, the same in both panels: `attack  12  0  0.4`.

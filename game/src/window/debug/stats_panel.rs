@@ -8,8 +8,9 @@ use std::collections::VecDeque;
 use macroquad::prelude::*;
 
 use super::frame_cost::{FrameCost, HISTORY, micros};
-use super::profiler_window::COMPACT_BELOW;
-use super::step_costs::{STEP_WINDOW, StepCosts, debug_line, step_micros};
+use super::overlay::DIRTY_INK;
+use super::profiler_window::{COMPACT_BELOW, ProfilerWindow};
+use super::step_costs::{OwnCost, StepFigures, debug_line, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
 use crate::window::ui::{Hud, ink};
@@ -42,12 +43,20 @@ const GRID_INK: Color = Color::new(0.35, 0.33, 0.4, 1.0);
 pub(super) struct OverlayFigures {
     /// Compare mode's line (F8), when it is on.
     pub compare: Option<String>,
+    /// The dirty view's legend (F5), when it is on.
+    pub dirty_legend: Option<String>,
     /// The overlay's own median cost per frame, in microseconds.
-    pub own_us: f32,
+    pub own_us: OwnCost,
+    /// The profiler window (F2) is open beside the panel: it has each system's figures, so
+    /// the panel leaves them out and stays narrow.
+    pub beside_profiler: bool,
 }
 
 /// Text size of the compact panel, on a short screen.
 const COMPACT_SIZE: f32 = 14.0;
+/// The compact panel's step graph: its height, and pixels per frame (a 1 px bar, a 1 px gap).
+const COMPACT_GRAPH_H: f32 = 28.0;
+const COMPACT_BAR: f32 = 2.0;
 
 /// Queue the stats panel into `hud`, its top at `top`, at the right edge, for the frames in
 /// `history` (newest last) and the steps in `steps`; `overlay` adds compare mode's line and its
@@ -62,25 +71,62 @@ pub(super) fn draw_stats(
     fps: f32,
     top: f32,
     history: &VecDeque<FrameCost>,
-    steps: &StepCosts,
+    steps: &StepFigures,
     overlay: OverlayFigures,
 ) -> (Vec<String>, Rect) {
     let last = history.back().copied().unwrap_or_default();
     if screen_height() < COMPACT_BELOW {
-        let lines = compact_lines(sim, fps, steps, overlay);
-        let (w, h) = Hud::box_size(&lines, COMPACT_SIZE);
+        // At most two fifths of the screen's width, or what the profiler window leaves.
+        let max_w = if overlay.beside_profiler {
+            screen_width() - ProfilerWindow::width_beside_stats() - 3.0 * MARGIN
+        } else {
+            screen_width() * 0.4
+        };
+        let lines = wrap(
+            compact_lines(sim, fps, steps, overlay),
+            COMPACT_SIZE,
+            max_w - COMPACT_SIZE,
+        );
+        let (text_w, text_h) = Hud::box_size(&lines, COMPACT_SIZE);
+        let frames = ((max_w - COMPACT_SIZE) / COMPACT_BAR).clamp(10.0, HISTORY as f32) as usize;
+        let graph_w = frames as f32 * COMPACT_BAR;
+        let w = text_w.max(graph_w + COMPACT_SIZE);
+        let h = text_h + COMPACT_GRAPH_H + 10.0;
         let x = (screen_width() - w - MARGIN).max(0.0);
-        // Opaque like the full panel, under the text box's own.
-        hud.panel(Rect::new(x, top, w, h), ink::OPAQUE);
-        let rect = hud.text_box(&lines, x, top, COMPACT_SIZE);
+        let rect = Rect::new(x, top, w, h);
+        hud.panel(rect, ink::OPAQUE);
+        for (i, (t, c)) in lines.iter().enumerate() {
+            let y = top + COMPACT_SIZE * (0.5 + 0.8 + 1.15 * i as f32);
+            hud.text(t.clone(), x + COMPACT_SIZE * 0.5, y, COMPACT_SIZE, *c);
+        }
+        let graph = StepGraph {
+            bar: COMPACT_BAR,
+            frames,
+            height: COMPACT_GRAPH_H,
+            labels: false,
+        };
+        let recent: VecDeque<FrameCost> = history
+            .iter()
+            .skip(history.len().saturating_sub(frames))
+            .copied()
+            .collect();
+        graph.draw(hud, &recent, x + COMPACT_SIZE * 0.5, rect.bottom() - 6.0);
         return (lines.into_iter().map(|(t, _)| t).collect(), rect);
     }
-    let lines = stats_lines(sim, fps, last, steps, overlay);
+    let beside_profiler = overlay.beside_profiler;
+    let mut lines = stats_lines(sim, fps, last, steps, overlay);
+    if beside_profiler {
+        // Narrow enough for the graphs: the profiler window takes the other side.
+        lines = wrap(lines, SIZE, HISTORY as f32 * BAR_STEP + 80.0);
+    }
     let pad = SIZE * 0.5;
     let (text_w, text_h) = Hud::box_size(&lines, SIZE);
     let graph_w = HISTORY as f32 * BAR_STEP;
     // The widest scale label the graph is likely to need.
-    let axis_w = measure_text(micros(50_000.0), None, LABEL as u16, 1.0).width;
+    let axis_w = ["50,000 µs", "1,000 µs/step"]
+        .map(|label| measure_text(label, None, LABEL as u16, 1.0).width)
+        .into_iter()
+        .fold(0.0, f32::max);
     let w = text_w.max(pad + graph_w + 8.0 + axis_w + pad);
     // Text, a gap, the two graphs, their legend.
     let h = text_h + 12.0 + GRAPH_H + GRAPH_GAP + STEP_H + 28.0 + LEGEND_LINE;
@@ -94,7 +140,13 @@ pub(super) fn draw_stats(
     let (gx, base) = (x + pad, top + text_h + 12.0 + GRAPH_H);
     draw_graph(hud, history, gx, base);
     let step_base = base + GRAPH_GAP + STEP_H;
-    draw_step_graph(hud, history, gx, step_base);
+    let graph = StepGraph {
+        bar: BAR_STEP,
+        frames: HISTORY,
+        height: STEP_H,
+        labels: true,
+    };
+    graph.draw(hud, history, gx, step_base);
     draw_legend(hud, gx, step_base + 22.0);
     (lines.into_iter().map(|(t, _)| t).collect(), rect)
 }
@@ -104,18 +156,23 @@ pub(super) fn draw_stats(
 fn compact_lines(
     sim: &Sim,
     fps: f32,
-    steps: &StepCosts,
+    steps: &StepFigures,
     overlay: OverlayFigures,
 ) -> Vec<(String, Color)> {
-    let OverlayFigures { compare, own_us } = overlay;
-    let phase = steps.phase();
+    let OverlayFigures {
+        compare,
+        dirty_legend,
+        own_us,
+        beside_profiler,
+    } = overlay;
+    let phase = steps.phase;
     let on = sim.dirty_optimization();
     let mut lines = vec![
         (
             format!(
-                "Stats (F6)  {fps:.0} FPS  step {} (median of {})",
+                "Stats (F6)  {fps:.0} FPS  step {} ({})",
                 step_micros(phase.step_us),
-                phase.steps
+                steps.step_window
             ),
             ink::GOLD,
         ),
@@ -124,7 +181,7 @@ fn compact_lines(
             if on { ink::TEXT } else { ink::ERROR },
         ),
     ];
-    if let Some(comparison) = steps.comparison() {
+    if let Some(comparison) = steps.comparison.clone() {
         for part in comparison_lines(&comparison) {
             lines.push((part, ink::GOLD));
         }
@@ -132,7 +189,14 @@ fn compact_lines(
     if let Some(compare) = compare {
         lines.extend(compare.lines().map(|l| (l.to_owned(), ink::GOLD)));
     }
-    let rows = steps.rows();
+    if let Some(legend) = dirty_legend {
+        lines.push((legend, DIRTY_INK));
+    }
+    if beside_profiler {
+        // The profiler window beside it has the totals.
+        return lines;
+    }
+    let rows = steps.rows.clone();
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
     lines.push((
         format!("game systems {total:.1} µs/step (F2: each)"),
@@ -148,12 +212,17 @@ fn stats_lines(
     sim: &Sim,
     fps: f32,
     last: FrameCost,
-    steps: &StepCosts,
+    steps: &StepFigures,
     overlay: OverlayFigures,
 ) -> Vec<(String, Color)> {
-    let OverlayFigures { compare, own_us } = overlay;
+    let OverlayFigures {
+        compare,
+        dirty_legend,
+        own_us,
+        beside_profiler,
+    } = overlay;
     let world = sim.world();
-    let phase = steps.phase();
+    let phase = steps.phase;
     let window_us = (last.update_ms - last.step_ms - last.compare_ms).max(0.0) * 1e3;
     // Compare mode's other runs (F8), apart from the window's work.
     let comparing = if last.compare_ms > 0.0 {
@@ -165,9 +234,9 @@ fn stats_lines(
         ("Stats (F6)".to_string(), ink::GOLD),
         (
             format!(
-                "{fps:.0} FPS   step {} (median of {} steps)",
+                "{fps:.0} FPS   step {} ({})",
                 step_micros(phase.step_us),
-                phase.steps
+                steps.step_window
             ),
             ink::TEXT,
         ),
@@ -218,7 +287,7 @@ fn stats_lines(
             },
         ),
     ];
-    if let Some(comparison) = steps.comparison() {
+    if let Some(comparison) = steps.comparison.clone() {
         for part in comparison_lines(&comparison) {
             lines.push((part, ink::GOLD));
         }
@@ -226,18 +295,23 @@ fn stats_lines(
     if let Some(compare) = compare {
         lines.extend(compare.lines().map(|l| (l.to_owned(), ink::GOLD)));
     }
+    if let Some(legend) = dirty_legend {
+        lines.push((legend, DIRTY_INK));
+    }
     lines.push((
-        format!("µs per step, median of {STEP_WINDOW} steps (F2: tracked and dirty)"),
+        format!("µs per step, {} (F2: tracked and dirty)", steps.rows_window),
         ink::DIM,
     ));
-    let rows = steps.rows();
+    let rows = steps.rows.clone();
     let cells: Vec<String> = rows
         .iter()
         .filter(|r| !r.debug)
         .map(|r| format!("{:<15}{:>5.1}", r.name, r.us))
         .collect();
-    for three in cells.chunks(3) {
-        lines.push((three.join("  "), ink::TEXT));
+    // Two to a line beside the profiler window, which leaves the panel less room.
+    let per_line = if beside_profiler { 2 } else { 3 };
+    for cells in cells.chunks(per_line) {
+        lines.push((cells.join("  "), ink::TEXT));
     }
     let total: f32 = rows.iter().filter(|r| !r.debug).map(|r| r.us).sum();
     let debug: Vec<String> = rows
@@ -253,51 +327,92 @@ fn stats_lines(
     lines
 }
 
+/// `lines` with each one wider than `max_w` at text `size` broken at spaces (a word wider
+/// than `max_w` keeps a line of its own).
+fn wrap(lines: Vec<(String, Color)>, size: f32, max_w: f32) -> Vec<(String, Color)> {
+    let width = |t: &str| measure_text(t, None, size as u16, 1.0).width;
+    let mut out = Vec::with_capacity(lines.len());
+    for (text, colour) in lines {
+        let mut line = String::new();
+        for word in text.split(' ') {
+            let longer = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && width(&longer) > max_w {
+                out.push((std::mem::take(&mut line), colour));
+                line = format!("  {word}");
+            } else {
+                line = longer;
+            }
+        }
+        out.push((line, colour));
+    }
+    out
+}
+
 /// The F7 comparison on two lines (the figures, then what was skipped), so it fits a panel
 /// that leaves the middle of the screen clear.
 pub(super) fn comparison_lines(text: &str) -> Vec<String> {
     text.split("; ").map(str::to_owned).collect()
 }
 
-/// The step graph: each frame's time in `Sim::step` on a scale of its own (the first round
-/// figure above nine frames in ten), orange with the optimization on, red with it off; a white
-/// line marks each switch. `gx` is its left edge, `base` its bottom.
-fn draw_step_graph(hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) {
-    let graph_w = HISTORY as f32 * BAR_STEP;
-    let per_step = |c: &FrameCost| c.step_ms * 1e3 / c.steps.max(1) as f32;
-    let top_us = graph_scale(history.iter().map(per_step), 1.0);
-    let per_us = STEP_H / top_us;
-    for us in [0.0, top_us] {
-        let y = base - us * per_us;
-        hud.panel(Rect::new(gx, y, graph_w, 1.0), GRID_INK);
-        let label = if us == 0.0 {
-            "0".to_string()
+/// How a step graph is drawn: the full panel's, or the compact one's (thinner bars, no scale
+/// labels: the compact panel's first line has the step's figure).
+struct StepGraph {
+    /// Pixels per frame: a bar and a 1 px gap.
+    bar: f32,
+    /// Frames it has room for.
+    frames: usize,
+    height: f32,
+    labels: bool,
+}
+
+impl StepGraph {
+    /// Each frame's time in `Sim::step` on a scale of its own (the first round figure above
+    /// nine frames in ten), orange with the optimization on, red with it off; a white line
+    /// marks each switch (across the frame graph above too, with labels). `gx` is its left
+    /// edge, `base` its bottom.
+    fn draw(&self, hud: &mut Hud, history: &VecDeque<FrameCost>, gx: f32, base: f32) {
+        let graph_w = self.frames as f32 * self.bar;
+        let per_step = |c: &FrameCost| c.step_ms * 1e3 / c.steps.max(1) as f32;
+        let top_us = graph_scale(history.iter().map(per_step), 1.0);
+        let per_us = self.height / top_us;
+        for us in [0.0, top_us] {
+            let y = base - us * per_us;
+            hud.panel(Rect::new(gx, y, graph_w, 1.0), GRID_INK);
+            if self.labels {
+                let label = if us == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("{}/step", step_micros(us))
+                };
+                hud.text(label, gx + graph_w + 8.0, y + 5.0, LABEL, ink::DIM);
+            }
+        }
+        let switch_h = if self.labels {
+            self.height + GRAPH_H + GRAPH_GAP
         } else {
-            format!("{}/step", step_micros(us))
+            self.height
         };
-        hud.text(label, gx + graph_w + 8.0, y + 5.0, LABEL, ink::DIM);
-    }
-    let mut was = history.front().map(|c| c.tracking);
-    for (i, c) in history.iter().enumerate() {
-        let bx = gx + i as f32 * BAR_STEP;
-        if was != Some(c.tracking) {
-            hud.panel(
-                Rect::new(
-                    bx - 1.0,
-                    base - STEP_H - GRAPH_H - GRAPH_GAP,
-                    1.0,
-                    STEP_H + GRAPH_H + GRAPH_GAP,
-                ),
-                SWITCH_INK,
-            );
-            was = Some(c.tracking);
+        let mut was = history.front().map(|c| c.tracking);
+        for (i, c) in history.iter().enumerate() {
+            let bx = gx + i as f32 * self.bar;
+            if was != Some(c.tracking) {
+                hud.panel(
+                    Rect::new(bx - 1.0, base - switch_h, 1.0, switch_h),
+                    SWITCH_INK,
+                );
+                was = Some(c.tracking);
+            }
+            if c.steps == 0 {
+                continue;
+            }
+            let h = (per_step(c) * per_us).min(self.height);
+            let colour = if c.tracking { UPDATE_INK } else { OFF_INK };
+            hud.panel(Rect::new(bx, base - h, self.bar - 1.0, h), colour);
         }
-        if c.steps == 0 {
-            continue;
-        }
-        let h = (per_step(c) * per_us).min(STEP_H);
-        let colour = if c.tracking { UPDATE_INK } else { OFF_INK };
-        hud.panel(Rect::new(bx, base - h, BAR_STEP - 1.0, h), colour);
     }
 }
 

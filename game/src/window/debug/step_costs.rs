@@ -32,7 +32,7 @@ pub struct SystemRow {
 }
 
 /// What a stretch of steps with the optimization on or off cost.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Phase {
     /// Whether the dirty optimization was on.
     pub tracking: bool,
@@ -40,9 +40,52 @@ pub struct Phase {
     pub step_us: f32,
     /// Steps measured.
     pub steps: usize,
-    /// The system that tracks the most entities (of those, the one given the most): its name, what it tracks and how many of them
-    /// it skipped per step (median), for "1,994 of 2,000 skipped".
+    /// Median time from one frame to the next (what the player sees as the frame rate),
+    /// milliseconds; 0 before a frame was played.
+    pub frame_ms: f32,
+    /// Median time of a frame's update (its steps and the window's work around them),
+    /// milliseconds.
+    pub update_ms: f32,
+    /// Frames measured.
+    pub frames: usize,
+    /// The system that tracks the most entities (of those, the one given the most): its name,
+    /// what it tracks and how many of them it was not given per step (median), for "1,994 of
+    /// 2,000 entities not looked at this step".
     pub widest: Option<(&'static str, usize, f32)>,
+}
+
+impl Phase {
+    /// Frames a second, from the median frame time (0 before a frame).
+    pub fn fps(&self) -> f32 {
+        if self.frame_ms > 0.0 {
+            1e3 / self.frame_ms
+        } else {
+            0.0
+        }
+    }
+
+    /// "off: 38 FPS, update 14.2 ms": the frame in the player's units.
+    fn frame_text(&self) -> String {
+        format!(
+            "{}: {:.0} FPS, update {}",
+            if self.tracking { "on" } else { "off" },
+            self.fps(),
+            millis(self.update_ms)
+        )
+    }
+}
+
+/// The figures the panels show, worked out once from a [`StepCosts`] (each is a median, and
+/// a panel reads most of them more than once a frame).
+#[derive(Clone, Debug, Default)]
+pub struct StepFigures {
+    pub phase: Phase,
+    pub rows: Vec<SystemRow>,
+    pub comparison: Option<String>,
+    /// What the step's figure is a median of ([`StepCosts::step_window`]).
+    pub step_window: String,
+    /// What the rows' times are a median of ([`StepCosts::rows_window`]).
+    pub rows_window: String,
 }
 
 /// Per-step costs of the running game (see the module's documentation).
@@ -53,10 +96,14 @@ pub struct StepCosts {
     step_us: VecDeque<f32>,
     /// Per system, in schedule order: its name and whether it is a debug system.
     names: Vec<(&'static str, bool)>,
-    tracked: Vec<usize>,
-    /// Per system, its time and dirty count per timed step, newest last.
+    /// Per system, its time per timed step, and the entities it tracked and was given dirty
+    /// per step (each as its run began, so dirty is never above tracked), newest last.
     system_us: Vec<VecDeque<f32>>,
+    tracked: Vec<VecDeque<f32>>,
     dirty: Vec<VecDeque<f32>>,
+    /// Each played frame's time from the previous one, and its update's, milliseconds.
+    frame_ms: VecDeque<f32>,
+    update_ms: VecDeque<f32>,
     /// The phase before the last switch, pinned until the next one.
     before: Option<Phase>,
 }
@@ -81,12 +128,12 @@ impl StepCosts {
                 .all(|(n, s)| n.0 == s.name);
         if !same {
             self.names = world.systems().map(|s| (s.name, s.debug)).collect();
-            self.tracked = vec![0; self.names.len()];
+            self.tracked = vec![VecDeque::with_capacity(STEP_WINDOW); self.names.len()];
             self.system_us = vec![VecDeque::with_capacity(STEP_WINDOW); self.names.len()];
             self.dirty = vec![VecDeque::with_capacity(STEP_WINDOW); self.names.len()];
         }
         for (i, s) in world.systems().enumerate() {
-            self.tracked[i] = s.tracked;
+            push(&mut self.tracked[i], s.last_tracked as f32);
             if timed {
                 push(&mut self.system_us[i], s.last_duration.as_secs_f32() * 1e6);
             }
@@ -105,10 +152,48 @@ impl StepCosts {
         self.clear();
     }
 
+    /// Note one frame of play: `frame_ms` since the one before, `update_ms` of it in the
+    /// update.
+    pub fn record_frame(&mut self, frame_ms: f32, update_ms: f32) {
+        push(&mut self.frame_ms, frame_ms);
+        push(&mut self.update_ms, update_ms);
+    }
+
     fn clear(&mut self) {
         self.step_us.clear();
-        self.system_us.iter_mut().for_each(VecDeque::clear);
-        self.dirty.iter_mut().for_each(VecDeque::clear);
+        self.frame_ms.clear();
+        self.update_ms.clear();
+        for ring in [&mut self.system_us, &mut self.tracked, &mut self.dirty] {
+            ring.iter_mut().for_each(VecDeque::clear);
+        }
+    }
+
+    /// Every figure the panels show, worked out now.
+    pub fn figures(&self) -> StepFigures {
+        StepFigures {
+            phase: self.phase(),
+            rows: self.rows(),
+            comparison: self.comparison(),
+            step_window: self.step_window(),
+            rows_window: self.rows_window(),
+        }
+    }
+
+    /// The pinned phase before the last switch, if any.
+    pub fn before(&self) -> Option<Phase> {
+        self.before
+    }
+
+    /// What the system rows' times are a median of: "median of the last 120 steps", or
+    /// "median of the 50 steps since F7" just after a switch (0 steps until a timed one).
+    pub fn rows_window(&self) -> String {
+        let n = self.system_us.first().map_or(0, VecDeque::len);
+        window_words(n, self.before.is_some())
+    }
+
+    /// What the step's figure is a median of, as [`StepCosts::rows_window`] says it.
+    pub fn step_window(&self) -> String {
+        window_words(self.step_us.len(), self.before.is_some())
     }
 
     /// The steps measured since the last switch (at most [`STEP_WINDOW`]).
@@ -128,6 +213,9 @@ impl StepCosts {
             tracking: self.tracking,
             step_us: median(&self.step_us),
             steps: self.step_us.len(),
+            frame_ms: median(&self.frame_ms),
+            update_ms: median(&self.update_ms),
+            frames: self.frame_ms.len(),
             widest,
         }
     }
@@ -141,16 +229,19 @@ impl StepCosts {
             .map(|(i, &(name, debug))| SystemRow {
                 name,
                 debug,
-                tracked: self.tracked[i],
+                tracked: median(&self.tracked[i]) as usize,
                 dirty: median(&self.dirty[i]),
                 us: median(&self.system_us[i]),
             })
             .collect()
     }
 
-    /// The comparison pinned by the last switch: "off 141 µs/step -> on 3.6 µs/step (39x);
-    /// 1,994 of 2,000 skipped by draw_data". `None` before the first switch, or until a step
-    /// has run on each side of it.
+    /// The comparison pinned by the last switch, its parts separated by "; ": the frame in the
+    /// player's units, then the step, then what tracking leaves out: "off: 38 FPS, update 14.2
+    /// ms -> on: 60 FPS, update 0.05 ms; step off 14,100 µs -> on 52 µs (271x); 1,994 of 2,000
+    /// entities not looked at this step (draw_data)". The frame's part is left out until a
+    /// frame was played on each side. `None` before the first switch, or until a step has run
+    /// on each side of it.
     pub fn comparison(&self) -> Option<String> {
         let before = self.before?;
         let now = self.phase();
@@ -164,31 +255,75 @@ impl StepCosts {
             (before, now)
         };
         let ratio = off.step_us / on.step_us.max(0.001);
-        let mut text = format!(
-            "{} {}/step -> {} {}/step ({ratio:.0}x)",
+        let mut parts = Vec::with_capacity(3);
+        if before.frames > 0 && now.frames > 0 {
+            parts.push(format!("{} -> {}", before.frame_text(), now.frame_text()));
+        }
+        parts.push(format!(
+            "step {} {} -> {} {} ({ratio:.0}x)",
             name(&before),
             step_micros(before.step_us),
             name(&now),
             step_micros(now.step_us),
-        );
+        ));
         if let Some((system, tracked, skipped)) = on.widest {
-            text += &format!(
-                "; {} of {} entities skipped by {system}",
+            parts.push(format!(
+                "{} of {} entities not looked at this step ({system})",
                 group(skipped.round() as u64),
                 group(tracked as u64)
-            );
+            ));
         }
-        Some(text)
+        Some(parts.join("; "))
     }
 }
 
-/// The debug instruments' own cost on one line: the debug systems per step, the overlay (its
-/// views, panels and this window) per frame.
-pub(super) fn debug_line(rows: &[SystemRow], own_us: f32) -> String {
+/// "median of the last 120 steps", or "median of the 50 steps since F7" while a switch is
+/// pinned and fewer than a window's steps followed it.
+fn window_words(n: usize, since_switch: bool) -> String {
+    match (since_switch && n < STEP_WINDOW, n == 1) {
+        (true, true) => "the step since F7".to_owned(),
+        (true, false) => format!("median of the {n} steps since F7"),
+        (false, true) => "the last step".to_owned(),
+        (false, false) => format!("median of the last {n} steps"),
+    }
+}
+
+/// Milliseconds as the comparison reads them: "14.2 ms", or "0.05 ms" under one.
+pub fn millis(ms: f32) -> String {
+    if ms < 0.995 {
+        format!("{ms:.2} ms")
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
+/// The overlay's own median cost per frame, in microseconds: its world views (F3, F4, F5),
+/// the stats panel (F6) and the profiler window (F2).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OwnCost {
+    pub views: f32,
+    pub stats: f32,
+    pub profiler: f32,
+}
+
+/// The debug instruments' own cost on one line, apart from the game's: the debug systems per
+/// step, the overlay per frame and each open part of it: "debug (apart): systems 0.8 µs/step,
+/// overlay 420 µs/frame (F2 300, F6 120)".
+pub(super) fn debug_line(rows: &[SystemRow], own: OwnCost) -> String {
     let systems: f32 = rows.iter().filter(|r| r.debug).map(|r| r.us).sum();
+    let parts: Vec<String> = [
+        ("F2", own.profiler),
+        ("F6", own.stats),
+        ("views", own.views),
+    ]
+    .iter()
+    .filter(|(_, us)| *us > 0.0)
+    .map(|(name, us)| format!("{name} {}", micros(*us).trim_end_matches(" µs")))
+    .collect();
     format!(
-        "debug (apart): systems {systems:.1} µs/step, overlay {}/frame",
-        step_micros(own_us)
+        "debug (apart): systems {systems:.1} µs/step, overlay {}/frame ({})",
+        step_micros(own.views + own.stats + own.profiler),
+        parts.join(", ")
     )
 }
 
@@ -202,7 +337,7 @@ pub fn step_micros(us: f32) -> String {
 }
 
 /// `1994` as `1,994`.
-fn group(n: u64) -> String {
+pub(super) fn group(n: u64) -> String {
     micros(n as f32).trim_end_matches(" µs").to_string()
 }
 
@@ -271,7 +406,7 @@ mod tests {
         }
         assert_eq!(
             costs.comparison().as_deref(),
-            Some("off 141 µs/step -> on 4.0 µs/step (35x)")
+            Some("step off 141 µs -> on 4.0 µs (35x)")
         );
         // Switching back pins the "on" phase; the ratio stays off over on.
         world.set_change_tracking(false);
@@ -279,7 +414,7 @@ mod tests {
         costs.record(&world, us(120), false);
         assert_eq!(
             costs.comparison().as_deref(),
-            Some("on 4.0 µs/step -> off 120 µs/step (30x)")
+            Some("step on 4.0 µs -> off 120 µs (30x)")
         );
     }
 
@@ -296,6 +431,49 @@ mod tests {
         world.set_change_tracking(true);
         costs.record(&world, us(4), false);
         assert_eq!(costs.comparison(), None);
+    }
+
+    #[test]
+    fn the_comparison_shows_the_frame_in_frames_a_second_once_played_on_both_sides() {
+        let mut costs = StepCosts::default();
+        let mut world = world_with_tracking(false);
+        for _ in 0..10 {
+            costs.record(&world, us(14_100), false);
+            costs.record_frame(1e3 / 38.0, 14.2);
+        }
+        world.set_change_tracking(true);
+        costs.switched(true);
+        costs.record(&world, us(50), false);
+        assert_eq!(
+            costs.comparison().as_deref(),
+            Some("step off 14,100 µs -> on 50 µs (282x)"),
+            "no frame yet since the switch"
+        );
+        costs.record_frame(1e3 / 60.0, 0.05);
+        assert_eq!(
+            costs.comparison().as_deref(),
+            Some(
+                "off: 38 FPS, update 14.2 ms -> on: 60 FPS, update 0.05 ms; \
+                 step off 14,100 µs -> on 50 µs (282x)"
+            )
+        );
+    }
+
+    #[test]
+    fn captions_name_the_steps_since_a_switch() {
+        let mut costs = StepCosts::default();
+        let mut world = world_with_tracking(true);
+        for _ in 0..STEP_WINDOW + 5 {
+            costs.record(&world, us(4), true);
+        }
+        assert_eq!(costs.step_window(), "median of the last 120 steps");
+        world.set_change_tracking(false);
+        costs.switched(false);
+        for _ in 0..50 {
+            costs.record(&world, us(40), true);
+        }
+        assert_eq!(costs.step_window(), "median of the 50 steps since F7");
+        assert_eq!(costs.rows_window(), costs.step_window());
     }
 
     #[test]

@@ -102,6 +102,8 @@ pub struct EguiBridge {
     material: Material,
     textures: HashMap<TextureId, Texture2D>,
     shapes: Vec<ClippedShape>,
+    /// The meshes [`draw`](Self::draw) painted last, for [`repaint`](Self::repaint).
+    primitives: Vec<egui::ClippedPrimitive>,
     textures_delta: egui::TexturesDelta,
     pixels_per_point: f32,
     last_pointer: Option<egui::Pos2>,
@@ -135,6 +137,7 @@ impl EguiBridge {
             material: blend_material::load(),
             textures: HashMap::new(),
             shapes: Vec::new(),
+            primitives: Vec::new(),
             textures_delta: egui::TexturesDelta::default(),
             pixels_per_point: screen_dpi_scale(),
             last_pointer: None,
@@ -177,25 +180,29 @@ impl EguiBridge {
         }
 
         let pixels_per_point = self.pixels_per_point;
-        let primitives = {
+        self.primitives = {
             puffin::profile_scope!("tessellate");
             self.ctx
                 .tessellate(std::mem::take(&mut self.shapes), pixels_per_point)
         };
-
-        puffin::profile_scope!("paint", format!("{} primitives", primitives.len()));
-        gl_use_material(&self.material);
-        paint_primitives(&primitives, &self.textures, pixels_per_point);
-        gl_use_default_material();
-        {
-            puffin::profile_scope!("flush");
-            // Also flushes the queued egui draw calls, so freeing textures below is safe.
-            set_default_camera();
-        }
-
+        self.repaint();
         for id in &delta.free {
             self.textures.remove(id);
         }
+    }
+
+    /// Paint the meshes of the last [`draw`](Self::draw) again, without running egui: for a
+    /// frame where nothing it shows has changed and no input came.
+    ///
+    /// Leaves macroquad with the default camera and default material.
+    pub fn repaint(&mut self) {
+        puffin::profile_scope!("paint", format!("{} primitives", self.primitives.len()));
+        gl_use_material(&self.material);
+        paint_primitives(&self.primitives, &self.textures, self.pixels_per_point);
+        gl_use_default_material();
+        puffin::profile_scope!("flush");
+        // Also flushes the queued egui draw calls, so freeing textures after is safe.
+        set_default_camera();
     }
 
     /// Whether egui is using the pointer (hovering a window, dragging), so the game should
