@@ -486,17 +486,21 @@ impl Run {
                 self.width
             );
             right_of_last = x + w;
-            let ink = match what.as_str() {
-                "level" => GOLD_INK,
-                "keys" => DIM_INK,
-                "par" if text.starts_with("author") => AUTHOR_MEDAL_INK,
-                "par" => GOLD_MEDAL_INK,
-                "burns" => BURN_INK,
-                _ => TEXT_INK,
+            // The time to beat is in its medal's ink, which a narrow bar leaves unnamed: the
+            // author's or gold's, the two a fresh run can aim at.
+            let inks = match what.as_str() {
+                "level" => vec![GOLD_INK],
+                "keys" => vec![DIM_INK],
+                "par" if text.contains("author") => vec![AUTHOR_MEDAL_INK],
+                "par" if text.contains("gold") => vec![GOLD_MEDAL_INK],
+                "par" => vec![AUTHOR_MEDAL_INK, GOLD_MEDAL_INK],
+                "burns" => vec![BURN_INK],
+                _ => vec![TEXT_INK],
             };
+            let ink = inks[0];
             let (x0, y0) = (x.floor() as u32, y.floor() as u32);
             let (x1, y1) = ((x + w).ceil() as u32, (y + h).ceil() as u32);
-            let inked = self.count_in((x0, y0, x1, y1), &[ink]);
+            let inked = self.count_in((x0, y0, x1, y1), &inks);
             assert!(
                 inked > 0,
                 "{size:?}: no pixel of the HUD's {what} {text:?} in its ink {ink:?} inside its \
