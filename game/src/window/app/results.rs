@@ -96,8 +96,9 @@ impl App {
             .par
             .zip(previous_best)
             .and_then(|(par, best)| par.medal(best));
-        // Medals order best first: a new one is better than the old (or the first).
-        let new_award = award.is_some_and(|a| award_before.is_none_or(|b| a < b));
+        // Medals compare best first (author first): a new one is better than the old (or the first).
+        let rank = |a: Option<Medal>| a.map_or(usize::MAX, |m| m as usize);
+        let new_award = award.is_some() && rank(award) < rank(award_before);
         let new_best = previous_best.is_none_or(|best| time < best);
         let counted = !self.run.playtest_unsaved;
         self.juice

@@ -540,6 +540,7 @@ fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
     let wide = screen_width() >= 900.0;
     let mut spans: Vec<Span> = Medal::PAR
         .into_iter()
+        .filter(|&m| m != Medal::Author)
         .map(|m| Span::Medal(medal_ink(m)))
         .collect();
     let medals = if wide {
