@@ -11,8 +11,8 @@ use crate::{Entity, World};
 const MAX_TERMS: usize = 8;
 
 /// What a [`Query`] reads of each entity: `&T`, `&mut T` (a change-signalling [`Mut`]),
-/// `Option<&T>`, `Option<&mut T>` (for components an entity may lack), or a tuple of those
-/// naming each type once. An entity without a component named outside an `Option` is skipped.
+/// `Option<D>` (for components an entity may lack), or a tuple of those naming each type once.
+/// An entity without a component named outside an `Option` is skipped.
 ///
 /// ```
 /// use ecs::{SystemDesc, SystemEntities, World};
@@ -176,49 +176,28 @@ impl<T: Component> QueryData for &mut T {
     }
 }
 
-impl<T: Component> sealed::Sealed for Option<&T> {}
-impl<T: Component> QueryData for Option<&T> {
-    type Item<'q> = Option<&'q T>;
-    type Fetch<'w> = Option<&'w Column<T>>;
-    type Index<'w> = Option<&'w T>;
+impl<D: QueryData> sealed::Sealed for Option<D> {}
+impl<D: QueryData> QueryData for Option<D> {
+    type Item<'q> = Option<D::Item<'q>>;
+    type Fetch<'w> = D::Fetch<'w>;
+    type Index<'w> = Option<D::Index<'w>>;
     fn terms(terms: &mut Terms) {
-        terms.push::<T>(false);
+        D::terms(terms);
     }
     fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
-        columns.take().map(|c| &*c)
-    }
-    #[inline]
-    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Option<&'w T>> {
-        Some(fetch.and_then(|c| c.get(entity)))
-    }
-    #[inline]
-    fn at<'q, 'w: 'q>(_: &'q mut Self::Fetch<'w>, i: Option<&'w T>, _: Entity) -> Option<&'q T> {
-        i
-    }
-}
-
-impl<T: Component> sealed::Sealed for Option<&mut T> {}
-impl<T: Component> QueryData for Option<&mut T> {
-    type Item<'q> = Option<Mut<'q, T>>;
-    type Fetch<'w> = Option<&'w mut Column<T>>;
-    type Index<'w> = Option<usize>;
-    fn terms(terms: &mut Terms) {
-        terms.push::<T>(true);
-    }
-    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
-        columns.take()
+        D::fetch(columns)
     }
     #[inline]
     fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
-        Some(fetch.as_ref().and_then(|c| c.position(entity)))
+        Some(D::index(fetch, entity))
     }
     #[inline]
     fn at<'q, 'w: 'q>(
         fetch: &'q mut Self::Fetch<'w>,
-        i: Option<usize>,
+        index: Self::Index<'w>,
         entity: Entity,
-    ) -> Option<Mut<'q, T>> {
-        Some(fetch.as_mut()?.mut_at(i?, entity))
+    ) -> Self::Item<'q> {
+        Some(D::at(fetch, index?, entity))
     }
 }
 

@@ -15,7 +15,8 @@ use game::atlas::RgbaImage;
 struct Run {
     /// The JSON report without its CPU times: the same for the same arguments.
     summary: serde_json::Value,
-    /// The report's CPU times (`timed_frames` and the `*_us_*` fields), which vary run to run.
+    /// The report's CPU times (`timed_frames`, `phases` and the `*_us_*` fields), which vary run
+    /// to run.
     cpu: serde_json::Map<String, serde_json::Value>,
     stdout: String,
     stderr: String,
@@ -93,7 +94,7 @@ fn run_game_at(
     let fields = summary.as_object_mut().expect("a JSON object");
     let timing: Vec<String> = fields
         .keys()
-        .filter(|k| k.as_str() == "timed_frames" || k.contains("_us_"))
+        .filter(|k| matches!(k.as_str(), "timed_frames" | "phases") || k.contains("_us_"))
         .cloned()
         .collect();
     let cpu = timing
@@ -486,17 +487,17 @@ impl Run {
                 self.width
             );
             right_of_last = x + w;
-            let ink = match what.as_str() {
-                "level" => GOLD_INK,
-                "keys" => DIM_INK,
-                "par" if text.starts_with("author") => AUTHOR_MEDAL_INK,
-                "par" => GOLD_MEDAL_INK,
-                "burns" => BURN_INK,
-                _ => TEXT_INK,
+            // The par time is in the ink of the medal it is for: the author's or gold.
+            let ink: &[[u8; 3]] = match what.as_str() {
+                "level" => &[GOLD_INK],
+                "keys" => &[DIM_INK],
+                "par" => &[GOLD_MEDAL_INK, AUTHOR_MEDAL_INK],
+                "burns" => &[BURN_INK],
+                _ => &[TEXT_INK],
             };
             let (x0, y0) = (x.floor() as u32, y.floor() as u32);
             let (x1, y1) = ((x + w).ceil() as u32, (y + h).ceil() as u32);
-            let inked = self.count_in((x0, y0, x1, y1), &[ink]);
+            let inked = self.count_in((x0, y0, x1, y1), ink);
             assert!(
                 inked > 0,
                 "{size:?}: no pixel of the HUD's {what} {text:?} in its ink {ink:?} inside its \

@@ -307,13 +307,18 @@ fn systems_table(
         .min(ui.available_height())
         .max(3.0 * row_h);
     // One column with the share bars where every row fits (the header and the debug line
-    // too); else two, side by side, so a short screen still shows every system at once.
+    // too); else, on a short screen, two or three side by side, so every system shows at once.
     // A row is its text and the grid's padding.
     let pitch = row_h.max(ui.spacing().interact_size.y) + gap_y + 2.0;
     let fits = |lines: usize| lines as f32 * pitch <= room;
-    let most = ((ui.available_width() + 16.0) / COMPACT_COLUMN_W)
-        .floor()
-        .max(1.0) as usize;
+    // Columns only in the compact layout: a taller screen scrolls its one column.
+    let most = if screen_height() < COMPACT_BELOW {
+        ((ui.available_width() + 16.0) / COMPACT_COLUMN_W)
+            .floor()
+            .max(1.0) as usize
+    } else {
+        1
+    };
     let columns = (1..=most.min(3))
         .find(|&c| fits(cells.len().div_ceil(c) + 2 + usize::from(c == 1)))
         .unwrap_or(most.min(3));

@@ -333,6 +333,11 @@ fn wrap(lines: Vec<(String, Color)>, size: f32, max_w: f32) -> Vec<(String, Colo
     let width = |t: &str| measure_text(t, None, size as u16, 1.0).width;
     let mut out = Vec::with_capacity(lines.len());
     for (text, colour) in lines {
+        // Most lines fit: one measure each.
+        if width(&text) <= max_w {
+            out.push((text, colour));
+            continue;
+        }
         let mut line = String::new();
         for word in text.split(' ') {
             let longer = if line.is_empty() {

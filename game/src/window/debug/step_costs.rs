@@ -187,7 +187,10 @@ impl StepCosts {
     /// What the system rows' times are a median of: "median of the last 120 steps", or
     /// "median of the 50 steps since F7" just after a switch (0 steps until a timed one).
     pub fn rows_window(&self) -> String {
-        let n = self.system_us.first().map_or(0, VecDeque::len);
+        let n = self
+            .system_us
+            .first()
+            .map_or(self.step_us.len(), VecDeque::len);
         window_words(n, self.before.is_some())
     }
 
