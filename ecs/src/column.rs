@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 use crate::Entity;
+use crate::component::Component;
 use crate::delivery::DirtySet;
 use crate::entity_set::EntitySet;
 
@@ -303,4 +304,12 @@ impl<T: fmt::Debug> fmt::Debug for Mut<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Mut").field(&self.value).finish()
     }
+}
+
+// Upcast to `dyn Any` (a load from the vtable, no call), then one call to check the type.
+pub(crate) fn downcast_mut<T: Component>(column: &mut dyn AnyColumn) -> &mut Column<T> {
+    let column: &mut dyn Any = column;
+    column
+        .downcast_mut()
+        .expect("column stored under its own TypeId")
 }

@@ -1,10 +1,8 @@
-//! Typed events: messages from one system to the others, each seen once per reader.
+//! Typed events' queues: messages from one system to the others, kept in the [`World`](crate::World)
+//! until every reader has had its turn ([`EventReader`](crate::EventReader) reads them).
 
 use std::any::Any;
 use std::collections::VecDeque;
-use std::marker::PhantomData;
-
-use crate::World;
 
 /// Queue of events of one type. Events sent during one update stay readable until the end of
 /// the next *full* update (one that gave every enabled system its turn: not debug-only, no
@@ -63,49 +61,5 @@ impl<E: 'static + Send> AnyEvents for Events<E> {
 
     fn end(&self) -> u64 {
         Events::end(self)
-    }
-}
-
-/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
-///
-/// ```
-/// use ecs::{EventReader, World};
-///
-/// struct Hit(u32);
-/// let mut world = World::new();
-/// let mut reader = EventReader::<Hit>::default();
-/// world.send(Hit(1));
-/// assert_eq!(reader.read(&world).map(|h| h.0).collect::<Vec<_>>(), [1]);
-/// assert_eq!(reader.read(&world).count(), 0, "already seen");
-/// ```
-#[derive(Debug)]
-pub struct EventReader<E> {
-    pub(crate) next: u64,
-    _event: PhantomData<fn() -> E>,
-}
-
-impl<E> Default for EventReader<E> {
-    fn default() -> Self {
-        Self {
-            next: 0,
-            _event: PhantomData,
-        }
-    }
-}
-
-impl<E: 'static> EventReader<E> {
-    /// Events sent since this reader last read (that are still queued), oldest first.
-    pub fn read<'w>(&mut self, world: &'w World) -> impl Iterator<Item = &'w E> + 'w {
-        let (skip, events) = match world.events::<E>() {
-            Some(events) => {
-                let skip = self.next.saturating_sub(events.first) as usize;
-                self.next = events.end();
-                (skip, Some(events))
-            }
-            None => (0, None),
-        };
-        events
-            .into_iter()
-            .flat_map(move |ev| ev.queue.iter().skip(skip))
     }
 }

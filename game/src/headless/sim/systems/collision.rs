@@ -1,12 +1,13 @@
 //! `collision`: finds what each mover that moved (or changed shape) now overlaps, testing it
-//! only against its neighbourhood in the [`CollisionGrid`], and hands the [`Contact`]s to
-//! [`pickup`](super::pickup) (a player touching a coin). Static boxes never move, so
-//! static-static pairs are never tested.
+//! only against its neighbourhood in the [`CollisionGrid`], and collects the coins a player
+//! touches among the [`Contact`]s. Static boxes never move, so static-static pairs are never
+//! tested.
 
 use ecs::{Entity, SystemEntities, World};
 
-use crate::sim::components::{Collider, Position};
-use crate::sim::resources::CollisionGrid;
+use crate::sim::components::{Coin, Collider, Player, Position};
+use crate::sim::game_events::CoinCollected;
+use crate::sim::resources::{CollisionGrid, GameState};
 use crate::sim::spatial_hash::{Aabb, Hit};
 
 /// A mover's box overlaps another box this step.
@@ -58,6 +59,37 @@ impl ecs::System for Collision {
         self.contacts
             .sort_unstable_by_key(|c| (c.mover.index(), c.other.index()));
         self.contacts.dedup();
-        super::pickup::collect(world, &self.contacts);
+        collect_coins(world, &self.contacts);
+    }
+}
+
+/// Collect the coins a player touches in `contacts` (score + 1, [`CoinCollected`]; the coin
+/// disappears), until the room is cleared. A touch is found only here, so a system of its own
+/// would run on every step to find nothing on most.
+fn collect_coins(world: &mut World, contacts: &[Contact]) {
+    let collected: Vec<_> = contacts
+        .iter()
+        .filter_map(|c| {
+            let pair = [(c.mover, c.other), (c.other, c.mover)];
+            pair.into_iter()
+                .find(|&(p, coin)| world.has::<Player>(p) && world.has::<Coin>(coin))
+                .map(|(_, coin)| coin)
+        })
+        .collect();
+    if collected.is_empty() {
+        return; // most contacts: a player against a crate or a wall
+    }
+    if world.resource::<GameState>().cleared_at.is_some() {
+        // The room's clock and its coin count stopped with the last crate: a coin left
+        // then stays where it lies.
+        return;
+    }
+    for coin in collected {
+        // `remove` succeeds once per coin, even if two contacts name it.
+        if world.remove::<Coin>(coin).is_some() {
+            world.resource_mut::<GameState>().score += 1;
+            world.send(CoinCollected { coin });
+            super::despawn(world, coin);
+        }
     }
 }

@@ -15,7 +15,6 @@ pub mod debug_stats;
 pub mod draw_data;
 pub mod fuse;
 pub mod movement;
-pub mod pickup;
 pub mod player_control;
 
 /// Despawn `e` at the end of this update, noting it for the replay checkpoint sum first: the
