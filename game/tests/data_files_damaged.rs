@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::TempDir;
 use game::records::progress::Progress;
-use game::records::settings::{Overrides, SettingsFile};
+use game::records::settings::{KEYS, Overrides, SettingsFile, to_text};
 use game::records::{BestTimes, MAX_DAMAGED_FILES, MAX_STEPS, RecordsError, Store};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -141,6 +141,24 @@ fn messages_quote_the_files_bytes_escaped() {
     }
 }
 
+#[test]
+fn the_settings_keys_are_the_ones_the_file_writes() {
+    let mut settings = SettingsFile::in_memory(Overrides::default())
+        .current()
+        .clone();
+    settings.last_level = Some("a.ron".into());
+    let text = to_text(&settings);
+    let mut written: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(" = ").next().unwrap())
+        .collect();
+    written.sort_unstable();
+    let mut keys = KEYS.to_vec();
+    keys.sort_unstable();
+    assert_eq!(written, keys, "{text}");
+}
+
 /// A line of a data file: bytes of any kind, or lines shaped like the files' own with any
 /// names and numbers.
 fn line() -> impl Strategy<Value = Vec<u8>> {
@@ -151,15 +169,7 @@ fn line() -> impl Strategy<Value = Vec<u8>> {
         (name, 0u64..10_000_000).prop_map(|(n, v)| format!("\"{n}.ron\" = {v}").into_bytes()),
         name.prop_map(|n| format!("\"{n}.ron\"").into_bytes()),
         (
-            prop::sample::select(vec![
-                "sound",
-                "volume",
-                "shake",
-                "hit_stop",
-                "fullscreen",
-                "last_level",
-                "x"
-            ]),
+            prop::sample::select(KEYS.iter().copied().chain(["x"]).collect::<Vec<_>>()),
             "[a-z0-9\"\u{1b} ]{0,8}"
         )
             .prop_map(|(k, v)| format!("{k} = {v}").into_bytes()),

@@ -289,8 +289,9 @@ pub fn to_text(s: &Settings) -> String {
     text
 }
 
-/// Every setting's key, as the file writes it.
-const KEYS: [&str; 9] = [
+/// Every setting's key, as the file writes it ([`to_text`] writes each, `last_level` when
+/// there is one).
+pub const KEYS: [&str; 9] = [
     "sound",
     "volume",
     "shake",
