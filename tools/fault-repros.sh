@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Re-runs the reproductions of the player's-data faults (best times, progress, settings, saved
-# replays, the campaign list, temporary files, raw bytes in messages, a large hot reload) against
+# replays, the campaign list, temporary files, raw bytes in messages, a large hot reload; every
+# output onto the game's own files, V onto a FIFO, non-UTF-8 level names, `--deep` and compare
+# mode on big rooms, the title over big levels, a BOM and lone CRs, messages that say what to
+# do, par times, a room without crates and `--press` that cannot happen) against
 # the play build, and prints one line per case: the case, what happened (exit codes, the stderr
 # line that matters escaped, the file contents that matter) and whether that is the intended
 # behaviour (`ok`) or not (`FAULT`). Ends with the suite's clock and size checks (grep).
@@ -199,6 +202,117 @@ if want non-utf8; then
     "exits $a,$b; stderr: $msg; best_times.txt: $best" \
     "$(verdict test "$a$b" = 00 -a -n "$msg" -a "${best/\\ufffd/}" = "$best")"
 fi
+# --- Bounded work --------------------------------------------------------------------------
+if want deep-budget; then
+  c=$(case_dir deep-budget)
+  "$bin" gen-level --crates 100000 --seed 1 --out "$c/big.ron" 2>"$c/err"
+  timeout 120 "$bin" sim --level "$c/big.ron" --frames 6000 --record "$c/big.replay" >/dev/null 2>>"$c/err"
+  # The last checkpoint's hash with its lowest bit flipped.
+  python3 - "$c/big.replay" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("end") - 1
+step, h = lines[i].split()
+lines[i] = "%s %016x" % (step, int(h, 16) ^ 1)
+open(sys.argv[1], "w").write("\n".join(lines))
+PY
+  started=$(date +%s)
+  timeout 60 "$bin" replay "$c/big.replay" --verify --deep >"$c/out" 2>"$c/err"
+  d=$?
+  took=$(($(date +%s) - started))
+  report "bounded: --deep on 100k crates x 6000" \
+    "exit $d after ${took}s (timeout 60 s gives 124); stderr: $(grep -a -m 1 'deep' "$c/err" | show)" \
+    "$(verdict test "$d" = 1 -a -n "$(grep -a 'deep:' "$c/err")")"
+fi
+if want compare-big; then
+  c=$(case_dir compare-big)
+  "$bin" gen-level --crates 990000 --seed 1 --out "$c/big.ron" 2>"$c/err"
+  e=$(game "$c" --level "$c/big.ron" --input idle --frames 30 --press F8@5)
+  report "bounded: F8 on 990k crates" \
+    "exit $e; frame max $(json 'r.get("frame_us_max")' "$c/out") us; compare: $(json 'r.get("compare")' "$c/out"); banner/stderr: $(first_line 'compare' "$c/err")" \
+    "$(verdict test "$e" = 0 -a "$(json 'r.get("frame_us_max", 1e9) <= 100000' "$c/out")" = true)"
+fi
+if want title-big; then
+  c=$(case_dir title-big)
+  mkdir -p "$c/levels"
+  ln -s "$repo/assets" "$c/assets"
+  cp "$repo"/levels/*.ron "$repo/levels/campaign.txt" "$c/levels/"
+  "$bin" gen-level --crates 7700000 --seed 1 --out "$c/big16.ron" 2>"$c/err"
+  for i in $(seq -w 1 30); do ln "$c/big16.ron" "$c/levels/sandbox_$i.ron"; done
+  started=$(date +%s%N)
+  e=$(cd "$c" && game "$c" --frames 1)
+  ms=$((($(date +%s%N) - started) / 1000000))
+  report "bounded: title, thirty 16 MB levels" \
+    "exit $e; start to the end of frame 1: ${ms} ms; rows: $(json 'len(r["title"])' "$c/out"); a big row: $(json '[x["file"] for x in r["title"] if x["file"] == "sandbox_01.ron"]' "$c/out")" \
+    "$(verdict test "$e" = 0 -a "$ms" -lt 5000)"
+fi
+
+# --- Text as editors write it --------------------------------------------------------------
+if want bom-cr; then
+  c=$(case_dir bom-cr)
+  printf '\xef\xbb\xbf"first_swing.ron" = 300\n' >"$c/data/best_times.txt"
+  printf '\xef\xbb\xbf"first_swing.ron"\n' >"$c/data/progress.txt"
+  printf '\xef\xbb\xbfsound = off\r' >"$c/data/settings.txt"
+  printf '20 up\r20 right\r' >"$c/walk.txt"
+  e=$(game "$c" --level levels/first_swing.ron --input "script:$c/walk.txt" --frames 50)
+  msg=$(grep -a -m 1 -E 'best_times|progress|settings|walk' "$c/err" | show)
+  report "BOM and lone CR in data and script" \
+    "exit $e; first stderr line about them: ${msg:-none}; sound on: $(json 'r["settings"]["sound"]' "$c/out")" \
+    "$(verdict test "$e" = 0 -a -z "$msg" -a "$(json 'r["settings"]["sound"]' "$c/out")" = false)"
+fi
+
+# --- Messages that say what to do ----------------------------------------------------------
+if want say-what; then
+  c=$(case_dir say-what)
+  mkdir "$c/data/best_times.txt"
+  e1=$(game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+  m1=$(first_line 'best' "$c/err")
+  ln -s "$c/nowhere" "$c/link-data"
+  e2=$(DATA=$c/link-data game "$c" --level levels/first_swing.ron --input bot --no-hit-stop --frames $frames_first_swing)
+  m2=$(first_line 'not saved' "$c/err")
+  printf '(name: "Gold", map: ["#####", "#@.c#", "#####"], par: (gold: 1e308, silver: 2, bronze: 3))\n' >"$c/gold.ron"
+  "$bin" check "$c/gold.ron" >"$c/out" 2>&1
+  m3=$(head -n 1 "$c/out" | show)
+  grep -q -E '[0-9]{20}' "$c/out" && digits=yes || digits=no
+  cp "$repo/levels/first_swing.ron" "$c/"$'\u202e'"x.ron"
+  timeout 60 "$bin" sim --level "$c/"$'\u202e'"x.ron" --frames 10 --record "$c/"$'\u202e'"r.replay" >/dev/null 2>&1
+  timeout 60 "$bin" replay "$c/"$'\u202e'"r.replay" --verify >"$c/out" 2>&1
+  grep -q $'\u202e' "$c/out" && raw=yes || raw=no
+  timeout 60 "$bin" sim --level levels/first_swing.ron --frames 3 --input "script:$c/"$'\xff'".txt" >"$c/out" 2>&1
+  m5=$(head -c 300 "$c/out" | show)
+  report "messages say what to do" \
+    "best_times.txt a folder: exit $e1, $m1 | data a dangling link: exit $e2, $m2 | gold 1e308 (a run of 20 digits: $digits): $m3 | U+202E raw in replay --verify: $raw | non-UTF-8 script: $m5" \
+    "$(verdict test "${m1/move/}" != "$m1" -a "${m2/symbolic link/}" != "$m2" -a "$digits" = no -a "$raw" = no -a "${m5/input script/}" != "$m5")"
+  c=$(case_dir atlas-fifo)
+  mkdir -p "$c/assets" "$c/levels"
+  cp "$repo/assets/atlas.png" "$c/assets/"
+  mkfifo "$c/assets/atlas.ron"
+  cp "$repo/levels/first_swing.ron" "$c/levels/"
+  (cd "$c" && timeout 60 "$bin" sim --level levels/first_swing.ron --frames 3 >"$c/out" 2>&1)
+  e=$?
+  report "atlas.ron a FIFO" "exit $e; $(head -c 300 "$c/out" | show)" \
+    "$(verdict test "$e" = 1 -a -n "$(grep -a 'named pipe' "$c/out")")"
+fi
+
+# --- check, gen-level and --press refuse what can never happen ------------------------------
+if want never-happen; then
+  c=$(case_dir never-happen)
+  printf '(name: "P", map: ["#####", "#@.c#", "#####"], par: (gold: 1e-300, silver: 2e-300, bronze: 3e-300))\n' >"$c/tiny_par.ron"
+  printf '(name: "P", map: ["#####", "#@.c#", "#####"], par: (gold: 5.000, silver: 5.001, bronze: 5.002))\n' >"$c/same_par.ron"
+  "$bin" check "$c/tiny_par.ron" >/dev/null 2>&1; p1=$?
+  "$bin" check "$c/same_par.ron" >/dev/null 2>&1; p2=$?
+  "$bin" gen-level --crates 0 >"$c/zero.ron" 2>"$c/err"; g=$?
+  "$bin" check "$c/zero.ron" >/dev/null 2>&1; z=$?
+  e1=$(game "$c" --frames 5 --press F7@50)
+  m1=$(first_line 'press' "$c/err")
+  cp "$repo/levels/first_swing.ron" "$c/edit.ron"
+  e2=$(game "$c" --edit "$c/edit.ron" --frames 10 --press F7@5)
+  not_taken=$(json 'r.get("presses_not_taken")' "$c/out")
+  report "never-happen: par, no crates, --press" \
+    "check exits: par under a step $p1, par same step $p2; gen-level --crates 0 exit $g, check of its output $z; --press F7@50 --frames 5: exit $e1, $m1; F7 in the editor: exit $e2, reported: $not_taken" \
+    "$(verdict test "$p1$p2" = 11 -a "$g$z" != 00 -a "$e1" = 1 -a "$e2" = 0 -a "${not_taken/F7@5/}" != "$not_taken")"
+fi
+
 if [ -n "${REPROS_ONLY:-}" ]; then
   echo "faults: $faults"
   [ "$faults" = 0 ]

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Record every campaign level's gold run, set its par times from it, and verify the replay.
+# Record every campaign level's author run, set its par times from it, and verify the replay.
 #
 #   bash tools/record_gold.sh            # every level in levels/campaign.txt
 #   bash tools/record_gold.sh keg_row    # only the levels named
 #
-# A level's gold run is its input script `levels/gold/LEVEL.input` (a route that beats the bot's,
-# kept as the keys held step by step) if there is one, else the built-in bot. The run's time (the
-# room's clock: from the first move or swing to the clear, less a second per coin), rounded up to
-# a tenth of a second, is gold; silver is 1.35 times gold and bronze twice gold, each rounded up
-# to a whole second. With a script, the bot's time is printed too: if the bot has caught up,
-# delete the script. A script that no longer clears its level (the simulation changed under it)
-# stops the run with a message. The par
-# line of the level file is rewritten (which changes the level's bytes, so the run is recorded
-# after it), then the run is recorded to `levels/gold/LEVEL.replay` and checked with
-# `crate-room replay --verify`. Rerun it after any change to a level or to the simulation that
-# changes state hashes.
+# A level's author run is the fastest route known through it: its input script
+# `levels/gold/LEVEL.input` (a route that beats the bot's, kept as the keys held step by step)
+# if there is one, else the built-in bot. The run's time (the room's clock: from the first move
+# or swing to the last break, plus 2 s per burn, less a second per coin) is the author time; the
+# medals follow from it by one rule, for a frame-perfect author and a player at a keyboard:
+# gold 1.25 times it, rounded up to a tenth of a second; silver 1.6 times and bronze 2.5 times,
+# each rounded up to a whole second. With a script, the bot's time is printed too: if the bot
+# has caught up, delete the script. A script that no longer clears its level (the simulation
+# changed under it) stops the run with a message. The par line of the level file is rewritten
+# (which changes the level's bytes, so the run is recorded after it), then the run is recorded
+# to `levels/gold/LEVEL.replay` and checked with `crate-room replay --verify`. Rerun it after
+# any change to a level or to the simulation that changes state hashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,13 +47,16 @@ for level in "${levels[@]}"; do
     exit 1
   fi
   par=$(python3 - "$time" <<'PY'
-import math, sys
-steps = int(sys.argv[1])
-tenths = -(-steps // 6)  # 6 steps a tenth of a second, rounded up
-gold = ("%d" % (tenths // 10)) if tenths % 10 == 0 else ("%d.%d" % (tenths // 10, tenths % 10))
-silver = -(-tenths * 135 // 1000)  # 1.35 times gold, rounded up to a second
-bronze = -(-tenths * 2 // 10)
-print("par: (gold: %s, silver: %d, bronze: %d)," % (gold, silver, bronze))
+import sys
+steps = int(sys.argv[1])  # the author time, 60 steps a second
+def tenths(x):
+    t = -(-x // 6)  # 6 steps a tenth of a second, rounded up
+    return ("%d" % (t // 10)) if t % 10 == 0 else ("%d.%d" % (t // 10, t % 10))
+gold = tenths(-(-steps * 125 // 100))  # 1.25 times the author time
+silver = -(-steps * 16 // 600)  # 1.6 times, rounded up to a second
+bronze = -(-steps * 25 // 600)  # 2.5 times
+author = "%.2f" % (steps / 60)  # to the hundredth: reads back as the same step
+print("par: (author: %s, gold: %s, silver: %d, bronze: %d)," % (author, gold, silver, bronze))
 PY
 )
   if ! grep -q '^    par: (.*),$' "$file"; then

@@ -11,8 +11,8 @@ use crate::{Entity, World};
 const MAX_TERMS: usize = 8;
 
 /// What a [`Query`] reads of each entity: `&T`, `&mut T` (a change-signalling [`Mut`]),
-/// `Option<&T>`, `Option<&mut T>` (for components an entity may lack), or a tuple of those
-/// naming each type once. An entity without a component named outside an `Option` is skipped.
+/// `Option<D>` (for components an entity may lack), or a tuple of those naming each type once.
+/// An entity without a component named outside an `Option` is skipped.
 ///
 /// ```
 /// use ecs::{SystemDesc, SystemEntities, World};
@@ -144,9 +144,11 @@ impl<T: Component> QueryData for &T {
     fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
         columns.take().map(|c| &*c)
     }
+    #[inline]
     fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<&'w T> {
         fetch.and_then(|c| c.get(entity))
     }
+    #[inline]
     fn at<'q, 'w: 'q>(_: &'q mut Self::Fetch<'w>, index: &'w T, _: Entity) -> &'q T {
         index
     }
@@ -163,54 +165,39 @@ impl<T: Component> QueryData for &mut T {
     fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
         columns.take()
     }
+    #[inline]
     fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
         fetch.as_ref()?.position(entity)
     }
+    #[inline]
     fn at<'q, 'w: 'q>(fetch: &'q mut Self::Fetch<'w>, i: usize, entity: Entity) -> Mut<'q, T> {
         let column = fetch.as_mut().expect("an index comes from the column");
         column.mut_at(i, entity)
     }
 }
 
-impl<T: Component> sealed::Sealed for Option<&T> {}
-impl<T: Component> QueryData for Option<&T> {
-    type Item<'q> = Option<&'q T>;
-    type Fetch<'w> = Option<&'w Column<T>>;
-    type Index<'w> = Option<&'w T>;
+impl<D: QueryData> sealed::Sealed for Option<D> {}
+impl<D: QueryData> QueryData for Option<D> {
+    type Item<'q> = Option<D::Item<'q>>;
+    type Fetch<'w> = D::Fetch<'w>;
+    type Index<'w> = Option<D::Index<'w>>;
     fn terms(terms: &mut Terms) {
-        terms.push::<T>(false);
+        D::terms(terms);
     }
     fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
-        columns.take().map(|c| &*c)
+        D::fetch(columns)
     }
-    fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Option<&'w T>> {
-        Some(fetch.and_then(|c| c.get(entity)))
-    }
-    fn at<'q, 'w: 'q>(_: &'q mut Self::Fetch<'w>, i: Option<&'w T>, _: Entity) -> Option<&'q T> {
-        i
-    }
-}
-
-impl<T: Component> sealed::Sealed for Option<&mut T> {}
-impl<T: Component> QueryData for Option<&mut T> {
-    type Item<'q> = Option<Mut<'q, T>>;
-    type Fetch<'w> = Option<&'w mut Column<T>>;
-    type Index<'w> = Option<usize>;
-    fn terms(terms: &mut Terms) {
-        terms.push::<T>(true);
-    }
-    fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
-        columns.take()
-    }
+    #[inline]
     fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
-        Some(fetch.as_ref().and_then(|c| c.position(entity)))
+        Some(D::index(fetch, entity))
     }
+    #[inline]
     fn at<'q, 'w: 'q>(
         fetch: &'q mut Self::Fetch<'w>,
-        i: Option<usize>,
+        index: Self::Index<'w>,
         entity: Entity,
-    ) -> Option<Mut<'q, T>> {
-        Some(fetch.as_mut()?.mut_at(i?, entity))
+    ) -> Self::Item<'q> {
+        Some(D::at(fetch, index?, entity))
     }
 }
 
@@ -228,10 +215,12 @@ macro_rules! tuple_query {
             fn fetch<'w>(columns: &mut Borrowed<'w>) -> Self::Fetch<'w> {
                 ($($name::fetch(columns),)*)
             }
+            #[inline]
             fn index<'w>(fetch: &Self::Fetch<'w>, entity: Entity) -> Option<Self::Index<'w>> {
                 let ($($name,)*) = fetch;
                 Some(($($name::index($name, entity)?,)*))
             }
+            #[inline]
             fn at<'q, 'w: 'q>(
                 fetch: &'q mut Self::Fetch<'w>,
                 index: Self::Index<'w>,
@@ -356,8 +345,10 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     /// });
     /// world.update();
     /// ```
-    // Not `Iterator::next`: an item borrows the query (see the type's docs).
+    // Not `Iterator::next`: an item borrows the query (see the type's docs). Inlined, as are
+    // the terms' `index` and `at`: a call per entity costs a loop several times its lookups.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> Option<(Entity, D::Item<'_>)> {
         let fetch = &self.fetch;
         let (entity, index) = self
@@ -383,6 +374,7 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     /// world.update();
     /// assert_eq!(world.get::<u32>(other), Some(&6));
     /// ```
+    #[inline]
     pub fn get(&mut self, entity: Entity) -> Option<D::Item<'_>> {
         let index = D::index(&self.fetch, entity)?;
         Some(D::at(&mut self.fetch, index, entity))
@@ -414,8 +406,8 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
     /// let mut world = World::new();
-    /// world.spawn((5u32,));
     /// world.spawn(()); // no u32: counted, never yielded
+    /// world.spawn((5u32,));
     /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
     ///     let mut query = entities.query::<&u32>(world);
     ///     assert_eq!(query.len(), 2);
@@ -429,6 +421,17 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// Whether the list has no entity left (see [`Query::len`]).
+    ///
+    /// ```
+    /// use ecs::{SystemDesc, SystemEntities, World};
+    ///
+    /// let mut world = World::new();
+    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
+    ///     assert!(entities.changed::<&u32>(world).is_empty(), "it watches nothing");
+    /// });
+    /// world.spawn((5u32,));
+    /// world.update();
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entities.len() == 0
     }

@@ -328,3 +328,31 @@ fn a_query_naming_a_type_twice_panics() {
     world.spawn((Hp(1),));
     world.update();
 }
+
+/// Each entity with its written `Vel` and its `Hp`, when it had both.
+type Both = Vec<(Entity, Option<(i32, u32)>)>;
+
+#[test]
+fn an_optional_tuple_is_there_only_when_all_of_it_is() {
+    let mut world = World::new();
+    let seen: Arc<Mutex<Both>> = Arc::default();
+    let out = Arc::clone(&seen);
+    world.add_system(
+        SystemDesc::new("s").requires::<Pos>(),
+        move |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut query = entities.query::<(&Pos, Option<(&mut Vel, &Hp)>)>(world);
+            while let Some((e, (_, both))) = query.next() {
+                let both = both.map(|(mut vel, hp)| {
+                    vel.0 += 1;
+                    (vel.0, hp.0)
+                });
+                out.lock().unwrap().push((e, both));
+            }
+        },
+    );
+    let full = world.spawn((Pos(0), Vel(1), Hp(7)));
+    let half = world.spawn((Pos(0), Vel(1)));
+    world.update();
+    assert_eq!(*seen.lock().unwrap(), [(full, Some((2, 7))), (half, None)]);
+    assert_eq!(world.get::<Vel>(half), Some(&Vel(1)), "not written");
+}

@@ -195,7 +195,7 @@ fn an_override_whose_crate_is_gone_is_reported_then_removed_and_its_comment_kept
     editor.paint(19, 8, '.').unwrap();
     let gone = DroppedOverride {
         at: (19, 8),
-        line: 29,
+        line: 30,
         now: Some((19, 8)),
     };
     assert_eq!(editor.overrides_to_remove(), std::slice::from_ref(&gone));
@@ -273,7 +273,7 @@ fn overrides_move_with_their_crates_when_rows_or_columns_change_at_the_top_or_le
         dropped[0],
         DroppedOverride {
             at: (9, 2),
-            line: 21,
+            line: 22,
             now: None
         }
     );

@@ -257,3 +257,121 @@ fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
         }
     }
 }
+
+/// The coins of `level` that some clear can collect while the room's clock runs, by cell.
+///
+/// A coin counts only if it is picked up before the last crate breaks, so some crate `last`
+/// must be able to stand until every other crate is gone, with the coin reachable meanwhile:
+/// with `last` as a wall and every other crate broken (crates break one after another, each
+/// from the floor beside it, so the floor a player can reach is what a flood fill reaches
+/// through the other crates' cells), every other crate, the coin (a coin crate's is dropped
+/// on its own cell) and a side of `last` are reachable, and the blasts of the kegs in reach
+/// of `last` leave it standing. A coin crate's own coin counts only if it is not `last`.
+fn collectable_coins(level: &Level) -> Vec<(u32, u32)> {
+    use game::sim::tuning::{KEG_DAMAGE, KEG_RADIUS};
+    let (w, h) = (level.width as i32, level.height as i32);
+    let index = |x: i32, y: i32| (x >= 0 && y >= 0 && x < w && y < h).then(|| (y * w + x) as usize);
+    let is_keg = |c: &game::level::CrateSpawn| c.skin.as_str() == "keg";
+    let mut coins: Vec<(u32, u32)> = level.coins.iter().map(|c| (c.x, c.y)).collect();
+    coins.extend(
+        level
+            .crates
+            .iter()
+            .filter(|c| c.coin)
+            .map(|c| (c.at.x, c.at.y)),
+    );
+    let mut found = Vec::new();
+    for last in &level.crates {
+        if found.len() == coins.len() {
+            break;
+        }
+        let blasts = level
+            .crates
+            .iter()
+            .filter(|k| is_keg(k) && k.at != last.at)
+            .filter(|k| {
+                let (dx, dy) = (
+                    k.at.x as f32 - last.at.x as f32,
+                    k.at.y as f32 - last.at.y as f32,
+                );
+                (dx * dx + dy * dy) * TILE * TILE <= KEG_RADIUS * KEG_RADIUS
+            })
+            .count() as u32;
+        let survives = if is_keg(last) {
+            blasts == 0
+        } else {
+            blasts * KEG_DAMAGE < last.health
+        };
+        if !survives {
+            continue;
+        }
+        let mut reached = vec![false; (w * h) as usize];
+        let start = level.player_start;
+        let mut queue = VecDeque::from([(start.x as i32, start.y as i32)]);
+        reached[index(start.x as i32, start.y as i32).unwrap()] = true;
+        while let Some((x, y)) = queue.pop_front() {
+            for (nx, ny) in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                let Some(i) = index(nx, ny) else { continue };
+                let open = level.tile(nx as u32, ny as u32) == Tile::Floor
+                    && (nx as u32, ny as u32) != (last.at.x, last.at.y);
+                if open && !reached[i] {
+                    reached[i] = true;
+                    queue.push_back((nx, ny));
+                }
+            }
+        }
+        let at = |x: u32, y: u32| index(x as i32, y as i32).is_some_and(|i| reached[i]);
+        let (lx, ly) = (last.at.x as i32, last.at.y as i32);
+        let last_reachable = [(lx + 1, ly), (lx - 1, ly), (lx, ly + 1), (lx, ly - 1)]
+            .into_iter()
+            .any(|(x, y)| index(x, y).is_some_and(|i| reached[i]));
+        let others_reachable = level
+            .crates
+            .iter()
+            .all(|c| c.at == last.at || at(c.at.x, c.at.y));
+        if !(last_reachable && others_reachable) {
+            continue;
+        }
+        for &coin in &coins {
+            let own = coin == (last.at.x, last.at.y);
+            if !own && at(coin.0, coin.1) && !found.contains(&coin) {
+                found.push(coin);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_coin_of_every_shipped_level_can_be_collected_before_the_clock_stops() {
+    for path in common::shipped_levels() {
+        let level = level::load(&path, &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"));
+        let found = collectable_coins(&level);
+        let mut coins: Vec<(u32, u32)> = level.coins.iter().map(|c| (c.x, c.y)).collect();
+        coins.extend(
+            level
+                .crates
+                .iter()
+                .filter(|c| c.coin)
+                .map(|c| (c.at.x, c.at.y)),
+        );
+        let lost: Vec<_> = coins.iter().filter(|c| !found.contains(c)).collect();
+        assert!(
+            lost.is_empty(),
+            "{}: no clear collects the coins at {lost:?} before its last crate breaks",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn a_coin_behind_the_only_possible_last_crate_is_found_uncollectable() {
+    // One lane: the crates must break left to right, and the coin lies past the last one.
+    let level =
+        common::valid_level("(name: \"lane\", map: [\"#######\", \"#@c.co#\", \"#######\"])");
+    assert_eq!(collectable_coins(&level), vec![]);
+    // With the coin before the last crate it can count.
+    let level =
+        common::valid_level("(name: \"lane\", map: [\"#######\", \"#@co.c#\", \"#######\"])");
+    assert_eq!(collectable_coins(&level), vec![(3, 1)]);
+}

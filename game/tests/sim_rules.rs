@@ -12,7 +12,7 @@ use game::sim::game_events::{CoinCollected, CrateBroken, KegExploded, SwingStart
 use game::sim::tuning::{
     KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_FUSE_STEPS, KNOCKBACK_SPEED, STUN_STEPS,
 };
-use game::sim::{Input, Sim};
+use game::sim::{GameState, Input, Sim};
 
 fn player(sim: &Sim) -> Entity {
     sim.world().column::<Player>().entities()[0]
@@ -124,7 +124,8 @@ fn attack_hits_only_crates_in_reach() {
 }
 
 #[test]
-fn crate_breaks_after_its_hits_loses_collision_at_once_and_is_despawned_after_exploding() {
+fn crate_breaks_after_its_hits_loses_collision_and_counts_as_gone_at_once_and_is_despawned_after_exploding()
+ {
     let mut sim = sim_from_rows(&["######", "#@c..#", "######"]);
     let target = crate_at(&sim, 2, 1);
     hold(&mut sim, RIGHT, 1);
@@ -141,15 +142,24 @@ fn crate_breaks_after_its_hits_loses_collision_at_once_and_is_despawned_after_ex
     }
     assert!(sim.world().has::<Exploding>(target));
     assert!(!sim.world().column::<Debris>().is_empty(), "debris flies");
-    assert_eq!(sim.state().crates_left, 1, "exploding crates still count");
+    assert_eq!(
+        sim.state().crates_left,
+        0,
+        "a broken crate no longer counts"
+    );
+    assert!(
+        sim.state().cleared_at.is_some(),
+        "the room is cleared at the break"
+    );
     // With collision off the player can walk into the crate's cell while it explodes.
     let p = player(&sim);
     hold(&mut sim, RIGHT, 10);
     assert!(pos(&sim, p).x > 32.0 - 5.0);
     hold(&mut sim, IDLE, 120);
-    assert!(!sim.world().is_alive(target));
-    assert_eq!(sim.state().crates_left, 0);
-    assert!(sim.state().cleared_at.is_some(), "room cleared");
+    assert!(
+        !sim.world().is_alive(target),
+        "despawned once its burst ends"
+    );
 }
 
 #[test]
@@ -958,4 +968,149 @@ fn bot_swings_until_clear(sim: &mut Sim, max_steps: usize) -> usize {
     }
     assert!(sim.state().cleared_at.is_some(), "the bot cleared the room");
     swings
+}
+
+// The clock and the swing, as README states them.
+
+#[test]
+fn the_clock_stops_at_the_last_break_and_a_coin_taken_during_its_burst_does_not_count() {
+    // A crate right of the player, a loose coin one tile to its left.
+    let mut sim = sim_from_rows(&["#######", "#.o@c.#", "#######"]);
+    let target = crate_at(&sim, 4, 1);
+    hold(&mut sim, RIGHT, 1);
+    let mut broke_at = None;
+    for _ in 0..600 {
+        sim.step(ATTACK);
+        if health(&sim, target) == 0 {
+            broke_at = Some(sim.state().step);
+            break;
+        }
+    }
+    let broke_at = broke_at.expect("the crate breaks");
+    let at_break = sim.state();
+    // Its burst still plays: walk over the coin meanwhile.
+    hold(&mut sim, LEFT, 20);
+    assert!(
+        sim.world().get::<Exploding>(target).is_some(),
+        "the burst outlasts the walk"
+    );
+    assert_eq!(
+        sim.state().score,
+        0,
+        "the coin does not count after the break"
+    );
+    assert_eq!(sim.world().column::<Coin>().len(), 1, "the coin stays");
+    assert_eq!(
+        at_break.cleared_at,
+        Some(broke_at),
+        "the clock stopped at the break"
+    );
+    assert_eq!(
+        sim.state().room_time(),
+        at_break.room_time(),
+        "the room's time stands"
+    );
+}
+
+/// Put the player's centre at `(x, y)`, facing `facing` (one step of walking that way first).
+fn place_facing(sim: &mut Sim, facing: Input, x: f32, y: f32) {
+    hold(sim, facing, 1);
+    let p = player(sim);
+    if let Some(mut pos) = sim.world_mut().get_mut::<Position>(p) {
+        *pos = Position { x, y };
+    }
+}
+
+fn swing_once(sim: &mut Sim) {
+    hold(sim, ATTACK, 1);
+    hold(sim, IDLE, 30);
+}
+
+#[test]
+fn a_swing_into_a_wall_misses_the_crate_round_its_corner() {
+    // A one-tile connector going down, with a crate round the corner: the player at the
+    // connector's bottom, facing right, has the arc centred in the wall (2, 1), and its disc
+    // reaches 3 px into the crate (2, 2) below that wall.
+    let rows = ["####", "#@##", "#.c#", "####"];
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 2, 2);
+    // Arc centre (39, 28): in the wall; the crate's box starts at y 32, 4 px away.
+    place_facing(&mut sim, RIGHT, 27.0, 28.0);
+    swing_once(&mut sim);
+    assert_eq!(health(&sim, target), 3, "walls stop the hammer");
+    // From the lane the crate stands in, the same crate is hit.
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 2, 2);
+    place_facing(&mut sim, RIGHT, 27.0, 40.0);
+    swing_once(&mut sim);
+    assert_eq!(health(&sim, target), 2);
+}
+
+#[test]
+fn a_swing_does_not_squeeze_between_two_walls_that_meet_at_a_corner() {
+    // The crate (4, 2) is diagonal to the cell (3, 1) the arc is centred in, and the cells
+    // beside their shared corner, (4, 1) and (3, 2), are both walls.
+    let rows = ["######", "#@..##", "####c#", "######"];
+    let mut sim = sim_from_rows(&rows);
+    let target = crate_at(&sim, 4, 2);
+    // The player's box (46..56, 22..32) stands on floor; arc centre (63, 27): the crate's
+    // corner (64, 32) is 5.1 px away, inside the disc.
+    place_facing(&mut sim, RIGHT, 51.0, 27.0);
+    swing_once(&mut sim);
+    assert_eq!(health(&sim, target), 3, "no hit through the corner");
+    // With one of the two walls open, the corner is open and the same swing hits.
+    let mut sim = sim_from_rows(&["######", "#@..##", "###.c#", "######"]);
+    let target = crate_at(&sim, 4, 2);
+    place_facing(&mut sim, RIGHT, 51.0, 27.0);
+    swing_once(&mut sim);
+    assert_eq!(health(&sim, target), 2);
+}
+
+#[test]
+fn one_swing_hits_three_crates_in_an_l_from_the_empty_corner_beside_them() {
+    // Crates (2, 2), (2, 3) and (3, 3) around the corner (48, 48); the player stands in the
+    // L's empty cell (3, 2), facing left, low in the cell, its box (56..66, 37..47) clear.
+    let rows = ["######", "#@...#", "#.c..#", "#.cc.#", "######"];
+    let mut sim = sim_from_rows(&rows);
+    let l = [
+        crate_at(&sim, 2, 2),
+        crate_at(&sim, 2, 3),
+        crate_at(&sim, 3, 3),
+    ];
+    // Arc centre (49, 42): 1 px from the first crate, 6 px from the other two.
+    place_facing(&mut sim, LEFT, 61.0, 42.0);
+    swing_once(&mut sim);
+    assert_eq!(
+        l.map(|e| health(&sim, e)),
+        [2, 2, 2],
+        "all three took a hit"
+    );
+}
+
+#[test]
+fn a_blast_that_catches_the_player_burns_two_seconds_onto_the_clock() {
+    use game::sim::tuning::BURN_STEPS;
+    // A crate out of the blast's reach keeps the clock running.
+    let rows = ["##########", "#...k@..c#", "##########"];
+    // Light the keg and stand still: caught.
+    let mut sim = sim_from_rows(&rows);
+    let keg = crate_at(&sim, 4, 1);
+    hold(&mut sim, LEFT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, IDLE, KEG_FUSE_STEPS + 10);
+    assert!(
+        !sim.world().is_alive(keg) || exploding(&sim, keg),
+        "it blew"
+    );
+    assert_eq!(sim.state().burns, 1);
+    let still = sim.state();
+    let unburnt = GameState { burns: 0, ..still };
+    assert_eq!(still.clock(), unburnt.clock() + BURN_STEPS);
+    // Light it and step straight back: half a second of fuse is time to get out of reach.
+    let mut sim = sim_from_rows(&rows);
+    hold(&mut sim, LEFT, 1);
+    hold(&mut sim, ATTACK, 1);
+    hold(&mut sim, RIGHT, KEG_FUSE_STEPS + 10);
+    assert_eq!(sim.state().burns, 0, "never burnt");
+    assert!(!sim.world().has::<Stunned>(player(&sim)), "nor thrown");
 }

@@ -15,7 +15,8 @@ use game::atlas::RgbaImage;
 struct Run {
     /// The JSON report without its CPU times: the same for the same arguments.
     summary: serde_json::Value,
-    /// The report's CPU times (`timed_frames` and the `*_us_*` fields), which vary run to run.
+    /// The report's CPU times (`timed_frames`, `phases` and the `*_us_*` fields), which vary run
+    /// to run.
     cpu: serde_json::Map<String, serde_json::Value>,
     stdout: String,
     stderr: String,
@@ -93,7 +94,7 @@ fn run_game_at(
     let fields = summary.as_object_mut().expect("a JSON object");
     let timing: Vec<String> = fields
         .keys()
-        .filter(|k| k.as_str() == "timed_frames" || k.contains("_us_"))
+        .filter(|k| matches!(k.as_str(), "timed_frames" | "phases") || k.contains("_us_"))
         .cloned()
         .collect();
     let cpu = timing
@@ -438,6 +439,10 @@ const TEXT_INK: [u8; 3] = [242, 237, 219];
 const GOLD_INK: [u8; 3] = [255, 209, 76];
 const DIM_INK: [u8; 3] = [178, 178, 191];
 const GOLD_MEDAL_INK: [u8; 3] = [255, 204, 51];
+/// `ui::ink::ERROR`, the burns' ink.
+const BURN_INK: [u8; 3] = [255, 114, 102];
+/// The author medal's ink (`screens::medal_ink`).
+const AUTHOR_MEDAL_INK: [u8; 3] = [114, 242, 216];
 
 impl Run {
     /// The HUD bar's items in the report: what each shows, its text and its box.
@@ -482,15 +487,17 @@ impl Run {
                 self.width
             );
             right_of_last = x + w;
-            let ink = match what.as_str() {
-                "level" => GOLD_INK,
-                "keys" => DIM_INK,
-                "par" => GOLD_MEDAL_INK,
-                _ => TEXT_INK,
+            // The par time is in the ink of the medal it is for: the author's or gold.
+            let ink: &[[u8; 3]] = match what.as_str() {
+                "level" => &[GOLD_INK],
+                "keys" => &[DIM_INK],
+                "par" => &[GOLD_MEDAL_INK, AUTHOR_MEDAL_INK],
+                "burns" => &[BURN_INK],
+                _ => &[TEXT_INK],
             };
             let (x0, y0) = (x.floor() as u32, y.floor() as u32);
             let (x1, y1) = ((x + w).ceil() as u32, (y + h).ceil() as u32);
-            let inked = self.count_in((x0, y0, x1, y1), &[ink]);
+            let inked = self.count_in((x0, y0, x1, y1), ink);
             assert!(
                 inked > 0,
                 "{size:?}: no pixel of the HUD's {what} {text:?} in its ink {ink:?} inside its \
@@ -499,6 +506,31 @@ impl Run {
             );
         }
     }
+}
+
+#[test]
+fn a_blast_that_catches_the_player_shows_its_burn_right_of_the_clock() {
+    // Light the keg beside the start and stand still: the blast catches the player.
+    let args = [
+        "--level",
+        "game/tests/fixtures/burnt.ron",
+        "--input",
+        "script:game/tests/fixtures/burnt.txt",
+        "--no-hit-stop",
+    ];
+    let Some(run) = run_game(70, &args, "burnt") else {
+        return;
+    };
+    run.assert_hud_bar_fits(&["crates", "coins", "clock", "burns"]);
+    let items = run.hud_bar();
+    let at = |what: &str| items.iter().position(|(w, ..)| w == what);
+    let burns = &items[at("burns").expect("a burns item")];
+    assert_eq!(burns.1, "+2s burnt");
+    assert_eq!(
+        at("burns"),
+        at("clock").map(|c| c + 1),
+        "right of the clock: {items:?}"
+    );
 }
 
 #[test]
@@ -999,4 +1031,134 @@ fn with_reduce_flashing_a_keg_chain_in_the_powder_room_never_flashes() {
         return;
     };
     assert!(rises.is_empty(), "the screen flashed on frames {rises:?}");
+}
+
+/// The gold of a pip worth five hits (`strength::FIVE`), within the rounding of its channels.
+fn is_gold_pip(p: [u8; 3]) -> bool {
+    (247..=252).contains(&p[0]) && (186..=192).contains(&p[1]) && (43..=49).contains(&p[2])
+}
+
+#[test]
+fn a_crates_strength_shows_on_it_before_the_first_hit() {
+    // The Vault: a ring of 6-hit crates, two of 12 in it, and a door of 20 in the middle.
+    let Some(run) = play_idle("levels/vault.ron", 5, "vault_strength") else {
+        return;
+    };
+    let gold_in = |column, row| {
+        let (x0, y0, x1, y1) = run.cell_rect(column, row);
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| is_gold_pip(run.pixel(x, y)))
+            .count()
+    };
+    let (ring, twelve, door) = (gold_in(6, 2), gold_in(9, 2), gold_in(9, 4));
+    assert!(ring > 0, "a 6-hit crate shows one gold pip: {ring} px");
+    assert_eq!(twelve, 2 * ring, "a 12-hit crate shows two");
+    assert_eq!(door, 4 * ring, "the 20-hit door shows four");
+    assert_eq!(gold_in(7, 4), 0, "a coin's cell has no pip");
+}
+
+/// [`play`] with nobody at the keys: the room as it starts.
+fn play_idle(level: &str, frames: u32, name: &str) -> Option<Run> {
+    run_game(frames, &["--level", level, "--input", "idle"], name)
+}
+
+#[test]
+fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
+    // The same idle run of First Swing twice, with the ghost on (kept in the settings) and
+    // off: the screens differ where the ghost is drawn, and nowhere else.
+    let racing = TempDir::new("ghost-on");
+    std::fs::write(racing.path("settings.txt"), "ghost = gold\n").expect("settings");
+    let alone = TempDir::new("ghost-off");
+    let args = [
+        "--level",
+        "levels/first_swing.ron",
+        "--input",
+        "idle",
+        "--mute",
+    ];
+    let size = (1280, 720);
+    let Some(on) = run_game_at(size, 150, &args, "ghost_on", Some(&racing.0)) else {
+        return;
+    };
+    let off = run_game_at(size, 150, &args, "ghost_off", Some(&alone.0)).expect("window works");
+    assert_eq!(
+        on.summary["state_hash"], off.summary["state_hash"],
+        "the ghost changes no game"
+    );
+    assert!(off.summary["ghost"].is_null(), "no ghost unless asked for");
+    let ghost = &on.summary["ghost"];
+    assert_eq!(ghost[1], "gold", "{ghost}");
+    let n = |i: usize| ghost[0][i].as_f64().expect("the ghost's box") as f32;
+    let scale = on.summary["scale"].as_f64().expect("scale") as f32;
+    let view = &on.summary["view"];
+    let (vx, vy) = (
+        view[0].as_f64().unwrap() as f32,
+        view[1].as_f64().unwrap() as f32,
+    );
+    // Its sprite on the screen, and its name over its head (as wide as a few letters).
+    let (x0, y0) = ((n(0) - vx) * scale - 16.0, (n(1) - vy) * scale - 30.0);
+    let (x1, y1) = (
+        (n(0) + n(2) - vx) * scale + 16.0,
+        (n(1) + n(3) - vy) * scale,
+    );
+    let player = &on.summary["player"];
+    let (px, py) = (
+        (player[0].as_f64().unwrap() as f32 - vx) * scale,
+        (player[1].as_f64().unwrap() as f32 - vy) * scale,
+    );
+    assert!(
+        px < x0 || px > x1 || py < y0 || py > y1,
+        "the gold run has walked away from the idle player: ghost {:?}, player {:?}",
+        (x0, y0, x1, y1),
+        (px, py)
+    );
+    // The HUD bar's text is drawn a shade apart at a glyph's edge where the font's glyph
+    // cache was packed another way (the ghost's name adds glyphs to it): the room under the
+    // bar is compared.
+    let differs = |x, y| on.pixel(x, y) != off.pixel(x, y);
+    let (mut inside, mut outside) = (0, 0);
+    for y in 40..on.height {
+        for x in 0..on.width {
+            if differs(x, y) {
+                let (fx, fy) = (x as f32, y as f32);
+                if fx >= x0 && fx <= x1 && fy >= y0 && fy <= y1 {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        inside > 300,
+        "the ghost is drawn in its box: {inside} px differ there"
+    );
+    assert_eq!(
+        outside,
+        0,
+        "nothing but the ghost differs (its box on screen {:?})",
+        (x0, y0, x1, y1)
+    );
+}
+
+#[test]
+fn a_scripted_f1_on_the_title_shows_the_help_over_the_level_list() {
+    // `ui::ink::OPAQUE`, the help's boxes: nothing of the list shows through them.
+    const OPAQUE: [u8; 3] = [15, 12, 20];
+    let Some(plain) = run_game(4, &[], "title_plain") else {
+        return;
+    };
+    let help = run_game(4, &["--press", "F1@2", "--press", "R@2"], "title_help").expect("window");
+    assert_eq!(help.summary["showing"], "title");
+    let (before, after) = (plain.count(OPAQUE), help.count(OPAQUE));
+    assert!(
+        after > before + 100_000,
+        "the help's opaque boxes cover the title: {before} -> {after} px"
+    );
+    assert_eq!(
+        help.summary["presses_not_taken"],
+        serde_json::json!(["R@2: the title screen takes only F1, G and O"]),
+        "F1 is taken, R is not"
+    );
 }

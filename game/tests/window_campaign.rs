@@ -226,10 +226,11 @@ fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
             .clone()
     };
     assert_eq!(rows[0]["file"], "first_swing.ron", "the campaign's order");
-    assert_eq!(row(rows, "crate_room.ron")["open"], false);
-    assert_eq!(row(rows, "corridors.ron")["open"], false);
+    assert_eq!(row(rows, "first_fuse.ron")["open"], false);
+    assert_eq!(row(rows, "keg_row.ron")["open"], false);
 
-    // The third level's gold route clears it in its gold time (levels/gold/pocket_change.input).
+    // The third level's author route clears it in its author time
+    // (levels/gold/pocket_change.input).
     let shot = dir.path("cleared.png");
     let args = [
         "--level",
@@ -240,20 +241,17 @@ fn clearing_a_campaign_level_wins_its_medal_and_opens_the_next() {
     ];
     let (cleared, _) = run(&dir.0, 1450, &args, &shot);
     assert_eq!(cleared["crates_left"], 0, "{cleared}");
-    assert_eq!(cleared["cleared"]["medal"], "gold", "{cleared}");
-    assert_eq!(
-        cleared["cleared"]["unlocked"], "The Crate Room",
-        "{cleared}"
-    );
+    assert_eq!(cleared["cleared"]["medal"], "author", "{cleared}");
+    assert_eq!(cleared["cleared"]["unlocked"], "First Fuse", "{cleared}");
     let progress = std::fs::read_to_string(dir.0.join("progress.txt")).unwrap();
     assert!(progress.contains("\"pocket_change.ron\""), "{progress}");
 
     let shot = dir.path("title_after.png");
     let (after, _) = run(&dir.0, 3, &[], &shot);
     let rows = after["title"].as_array().expect("title rows");
-    assert_eq!(row(rows, "crate_room.ron")["open"], true);
-    assert_eq!(row(rows, "corridors.ron")["open"], false);
-    assert_eq!(row(rows, "pocket_change.ron")["medal"], "gold");
+    assert_eq!(row(rows, "first_fuse.ron")["open"], true);
+    assert_eq!(row(rows, "keg_row.ron")["open"], false);
+    assert_eq!(row(rows, "pocket_change.ron")["medal"], "author");
     // The title opens on the level played last.
     assert_eq!(after["settings"]["last_level"], "pocket_change.ron");
 }

@@ -50,7 +50,7 @@ Usage: peer-bench [--quick] [--order O[,O...]] [--n N[,N...]] [--groups G[,G...]
 
 Prints two markdown tables per fragmentation and order (reader; whole frame), medians per
 frame with the ratios of ecs to bevy_ecs, flecs and the hand-kept list, then a summary of the
-worst ratios and every cell off its target, on stdout; progress goes to stderr.";
+worst ratios and every target missed, on stdout; progress goes to stderr.";
 
 /// Entity counts of the default matrix.
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
@@ -648,7 +648,7 @@ fn summary(rows: &[Row]) -> String {
     out
 }
 
-/// Every cell off one of its [targets](Row::targets), one line each.
+/// Every target a cell misses (see [`Row::targets`]), one line each.
 fn misses(rows: &[Row]) -> String {
     let mut out = String::new();
     let mut count = 0;
@@ -677,7 +677,7 @@ fn misses(rows: &[Row]) -> String {
             }
         }
     }
-    format!("Cells off target: {count}.\n\n{out}")
+    format!("Targets missed: {count}.\n\n{out}")
 }
 
 #[cfg(test)]

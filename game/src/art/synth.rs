@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::sfx::{SAMPLE_RATE, SFX_DIR, Sfx};
+use crate::sfx::{MUSIC_FILE, SAMPLE_RATE, SFX_DIR, Sfx};
 
 /// Failure to write a generated sound.
 #[derive(Debug, thiserror::Error)]
@@ -27,8 +27,17 @@ pub fn generate(sfx: Sfx) -> Vec<u8> {
         Sfx::Break => (smash(), 0.50),
         Sfx::Coin => (coin(), 0.28),
         Sfx::Blast => (blast(), 0.55),
+        Sfx::Fuse => (fuse(), 0.22),
+        Sfx::Clear => (clear(), 0.32),
+        Sfx::Sting => (sting(), 0.34),
+        Sfx::Menu => (menu(), 0.20),
     };
     encode_wav(&finish(samples, peak))
+}
+
+/// The music loop as a complete WAV file ([`crate::sfx::MUSIC_FILE`]).
+pub fn generate_music() -> Vec<u8> {
+    encode_wav(&finish_loop(music(), 0.5))
 }
 
 /// Generate every effect and write it to `assets_dir/sfx/`; returns the paths written.
@@ -48,6 +57,20 @@ pub fn write_to(assets_dir: &Path) -> Result<Vec<PathBuf>, WriteError> {
             })?;
             Ok(path)
         })
+        .chain(std::iter::once_with(|| {
+            let path = assets_dir.join(MUSIC_FILE);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|source| WriteError {
+                    path: parent.to_owned(),
+                    source,
+                })?;
+            }
+            std::fs::write(&path, generate_music()).map_err(|source| WriteError {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(path)
+        }))
         .collect()
 }
 
@@ -262,6 +285,164 @@ fn coin() -> Vec<f64> {
         .collect()
 }
 
+/// Fuse, 0.30 s: a crackling hiss. Bright noise (the low end taken off) in grains of random
+/// loudness, with a few sharp pops.
+fn fuse() -> Vec<f64> {
+    let n = samples(0.30);
+    let mut noise = Noise(0xf05e_b0b0);
+    let (mut dark, mut grain, mut grain_left) = (LowPass::default(), 1.0, 0usize);
+    (0..n)
+        .map(|i| {
+            if grain_left == 0 {
+                let r = (noise.next() + 1.0) / 2.0;
+                // One grain in eight is a pop.
+                grain = if r > 0.875 { 1.8 } else { 0.3 + 0.5 * r };
+                grain_left = samples(0.006);
+            }
+            grain_left -= 1;
+            let x = noise.next();
+            let hiss = x - dark.run(x, 3000.0);
+            let t = i as f64 / n as f64;
+            hiss * grain * attack(i, 0.01) * (1.0 - t * t)
+        })
+        .collect()
+}
+
+/// A plucked note of `hz`: a sine with its octave, dying over `tau` seconds.
+fn pluck(hz: f64, tau: f64, n: usize) -> Vec<f64> {
+    let (mut tone, mut octave, mut ring) = (Osc::default(), Osc::default(), Decay::new(tau));
+    (0..n)
+        .map(|i| (tone.run(hz) + 0.25 * octave.run(2.0 * hz)) * ring.next() * attack(i, 0.003))
+        .collect()
+}
+
+/// Mix `notes` (start in seconds, frequency, ring time) into one clip of `seconds`.
+fn notes(seconds: f64, notes: &[(f64, f64, f64)]) -> Vec<f64> {
+    let n = samples(seconds);
+    let mut out = vec![0.0; n];
+    for &(at, hz, tau) in notes {
+        let start = samples(at).min(n);
+        for (o, s) in out[start..].iter_mut().zip(pluck(hz, tau, n - start)) {
+            *o += s;
+        }
+    }
+    out
+}
+
+const C5: f64 = 523.25;
+const E5: f64 = 659.26;
+const G5: f64 = 783.99;
+const C6: f64 = 1046.50;
+
+/// Clear, 0.45 s: G5 then C6 over a held C5 and E5: a bright "done".
+fn clear() -> Vec<f64> {
+    notes(
+        0.45,
+        &[
+            (0.0, C5, 0.15),
+            (0.0, E5, 0.15),
+            (0.0, G5, 0.08),
+            (0.08, C6, 0.14),
+        ],
+    )
+}
+
+/// Sting, 0.9 s: a rising C major arpeggio to a long top C, with a shimmer of its octave.
+fn sting() -> Vec<f64> {
+    notes(
+        0.9,
+        &[
+            (0.0, C5, 0.10),
+            (0.07, E5, 0.10),
+            (0.14, G5, 0.12),
+            (0.21, C6, 0.30),
+            (0.21, E5, 0.25),
+            (0.21, 2.0 * C6, 0.12),
+        ],
+    )
+}
+
+/// Menu, 0.05 s: a short soft tick.
+fn menu() -> Vec<f64> {
+    notes(0.05, &[(0.0, 1760.0, 0.012)])
+}
+
+/// Beats a minute of the music loop.
+const MUSIC_BPM: f64 = 120.0;
+
+/// The music loop, 8 s: four bars of Am, F, C, G at 120 beats a minute. A soft bass on each
+/// beat, an arpeggio in eighths, and a faint hat on the off-beats.
+fn music() -> Vec<f64> {
+    const A2: f64 = 110.0;
+    let beat = 60.0 / MUSIC_BPM;
+    // Each bar's root (Hz, from A2) and its triad's steps in semitones.
+    let bars: [(f64, [i32; 3]); 4] = [
+        (0.0, [0, 3, 7]),  // A minor
+        (-4.0, [0, 4, 7]), // F major
+        (3.0, [0, 4, 7]),  // C major
+        (-2.0, [0, 4, 7]), // G major
+    ];
+    // Equal temperament: 2^(1/12) per semitone, as repeated products (no `powf`).
+    let semitones = |n: f64| {
+        let step = 1.059_463_094_359_295_3_f64;
+        let mut f = 1.0;
+        for _ in 0..(n.abs() as i32) {
+            f = if n >= 0.0 { f * step } else { f / step };
+        }
+        f
+    };
+    let mut list = Vec::new();
+    for (b, (root, triad)) in bars.iter().enumerate() {
+        let bar_at = b as f64 * 4.0 * beat;
+        let bass = A2 * semitones(*root);
+        for q in 0..4 {
+            list.push((bar_at + q as f64 * beat, bass, 0.18));
+        }
+        for e in 0..8 {
+            let step = triad[[0, 1, 2, 1, 0, 1, 2, 1][e]];
+            let hz = 2.0 * bass * semitones(f64::from(step));
+            list.push((bar_at + e as f64 * beat / 2.0, 2.0 * hz, 0.09));
+        }
+    }
+    // Rendered a second longer, the ringing past the end added back onto the start: the loop
+    // joins without a seam.
+    let total = samples(16.0 * beat);
+    let mut out = notes(16.0 * beat + 1.0, &list);
+    let tail = out.split_off(total);
+    for (o, t) in out.iter_mut().zip(tail) {
+        *o += t;
+    }
+    // Off-beat hats: short bursts of bright noise.
+    let mut noise = Noise(0x4a75_0001);
+    let mut dark = LowPass::default();
+    let hat = samples(0.03);
+    for k in 0..16 {
+        let start = samples((k as f64 + 0.5) * beat);
+        for i in 0..hat {
+            let x = noise.next();
+            let level = 0.08 * (1.0 - i as f64 / hat as f64);
+            if let Some(o) = out.get_mut(start + i) {
+                *o += (x - dark.run(x, 5000.0)) * level;
+            }
+        }
+    }
+    out
+}
+
+/// [`finish`] for a loop: scaled and quantised, no fade (its end runs into its start).
+fn finish_loop(samples: Vec<f64>, peak: f64) -> Vec<i16> {
+    let loudest = samples.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+    let gain = if loudest > 0.0 { peak / loudest } else { 0.0 };
+    samples
+        .iter()
+        .map(|s| {
+            (s * gain * f64::from(i16::MAX))
+                .round()
+                .clamp(-32768.0, 32767.0) as i16
+        })
+        .collect()
+}
+
 /// Scale to a `peak` level, fade the last 5 ms out (no click at the end), quantise to 16 bits.
 fn finish(mut samples: Vec<f64>, peak: f64) -> Vec<i16> {
     let loudest = samples.iter().fold(0.0f64, |m, s| m.max(s.abs()));
@@ -355,7 +536,12 @@ mod tests {
                 WAV_HEADER_LEN + 2 * info.frames as usize,
                 "{sfx:?}"
             );
-            assert!(info.seconds() > 0.05 && info.seconds() < 0.5, "{sfx:?}");
+            // The sting is a fanfare; every other effect is over in half a second.
+            let longest = if sfx == Sfx::Sting { 1.0 } else { 0.5 };
+            assert!(
+                info.seconds() >= 0.05 && info.seconds() < longest,
+                "{sfx:?}"
+            );
             let samples: Vec<i16> = wav[WAV_HEADER_LEN..]
                 .chunks_exact(2)
                 .map(|b| i16::from_le_bytes([b[0], b[1]]))

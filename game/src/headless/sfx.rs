@@ -1,4 +1,4 @@
-//! Sound effects: the five the game plays, where their files live, and the reader that checks a
+//! Sound effects: the ones the game plays, the music loop, where their files live, and the reader that checks a
 //! WAV file before the window side hands it to the audio library. The files are written by the
 //! synthesiser in [`crate::art::synth`].
 //!
@@ -25,11 +25,29 @@ pub enum Sfx {
     Coin,
     /// A powder keg blows up: a deep boom.
     Blast,
+    /// A lit fuse burns: a crackling hiss, played again while one burns.
+    Fuse,
+    /// The room is cleared: a bright two-note chord.
+    Clear,
+    /// A new best time or medal: a rising fanfare.
+    Sting,
+    /// A move in a menu: a soft tick.
+    Menu,
 }
 
 impl Sfx {
     /// Every effect, in file order.
-    pub const ALL: [Sfx; 5] = [Sfx::Swing, Sfx::Hit, Sfx::Break, Sfx::Coin, Sfx::Blast];
+    pub const ALL: [Sfx; 9] = [
+        Sfx::Swing,
+        Sfx::Hit,
+        Sfx::Break,
+        Sfx::Coin,
+        Sfx::Blast,
+        Sfx::Fuse,
+        Sfx::Clear,
+        Sfx::Sting,
+        Sfx::Menu,
+    ];
 
     /// File name inside `assets/sfx/`.
     pub fn file_name(self) -> &'static str {
@@ -39,8 +57,43 @@ impl Sfx {
             Sfx::Break => "break.wav",
             Sfx::Coin => "coin.wav",
             Sfx::Blast => "blast.wav",
+            Sfx::Fuse => "fuse.wav",
+            Sfx::Clear => "clear.wav",
+            Sfx::Sting => "sting.wav",
+            Sfx::Menu => "menu.wav",
         }
     }
+}
+
+/// The music loop's file inside `assets/`: a few bars that repeat seamlessly, played under the
+/// game at the music volume.
+pub const MUSIC_FILE: &str = "music/loop.wav";
+
+/// `wav` (a file [`parse_wav`] accepts) marked to play `factor` times faster: its sample rate
+/// scaled, so the mixer, which resamples to its own rate, plays it that much higher and
+/// shorter. How the game varies an effect's pitch a little without more files; `None` for a
+/// file it cannot read or a rate out of range.
+pub fn with_speed(wav: &[u8], factor: f64) -> Option<Vec<u8>> {
+    parse_wav(wav).ok()?;
+    let u32_at = |at: usize| u32::from_le_bytes([wav[at], wav[at + 1], wav[at + 2], wav[at + 3]]);
+    let mut at = 12;
+    while at + 8 <= wav.len() {
+        let len = u32_at(at + 4) as usize;
+        let body = at + 8;
+        if &wav[at..at + 4] == b"fmt " {
+            let rate = (f64::from(u32_at(body + 4)) * factor).round() as u32;
+            if !(8_000..=96_000).contains(&rate) {
+                return None;
+            }
+            let block_align = u32::from(u16::from_le_bytes([wav[body + 12], wav[body + 13]]));
+            let mut out = wav.to_vec();
+            out[body + 4..body + 8].copy_from_slice(&rate.to_le_bytes());
+            out[body + 8..body + 12].copy_from_slice(&(rate * block_align).to_le_bytes());
+            return Some(out);
+        }
+        at = body + len;
+    }
+    None
 }
 
 /// What [`parse_wav`] found in a file it accepts.

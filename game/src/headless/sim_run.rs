@@ -96,10 +96,12 @@ pub struct SimReport {
     pub crates_left: u32,
     /// Coins collected.
     pub score: u32,
+    /// Blasts that caught the player while the clock ran (2 s each on the clock).
+    pub burns: u32,
     /// The step the last crate broke on, if it did.
     pub cleared_at: Option<u64>,
     /// The room's time in steps, if it was cleared: from the first move or swing to the clear,
-    /// less a second per coin (what best times and par times count).
+    /// plus 2 s per burn, less a second per coin (what best times and par times count).
     pub room_time: Option<u64>,
     /// Hash of the final world state (hex).
     pub state_hash: String,
@@ -188,6 +190,7 @@ pub fn run(opts: &SimOptions, atlas: &AtlasData) -> Result<SimReport, RunError> 
         crates_total: state.crates_total,
         crates_left: state.crates_left,
         score: state.score,
+        burns: state.burns,
         cleared_at: state.cleared_at,
         room_time: state.room_time(),
         state_hash: format!("{:016x}", sim.state_hash()),

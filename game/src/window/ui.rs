@@ -13,10 +13,13 @@ struct Label {
     color: Color,
 }
 
-/// Collects panels and labels for one frame, then draws all panels and then all labels.
+/// Collects panels, medals and labels for one frame, then draws all panels, then the medals,
+/// then all labels.
 #[derive(Default)]
 pub struct Hud {
     panels: Vec<(Rect, Color)>,
+    /// Medal icons: top-left corner, size, face colour.
+    medals: Vec<(f32, f32, f32, Color)>,
     labels: Vec<Label>,
 }
 
@@ -58,6 +61,11 @@ impl Hud {
         self.panels.push((rect, color));
     }
 
+    /// Queue a medal icon ([`draw_medal`]) `size` pixels tall with its top-left at `(x, y)`.
+    pub fn medal(&mut self, x: f32, y: f32, size: f32, face: Color) {
+        self.medals.push((x, y, size, face));
+    }
+
     /// Queue a line of text with its baseline at `y`.
     pub fn text(&mut self, text: impl Into<String>, x: f32, y: f32, size: f32, color: Color) {
         self.labels.push(Label {
@@ -88,11 +96,24 @@ impl Hud {
     /// Queue a panel sized to `lines` of text at `size`, with its top-left at `(x, y)`.
     /// Returns the panel's rectangle.
     pub fn text_box(&mut self, lines: &[(String, Color)], x: f32, y: f32, size: f32) -> Rect {
+        self.text_box_on(lines, x, y, size, ink::PANEL)
+    }
+
+    /// [`Hud::text_box`] on a panel of `fill` ([`ink::OPAQUE`] for a box nothing under it may
+    /// show through).
+    pub fn text_box_on(
+        &mut self,
+        lines: &[(String, Color)],
+        x: f32,
+        y: f32,
+        size: f32,
+        fill: Color,
+    ) -> Rect {
         let pad = size * 0.5;
         let line_h = size * 1.15;
         let (w, h) = Self::box_size(lines, size);
         let rect = Rect::new(x, y, w, h);
-        self.panel(rect, ink::PANEL);
+        self.panel(rect, fill);
         for (i, (t, c)) in lines.iter().enumerate() {
             self.text(
                 t.clone(),
@@ -110,8 +131,47 @@ impl Hud {
         for (r, c) in self.panels.drain(..) {
             draw_rectangle(r.x, r.y, r.w, r.h, c);
         }
+        for (x, y, size, face) in self.medals.drain(..) {
+            draw_medal(x, y, size, face);
+        }
         for l in self.labels.drain(..) {
             draw_text(&l.text, l.x.round(), l.y.round(), l.size, l.color);
         }
     }
+}
+
+/// Draw a medal now (screen camera set): a ribbon in two tails over a disc of `face` with a
+/// darker rim and a glint, `size` pixels tall (and about 0.8 of that wide) with its top-left at
+/// `(x, y)`.
+pub fn draw_medal(x: f32, y: f32, size: f32, face: Color) {
+    let cx = x + size * 0.4;
+    let r = size * 0.3;
+    let cy = y + size - r - 1.0;
+    let ribbon = Color::new(0.75, 0.2, 0.22, 1.0);
+    let ribbon_dark = Color::new(0.5, 0.12, 0.16, 1.0);
+    let top = y + 1.0;
+    let neck = cy - r * 0.6;
+    draw_triangle(
+        vec2(cx - r * 0.9, top),
+        vec2(cx - r * 0.1, top),
+        vec2(cx + r * 0.1, neck),
+        ribbon,
+    );
+    draw_triangle(
+        vec2(cx + r * 0.9, top),
+        vec2(cx + r * 0.1, top),
+        vec2(cx - r * 0.1, neck),
+        ribbon_dark,
+    );
+    let rim = Color::new(face.r * 0.55, face.g * 0.55, face.b * 0.55, 1.0);
+    draw_circle(cx, cy, r + 1.5, ink::OPAQUE);
+    draw_circle(cx, cy, r, rim);
+    draw_circle(cx, cy, r * 0.78, face);
+    let glint = Color::new(1.0, 1.0, 1.0, 0.55);
+    draw_circle(cx - r * 0.3, cy - r * 0.3, r * 0.18, glint);
+}
+
+/// The width [`draw_medal`] takes at `size`, with the space after it.
+pub fn medal_width(size: f32) -> f32 {
+    size * 0.8 + size * 0.25
 }

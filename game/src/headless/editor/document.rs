@@ -31,6 +31,9 @@ pub struct Editor {
     /// asked for after an edit (one render and one parse however many edits came between).
     pub(super) rendered: OnceCell<Rendered>,
     pub(super) problem: OnceCell<Option<LevelError>>,
+    /// The level a save would write, parsed with `problem` (`None` while it is invalid): what
+    /// the editor's view reads each crate's strength from.
+    pub(super) parsed: OnceCell<Option<Level>>,
     /// What the file held when this editor last read or wrote it; `None` for a new level not
     /// saved yet.
     pub(super) last_saved: Option<Vec<u8>>,
@@ -99,6 +102,7 @@ impl Editor {
             stroke: None,
             rendered: OnceCell::new(),
             problem: OnceCell::new(),
+            parsed: OnceCell::new(),
             last_saved: None,
         };
         Ok(editor)
@@ -372,6 +376,28 @@ impl Editor {
     pub(super) fn forget_verdict(&mut self) {
         self.rendered = OnceCell::new();
         self.problem = OnceCell::new();
+        self.parsed = OnceCell::new();
+    }
+
+    /// The hits the crate on cell `(x, y)` takes, its override included, while the map is a
+    /// valid level; `None` for a keg (a hit lights it) and a cell without a crate. One parse
+    /// after an edit, shared with [`problem`](Self::problem).
+    pub fn crate_strength(&self, x: u32, y: u32) -> Option<u32> {
+        let level = self
+            .parsed
+            .get_or_init(|| {
+                let parsed = level::parse(&self.path, &self.rendered().text, &self.skin_refs());
+                let _ = self.problem.set(parsed.as_ref().err().cloned());
+                parsed.ok()
+            })
+            .as_ref()?;
+        // The crates are in row-major order of their cells.
+        let i = level
+            .crates
+            .binary_search_by_key(&(y, x), |c| (c.at.y, c.at.x))
+            .ok()?;
+        let spawn = &level.crates[i];
+        (spawn.skin != crate::atlas::clip_names::KEG).then_some(spawn.health)
     }
 }
 

@@ -51,6 +51,26 @@ const SHIPPED: &[(&str, &[u8])] = &[
         include_bytes!("../../../../assets/sfx/swing.wav"),
     ),
     (
+        "assets/sfx/clear.wav",
+        include_bytes!("../../../../assets/sfx/clear.wav"),
+    ),
+    (
+        "assets/sfx/fuse.wav",
+        include_bytes!("../../../../assets/sfx/fuse.wav"),
+    ),
+    (
+        "assets/sfx/menu.wav",
+        include_bytes!("../../../../assets/sfx/menu.wav"),
+    ),
+    (
+        "assets/sfx/sting.wav",
+        include_bytes!("../../../../assets/sfx/sting.wav"),
+    ),
+    (
+        "assets/music/loop.wav",
+        include_bytes!("../../../../assets/music/loop.wav"),
+    ),
+    (
         "levels/campaign.txt",
         include_bytes!("../../../../levels/campaign.txt"),
     ),

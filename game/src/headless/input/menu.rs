@@ -26,18 +26,22 @@ pub enum SettingsRow {
     ReduceFlashing,
     HitStop,
     Fullscreen,
+    Music,
+    Ghost,
     Done,
 }
 
 impl SettingsRow {
     /// Every row, top to bottom.
-    pub const ALL: [SettingsRow; 7] = [
+    pub const ALL: [SettingsRow; 9] = [
         SettingsRow::Sound,
         SettingsRow::Volume,
         SettingsRow::Shake,
         SettingsRow::ReduceFlashing,
         SettingsRow::HitStop,
         SettingsRow::Fullscreen,
+        SettingsRow::Music,
+        SettingsRow::Ghost,
         SettingsRow::Done,
     ];
 
@@ -50,6 +54,8 @@ impl SettingsRow {
             SettingsRow::ReduceFlashing => "Reduce flashing",
             SettingsRow::HitStop => "Hit-stop",
             SettingsRow::Fullscreen => "Fullscreen",
+            SettingsRow::Music => "Music",
+            SettingsRow::Ghost => "Ghost to race",
             SettingsRow::Done => "Done",
         }
     }
@@ -64,6 +70,8 @@ impl SettingsRow {
             SettingsRow::ReduceFlashing => on(s.reduce_flashing),
             SettingsRow::HitStop => on(s.hit_stop),
             SettingsRow::Fullscreen => on(s.fullscreen),
+            SettingsRow::Music => format!("{} %", s.music),
+            SettingsRow::Ghost => s.ghost.word().to_owned(),
             SettingsRow::Done => String::new(),
         }
     }
@@ -127,6 +135,16 @@ impl SettingsMenu {
                     (_, v) => v.saturating_add(VOLUME_STEP).min(MAX_VOLUME),
                 };
             }
+            (SettingsRow::Music, MenuInput::Left) => {
+                s.music = s.music.saturating_sub(VOLUME_STEP);
+            }
+            (SettingsRow::Music, _) => {
+                s.music = match (input, s.music) {
+                    (MenuInput::Confirm, MAX_VOLUME) => 0,
+                    (_, v) => v.saturating_add(VOLUME_STEP).min(MAX_VOLUME),
+                };
+            }
+            (SettingsRow::Ghost, _) => s.ghost = s.ghost.next(),
             (SettingsRow::Sound, _) => s.sound = !s.sound,
             (SettingsRow::Shake, _) => s.shake = !s.shake,
             (SettingsRow::ReduceFlashing, _) => s.reduce_flashing = !s.reduce_flashing,

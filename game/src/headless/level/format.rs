@@ -35,10 +35,13 @@ pub(crate) struct RawLevel {
     pub par: Option<RawPar>,
 }
 
-/// `par: (gold: 30, silver: 45, bronze: 70)`: seconds to clear the room for each medal.
+/// `par: (author: 24.5, gold: 30, silver: 45, bronze: 70)`: seconds to clear the room for each
+/// medal; the author time (the best route known) is optional.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Par", deny_unknown_fields)]
 pub(crate) struct RawPar {
+    #[serde(default)]
+    pub author: Option<f64>,
     pub gold: f64,
     pub silver: f64,
     pub bronze: f64,

@@ -67,7 +67,7 @@ pub use generate::{
     generate_dense, generate_level, generate_with_kegs,
 };
 pub use head::{WHOLE_READ_MAX_BYTES, head_name};
-pub use loading::{check, load, parse, parse_bytes};
+pub use loading::{check, check_playable, load, parse, parse_bytes};
 pub use parsed::{Cell, CrateSpawn, DEFAULT_SKINS, Level, Skin, Tile};
 #[cfg(not(target_arch = "wasm32"))]
 pub use watch::LevelWatcher;

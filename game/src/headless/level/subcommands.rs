@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::game_data::GameData;
-use crate::level::{Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, check, generate_level};
+use crate::level::{
+    Layout, MAX_DENSE_CRATES, MAX_GENERATED_CRATES, check_playable, generate_level,
+};
 use crate::output::Output;
 use crate::tool_io::{CheckedStdout, print_out, stdout_error};
 
@@ -114,7 +116,7 @@ pub struct CheckArgs {
 pub fn check_levels(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let data = GameData::load()?;
     let mut out = CheckedStdout::default();
-    let code = check(&args.paths, &data.atlas.crate_skins(), &mut out);
+    let code = check_playable(&args.paths, &data.atlas.crate_skins(), &mut out);
     if let Some(e) = out.failed {
         return Err(stdout_error(e));
     }

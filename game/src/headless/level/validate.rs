@@ -258,7 +258,7 @@ impl Validator<'_> {
                     fastest, e.g. `par: (gold: 30, silver: 45, bronze: 70)`";
         let mut steps = [0u64; 3];
         let mut previous: Option<(Medal, f64)> = None;
-        for (i, (medal, seconds)) in Medal::ALL
+        for (i, (medal, seconds)) in Medal::PAR
             .into_iter()
             .zip([par.gold, par.silver, par.bronze])
             .enumerate()
@@ -302,8 +302,29 @@ impl Validator<'_> {
             previous = Some((medal, seconds));
             steps[i] = in_steps;
         }
+        // The author time, if given: faster than gold by at least a step once rounded.
+        let mut author = None;
+        if let Some(seconds) = par.author {
+            let in_steps = (seconds * f64::from(STEPS_PER_SECOND)).round();
+            if !(seconds > 0.0 && in_steps >= 1.0 && (in_steps as u64) < steps[0]) {
+                return Err(self
+                    .rep
+                    .at(
+                        self.at(&[Field("par"), Field("author")]),
+                        format!(
+                            "the author time must be more than 0 and faster than gold ({} s) by \
+                             at least a step, found {}",
+                            seconds_shown(par.gold),
+                            seconds_shown(seconds)
+                        ),
+                    )
+                    .with_hint(hint));
+            }
+            author = Some(in_steps as u64);
+        }
         let [gold, silver, bronze] = steps;
         Ok(Par {
+            author,
             gold,
             silver,
             bronze,

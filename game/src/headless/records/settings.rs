@@ -9,6 +9,8 @@
 //! shake = on
 //! hit_stop = on
 //! fullscreen = off
+//! music = 50
+//! ghost = off
 //! last_level = "first_swing.ron"
 //! ```
 //!
@@ -63,8 +65,44 @@ pub struct Settings {
     pub hit_stop: bool,
     /// Fullscreen rather than a window.
     pub fullscreen: bool,
+    /// Volume of the music loop, 0 to [`MAX_VOLUME`] percent (0: no music).
+    pub music: u8,
+    /// The run a translucent ghost plays beside the player's, if any.
+    pub ghost: GhostRun,
     /// The level file played last (the title screen opens on it).
     pub last_level: Option<String>,
+}
+
+/// Which recorded run the ghost replays beside the player's: none, the level's gold replay
+/// (`levels/gold/`), or the player's own best.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GhostRun {
+    #[default]
+    Off,
+    Gold,
+    Best,
+}
+
+impl GhostRun {
+    /// Every choice, in the order a key cycles them.
+    pub const ALL: [GhostRun; 3] = [GhostRun::Off, GhostRun::Gold, GhostRun::Best];
+
+    /// The word the file and the settings screen use.
+    pub fn word(self) -> &'static str {
+        match self {
+            GhostRun::Off => "off",
+            GhostRun::Gold => "gold",
+            GhostRun::Best => "best",
+        }
+    }
+
+    /// The next choice, wrapping round.
+    #[must_use]
+    pub fn next(self) -> Self {
+        let i = Self::ALL.iter().position(|&g| g == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
 }
 
 impl Default for Settings {
@@ -76,6 +114,8 @@ impl Default for Settings {
             reduce_flashing: false,
             hit_stop: true,
             fullscreen: false,
+            music: 50,
+            ghost: GhostRun::Off,
             last_level: None,
         }
     }
@@ -233,13 +273,15 @@ pub fn to_text(s: &Settings) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     let mut text = format!(
         "{HEADER}sound = {}\nvolume = {}\nshake = {}\nreduce_flashing = {}\nhit_stop = {}\n\
-         fullscreen = {}\n",
+         fullscreen = {}\nmusic = {}\nghost = {}\n",
         on(s.sound),
         s.volume,
         on(s.shake),
         on(s.reduce_flashing),
         on(s.hit_stop),
-        on(s.fullscreen)
+        on(s.fullscreen),
+        s.music,
+        s.ghost.word()
     );
     if let Some(level) = &s.last_level {
         text.push_str(&format!("last_level = {}\n", datafile::quote(level)));
@@ -248,12 +290,14 @@ pub fn to_text(s: &Settings) -> String {
 }
 
 /// Every setting's key, as the file writes it.
-const KEYS: [&str; 6] = [
+const KEYS: [&str; 8] = [
     "sound",
     "volume",
     "shake",
     "hit_stop",
     "fullscreen",
+    "music",
+    "ghost",
     "last_level",
 ];
 
@@ -272,6 +316,8 @@ fn copy(from: &Settings, to: &mut Settings, key: &str) {
         "shake" => to.shake = from.shake,
         "hit_stop" => to.hit_stop = from.hit_stop,
         "fullscreen" => to.fullscreen = from.fullscreen,
+        "music" => to.music = from.music,
+        "ghost" => to.ghost = from.ghost,
         "last_level" => to.last_level.clone_from(&from.last_level),
         _ => {}
     }
@@ -315,6 +361,29 @@ fn parse_line(line: &str, s: &mut Settings) -> Result<(), String> {
         "reduce_flashing" => s.reduce_flashing = switch(value)?,
         "hit_stop" => s.hit_stop = switch(value)?,
         "fullscreen" => s.fullscreen = switch(value)?,
+        "ghost" => {
+            s.ghost = GhostRun::ALL
+                .into_iter()
+                .find(|g| g.word() == value)
+                .ok_or_else(|| {
+                    format!(
+                        "`ghost` is `off`, `gold` or `best`, not `{}`",
+                        value.escape_debug()
+                    )
+                })?;
+        }
+        "music" => {
+            s.music = value
+                .parse::<u8>()
+                .ok()
+                .filter(|v| *v <= MAX_VOLUME)
+                .ok_or_else(|| {
+                    format!(
+                        "`music` is a whole number from 0 to {MAX_VOLUME}, not `{}`",
+                        value.escape_debug()
+                    )
+                })?;
+        }
         "volume" => {
             s.volume = value
                 .parse::<u8>()
@@ -352,6 +421,8 @@ mod tests {
             reduce_flashing: true,
             hit_stop: true,
             fullscreen: true,
+            music: 20,
+            ghost: GhostRun::Best,
             last_level: Some("q\"uo te.ron".to_owned()),
         };
         let mut back = Settings::default();
@@ -368,6 +439,8 @@ mod tests {
             ("sound = loud", "`on` or `off`"),
             ("volume = 101", "0 to 100"),
             ("volume = -1", "0 to 100"),
+            ("music = 200", "0 to 100"),
+            ("ghost = silver", "`off`, `gold` or `best`"),
             ("colour = red", "unknown setting"),
             ("last_level = a.ron", "double quotes"),
         ] {

@@ -35,10 +35,11 @@ use crate::sim::{Sim, state_hash};
 pub const RUNS: [&str; 2] = ["dirty optimization on", "dirty optimization off"];
 
 /// The most work deep verification takes on: steps re-simulated times the room's entities.
-/// Run B steps every entity in every step (the dirty optimization off), about 0.3 to 0.6 us an
-/// entity on the machine of BENCHMARKS.md, so 100,000,000 is about half a minute to a minute:
-/// a 2,000-crate room for 50,000 steps (14 minutes of play), a 100,000-crate one for 1,000.
-pub const MAX_ENTITY_STEPS: u64 = 100_000_000;
+/// Both runs and a state hash after every step cost about 0.65 us an entity-step (cratetopia's
+/// 2,283 entities for 6,000 steps took 8.9 s on the 2-core machine of BENCHMARKS.md, loaded),
+/// so 50,000,000 is about half a minute: a 2,000-crate room for about 21,000 steps (six minutes
+/// of play), a 100,000-crate one for 500.
+pub const MAX_ENTITY_STEPS: u64 = 50_000_000;
 
 /// What deep verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,8 +112,8 @@ impl fmt::Display for DeepOutcome {
             DeepOutcome::OverBudget { steps, entities } => write!(
                 f,
                 "not re-simulated: {steps} steps of a room of {entities} entities is {} \
-                 entity-steps, over the {MAX_ENTITY_STEPS} deep verification takes on (about a \
-                 minute); the checkpoints above are what `--verify` found, and a shorter \
+                 entity-steps, over the {MAX_ENTITY_STEPS} deep verification takes on (about half \
+                 a minute); the checkpoints above are what `--verify` found, and a shorter \
                  recording of the run can be verified deeply",
                 steps.saturating_mul(*entities)
             ),

@@ -329,6 +329,7 @@ impl Hashed for GameState {
             crates_total,
             crates_left,
             score,
+            burns,
             cleared_at,
             started_at,
         } = *self;
@@ -336,6 +337,7 @@ impl Hashed for GameState {
         h.u32(crates_total);
         h.u32(crates_left);
         h.u32(score);
+        h.u32(burns);
         h.u64(cleared_at.map_or(u64::MAX, |s| s));
         h.u64(started_at.map_or(u64::MAX, |s| s));
     }

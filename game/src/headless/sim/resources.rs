@@ -14,7 +14,7 @@ use crate::level::{Level, Tile};
 
 use super::components::ClipId;
 use super::grid::SpatialHash;
-use super::tuning::TILE;
+use super::tuning::{BURN_STEPS, TILE};
 
 /// Steps per second of the fixed simulation step.
 pub const STEPS_PER_SECOND: u32 = 60;
@@ -138,11 +138,13 @@ pub struct GameState {
     pub step: u64,
     /// Crates the level started with.
     pub crates_total: u32,
-    /// Crates not yet despawned (an exploding crate still counts until its explosion ends).
+    /// Crates not yet broken (a crate whose burst is still playing is broken).
     pub crates_left: u32,
     /// Coins picked up.
     pub score: u32,
-    /// Step at which the last crate disappeared.
+    /// Blasts that caught the player while the clock ran, each [`BURN_STEPS`] on the clock.
+    pub burns: u32,
+    /// Step at which the last crate broke: the room's clock stops there.
     pub cleared_at: Option<u64>,
     /// Steps before the one on which the player first moved or swung: the room's clock starts
     /// there, not when the level appears.
@@ -154,14 +156,14 @@ pub const COIN_BONUS_STEPS: u64 = 60;
 
 impl GameState {
     /// The room's clock, in steps: from the player's first move or swing to the last crate
-    /// (or to now), less [`COIN_BONUS_STEPS`] for each coin picked up, never below 0. Best
-    /// times and medals count this.
+    /// (or to now), plus [`BURN_STEPS`] for each burn, less [`COIN_BONUS_STEPS`] for each coin
+    /// picked up, never below 0. Best times and medals count this.
     pub fn clock(&self) -> u64 {
         let Some(start) = self.started_at else {
             return 0;
         };
         let end = self.cleared_at.unwrap_or(self.step);
-        end.saturating_sub(start)
+        (end.saturating_sub(start) + u64::from(self.burns) * BURN_STEPS)
             .saturating_sub(u64::from(self.score) * COIN_BONUS_STEPS)
     }
 
@@ -248,6 +250,26 @@ impl TileMap {
     pub fn index(&self, x: i32, y: i32) -> Option<usize> {
         (x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height)
             .then(|| y as usize * self.width as usize + x as usize)
+    }
+
+    /// Whether walls let a swing whose arc is centred on `(ax, ay)` (world pixels) reach the
+    /// crate on cell `(x, y)`, one the arc covers. Walls (and the void) stop the hammer:
+    ///
+    /// - an arc centred on a wall cell hits nothing (a swing into a wall);
+    /// - a crate diagonal to the arc centre's cell is reached through the corner they share
+    ///   only if at least one of the two cells beside that corner is open: never squeezed
+    ///   between two walls.
+    ///
+    /// The arc (7 px in radius) covers only the centre's cell and its 8 neighbours, so those
+    /// two cases are every way a wall can stand between the arc's centre and a crate under it.
+    pub fn swing_reaches(&self, ax: f32, ay: f32, x: i32, y: i32) -> bool {
+        let (cx, cy) = ((ax / TILE).floor() as i32, (ay / TILE).floor() as i32);
+        let solid = |x: i32, y: i32| self.tile(x, y) != Tile::Floor;
+        if solid(cx, cy) {
+            return false;
+        }
+        let diagonal = x != cx && y != cy;
+        !(diagonal && solid(x, cy) && solid(cx, y))
     }
 
     /// Level size in world pixels.

@@ -43,6 +43,11 @@ pub const KEG_DAMAGE: u32 = 3;
 pub const KNOCKBACK_SPEED: f32 = 3.5;
 /// Steps a blast stuns the player for (0.5 s): no walking and no new swings.
 pub const STUN_STEPS: u32 = 30;
+/// Steps a blast that catches the player adds to the room's clock (2 s, two coins' worth): a
+/// **burn**, the run's one way to go wrong. Lighting a keg leaves [`KEG_FUSE_STEPS`] to walk
+/// out of reach: 30 x 1.5 = 45 px, from 13 px (flush against the keg) to 58, past the 40 of
+/// [`KEG_RADIUS`], so a player who steps straight back is never burnt.
+pub const BURN_STEPS: u64 = 120;
 /// Debris thrown by a breaking crate.
 pub const DEBRIS_PER_CRATE: u32 = 5;
 /// Debris lifetime (0.6 s).

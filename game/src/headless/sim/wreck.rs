@@ -1,7 +1,7 @@
 //! Harm to crates, shared by `damage` (swings) and `fuse` (keg blasts): a hit lights a keg, and
 //! costs any other crate health, which flashes it or, at zero, breaks it. A breaking crate's
 //! collider turns off at once; it starts exploding (sending [`CrateBroken`]), throws debris and
-//! maybe a coin.
+//! maybe a coin, and the last one to break stops the room's clock.
 
 use std::f32::consts::TAU;
 
@@ -13,7 +13,7 @@ use super::components::{
 };
 use super::game_events::CrateBroken;
 use super::hashed::Fnv;
-use super::resources::{Clips, RoleClips, SimRng, TileMap};
+use super::resources::{Clips, GameState, RoleClips, SimRng, TileMap};
 use super::spawn::spawn_coin;
 use super::tuning::{DEBRIS_PER_CRATE, DEBRIS_STEPS, FRICTION, TILE};
 
@@ -84,6 +84,13 @@ pub(super) fn break_crate(world: &mut World, target: Entity) {
         },
     );
     world.send(CrateBroken { target });
+    // The room's clock stops at the last break, not when its burst ends: coins count only
+    // while the clock runs.
+    let state = world.resource_mut::<GameState>();
+    state.crates_left = state.crates_left.saturating_sub(1);
+    if state.crates_left == 0 && state.cleared_at.is_none() {
+        state.cleared_at = Some(state.step);
+    }
     let Some(&at) = world.get::<Position>(target) else {
         return;
     };

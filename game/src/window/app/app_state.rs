@@ -93,6 +93,8 @@ pub(super) struct Run {
     pub playtest_unsaved: bool,
     /// The running game's recording.
     pub recording: Recording,
+    /// The recorded run raced beside it, if the settings ask for one.
+    pub ghost: Option<super::ghost::Ghost>,
 }
 
 /// The editor's session on the level.
@@ -196,6 +198,9 @@ pub(super) struct Juice {
     pub hits: EventReader<CrateHit>,
     pub breaks: EventReader<CrateBroken>,
     pub blasts: EventReader<KegExploded>,
+    /// Blasts whose ring of reach is still spreading: their centre in world pixels and the
+    /// frame they went off on.
+    pub rings: Vec<(f32, f32, u64)>,
 }
 
 impl Juice {
@@ -204,6 +209,7 @@ impl Juice {
         self.hits = EventReader::default();
         self.breaks = EventReader::default();
         self.blasts = EventReader::default();
+        self.rings.clear();
     }
 }
 

@@ -25,11 +25,14 @@ use std::time::Duration;
 use crate::window::platform::Instant;
 
 use ecs::EventReader;
-use macroquad::audio::{PlaySoundParams, Sound, load_sound_from_bytes, play_sound};
+use macroquad::audio::{
+    PlaySoundParams, Sound, load_sound_from_bytes, play_sound, set_sound_volume,
+};
 
 pub use crate::sfx::Sfx;
-use crate::sfx::{SFX_DIR, WavError, parse_wav};
+use crate::sfx::{MUSIC_FILE, SFX_DIR, WavError, parse_wav, with_speed};
 use crate::sim::Sim;
+use crate::sim::components::Fuse;
 use crate::sim::game_events::{CoinCollected, CrateBroken, CrateHit, KegExploded, SwingStarted};
 
 /// How long after the audio thread starts the game waits for its verdict before sending it
@@ -99,18 +102,54 @@ enum LoadError {
     Format { path: PathBuf, source: WavError },
 }
 
-/// Where the effects are in their life.
+/// Where the effects are in their life. Each list holds every effect at each of
+/// [`SPEEDS`] ([`Sfx::ALL`] order, then speed), then the music loop if it was read.
 #[derive(Debug)]
 enum Clips {
-    /// Checked file contents, in [`Sfx::ALL`] order, waiting out [`DEVICE_GRACE`].
+    /// Checked file contents, waiting out [`DEVICE_GRACE`].
     Pending(Vec<Vec<u8>>),
-    /// Being loaded into macroquad, in [`Sfx::ALL`] order: natively each is done at its first
-    /// poll; in a browser, once the page has decoded it, a few frames later.
+    /// Being loaded into macroquad: natively each is done at its first poll; in a browser,
+    /// once the page has decoded it, a few frames later.
     Loading(Vec<Loading>),
-    /// Loaded into macroquad, in [`Sfx::ALL`] order.
+    /// Loaded into macroquad.
     Loaded(Vec<Sound>),
     /// Off for the rest of the run (and said so).
     Off,
+}
+
+/// The speeds each effect is loaded at: a play picks one, so a hammer heard twenty times is
+/// never twenty copies of one sound (a 6 % step is about a semitone).
+pub const SPEEDS: [f64; 3] = [0.94, 1.0, 1.06];
+
+/// How much quieter a play may be than the volume set, at most: 15 %.
+const VOLUME_SPREAD: f32 = 0.15;
+
+/// Whether `sfx` varies in pitch: the musical ones (the clear's chord, the sting, the menu's
+/// tick) keep theirs, so they stay in tune.
+fn varies(sfx: Sfx) -> bool {
+    !matches!(sfx, Sfx::Clear | Sfx::Sting | Sfx::Menu)
+}
+
+/// A well-mixed 64-bit hash (splitmix64's finaliser): the variation of the `n`th play.
+fn mix(mut n: u64) -> u64 {
+    n = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    n = (n ^ (n >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    n = (n ^ (n >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    n ^ (n >> 31)
+}
+
+/// The speed index and loudness (of the volume set) of the `n`th play of `sfx`: seeded by the
+/// count of plays alone, so a run sounds the same each time, and nothing the simulation sees.
+pub fn variation(sfx: Sfx, n: u64) -> (usize, f32) {
+    let index = Sfx::ALL.iter().position(|&s| s == sfx).unwrap_or(0) as u64;
+    let h = mix(n ^ (index << 48));
+    let speed = if varies(sfx) {
+        (h % SPEEDS.len() as u64) as usize
+    } else {
+        1
+    };
+    let loudness = 1.0 - VOLUME_SPREAD * ((h >> 16) % 1001) as f32 / 1000.0;
+    (speed, loudness)
 }
 
 /// One effect on its way into macroquad, polled once a frame until it is done.
@@ -135,6 +174,14 @@ pub struct Sounds {
     muted: bool,
     /// 0.0 to 1.0.
     volume: f32,
+    /// The music's volume, 0.0 to 1.0.
+    music_volume: f32,
+    /// Whether the music loop was read (it is the last clip).
+    has_music: bool,
+    /// Whether the music loop is playing.
+    music_on: bool,
+    /// Effects played so far: what seeds each play's [`variation`].
+    plays: u64,
     thread: AudioThread,
 }
 
@@ -148,12 +195,31 @@ impl Sounds {
             .iter()
             .map(|sfx| read_checked(assets_dir.join(SFX_DIR).join(sfx.file_name())))
             .collect();
+        // The music is optional: without its file the game plays on with the effects alone.
+        let music = read_checked(assets_dir.join(MUSIC_FILE));
+        if let Err(e) = &music {
+            crate::window::platform::say(&format!("music: off ({e})"));
+        }
         let mut sounds = Sounds {
             clips: Clips::Off,
             muted,
             volume: 1.0,
+            music_volume: 0.5,
+            has_music: music.is_ok(),
+            music_on: false,
+            plays: 0,
             thread,
         };
+        let files = files.map(|files| {
+            let mut clips: Vec<Vec<u8>> = files
+                .iter()
+                .flat_map(|bytes| {
+                    SPEEDS.map(|speed| with_speed(bytes, speed).unwrap_or_else(|| bytes.clone()))
+                })
+                .collect();
+            clips.extend(music.ok());
+            clips
+        });
         match (files, playback_device_hint()) {
             (Ok(files), Ok(())) => sounds.clips = Clips::Pending(files),
             (Err(e), _) => sound_off(&e.to_string()),
@@ -162,29 +228,66 @@ impl Sounds {
         sounds
     }
 
-    /// Play `sfx` once, unless muted or off.
+    /// Play `sfx` once, unless muted or off, a little higher or lower and quieter each time
+    /// ([`variation`]).
     pub fn play(&mut self, sfx: Sfx) {
         // Settle first, so a dead device is reported even while muted.
         if !self.settle() || self.muted {
             return;
         }
+        self.plays += 1;
+        let (speed, loudness) = variation(sfx, self.plays);
         if let Clips::Loaded(clips) = &self.clips
             && let Some(index) = Sfx::ALL.iter().position(|&s| s == sfx)
-            && let Some(clip) = clips.get(index)
+            && let Some(clip) = clips.get(index * SPEEDS.len() + speed)
         {
             play_sound(
                 clip,
                 PlaySoundParams {
                     looped: false,
-                    volume: self.volume,
+                    volume: self.volume * loudness,
                 },
             );
         }
     }
 
-    /// Mute or unmute.
+    /// Mute or unmute (the music too).
     pub fn set_muted(&mut self, muted: bool) {
         self.muted = muted;
+        self.update_music();
+    }
+
+    /// Set the music's volume, 0.0 (none) to 1.0.
+    pub fn set_music_volume(&mut self, volume: f32) {
+        self.music_volume = volume.clamp(0.0, 1.0);
+        self.update_music();
+    }
+
+    /// Start the music loop, or change its volume, as the settings say: once it is loaded,
+    /// unless muted or at volume 0.
+    fn update_music(&mut self) {
+        let Clips::Loaded(clips) = &self.clips else {
+            return;
+        };
+        let Some(music) = clips
+            .get(Sfx::ALL.len() * SPEEDS.len())
+            .filter(|_| self.has_music)
+        else {
+            return;
+        };
+        let volume = if self.muted { 0.0 } else { self.music_volume };
+        if self.music_on {
+            set_sound_volume(music, volume);
+        } else if volume > 0.0 {
+            play_sound(
+                music,
+                PlaySoundParams {
+                    looped: true,
+                    volume,
+                },
+            );
+            self.music_on = true;
+        }
     }
 
     /// Set the volume, 0.0 (silent) to 1.0 (as recorded).
@@ -224,14 +327,17 @@ impl Sounds {
             Clips::Loading(loading) => {
                 let mut context = Context::from_waker(Waker::noop());
                 let mut waiting = false;
-                for (clip, sfx) in loading.iter_mut().zip(Sfx::ALL) {
+                for (i, clip) in loading.iter_mut().enumerate() {
                     let Loading::Waiting(load) = clip else {
                         continue;
                     };
                     match load.as_mut().poll(&mut context) {
                         Poll::Ready(Some(sound)) => *clip = Loading::Done(sound),
                         Poll::Ready(None) => {
-                            let why = format!("the audio library did not load {}", sfx.file_name());
+                            let file = Sfx::ALL
+                                .get(i / SPEEDS.len())
+                                .map_or(MUSIC_FILE, |sfx| sfx.file_name());
+                            let why = format!("the audio library did not load {file}");
                             self.switch_off(&why);
                             return false;
                         }
@@ -250,6 +356,7 @@ impl Sounds {
                     })
                     .collect();
                 self.clips = Clips::Loaded(loaded);
+                self.update_music();
                 true
             }
         }
@@ -341,6 +448,8 @@ pub struct Cues {
     /// The step last read: a lower or equal one means a new simulation (level loaded or
     /// restarted), whose event numbering starts again.
     last_step: u64,
+    /// While a fuse burns, the step its hiss is played again at.
+    hiss_until: u64,
 }
 
 impl Cues {
@@ -374,5 +483,35 @@ impl Cues {
         if collected {
             sounds.play(Sfx::Coin);
         }
+        // A burning fuse hisses, the hiss played again as it ends, until no fuse burns.
+        if world.column::<Fuse>().entities().is_empty() {
+            self.hiss_until = 0;
+        } else if step >= self.hiss_until {
+            sounds.play(Sfx::Fuse);
+            self.hiss_until = step + HISS_STEPS;
+        }
+    }
+}
+
+/// Steps between two plays of the fuse's hiss: its 0.3 s.
+const HISS_STEPS: u64 = 18;
+
+#[cfg(test)]
+mod tests {
+    use super::{SPEEDS, Sfx, variation};
+
+    #[test]
+    fn plays_vary_in_speed_and_loudness_but_music_stays_in_tune() {
+        let hits: Vec<(usize, f32)> = (1..=60).map(|n| variation(Sfx::Hit, n)).collect();
+        for speed in 0..SPEEDS.len() {
+            assert!(
+                hits.iter().any(|&(s, _)| s == speed),
+                "speed {speed} is used"
+            );
+        }
+        assert!(hits.iter().all(|&(_, l)| (0.85..=1.0).contains(&l)));
+        assert!(hits.windows(2).any(|w| w[0].1 != w[1].1), "loudness varies");
+        assert_eq!(variation(Sfx::Hit, 7), variation(Sfx::Hit, 7), "seeded");
+        assert!((1..=60).all(|n| variation(Sfx::Sting, n).0 == 1));
     }
 }

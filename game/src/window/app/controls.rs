@@ -4,11 +4,13 @@
 use macroquad::prelude::{KeyCode, get_frame_time, is_key_pressed, is_quit_requested};
 
 use super::app_state::App;
+use super::audio::Sfx;
 use super::keys::{self, Command};
 use super::mode::{Mode, Over};
 use super::playback::{self, PlaybackCommand};
 use crate::input::menu::{MenuInput, SettingsMenu};
 use crate::input::pad::PadFrame;
+use crate::records::settings::GhostRun;
 use crate::window::debug::views::View;
 use crate::window::editor::Outcome;
 use crate::window::ui::ink;
@@ -91,12 +93,7 @@ impl App {
                 if !self.playback_keys() {
                     return Some(false);
                 }
-                let frame = self.frames.frame;
-                let scripted = self.script.iter().flat_map(|s| &s.press);
-                let pressed: Vec<Command> = scripted
-                    .filter(|p| p.frame == frame)
-                    .map(|p| p.command)
-                    .collect();
+                let pressed = self.scripted_presses();
                 for command in keys::read_commands().into_iter().chain(pressed) {
                     self.handle(command);
                 }
@@ -104,6 +101,38 @@ impl App {
                 Some(true)
             }
         }
+    }
+
+    /// Note the scripted presses of this frame the title screen does not take (it takes F1,
+    /// G and O of the game keys), for the run's report.
+    fn note_title_presses_not_taken(&mut self) {
+        const TAKEN: [Command; 3] = [
+            Command::ToggleView(View::Help),
+            Command::CycleGhost,
+            Command::Settings,
+        ];
+        let frame = self.frames.frame;
+        if let Some(script) = &mut self.script {
+            let missed = script
+                .press
+                .iter()
+                .filter(|p| p.frame == frame && !TAKEN.contains(&p.command));
+            let notes: Vec<String> = missed
+                .map(|p| format!("{p}: the title screen takes only F1, G and O"))
+                .collect();
+            script.presses_not_taken.extend(notes);
+        }
+    }
+
+    /// The keys a scripted run presses on this frame (`--press KEY@FRAME`).
+    fn scripted_presses(&self) -> Vec<Command> {
+        let frame = self.frames.frame;
+        self.script
+            .iter()
+            .flat_map(|s| &s.press)
+            .filter(|p| p.frame == frame)
+            .map(|p| p.command)
+            .collect()
     }
 
     /// Keys and pad of the title screen: choose a level, start it, open the settings, or quit
@@ -116,12 +145,20 @@ impl App {
             self.open_new_level_form();
             return true;
         }
-        if let Some(help) = View::ALL.iter().find(|e| e.view == View::Help)
-            && is_key_pressed(help.key)
-        {
+        let scripted = self.scripted_presses();
+        self.note_title_presses_not_taken();
+        let help_key = View::ALL
+            .iter()
+            .find(|e| e.view == View::Help)
+            .is_some_and(|help| is_key_pressed(help.key));
+        if help_key || scripted.contains(&Command::ToggleView(View::Help)) {
             self.drawing.overlay.toggle(View::Help);
         }
-        if is_key_pressed(keys::SETTINGS_KEY) || pad.select {
+        if is_key_pressed(KeyCode::G) || scripted.contains(&Command::CycleGhost) {
+            self.cycle_ghost();
+        }
+        if is_key_pressed(keys::SETTINGS_KEY) || pad.select || scripted.contains(&Command::Settings)
+        {
             self.open_settings_over_title();
             return true;
         }
@@ -134,6 +171,9 @@ impl App {
         }
         let mut selected = title.selected.min(n - 1);
         let mut confirm = pad.start;
+        let moved = menu
+            .iter()
+            .any(|m| matches!(m, MenuInput::Up | MenuInput::Down | MenuInput::Confirm));
         for &input in menu {
             match input {
                 MenuInput::Up => selected = (selected + n - 1) % n,
@@ -143,6 +183,9 @@ impl App {
             }
         }
         title.selected = selected;
+        if moved || confirm {
+            self.juice.sounds.play(Sfx::Menu);
+        }
         if confirm {
             let path = self.records.levels[selected].clone();
             if self.may_open(&path) {
@@ -150,6 +193,25 @@ impl App {
             }
         }
         true
+    }
+
+    /// G: the next ghost to race (none, the gold run, the player's best), kept in the
+    /// settings, and on the level being played at once, caught up with the player.
+    fn cycle_ghost(&mut self) {
+        self.change_settings(|s| s.ghost = s.ghost.next());
+        let run = self.records.settings.current().ghost;
+        let said = match run {
+            GhostRun::Off => "ghost off".to_owned(),
+            GhostRun::Gold => "racing the gold run's ghost (G changes)".to_owned(),
+            GhostRun::Best => "racing your best run's ghost (G changes)".to_owned(),
+        };
+        self.notify(said, ink::GOOD);
+        if self.mode.title().is_none() {
+            self.load_ghost();
+            if let (Some(ghost), Some(sim)) = (&mut self.run.ghost, &self.run.sim) {
+                ghost.catch_up(sim.state().step);
+            }
+        }
     }
 
     /// The settings screen over the title, which it returns to.
@@ -215,6 +277,7 @@ impl App {
             Command::Title if !self.may_discard_edits(command, "T") => {}
             Command::ToggleEdit => self.enter_editor(),
             Command::Settings => self.open_settings_in_game(),
+            Command::CycleGhost => self.cycle_ghost(),
             Command::SaveReplay => self.save_cleared_replay(),
             Command::TogglePause => {
                 if let Mode::Playing { paused } = &mut self.mode {

@@ -32,20 +32,23 @@ impl App {
                 screens::settings(hud, self.records.settings.current(), menu.selected);
             }
             Mode::Title(title) => {
-                screens::title(hud, &title.entries, title.selected);
+                let ghost = self.records.settings.current().ghost;
+                screens::title(hud, &title.entries, title.selected, ghost);
                 if let Some(form) = &title.new_level {
                     form.draw(hud, 40.0);
                 }
             }
             _ => {}
         }
-        if self.drawing.overlay.views.is_on(View::Help) {
-            self.draw_help();
-        }
         // Drawn first, so a notice's box covers the text under it.
         self.drawing.hud.draw();
         self.draw_notices();
         self.drawing.hud.draw();
+        // Last, on its own opaque boxes: the level list and the notices never show through.
+        if self.drawing.overlay.views.is_on(View::Help) {
+            self.draw_help();
+            self.drawing.hud.draw();
+        }
     }
 
     /// The editor on its level.
@@ -75,7 +78,17 @@ impl App {
             let view = drawing.renderer.view(sim);
             drawing.renderer.set_world_camera(&view);
             drawing.renderer.draw_world(sim, &view);
+            if let Some(ghost) = &self.run.ghost {
+                drawing.renderer.draw_ghost(ghost, &view, &mut drawing.hud);
+            }
             self.frames.probe.end_world_pass();
+            // Over the world pass, not in it: only while a blast's ring spreads.
+            drawing
+                .renderer
+                .draw_rings(&self.juice.rings, self.frames.frame);
+            drawing
+                .renderer
+                .queue_strength(sim, &view, &mut drawing.hud);
             drawing
                 .overlay
                 .draw_world_views(sim, &view, drawing.renderer.scale, &mut drawing.hud);
@@ -96,6 +109,8 @@ impl App {
                 .overlay
                 .draw_panels(sim, self.frames.fps, HUD_BAR + 12.0, &mut drawing.hud);
         }
+        // What is queued goes first, so the help's opaque boxes cover it.
+        self.drawing.hud.draw();
         if self.drawing.overlay.views.is_on(View::Help) {
             self.draw_help();
         }

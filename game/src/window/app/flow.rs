@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use super::app_state::{App, Unplayable};
+use super::ghost::{self, Ghost};
 use super::mode::{Mode, TitleScreen};
 use super::screens::TitleEntry;
 use crate::input::InputSource;
 use crate::level::{Level, escape_for_display};
+use crate::records::settings::GhostRun;
 use crate::replay;
 use crate::sim::{FixedStep, Sim};
 use crate::window::ui::ink;
@@ -99,7 +101,39 @@ impl App {
         self.run.fixed = FixedStep::default();
         self.run.cleared = None;
         self.juice.new_run();
+        self.load_ghost();
         replaced
+    }
+
+    /// The ghost the settings ask for, on the level just started: none while a replay is
+    /// watched or unsaved edits are played (no recording is of them); why there is none, said
+    /// once, when one was asked for.
+    pub(super) fn load_ghost(&mut self) {
+        let run = self.records.settings.current().ghost;
+        let unsaved = self
+            .edits
+            .session
+            .as_ref()
+            .is_some_and(crate::window::editor::Session::is_modified);
+        if self.mode.is_playback() || unsaved || run == GhostRun::Off {
+            self.run.ghost = None;
+            return;
+        }
+        let data_dir = ghost::data_dir(self.script.is_some());
+        let loaded = Ghost::load(
+            run,
+            &self.run.path,
+            &self.config.dirs.levels,
+            data_dir.as_deref(),
+            &self.config.atlas,
+        );
+        match loaded {
+            Ok(ghost) => self.run.ghost = ghost,
+            Err(why) => {
+                self.run.ghost = None;
+                self.notify(format!("ghost: {why}"), ink::DIM);
+            }
+        }
     }
 
     /// Whether the dirty-component optimization is on: the game's, or as the command line

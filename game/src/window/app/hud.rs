@@ -81,11 +81,14 @@ impl App {
         if let Mode::Settings { menu, .. } = &self.mode {
             screens::settings(hud, self.records.settings.current(), menu.selected);
         } else if let Some(c) = &self.run.cleared {
-            screens::cleared(hud, c);
+            screens::cleared(hud, c, self.frames.frame.saturating_sub(c.at_frame));
         } else if let Mode::Playing { paused: true } = self.mode {
             screens::paused(hud, self.run.hint.as_deref());
-        } else if let Some(level_hint) = &self.run.hint {
-            // The first seconds of a level: what it teaches.
+        } else if let Some(level_hint) = &self.run.hint
+            && !self.drawing.overlay.views.is_on(View::Help)
+        {
+            // The first seconds of a level: what it teaches (not under F1's help, which covers
+            // the same place).
             if state.step < screens::HINT_SECONDS * u64::from(crate::sim::STEPS_PER_SECOND) {
                 let overlay = &self.drawing.overlay;
                 let panels =
@@ -171,7 +174,8 @@ impl App {
 }
 
 /// Queue the help's lines under the HUD bar: at 20 px where they fit the screen, otherwise
-/// smaller, in one column if it can be at least 12 px, else in two.
+/// smaller, in one column if it can be at least 12 px, else in two. The boxes are opaque: the
+/// help is drawn last, over everything, and nothing under it shows through.
 fn help_boxes(hud: &mut Hud, lines: &[(String, Color)]) {
     const LARGEST: f32 = 20.0;
     let top = HUD_BAR + 12.0;
@@ -184,12 +188,12 @@ fn help_boxes(hud: &mut Hud, lines: &[(String, Color)]) {
     };
     let size = fit(lines, room_w);
     if size >= 12.0 {
-        hud.text_box(lines, 8.0, top, size);
+        hud.text_box_on(lines, 8.0, top, size, ink::OPAQUE);
         return;
     }
     let (first, second) = lines.split_at(lines.len().div_ceil(2));
     let column = (room_w - 6.0) / 2.0;
     let size = fit(first, column).min(fit(second, column)).max(6.0);
-    let left = hud.text_box(first, 8.0, top, size);
-    hud.text_box(second, left.x + left.w + 6.0, top, size);
+    let left = hud.text_box_on(first, 8.0, top, size, ink::OPAQUE);
+    hud.text_box_on(second, left.x + left.w + 6.0, top, size, ink::OPAQUE);
 }

@@ -90,10 +90,12 @@ pub enum Command {
     ToggleEdit,
     /// O: the settings screen.
     Settings,
+    /// G: the ghost to race: none, the gold run, your best (kept in the settings).
+    CycleGhost,
 }
 
 /// The game's own keys with their help lines (the debug views' keys are in [`View::ALL`]).
-pub const KEYS: [(Command, KeyCode, &str); 11] = [
+pub const KEYS: [(Command, KeyCode, &str); 12] = [
     (
         Command::ToggleEdit,
         KeyCode::E,
@@ -102,6 +104,11 @@ pub const KEYS: [(Command, KeyCode, &str); 11] = [
     (Command::TogglePause, KeyCode::P, "P / Esc  pause"),
     (Command::Settings, SETTINGS_KEY, "O        settings"),
     (Command::Restart, KeyCode::R, "R        restart level"),
+    (
+        Command::CycleGhost,
+        KeyCode::G,
+        "G        ghost to race: off / gold run / your best",
+    ),
     (
         Command::NextLevel,
         KeyCode::N,

@@ -18,6 +18,7 @@ mod editing;
 mod flow;
 mod frame_loop;
 pub mod frame_times;
+pub mod ghost;
 mod hot_reload;
 mod hud;
 pub mod keys;
@@ -35,6 +36,7 @@ pub mod screenshot;
 mod script_report;
 mod startup;
 mod stepping;
+pub mod strength;
 
 pub use app_error::AppError;
 pub use play_options::PlayOptions;

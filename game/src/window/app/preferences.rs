@@ -15,6 +15,9 @@ impl App {
         let s = self.records.settings.current().clone();
         self.juice.sounds.set_muted(!s.sound);
         self.juice.sounds.set_volume(f32::from(s.volume) / 100.0);
+        self.juice
+            .sounds
+            .set_music_volume(f32::from(s.music) / 100.0);
         self.juice.feel.set_settings(FeelSettings {
             shake: s.shake,
             hit_stop: s.hit_stop,
@@ -45,6 +48,9 @@ impl App {
             return;
         };
         let mut state = *state;
+        if !menu.is_empty() {
+            self.juice.sounds.play(super::audio::Sfx::Menu);
+        }
         for &input in menu {
             match state.handle(input, self.records.settings.current()) {
                 MenuOutcome::Stay => {}
@@ -59,6 +65,8 @@ impl App {
                         SettingsRow::ReduceFlashing => s.reduce_flashing = new.reduce_flashing,
                         SettingsRow::HitStop => s.hit_stop = new.hit_stop,
                         SettingsRow::Fullscreen => s.fullscreen = new.fullscreen,
+                        SettingsRow::Music => s.music = new.music,
+                        SettingsRow::Ghost => s.ghost = new.ghost,
                         SettingsRow::Done => {}
                     });
                 }

@@ -89,6 +89,20 @@ impl Recording {
         self.failure.as_deref()
     }
 
+    /// Keep the cleared run at `path` (the level's best run, which the ghost replays),
+    /// replacing the one there.
+    ///
+    /// # Errors
+    /// No cleared run, or the file cannot be written.
+    pub fn save_best(&self, path: &Path) -> Result<(), String> {
+        let replay = self.cleared.as_ref().ok_or("no cleared run to keep")?;
+        if let Some(dir) = path.parent() {
+            crate::fsutil::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        replay.save(path).map_err(|e| e.to_string())
+    }
+
     /// Save the cleared run in the data directory's `replays/` folder (see
     /// [`replay::saved_path`]); a scripted run saves only under `$CRATE_ROOM_DATA_DIR`, as with
     /// best times. Returns where.

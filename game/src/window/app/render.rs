@@ -6,14 +6,17 @@
 use ecs::Entity;
 use macroquad::prelude::*;
 
+use super::ghost::Ghost;
+use super::strength;
 use crate::atlas::clip_names::{self, CrateState};
 use crate::atlas::{AtlasData, FrameRect, RgbaImage};
 use crate::level::Tile;
-use crate::sim::components::{DrawData, Fuse, Position, layer};
+use crate::sim::components::{Crate, DrawData, Exploding, Fuse, Keg, Position, layer};
 use crate::sim::grid::{Aabb, Hit};
 use crate::sim::resources::{DrawGrid, TileMap};
 use crate::sim::tuning::KEG_RADIUS;
 use crate::sim::{Camera, Sim, TILE};
+use crate::window::ui::Hud;
 
 /// The atlas image cannot become a texture.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +43,14 @@ pub fn world_camera(view: &Aabb) -> Camera2D {
         ..Default::default()
     }
 }
+
+/// Frames a blast's ring of reach shows: half a second at 60 frames a second.
+pub const RING_FRAMES: u64 = 30;
+
+/// The ghost's tint: its player drawn pale blue and half see-through.
+pub const GHOST: Color = Color::new(0.55, 0.85, 1.0, 0.5);
+/// The colour of the ghost's name over its head.
+pub const GHOST_LABEL: Color = Color::new(0.6, 0.88, 1.0, 0.9);
 
 /// HUD icons cut from the atlas (none if the atlas lacks the clip: the HUD shows text only).
 #[derive(Clone, Copy, Debug, Default)]
@@ -121,8 +132,10 @@ impl Renderer {
     /// Pick the integer zoom for the window and tell the simulation's camera the size of the
     /// playfield: the screen below the HUD bar.
     pub fn fit_camera(&mut self, sim: &mut Sim) {
-        // About 15 tiles tall: 720 px -> 3x, 1080 px -> 4x; never below 1x.
-        self.scale = (screen_height() / (15.0 * TILE)).floor().max(1.0);
+        let map = sim.world().resource::<TileMap>();
+        let room = (map.width as f32 * TILE, map.height as f32 * TILE);
+        let playfield = (screen_width(), screen_height() - self.top_inset);
+        self.scale = zoom_for(room, playfield, screen_height());
         let cam = sim.world_mut().resource_mut::<Camera>();
         cam.view_w = screen_width() / self.scale;
         cam.view_h = (screen_height() - self.top_inset).max(TILE) / self.scale;
@@ -156,6 +169,16 @@ impl Renderer {
         let k = size / f32::from(src.h);
         draw_frame(&self.atlas, src, x, y, f32::from(src.w) * k, size, WHITE);
     }
+}
+
+/// The whole number of screen pixels per art pixel for a room of `room` world pixels on a
+/// `playfield` (the screen under the HUD bar) of a screen `screen_h` pixels tall: about 15
+/// tiles tall (720 px -> 3x, 1080 px -> 4x), or larger where the whole room still fits (a
+/// 16 x 10 room at 640 x 360 is drawn at 2x, not 1x); never below 1x.
+pub fn zoom_for(room: (f32, f32), playfield: (f32, f32), screen_h: f32) -> f32 {
+    let tall = (screen_h / (15.0 * TILE)).floor();
+    let whole_room = (playfield.0 / room.0).min(playfield.1 / room.1).floor();
+    tall.max(whole_room).max(1.0)
 }
 
 /// Draw atlas frame `src` of `atlas` as a `w` x `h` rectangle at `(x, y)` in camera space.
@@ -283,8 +306,66 @@ impl Renderer {
             }
         }
         for i in 0..self.sprites.len() {
-            let d = self.sprites[i].3;
-            self.quad(d.src, d.x, d.y, WHITE);
+            let (_, _, entity, d) = self.sprites[i];
+            let iron = world
+                .get::<Crate>(entity)
+                .is_some_and(|c| c.max_health >= strength::IRON_HITS)
+                && world.get::<Keg>(entity).is_none();
+            self.quad(d.src, d.x, d.y, if iron { strength::IRON } else { WHITE });
+        }
+    }
+
+    /// Draw the ghost's player over the world (world camera set), translucent and cold, in the
+    /// same batch as the world; queue its name over its head.
+    pub fn draw_ghost(&mut self, ghost: &Ghost, view: &Aabb, hud: &mut Hud) {
+        let Some(d) = ghost.player() else {
+            return;
+        };
+        self.quad(d.src, d.x, d.y, GHOST);
+        let label = ghost.run.word().to_uppercase();
+        let size = (4.0 * self.scale).clamp(12.0, 22.0);
+        let w = measure_text(&label, None, size as u16, 1.0).width;
+        let x = (d.x + f32::from(d.src.w) / 2.0 - view.min_x) * self.scale - w / 2.0;
+        let y = (d.y - view.min_y) * self.scale - 2.0;
+        hud.text(label, x.round(), y.round(), size, GHOST_LABEL);
+    }
+
+    /// Draw each blast's ring of reach (world camera set): a ring spreading out to
+    /// [`KEG_RADIUS`], what the blast catches, fading over [`RING_FRAMES`] frames from the
+    /// frame it went off; `frame` is now.
+    pub fn draw_rings(&self, rings: &[(f32, f32, u64)], frame: u64) {
+        for &(x, y, at) in rings {
+            let t = frame.saturating_sub(at) as f32 / RING_FRAMES as f32;
+            if t >= 1.0 {
+                continue;
+            }
+            // Out fast, then slowing at the edge of the reach, where it stays as it fades.
+            let spread = 1.0 - (1.0 - (2.0 * t).min(1.0)).powi(2);
+            let r = KEG_RADIUS * (0.3 + 0.7 * spread);
+            let fade = 1.0 - t;
+            draw_circle(x, y, r, Color::new(1.0, 0.55, 0.2, 0.18 * fade));
+            draw_circle_lines(x, y, r, 2.5, Color::new(1.0, 0.85, 0.45, 0.9 * fade));
+        }
+    }
+
+    /// Queue the strength marks ([`strength`]) of the crates the last world pass drew in `view`
+    /// (kegs, whose hit lights a fuse, and crates breaking apart have none).
+    pub fn queue_strength(&self, sim: &Sim, view: &Aabb, hud: &mut Hud) {
+        let world = sim.world();
+        for &(_, _, entity, d) in &self.sprites {
+            let Some(c) = world.get::<Crate>(entity) else {
+                continue;
+            };
+            if world.get::<Keg>(entity).is_some() || world.get::<Exploding>(entity).is_some() {
+                continue;
+            }
+            let sprite = Rect::new(
+                (d.x - view.min_x) * self.scale,
+                (d.y - view.min_y) * self.scale,
+                f32::from(d.src.w) * self.scale,
+                f32::from(d.src.h) * self.scale,
+            );
+            strength::queue(hud, sprite, c.health, self.scale);
         }
     }
 }
@@ -298,6 +379,19 @@ mod tests {
     fn clip(camera: &Camera2D, x: f32, y: f32) -> Vec2 {
         let p = camera.matrix() * vec4(x, y, 0.0, 1.0);
         vec2(p.x / p.w, p.y / p.w)
+    }
+
+    #[test]
+    fn a_small_room_is_drawn_at_the_largest_whole_scale_that_fits() {
+        let room = (16.0 * TILE, 10.0 * TILE);
+        // 640 x 360 under a 40 px bar: 640 / 256 = 2.5 and 320 / 160 = 2.
+        assert_eq!(zoom_for(room, (640.0, 320.0), 360.0), 2.0);
+        // 1280 x 720: 15 tiles tall gives 3, the room fits at 4.
+        assert_eq!(zoom_for(room, (1280.0, 680.0), 720.0), 4.0);
+        // A room larger than the screen: the 15-tile rule.
+        let big = (80.0 * TILE, 68.0 * TILE);
+        assert_eq!(zoom_for(big, (1280.0, 680.0), 720.0), 3.0);
+        assert_eq!(zoom_for(big, (200.0, 60.0), 100.0), 1.0);
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! room-cleared screen, the best time and the campaign's progress.
 
 use super::app_state::App;
+use super::audio::Sfx;
 use super::flow::level_key;
+use super::ghost;
 use super::screens::{Cleared, Ending};
 use crate::campaign::medals::Medal;
+use crate::records::settings::GhostRun;
 use crate::replay::{Recorder, ReplayError};
 use crate::window::ui::ink;
 
@@ -87,6 +90,24 @@ impl App {
         let can_save_replay = self.run.recording.on_clear(sim);
         let file = level_key(&self.run.path);
         let previous_best = self.records.best.best(&file);
+        let award = self.run.par.and_then(|par| par.medal(time));
+        let award_before = self
+            .run
+            .par
+            .zip(previous_best)
+            .and_then(|(par, best)| par.medal(best));
+        // Medals compare best first (author first): a new one is better than the old (or the first).
+        let rank = |a: Option<Medal>| a.map_or(usize::MAX, |m| m as usize);
+        let new_award = award.is_some() && rank(award) < rank(award_before);
+        let new_best = previous_best.is_none_or(|best| time < best);
+        let counted = !self.run.playtest_unsaved;
+        self.juice
+            .sounds
+            .play(if counted && (new_award || new_best) {
+                Sfx::Sting
+            } else {
+                Sfx::Clear
+            });
         self.run.cleared = Some(Cleared {
             time,
             previous_best,
@@ -98,6 +119,9 @@ impl App {
             unlocked: None,
             ending: None,
             in_campaign: self.records.campaign.position(&file).is_some(),
+            award,
+            new_award: counted && new_award,
+            at_frame: self.frames.frame,
         });
         self.save_record();
         if self.run.playtest_unsaved {
@@ -106,15 +130,34 @@ impl App {
         }
         self.note_progress(&file);
         let best = &mut self.records.best;
-        let saved = match best.record(&file, time) {
-            Ok(outcome) if outcome.new_best => best.save(),
-            Ok(_) => Ok(()),
-            Err(e) => Err(e),
+        let (saved, new_best) = match best.record(&file, time) {
+            Ok(outcome) if outcome.new_best => (best.save(), true),
+            Ok(_) => (Ok(()), false),
+            Err(e) => (Err(e), false),
         };
         if let Err(e) = saved {
             self.warn(format!("best time not saved: {e}"));
         }
+        if new_best {
+            self.keep_best_run();
+        }
         self.note_ending(&file);
+    }
+
+    /// A new best time: keep its run for the ghost to race (`best/` in the data directory).
+    fn keep_best_run(&mut self) {
+        let data_dir = ghost::data_dir(self.script.is_some());
+        let path = ghost::recording_path(
+            GhostRun::Best,
+            &self.run.path,
+            &self.config.dirs.levels,
+            data_dir.as_deref(),
+        );
+        if let Some(path) = path
+            && let Err(e) = self.run.recording.save_best(&path)
+        {
+            self.warn(format!("best run not kept for the ghost: {e}"));
+        }
     }
 
     /// A clear of the campaign's last level: the ending, with the medals and the total of the
@@ -145,12 +188,24 @@ impl App {
                 .ok()
                 .and_then(|l| l.par);
             match par.and_then(|p| p.medal(best)) {
-                Some(Medal::Gold) => ending.gold += 1,
+                Some(Medal::Author | Medal::Gold) => ending.gold += 1,
                 Some(Medal::Silver) => ending.silver += 1,
                 Some(Medal::Bronze) => ending.bronze += 1,
                 None => {}
             }
         }
+        ending.awards = campaign
+            .levels()
+            .iter()
+            .map(|level| {
+                let best = self.records.best.best(level)?;
+                let path = self.config.dirs.levels.join(level);
+                let par = crate::level::load(&path, &self.config.atlas.crate_skins())
+                    .ok()?
+                    .par?;
+                par.medal(best)
+            })
+            .collect();
         if let Some(c) = &mut self.run.cleared {
             c.ending = Some(ending);
         }

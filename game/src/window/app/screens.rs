@@ -10,8 +10,9 @@ use crate::atlas::FrameRect;
 use crate::campaign::medals::{Medal, Par};
 use crate::input::menu::SettingsRow;
 use crate::records::clock;
-use crate::records::settings::Settings;
+use crate::records::settings::{GhostRun, Settings};
 use crate::sim::GameState;
+use crate::sim::tuning::BURN_STEPS;
 use crate::window::ui::{Hud, ink};
 
 /// Height of the HUD bar along the top of the screen, in screen pixels. The camera keeps the
@@ -41,8 +42,11 @@ pub fn hud_bar(
         icons: renderer.icons(),
         name: level_name,
         crates: format!("{} / {}", state.crates_left, state.crates_total),
+        // The slot's widest value: as many crates left as there are.
+        crates_most: format!("{} / {}", state.crates_total, state.crates_total),
         coins: state.score.to_string(),
         clock: clock(time),
+        burns: state.burns,
         par: par.and_then(|p| time_to_beat(p, time)),
         status,
     };
@@ -68,7 +72,7 @@ pub fn hud_bar(
 /// One item of the HUD bar as drawn, in the scripted report.
 #[derive(Clone, Debug, Serialize)]
 pub struct BarItem {
-    /// What it shows: `level`, `crates`, `coins`, `clock`, `par` or `keys`.
+    /// What it shows: `level`, `crates`, `coins`, `clock`, `burns`, `par` or `keys`.
     pub item: &'static str,
     /// Its text.
     pub text: String,
@@ -157,18 +161,28 @@ struct BarFacts<'a> {
     icons: Icons,
     name: &'a str,
     crates: String,
+    crates_most: String,
     coins: String,
     clock: String,
+    /// Burns (blasts that caught the player), each 2 s on the clock: shown only once there is
+    /// one, right of the clock.
+    burns: u32,
     /// The best medal the run can still earn, and its time.
     par: Option<(Medal, u64)>,
     status: &'a str,
 }
 
-/// One piece of an item: an icon or a run of text.
+/// One piece of an item: an icon, a run of text, or a figure in a slot of fixed width.
 #[derive(Clone, Debug)]
 enum Piece {
     Icon(FrameRect, f32),
     Text(String, f32, Color),
+    /// A figure that changes as the game goes on (crates left, coins, the clock), and the
+    /// longest value it shows: its slot is as wide as that with every digit the widest, so what
+    /// follows never moves when a digit narrows or a count loses one.
+    Figure(String, String, f32, Color),
+    /// A medal icon of this face colour, this tall.
+    Medal(Color, f32),
 }
 
 impl Piece {
@@ -177,8 +191,29 @@ impl Piece {
             // The icon and the space after it.
             Self::Icon(_, size) => size + 8.0,
             Self::Text(text, size, _) => measure_text(text, None, *size as u16, 1.0).width,
+            Self::Figure(text, most, size, _) => slot_width(text, most, *size),
+            Self::Medal(_, size) => crate::window::ui::medal_width(*size),
         }
     }
+}
+
+/// The width at `size` of the slot of a figure showing `text`, whose longest value is `most`:
+/// `most` with each digit the widest digit.
+fn slot_width(text: &str, most: &str, size: f32) -> f32 {
+    let widest = ('0'..='9')
+        .max_by(|a, b| {
+            let w =
+                |c: &char| measure_text(c.encode_utf8(&mut [0; 4]), None, size as u16, 1.0).width;
+            w(a).total_cmp(&w(b))
+        })
+        .unwrap_or('0');
+    let template: String = most
+        .chars()
+        .map(|c| if c.is_ascii_digit() { widest } else { c })
+        .collect();
+    measure_text(&template, None, size as u16, 1.0)
+        .width
+        .max(measure_text(text, None, size as u16, 1.0).width)
 }
 
 /// One item of the bar as laid out: the space before it and its pieces.
@@ -206,7 +241,12 @@ impl Item {
                     renderer.draw_icon(*icon, left, y, *s);
                     (top, bottom) = (top.min(y), bottom.max(y + s));
                 }
-                Piece::Text(t, s, color) => {
+                Piece::Medal(face, s) => {
+                    let y = (HUD_BAR - s) / 2.0 - 1.0;
+                    crate::window::ui::draw_medal(left, y, *s, *face);
+                    (top, bottom) = (top.min(y), bottom.max(y + s));
+                }
+                Piece::Text(t, s, color) | Piece::Figure(t, _, s, color) => {
                     // One baseline for every size, so smaller text stays in line.
                     let base = HUD_BAR / 2.0 + 8.0;
                     draw_text(t, left.round(), base, *s, *color);
@@ -242,39 +282,60 @@ impl BarFacts<'_> {
     fn items(&self, s: &Squeeze) -> Option<Vec<Item>> {
         let size = s.size;
         let icon = size * 1.25;
-        let counted = |what, icon_frame: Option<FrameRect>, word: &str, figure: &str, lead| {
-            let mut pieces = vec![match icon_frame {
-                Some(frame) => Piece::Icon(frame, icon),
-                None => Piece::Text(word.to_owned(), size, ink::DIM),
-            }];
-            pieces.push(Piece::Text(figure.to_owned(), size, ink::TEXT));
-            Item { what, lead, pieces }
-        };
+        let counted =
+            |what, icon_frame: Option<FrameRect>, word: &str, figure: &str, most: &str| {
+                let mut pieces = vec![match icon_frame {
+                    Some(frame) => Piece::Icon(frame, icon),
+                    None => Piece::Text(word.to_owned(), size, ink::DIM),
+                }];
+                let figure = Piece::Figure(figure.to_owned(), most.to_owned(), size, ink::TEXT);
+                pieces.push(figure);
+                let lead = s.gap;
+                Item { what, lead, pieces }
+            };
         let mut items = vec![
             counted(
                 "crates",
                 self.icons.crate_icon,
                 "Crates ",
                 &self.crates,
-                s.gap,
+                &self.crates_most,
             ),
-            counted("coins", self.icons.coin, "Coins ", &self.coins, s.gap),
+            // Two digits of coins before the slot grows.
+            counted("coins", self.icons.coin, "Coins ", &self.coins, "00"),
             Item {
                 what: "clock",
                 lead: s.gap,
-                pieces: vec![Piece::Text(self.clock.clone(), size, ink::TEXT)],
+                pieces: vec![Piece::Figure(
+                    self.clock.clone(),
+                    self.clock.clone(),
+                    size,
+                    ink::TEXT,
+                )],
             },
         ];
+        if self.burns > 0 {
+            let penalty = self.burns as u64 * BURN_STEPS / 60;
+            items.push(Item {
+                what: "burns",
+                lead: 10.0,
+                pieces: vec![Piece::Text(format!("+{penalty}s burnt"), size, ink::ERROR)],
+            });
+        }
         if let Some((medal, steps)) = self.par {
+            // The time to beat, called one, and the medal it earns.
             let label = if s.medal_name {
-                format!("{} {}", medal.name(), clock(steps))
+                format!("beat {} for {}", clock(steps), medal.name())
             } else {
                 clock(steps)
             };
             items.push(Item {
                 what: "par",
                 lead: 14.0,
-                pieces: vec![Piece::Text(label, size, medal_ink(medal))],
+                pieces: vec![
+                    Piece::Medal(medal_ink(medal), icon),
+                    Piece::Text(label, size, medal_ink(medal)),
+                ],
             });
         }
         if s.keys {
@@ -334,10 +395,7 @@ impl BarFacts<'_> {
 
 /// The best medal a run whose clock reads `time` can still earn, and its par time.
 pub fn time_to_beat(par: Par, time: u64) -> Option<(Medal, u64)> {
-    Medal::ALL
-        .into_iter()
-        .map(|m| (m, par.time(m)))
-        .find(|&(_, t)| time <= t)
+    par.medals().find(|&(_, t)| time <= t)
 }
 
 /// One level on the title screen.
@@ -374,6 +432,7 @@ impl TitleEntry {
 /// The colour a medal is drawn in.
 pub fn medal_ink(medal: Medal) -> Color {
     match medal {
+        Medal::Author => Color::new(0.45, 0.95, 0.85, 1.0),
         Medal::Gold => Color::new(1.0, 0.8, 0.2, 1.0),
         Medal::Silver => Color::new(0.78, 0.82, 0.88, 1.0),
         Medal::Bronze => Color::new(0.85, 0.55, 0.3, 1.0),
@@ -389,7 +448,13 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
         .iter()
         .filter(|e| e.campaign)
         .partition(|e| e.problem.is_none());
-    let count = |m: Medal| campaign.iter().filter(|e| e.medal() == Some(m)).count();
+    // An author medal is a gold one too, in this count.
+    let count = |m: Medal| {
+        campaign
+            .iter()
+            .filter(|e| e.medal().map(|won| won.max(Medal::Gold)) == Some(m))
+            .count()
+    };
     let cleared: Vec<u64> = campaign.iter().filter_map(|e| e.best).collect();
     let mut problems: Vec<(&str, usize)> = Vec::new();
     for problem in unplayable.iter().filter_map(|e| e.problem) {
@@ -419,6 +484,79 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
                 .fold(0, |total: u64, &t| total.saturating_add(t))
         )
     )
+}
+
+/// One piece of a line of text and medals.
+#[derive(Clone, Debug)]
+enum Span {
+    Text(String, Color),
+    Medal(Color),
+}
+
+/// Queue `spans` as one line centred on the screen, text `size` pixels with its baseline at
+/// `y`, each medal a little taller than the text.
+fn centered_spans(hud: &mut Hud, spans: &[Span], y: f32, size: f32) {
+    let icon = size * 1.2;
+    let width_of = |span: &Span| match span {
+        Span::Text(t, _) => measure_text(t, None, size as u16, 1.0).width,
+        Span::Medal(_) => crate::window::ui::medal_width(icon),
+    };
+    let total: f32 = spans.iter().map(width_of).sum();
+    let mut x = ((screen_width() - total) / 2.0).max(4.0);
+    for span in spans {
+        match span {
+            Span::Text(t, color) => hud.text(t.clone(), x, y, size, *color),
+            Span::Medal(face) => hud.medal(x, y + size * 0.2 - icon, icon, *face),
+        }
+        x += width_of(span);
+    }
+}
+
+/// Queue the title's totals: a medal icon before each medal's count, then the levels cleared
+/// and their total time ([`title_total`]'s figures).
+fn title_totals(hud: &mut Hud, entries: &[TitleEntry], y: f32, size: f32) {
+    let text = title_total(entries);
+    let counts = Medal::ALL.map(|m| {
+        entries
+            .iter()
+            .filter(|e| e.campaign && e.problem.is_none() && e.medal() == Some(m))
+            .count()
+    });
+    // The part after the medal counts: "cleared N of M, total T".
+    let rest = text
+        .split_once("cleared")
+        .map_or_else(String::new, |(_, r)| format!("cleared{r}"));
+    let mut spans = Vec::new();
+    for (medal, n) in Medal::ALL.into_iter().zip(counts) {
+        spans.push(Span::Medal(medal_ink(medal)));
+        spans.push(Span::Text(format!("{n}    "), ink::TEXT));
+    }
+    spans.push(Span::Text(format!("  {rest}"), ink::TEXT));
+    centered_spans(hud, &spans, y, size);
+}
+
+/// Queue the line that says what the medals are, with their icons, before any is won.
+fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
+    let wide = screen_width() >= 900.0;
+    let mut spans: Vec<Span> = Medal::ALL
+        .into_iter()
+        .filter(|&m| m != Medal::Author)
+        .map(|m| Span::Medal(medal_ink(m)))
+        .collect();
+    let medals = if wide {
+        " clear a room within its par times (the HUD shows the next to beat)      "
+    } else {
+        " beat the par times      "
+    };
+    spans.push(Span::Text(medals.to_owned(), ink::DIM));
+    spans.push(Span::Medal(medal_ink(Medal::Author)));
+    let author = if wide {
+        " beat the author's best run"
+    } else {
+        " beat the author"
+    };
+    spans.push(Span::Text(author.to_owned(), ink::DIM));
+    centered_spans(hud, &spans, y, size);
 }
 
 /// Where the title screen's parts go on a screen of this size.
@@ -456,8 +594,9 @@ impl TitleLayout {
         let line = size * 1.35;
         let top = head_y + heading * 0.55 + if big { 40.0 } else { 16.0 };
         let width = 720.0_f32.min(w - 24.0);
-        // The totals line, a notice's slot (see [`notices`]) and the keys line.
-        let bottom_space = if big { 146.0 } else { 100.0 };
+        // The totals line, the medals' legend, a notice's slot (see [`notices`]) and the
+        // keys line.
+        let bottom_space = if big { 172.0 } else { 118.0 };
         Self {
             h,
             big,
@@ -472,8 +611,9 @@ impl TitleLayout {
 }
 
 /// Queue the title screen: the game's name, the level list with best times and medals (a
-/// locked level says so), the medal count and total time, the keys.
-pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
+/// locked level says so), the medal count and total time, what the medals are, the keys (with
+/// the ghost to race, `ghost`).
+pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize, ghost: GhostRun) {
     let l = TitleLayout::heading(hud);
     // Only as many rows as fit; the list scrolls to keep the selection in view.
     let first = selected.saturating_sub(l.rows - 1);
@@ -546,14 +686,14 @@ pub fn title(hud: &mut Hud, entries: &[TitleEntry], selected: usize) {
     } else {
         below
     };
+    let small = if l.big { 22.0 } else { 18.0 };
+    title_totals(hud, entries, below + l.size * 1.2, small);
+    medal_legend(hud, below + l.size * 1.2 + small * 1.5, small * 0.85);
     hud.centered(
-        title_total(entries),
-        below + l.size * 1.2,
-        if l.big { 22.0 } else { 18.0 },
-        ink::TEXT,
-    );
-    hud.centered(
-        "Up / Down choose    Enter play    O settings    F1 keys    Esc quit",
+        format!(
+            "Up / Down choose   Enter play   G ghost: {}   O settings   F1 keys   Esc quit",
+            ghost.word()
+        ),
         l.h - if l.big { 30.0 } else { 12.0 },
         if l.big { 22.0 } else { 16.0 },
         ink::DIM,
@@ -622,11 +762,13 @@ fn title_row(
     let bw = measure_text(&right.0, None, size as u16, 1.0).width;
     hud.text(right.0, x + width - bw - 16.0, y + size, size, right.1);
     if let Some(medal) = entry.medal() {
-        let label = medal.name().to_uppercase();
-        let mw = measure_text(&label, None, size as u16, 1.0).width;
-        let mx =
-            x + width - 16.0 - measure_text("0:00.00", None, size as u16, 1.0).width - 20.0 - mw;
-        hud.text(label, mx, y + size, size, medal_ink(medal));
+        let icon = size * 1.1;
+        let mx = x + width
+            - 16.0
+            - measure_text("0:00.00", None, size as u16, 1.0).width
+            - 12.0
+            - crate::window::ui::medal_width(icon);
+        hud.medal(mx, y + size * 1.15 - icon, icon, medal_ink(medal));
     }
 }
 
@@ -653,6 +795,12 @@ pub struct Cleared {
     pub ending: Option<Ending>,
     /// Whether the level is one of the campaign's (a sandbox level has no next level).
     pub in_campaign: bool,
+    /// The award this run won, and whether it is better than the best time's before it (a
+    /// new medal to celebrate).
+    pub award: Option<Medal>,
+    pub new_award: bool,
+    /// The frame the room was cleared on: the celebration's clock.
+    pub at_frame: u64,
 }
 
 /// What the ending screen shows, after the campaign's last level.
@@ -667,6 +815,8 @@ pub struct Ending {
     pub bronze: usize,
     /// The best times added up, in steps.
     pub total: u64,
+    /// Each campaign level's award, in order (`None`: not cleared, or no medal).
+    pub awards: Vec<Option<Medal>>,
 }
 
 /// Who made the game, on the ending screen.
@@ -676,27 +826,82 @@ const CREDITS: [&str; 3] = [
     "art and sound generated by gen-assets; made with macroquad, puffin and egui",
 ];
 
-/// Queue the ending screen: the campaign done, its medals and total time, and the credits.
-pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending) {
+/// Confetti over the ending, `age` frames in: pieces in the medals' colours falling and
+/// swaying, each from its own place (a hash of its number), forever.
+fn confetti(hud: &mut Hud, age: u64) {
+    let (w, h) = (screen_width(), screen_height());
+    let colours = [
+        medal_ink(Medal::Gold),
+        medal_ink(Medal::Silver),
+        medal_ink(Medal::Bronze),
+        medal_ink(Medal::Author),
+        ink::GOOD,
+    ];
+    for i in 0u64..90 {
+        let seed = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+        let x0 = (seed % 1000) as f32 / 1000.0 * w;
+        let speed = 1.0 + (seed / 1000 % 7) as f32 * 0.4;
+        let fall = (age as f32 * speed + (seed % 997) as f32) % (h + 40.0) - 20.0;
+        let sway = ((age as f32 * 0.05 + i as f32).sin()) * 18.0;
+        let size = (8.0 + (seed % 7) as f32) * if h >= 600.0 { 1.0 } else { 0.7 };
+        let c = colours[(i % colours.len() as u64) as usize];
+        hud.panel(Rect::new(x0 + sway, fall, size, size * 0.6), c);
+    }
+}
+
+/// Queue the ending screen, `age` frames after the last clear: confetti, the campaign done,
+/// a medal for each level, the medals' count and total time, and the credits.
+pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
     let (w, h) = (screen_width(), screen_height());
     let k = if h >= 600.0 { 1.0 } else { 0.6 };
     let small = if w < 900.0 { 14.0 } else { 20.0 };
     hud.panel(Rect::new(0.0, h * 0.14, w, h * 0.74), ink::PANEL);
-    hud.centered("The campaign is done!", h * 0.25, 64.0 * k, ink::GOLD);
+    confetti(hud, age);
+    // The title grows in over the first half second.
+    let grow = pop(age).min(1.0);
+    hud.centered(
+        "The campaign is done!",
+        h * 0.25,
+        (64.0 * k * grow).max(1.0),
+        ink::GOLD,
+    );
+    // One medal a level, popping in one after another (an empty ring for a level without).
+    let icon = 34.0 * k;
+    let step = (icon * 1.1).min((w - 40.0) / e.awards.len().max(1) as f32);
+    let left = (w - step * e.awards.len() as f32) / 2.0;
+    for (i, award) in e.awards.iter().enumerate() {
+        let x = left + step * i as f32;
+        let y = h * 0.355 - icon / 2.0;
+        let age_here = age.saturating_sub(20 + 6 * i as u64);
+        match award {
+            Some(a) if age >= 20 + 6 * i as u64 => {
+                let s = icon * pop(age_here);
+                hud.medal(x + (icon - s) * 0.4, y + (icon - s) / 2.0, s, medal_ink(*a));
+            }
+            _ => hud.panel(
+                Rect::new(x + icon * 0.2, y + icon * 0.45, icon * 0.4, icon * 0.4),
+                Color::new(0.3, 0.3, 0.35, 1.0),
+            ),
+        }
+    }
     hud.centered(
         format!("Last room {}", clock(c.time)),
-        h * 0.32,
+        h * 0.31,
         28.0 * k,
         ink::TEXT,
     );
-    hud.centered(
-        format!(
-            "{} gold   {} silver   {} bronze",
-            e.gold, e.silver, e.bronze
-        ),
-        h * 0.41,
-        40.0 * k,
-        ink::GOLD,
+    centered_spans(
+        hud,
+        &[
+            Span::Medal(medal_ink(Medal::Gold)),
+            Span::Text(format!("{} gold     ", e.gold), ink::GOLD),
+            Span::Medal(medal_ink(Medal::Silver)),
+            Span::Text(format!("{} silver     ", e.silver), ink::GOLD),
+            Span::Medal(medal_ink(Medal::Bronze)),
+            Span::Text(format!("{} bronze", e.bronze), ink::GOLD),
+        ],
+        h * 0.43,
+        36.0 * k,
     );
     hud.centered(
         format!(
@@ -751,17 +956,69 @@ fn capitalised(word: &str) -> String {
     })
 }
 
-/// Queue the room-cleared screen.
-pub fn cleared(hud: &mut Hud, c: &Cleared) {
+/// How big a medal that has just been won is, `age` frames after: it pops up past its size and
+/// settles (1.0) within half a second.
+pub fn pop(age: u64) -> f32 {
+    let t = age as f32 / 12.0;
+    if t < 1.0 {
+        1.25 * t
+    } else {
+        1.0 + 0.25 * (2.0 - t).max(0.0)
+    }
+}
+
+/// Queue the won medal over the cleared screen's title, popping in `age` frames after the
+/// clear, with sparks flying out of it while it is new.
+fn celebrate(hud: &mut Hud, award: Medal, new: bool, centre: (f32, f32), size: f32, age: u64) {
+    let grown = size * pop(age);
+    hud.medal(
+        centre.0 - grown * 0.4,
+        centre.1 - grown / 2.0,
+        grown,
+        medal_ink(award),
+    );
+    if !new || age > 60 {
+        return;
+    }
+    // Sparks: eight, flying out and fading over a second.
+    let t = age as f32 / 60.0;
+    for i in 0..8 {
+        let angle = i as f32 * std::f32::consts::TAU / 8.0 + t;
+        let r = size * (0.5 + 1.2 * t);
+        let (x, y) = (centre.0 + r * angle.cos(), centre.1 + r * angle.sin());
+        let spark = size * 0.12 * (1.0 - t);
+        let c = medal_ink(award);
+        hud.panel(
+            Rect::new(x - spark / 2.0, y - spark / 2.0, spark, spark),
+            Color::new(c.r, c.g, c.b, 1.0 - t),
+        );
+    }
+}
+
+/// Queue the room-cleared screen, `age` frames after the clear (its celebration moves).
+pub fn cleared(hud: &mut Hud, c: &Cleared, age: u64) {
     if let Some(e) = &c.ending {
-        ending(hud, c, e);
+        ending(hud, c, e, age);
         return;
     }
     let (w, h) = (screen_width(), screen_height());
     let big = h >= 600.0;
     let k = if big { 1.0 } else { 0.7 };
     hud.panel(Rect::new(0.0, h * 0.22, w, h * 0.56), ink::PANEL);
-    hud.centered("Room cleared!", h * 0.32, 64.0 * k, ink::GOLD);
+    let title = if c.new_award {
+        "New medal!"
+    } else {
+        "Room cleared!"
+    };
+    hud.centered(title, h * 0.32, 64.0 * k, ink::GOLD);
+    if let Some(award) = c.award {
+        let tw = measure_text(title, None, (64.0 * k) as u16, 1.0).width;
+        let size = 72.0 * k;
+        let centre = ((w - tw) / 2.0 - size * 0.7, h * 0.32 - 20.0 * k);
+        celebrate(hud, award, c.new_award, centre, size, age);
+        let right = ((w + tw) / 2.0 + size * 0.7, centre.1);
+        celebrate(hud, award, c.new_award, right, size, age);
+    }
     hud.centered(
         format!("Time {}", clock(c.time)),
         h * 0.40,
@@ -815,7 +1072,7 @@ fn cleared_keys(c: &Cleared) -> String {
     if c.in_campaign {
         keys.push_str("      N  next level");
     }
-    keys.push_str("      T  title");
+    keys.push_str("      T  title      G  ghost");
     if c.can_save_replay && c.saved_replay.is_none() {
         keys.push_str("      V  save replay");
     }
@@ -1030,12 +1287,15 @@ mod tests {
             unlocked: None,
             ending: None,
             in_campaign: true,
+            award: None,
+            new_award: false,
+            at_frame: 0,
         };
         assert!(super::cleared_keys(&cleared).contains("N  next level"));
         cleared.in_campaign = false;
         assert_eq!(
             super::cleared_keys(&cleared),
-            "R  play again      T  title",
+            "R  play again      T  title      G  ghost",
             "a sandbox level has no next level"
         );
     }

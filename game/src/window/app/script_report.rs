@@ -62,6 +62,9 @@ pub struct ScriptReport {
     /// The player's position in world pixels (the centre of its box), with a level on: with
     /// `view` and `scale`, where it is on the screen.
     pub player: Option<[f32; 2]>,
+    /// The ghost's player, as drawn: its sprite's box `[x, y, w, h]` in world pixels and which
+    /// run it replays, while one races the player.
+    pub ghost: Option<([f32; 4], &'static str)>,
     /// The debug panels on screen at the end (stats panel, profiler window), each as
     /// `[x, y, w, h]` in screen pixels.
     pub panels: Vec<[f32; 4]>,
@@ -233,6 +236,11 @@ impl App {
                 .and_then(|c| c.entities().first().copied())
                 .and_then(|e| sim.world().get::<Position>(e))
                 .map(|p| [p.x, p.y]),
+            ghost: self.run.ghost.as_ref().and_then(|g| {
+                let d = g.player()?;
+                let size = [f32::from(d.src.w), f32::from(d.src.h)];
+                Some(([d.x, d.y, size[0], size[1]], g.run.word()))
+            }),
             panels: self.drawing.overlay.panel_rects(),
             hint: self.drawing.hint.map(|r| [r.x, r.y, r.w, r.h]),
             hud_bar: self.drawing.bar.clone(),

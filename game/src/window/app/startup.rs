@@ -249,6 +249,7 @@ impl Juice {
             hits: EventReader::default(),
             breaks: EventReader::default(),
             blasts: EventReader::default(),
+            rings: Vec::new(),
         }
     }
 }
@@ -267,6 +268,7 @@ impl Run {
             fixed: FixedStep::default(),
             playtest_unsaved: false,
             recording: Recording::new(record),
+            ghost: None,
         }
     }
 }

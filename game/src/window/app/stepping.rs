@@ -99,7 +99,11 @@ impl App {
             self.drawing.overlay.record_step(sim, took);
             stepped.steps += 1;
             self.run.recording.record(sim);
-            self.juice.react(sim);
+            self.juice.react(sim, self.frames.frame);
+        }
+        // The ghost's own game catches up with the player's, step for step.
+        if let (Some(ghost), Some(sim)) = (&mut self.run.ghost, &self.run.sim) {
+            ghost.catch_up(sim.state().step);
         }
         let before = self.frames.steps;
         self.frames.steps += u64::from(stepped.steps);
@@ -147,8 +151,9 @@ impl App {
 }
 
 impl Juice {
-    /// After a step: its sounds, and the feel of its breaks, hits and blasts.
-    fn react(&mut self, sim: &Sim) {
+    /// After a step (on frame `frame`): its sounds, and the feel of its breaks, hits and
+    /// blasts, each blast's ring of reach.
+    fn react(&mut self, sim: &Sim, frame: u64) {
         self.cues.play_step(sim, &mut self.sounds);
         let world = sim.world();
         if self.breaks.read(world).count() > 0 {
@@ -163,11 +168,16 @@ impl Juice {
             .entities()
             .first()
             .and_then(|&p| world.get::<Position>(p).copied());
-        let nearest = self
-            .blasts
-            .read(world)
-            .filter_map(|b| player.map(|p| (b.at.x - p.x).hypot(b.at.y - p.y)))
-            .min_by(f32::total_cmp);
+        let mut nearest: Option<f32> = None;
+        for blast in self.blasts.read(world) {
+            self.rings.push((blast.at.x, blast.at.y, frame));
+            if let Some(p) = player {
+                let d = (blast.at.x - p.x).hypot(blast.at.y - p.y);
+                nearest = Some(nearest.map_or(d, |n| n.min(d)));
+            }
+        }
+        self.rings
+            .retain(|&(_, _, at)| frame.saturating_sub(at) < super::render::RING_FRAMES);
         if let Some(distance) = nearest {
             self.feel.on_blast(distance);
         }

@@ -8,6 +8,7 @@ use super::edit_session::{Drag, Session, Tool};
 use super::edit_view::CellPos;
 use crate::sim::{Aabb, TILE};
 use crate::window::app::render::Renderer;
+use crate::window::app::strength;
 use crate::window::ui::{Hud, ink};
 
 /// The selection's outline.
@@ -22,6 +23,9 @@ impl Session {
         renderer.set_world_camera(&aabb);
         self.draw_cells(renderer, &aabb);
         set_default_camera();
+        self.queue_strengths(hud, &aabb);
+        // Under the grid and the bars, as the cells they mark.
+        hud.draw();
         self.draw_grid(w, h);
         self.draw_palette(renderer, hud, h);
         self.draw_bars(hud, w, h);
@@ -57,8 +61,31 @@ impl Session {
                         // Centred on the cell, feet on its bottom edge.
                         let sx = wx + (TILE - f32::from(frame.w)) / 2.0;
                         let sy = wy + TILE - f32::from(frame.h);
-                        renderer.draw_frame_world(frame, sx, sy, WHITE);
+                        let iron = self
+                            .model
+                            .crate_strength(x, y)
+                            .is_some_and(|hits| hits >= strength::IRON_HITS);
+                        let tint = if iron { strength::IRON } else { WHITE };
+                        renderer.draw_frame_world(frame, sx, sy, tint);
                     }
+                }
+            }
+        }
+    }
+
+    /// Queue each visible crate's strength marks, as the game shows them (overrides included).
+    fn queue_strengths(&self, hud: &mut Hud, aabb: &Aabb) {
+        let (x0, y0, x1, y1) = self.visible_cells(aabb);
+        let side = TILE * self.view.scale();
+        // Marks smaller than this are noise when zoomed far out.
+        if side < 12.0 {
+            return;
+        }
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if let Some(hits) = self.model.crate_strength(x, y) {
+                    let [sx, sy, w, h] = self.view.cell_rect((i64::from(x), i64::from(y)));
+                    strength::queue(hud, Rect::new(sx, sy, w, h), hits, self.view.scale());
                 }
             }
         }

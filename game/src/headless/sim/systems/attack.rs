@@ -12,7 +12,9 @@
 //! - A crate is **hit** iff its collision box overlaps the disc (shares area with it; touching
 //!   is not enough) on a live step. Each crate takes at most one hit per swing, however many
 //!   steps it stays under the arc; every crate under the arc is hit, so one swing can hit
-//!   two or more.
+//!   two or three (an L of three around the corner the arc's centre is on).
+//! - **Walls stop the hammer** ([`TileMap::swing_reaches`]): an arc centred on a wall cell hits
+//!   nothing, and no crate is hit diagonally past two walls that meet at a corner.
 //!
 //! ```text
 //!              .-------.
@@ -27,8 +29,8 @@ use crate::sim::components::{
 };
 use crate::sim::game_events::{CrateHit, SwingStarted};
 use crate::sim::grid::{Aabb, Hit};
-use crate::sim::resources::{CollisionGrid, RoleClips};
-use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS};
+use crate::sim::resources::{CollisionGrid, RoleClips, TileMap};
+use crate::sim::tuning::{SWING_ACTIVE, SWING_RADIUS, SWING_REACH, SWING_STEPS, TILE};
 
 /// Scratch buffers kept between runs; the swing's own state (its arc, the crates it hit) is the
 /// player's [`Swing`] component, which the state hash covers.
@@ -83,10 +85,21 @@ impl ecs::System for Attack {
                 .resource::<CollisionGrid>()
                 .0
                 .query(&bounds, &mut self.hits);
+            let map = world.resource::<TileMap>();
+            self.hits.retain(|hit| {
+                let (x, y) = (
+                    hit.aabb.min_x + hit.aabb.max_x,
+                    hit.aabb.min_y + hit.aabb.max_y,
+                );
+                let cell = (
+                    (x / 2.0 / TILE).floor() as i32,
+                    (y / 2.0 / TILE).floor() as i32,
+                );
+                hit.aabb.overlaps_disc(centre.x, centre.y, SWING_RADIUS)
+                    && map.swing_reaches(centre.x, centre.y, cell.0, cell.1)
+            });
             for hit in &self.hits {
-                let covered = hit.aabb.overlaps_disc(centre.x, centre.y, SWING_RADIUS);
-                let new = covered
-                    && world.has::<Crate>(hit.entity)
+                let new = world.has::<Crate>(hit.entity)
                     && world
                         .get::<Swing>(e)
                         .is_some_and(|s| !s.hit.contains(&hit.entity));

@@ -10,7 +10,8 @@
 //!   beats one crate alone, and a plain crate beside an iron one shares its swings;
 //! - lighting a keg is worth every hit its chain deals (each keg in a blast's reach goes off
 //!   too), so kegs go first, what a burning chain is about to break is left alone, and a
-//!   stance in a pending blast's reach costs the stun;
+//!   stance in a pending blast's reach costs the stun and the burn, and a bot in a burning
+//!   chain's reach first walks out of it;
 //! - a coin is worth a second off the clock, about three swings, so a near one is picked up on
 //!   the way, and one within half a second's walk is picked up before the last crate's swing
 //!   (the clock stops there).
@@ -32,8 +33,8 @@ use crate::level::Tile;
 use crate::sim::components::{Coin, Crate, Facing, Fuse, Keg, Player, Position, Stunned};
 use crate::sim::resources::{BotPlan, COIN_BONUS_STEPS, GameState, Input, TileMap};
 use crate::sim::tuning::{
-    KEG_DAMAGE, KEG_RADIUS, PLAYER_HALF, PLAYER_SPEED, STUN_STEPS, SWING_COOLDOWN, SWING_RADIUS,
-    SWING_REACH, TILE,
+    BURN_STEPS, KEG_DAMAGE, KEG_RADIUS, PLAYER_HALF, PLAYER_SPEED, STUN_STEPS, SWING_COOLDOWN,
+    SWING_RADIUS, SWING_REACH, TILE,
 };
 
 // The weights below were tuned on the campaign (each level's time with each of a few values;
@@ -53,8 +54,9 @@ const COIN_WORTH: f32 = COIN_BONUS_STEPS as f32 / SWING_COOLDOWN as f32 / 2.0;
 /// How deep inside the arc a planned hit must be, in pixels: the step of walking that turns
 /// the player (1.5 px) cannot make it miss.
 const HIT_MARGIN: f32 = 2.0;
-/// What standing in a pending blast's reach costs, in steps: the stun, and the walk back.
-const BLAST_RISK_STEPS: f32 = STUN_STEPS as f32 + 15.0;
+/// What standing in a pending blast's reach costs, in steps: the stun, the walk back and the
+/// burn on the clock.
+const BLAST_RISK_STEPS: f32 = STUN_STEPS as f32 + 15.0 + BURN_STEPS as f32;
 /// Offsets of a stance from its cell's centre, on each axis: a 4 px lattice, which includes the
 /// seams between cells (-8).
 const OFFSETS: [i32; 4] = [-8, -4, 0, 4];
@@ -310,6 +312,17 @@ impl Bot {
                 }
             })
         };
+        // In a burning chain's reach: out of it first, to the nearest cell it does not reach.
+        if in_blast(from.x, from.y) {
+            let safe = self.order.iter().map(|&c| c as usize).find(|&c| {
+                let (x, y) = cell_centre(c, w);
+                !in_blast(x as f32, y as f32)
+            });
+            if let Some(safe) = safe {
+                self.walk(plan, map, from, s, safe, cell_centre(safe, w));
+                return;
+            }
+        }
         // Crates still to break by hand or by a keg not yet lit, when few are left (finding
         // the last swing, before which near coins are picked up).
         let state = world.resource::<GameState>();
@@ -430,8 +443,23 @@ impl Bot {
         };
         plan.target = Some(choice.target);
         plan.face = choice.face;
-        let mut cells = vec![choice.stand];
-        let mut at = choice.cell;
+        self.walk(plan, map, from, s, choice.cell, choice.stand);
+    }
+
+    /// Set `plan`'s path: from `from` (in cell `s`) through the search's cells to `cell`, and
+    /// on to the spot `stand` in it.
+    fn walk(
+        &self,
+        plan: &mut BotPlan,
+        map: &TileMap,
+        from: Position,
+        s: usize,
+        cell: usize,
+        stand: (i32, i32),
+    ) {
+        let w = map.width as i32;
+        let mut cells = vec![stand];
+        let mut at = cell;
         loop {
             cells.push(cell_centre(at, w));
             if at == s {
@@ -524,7 +552,7 @@ fn arc_hits(map: &TileMap, ax: f32, ay: f32, hit: &mut impl FnMut(usize, Entity)
             let (x0, y0) = (x as f32 * TILE, y as f32 * TILE);
             let dx = (x0 - ax).max(ax - (x0 + TILE)).max(0.0);
             let dy = (y0 - ay).max(ay - (y0 + TILE)).max(0.0);
-            if dx * dx + dy * dy < r * r {
+            if dx * dx + dy * dy < r * r && map.swing_reaches(ax, ay, x, y) {
                 hit(i, e);
             }
         }

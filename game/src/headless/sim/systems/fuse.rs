@@ -8,7 +8,8 @@
 //!   [`KEG_CHAIN_FUSE_STEPS`] (12-step) fuse, so a field of kegs goes off as a wave. A lit
 //!   keg's fuse burns on unchanged.
 //! - The player in range is thrown away from the keg at [`KNOCKBACK_SPEED`] (whatever it was
-//!   walking at; throws add up) and [`Stunned`] for [`STUN_STEPS`]; a blast never kills.
+//!   walking at; throws add up) and [`Stunned`] for [`STUN_STEPS`]; a blast never kills, but
+//!   while the room's clock runs it burns: [`BURN_STEPS`](crate::sim::tuning::BURN_STEPS) (2 s) on the clock.
 //! - A blast reaches each entity once, however many grid cells it spans; two blasts in the
 //!   same step each reach it once. Crates already exploding are out of reach.
 //!
@@ -19,7 +20,7 @@ use ecs::{Entity, SystemEntities, World};
 use crate::sim::components::{Crate, Fuse, Player, Position, Stunned, Velocity};
 use crate::sim::game_events::KegExploded;
 use crate::sim::grid::{Aabb, Hit};
-use crate::sim::resources::CollisionGrid;
+use crate::sim::resources::{CollisionGrid, GameState};
 use crate::sim::tuning::{
     KEG_CHAIN_FUSE_STEPS, KEG_DAMAGE, KEG_RADIUS, KNOCKBACK_SPEED, STUN_STEPS,
 };
@@ -112,4 +113,8 @@ fn throw(world: &mut World, target: Entity, from: Position) {
     }
     let steps = stunned.map_or(STUN_STEPS, |s| s.steps.max(STUN_STEPS));
     let _ = world.insert(target, Stunned { steps });
+    let state = world.resource_mut::<GameState>();
+    if state.cleared_at.is_none() {
+        state.burns += 1;
+    }
 }
