@@ -321,6 +321,18 @@ impl Overlay {
         ProfilerWindow::beside(ProfilerWindow::rect(side, top, self.profiler.bottom), stats)
     }
 
+    /// Work out the panels' figures again when they are due: before the frame's first
+    /// drawing that reads them, so that every panel of a frame shows the same ones.
+    fn refresh_if_due(&mut self) {
+        if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
+            self.shown = self.steps.figures();
+            self.since_refresh = 0;
+            if let Some((_, stale)) = &mut self.profiler_ran {
+                *stale = true;
+            }
+        }
+    }
+
     /// The overlay's own median cost per frame, each part apart.
     fn own_cost(&self) -> OwnCost {
         let [views, stats, profiler] = self.own_us.each_ref().map(median);
@@ -342,14 +354,6 @@ impl Overlay {
             self.steps.record_frame(cost.frame_ms, cost.update_ms);
         }
         self.since_refresh += 1;
-        // Refreshed at the start of a frame's drawing, never between two panels.
-        if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
-            self.shown = self.steps.figures();
-            self.since_refresh = 0;
-            if let Some((_, stale)) = &mut self.profiler_ran {
-                *stale = true;
-            }
-        }
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
@@ -368,6 +372,7 @@ impl Overlay {
     pub fn draw_world_views(&mut self, sim: &Sim, view: &Aabb, scale: f32, hud: &mut Hud) {
         puffin::profile_function!();
         let started = Instant::now();
+        self.refresh_if_due();
         let thin = 1.0 / scale;
         let world = sim.world();
         if self.views.is_on(View::Profiler) {
@@ -463,6 +468,7 @@ impl Overlay {
     /// Without the stats panel, a pinned F7 comparison and compare mode's line (F8) go in a
     /// banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
+        self.refresh_if_due();
         if !self.views.is_on(View::Stats) {
             let lines = self.banner_lines();
             self.banner_rect = self.banner_top(&lines).map(|y| {
@@ -501,6 +507,7 @@ impl Overlay {
             return;
         }
         let started = Instant::now();
+        self.refresh_if_due();
         self.profiler_top = top;
         let below: Vec<Rect> = self.banner_rect.into_iter().chain(hint).collect();
         self.profiler.bottom = ProfilerWindow::bottom(self.profiler.side, top, &below);
