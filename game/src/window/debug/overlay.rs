@@ -60,7 +60,7 @@ pub struct Overlay {
     /// and at each switch: both panels show the same figures, they hold still long enough to
     /// be read, and the medians are not sorted again for every line that shows one.
     shown: StepFigures,
-    /// Frames since `shown` was refreshed.
+    /// Frames drawn with a level since `shown` was refreshed.
     since_refresh: u32,
     /// The profiler window's rectangle when egui last ran it, and whether its figures have
     /// been refreshed since.
@@ -321,8 +321,7 @@ impl Overlay {
         ProfilerWindow::beside(ProfilerWindow::rect(side, top, self.profiler.bottom), stats)
     }
 
-    /// Work out the panels' figures again when they are due: before the frame's first
-    /// drawing that reads them, so that every panel of a frame shows the same ones.
+    /// Work out the panels' figures again when they are due (see `draw_world_views`).
     fn refresh_if_due(&mut self) {
         if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
             self.shown = self.steps.figures();
@@ -353,7 +352,6 @@ impl Overlay {
         if cost.playing {
             self.steps.record_frame(cost.frame_ms, cost.update_ms);
         }
-        self.since_refresh += 1;
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
@@ -372,6 +370,9 @@ impl Overlay {
     pub fn draw_world_views(&mut self, sim: &Sim, view: &Aabb, scale: f32, hud: &mut Hud) {
         puffin::profile_function!();
         let started = Instant::now();
+        // The first drawing of a frame that reads the figures: the one place they are counted
+        // and refreshed, so every panel of the frame shows the same ones.
+        self.since_refresh += 1;
         self.refresh_if_due();
         let thin = 1.0 / scale;
         let world = sim.world();
@@ -468,7 +469,6 @@ impl Overlay {
     /// Without the stats panel, a pinned F7 comparison and compare mode's line (F8) go in a
     /// banner at the bottom.
     pub fn draw_panels(&mut self, sim: &Sim, fps: f32, top: f32, hud: &mut Hud) {
-        self.refresh_if_due();
         if !self.views.is_on(View::Stats) {
             let lines = self.banner_lines();
             self.banner_rect = self.banner_top(&lines).map(|y| {
@@ -507,7 +507,6 @@ impl Overlay {
             return;
         }
         let started = Instant::now();
-        self.refresh_if_due();
         self.profiler_top = top;
         let below: Vec<Rect> = self.banner_rect.into_iter().chain(hint).collect();
         self.profiler.bottom = ProfilerWindow::bottom(self.profiler.side, top, &below);
