@@ -29,6 +29,7 @@ mod specs_peer;
 mod workload;
 
 use std::hint::black_box;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -43,7 +44,10 @@ Usage: peer-bench [--quick] [--order O[,O...]] [--n N[,N...]] [--groups G[,G...]
   --n N,...      only these entity counts (default 10000,100000,1000000)
   --groups G,... only these fragmentations: the entities spread over G archetypes, 1 to 100
                  (default 1,20,100)
-  --results F    also write the full tables to F (markdown), the load average at the end
+  --results F    also write a summary to F (markdown: the worst ratios, the targets missed
+                 counted by kind, the command, the load average at start and end) and
+                 every cell to F with the extension .tsv (tab-separated, one row per
+                 library per cell)
   --floor-gap    instead of the matrix: the ecs reader split into delivery and lookups beside
                  the hand-kept list's, at N >= 100,000 in one archetype, k >= 1,000
   -h, --help     this text
@@ -153,7 +157,13 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                 )?;
             }
             "--results" => {
-                options.results = Some(args.next().ok_or("--results needs a file name")?);
+                let file = args.next().ok_or("--results needs a file name")?;
+                if Path::new(&file).extension().is_some_and(|e| e == "tsv") {
+                    return Err(format!(
+                        "--results: {file:?} would be overwritten by its own .tsv data"
+                    ));
+                }
+                options.results = Some(file);
             }
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
@@ -436,11 +446,11 @@ fn main() -> ExitCode {
         print!("{}", floor_gap(&options));
         return ExitCode::SUCCESS;
     }
+    let load_start = load_average();
     eprintln!(
-        "peer-bench: {} rounds, {:?} measured per library per cell; load average {} at start",
-        effort.rounds,
-        effort.budget,
-        load_average()
+        "peer-bench: {} rounds, {:?} measured per library per cell; load average {load_start} \
+         at start",
+        effort.rounds, effort.budget,
     );
     let started = Instant::now();
 
@@ -496,29 +506,29 @@ fn main() -> ExitCode {
             print_tables(&mut tables, groups, order, &names, &of_cell);
         }
     }
-    let summary = summary(&rows);
-    let misses = misses(&rows);
     print!("{tables}");
-    println!("\n{summary}\n{misses}");
+    println!("\n{}\n{}", summary(&rows), misses(&rows));
     if let Some(path) = &options.results {
-        let command: Vec<String> = std::env::args().skip(1).collect();
-        let text = format!(
-            "# Peer bench: the change-detection matrix\n\n\
-             Produced by `cargo run --release --manifest-path ecs/peer-bench/Cargo.toml -- {}`. \
-             Medians per frame; an empty `Instant` interval takes {}, included in every figure. \
-             The columns are described in `ecs/peer-bench/README.md`; flecs reads inside its \
-             writes (an `OnSet` observer), so its reader column is only the hand-over and \
-             flecs is compared by whole frame.\n\n## Summary\n\n{summary}\n{misses}\n\
-             ## Full tables\n{tables}\n\
-             Load average {load} at the end of the run ({:.0} s, on {} cores).\n",
-            command.join(" "),
-            duration(floor),
-            started.elapsed().as_secs_f64(),
-            std::thread::available_parallelism().map_or(0, |n| n.get()),
-        );
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("peer-bench: cannot write {path}: {e}");
-            return ExitCode::FAILURE;
+        let run = Run {
+            command: std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+            load_start,
+            load_end: load,
+            seconds: started.elapsed().as_secs_f64(),
+            cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
+            timer_floor: floor,
+        };
+        let data = Path::new(path).with_extension("tsv");
+        let data_name = data
+            .file_name()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        for (file, text) in [
+            (data.as_path(), results_data(&rows, &names)),
+            (Path::new(path), results_markdown(&rows, &run, &data_name)),
+        ] {
+            if let Err(e) = std::fs::write(file, text) {
+                eprintln!("peer-bench: cannot write {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
         }
     }
     ExitCode::SUCCESS
@@ -648,36 +658,175 @@ fn summary(rows: &[Row]) -> String {
     out
 }
 
-/// Every target a cell misses (see [`Row::targets`]), one line each.
-fn misses(rows: &[Row]) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for row in rows {
-        for (what, ratio, bound) in row.targets() {
+/// A target a cell misses (see [`Row::targets`]).
+struct Miss<'a> {
+    row: &'a Row,
+    what: &'static str,
+    ratio: f64,
+    bound: f64,
+}
+
+impl Miss<'_> {
+    fn bound(&self) -> &'static str {
+        if self.bound == FLOOR_TARGET {
+            "≤ 1.25"
+        } else {
+            "< 1.0"
+        }
+    }
+
+    fn cell(&self) -> String {
+        format!(
+            "N = {}, {}, {}, k = {}",
+            grouped(self.row.n),
+            archetypes(self.row.groups),
+            self.row.order.name(),
+            grouped(self.row.k)
+        )
+    }
+}
+
+/// The targets of every row, each with whether it is met.
+fn targets(rows: &[Row]) -> impl Iterator<Item = (Miss<'_>, bool)> {
+    rows.iter().flat_map(|row| {
+        row.targets().into_iter().map(move |(what, ratio, bound)| {
             let met = if bound == FLOOR_TARGET {
                 ratio <= bound
             } else {
                 ratio < bound
             };
-            if !met {
-                count += 1;
-                out += &format!(
-                    "- {what} = {} (target {}) at N = {}, {}, {}, k = {}\n",
-                    sig3(ratio),
-                    if bound == FLOOR_TARGET {
-                        "≤ 1.25"
-                    } else {
-                        "< 1.0"
-                    },
-                    grouped(row.n),
-                    archetypes(row.groups),
-                    row.order.name(),
-                    grouped(row.k),
-                );
+            (
+                Miss {
+                    row,
+                    what,
+                    ratio,
+                    bound,
+                },
+                met,
+            )
+        })
+    })
+}
+
+/// Every target a cell misses, one line each.
+fn misses(rows: &[Row]) -> String {
+    let missed: Vec<Miss<'_>> = targets(rows)
+        .filter(|(_, met)| !met)
+        .map(|(m, _)| m)
+        .collect();
+    let mut out = format!("Targets missed: {}.\n\n", missed.len());
+    for m in &missed {
+        out += &format!(
+            "- {} = {} (target {}) at {}\n",
+            m.what,
+            sig3(m.ratio),
+            m.bound(),
+            m.cell()
+        );
+    }
+    out
+}
+
+/// The targets missed, counted by kind, each kind with its worst cells.
+fn misses_by_kind(rows: &[Row]) -> String {
+    const WORST: usize = 3;
+    let mut kinds: Vec<(&'static str, &'static str, usize, Vec<Miss<'_>>)> = Vec::new();
+    for (miss, met) in targets(rows) {
+        let at = match kinds.iter().position(|(what, ..)| *what == miss.what) {
+            Some(at) => at,
+            None => {
+                kinds.push((miss.what, miss.bound(), 0, Vec::new()));
+                kinds.len() - 1
             }
+        };
+        kinds[at].2 += 1;
+        if !met {
+            kinds[at].3.push(miss);
         }
     }
-    format!("Targets missed: {count}.\n\n{out}")
+    let total: usize = kinds.iter().map(|(.., missed)| missed.len()).sum();
+    let mut out = format!(
+        "## Targets missed: {total}\n\n| target | missed, of cells | worst |\n|---|---:|---|\n"
+    );
+    for (what, bound, cells, mut missed) in kinds {
+        missed.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
+        let worst: Vec<String> = missed
+            .iter()
+            .take(WORST)
+            .map(|m| format!("{} ({})", sig3(m.ratio), m.cell()))
+            .collect();
+        out += &format!(
+            "| {what} {bound} | {} of {cells} | {} |\n",
+            missed.len(),
+            if worst.is_empty() {
+                "–".to_owned()
+            } else {
+                worst.join("; ")
+            }
+        );
+    }
+    out
+}
+
+/// How a run went, for the head of the results file.
+struct Run {
+    command: String,
+    load_start: String,
+    load_end: String,
+    seconds: f64,
+    cores: usize,
+    /// Median of an empty `Instant` interval, in nanoseconds.
+    timer_floor: f64,
+}
+
+/// The `--results` file: the command and the load, the summary, the targets missed by kind,
+/// and a link to `data` (every cell).
+fn results_markdown(rows: &[Row], run: &Run, data: &str) -> String {
+    format!(
+        "# Peer bench: the change-detection matrix\n\n\
+         `cargo run --release --manifest-path ecs/peer-bench/Cargo.toml -- {}`: {:.0} s on {} \
+         cores, load average {} at the start and {} at the end. Medians per frame; an empty \
+         `Instant` interval takes {}, included in every figure. Ratios are `ecs` over the peer, \
+         below 1 where `ecs` is faster; compare within this run only. The columns and targets \
+         are described in [README.md](README.md); flecs reads inside its writes (an `OnSet` \
+         observer), so it is compared by whole frame.\n\n\
+         Every cell, one row per library (N, archetypes, order, k, reader and frame medians, \
+         ratios): [{data}]({data}).\n\n\
+         ## Summary: the worst ratio over the write orders\n\n{}\n{}",
+        run.command,
+        run.seconds,
+        run.cores,
+        run.load_start,
+        run.load_end,
+        duration(run.timer_floor),
+        summary(rows),
+        misses_by_kind(rows),
+    )
+}
+
+/// Every cell of the matrix as tab-separated values: one row per library per cell, times in
+/// nanoseconds, and the ratios of `ecs` to that library.
+fn results_data(rows: &[Row], names: &[&str]) -> String {
+    let mut out = String::from(
+        "peer\tn\tgroups\torder\tk\treader_median_ns\tframe_median_ns\t\
+         ecs_reader_ratio\tecs_frame_ratio\n",
+    );
+    for row in rows {
+        for (p, (name, m)) in names.iter().zip(&row.medians).enumerate() {
+            out += &format!(
+                "{name}\t{}\t{}\t{}\t{}\t{:.0}\t{:.0}\t{:.4}\t{:.4}\n",
+                row.n,
+                row.groups,
+                row.order.name(),
+                row.k,
+                m.read,
+                m.frame,
+                row.reader(ECS, p),
+                row.frame(ECS, p),
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -780,6 +929,87 @@ mod tests {
         assert!(args(&["--groups", "101"]).is_err());
         assert!(args(&["--groups", "20", "--n", "10"]).is_err());
         assert_eq!(args(&["--groups", "1,7"]).unwrap().unwrap().groups, [1, 7]);
+    }
+
+    /// The full matrix with `ecs` at twice every peer's time: every target missed.
+    fn all_missed() -> Vec<Row> {
+        let mut rows = Vec::new();
+        for n in SIZES {
+            for groups in GROUPS {
+                for order in Order::ALL {
+                    for k in changed_counts(n) {
+                        let mut medians = vec![
+                            Medians {
+                                read: 1_234.5,
+                                frame: 98_765.4,
+                            };
+                            8
+                        ];
+                        medians[ECS] = Medians {
+                            read: 2_469.0,
+                            frame: 197_530.8,
+                        };
+                        rows.push(Row {
+                            n,
+                            groups,
+                            order,
+                            k,
+                            medians,
+                        });
+                    }
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn the_results_file_stays_small_and_the_data_holds_every_cell() {
+        let rows = all_missed();
+        let run = Run {
+            command: "--results ecs/peer-bench/RESULTS.md".to_owned(),
+            load_start: "10.52".to_owned(),
+            load_end: "11.07".to_owned(),
+            seconds: 543.0,
+            cores: 2,
+            timer_floor: 20.0,
+        };
+        let markdown = results_markdown(&rows, &run, "RESULTS.tsv");
+        assert!(
+            markdown.len() <= 7_000,
+            "{} bytes:\n{markdown}",
+            markdown.len()
+        );
+        let missed = targets(&rows).filter(|(_, met)| !met).count();
+        assert!(missed > 500, "{missed}");
+        assert!(markdown.contains(&format!("## Targets missed: {missed}\n")));
+        assert!(markdown.contains("[RESULTS.tsv](RESULTS.tsv)"));
+        assert!(markdown.contains("load average 10.52 at the start and 11.07 at the end"));
+        assert!(markdown.contains("| 1,000,000 | 100 |"), "{markdown}");
+
+        let names = peers(100, 1).iter().map(|p| p.name()).collect::<Vec<_>>();
+        let data = results_data(&rows, &names);
+        let lines: Vec<&str> = data.lines().collect();
+        assert_eq!(lines.len(), 1 + rows.len() * names.len());
+        assert!(lines.iter().all(|l| l.split('\t').count() == 9));
+        assert_eq!(
+            lines[1],
+            "ecs\t10000\t1\tascending\t0\t2469\t197531\t1.0000\t1.0000"
+        );
+        assert_eq!(
+            lines[2],
+            "bevy_ecs\t10000\t1\tascending\t0\t1234\t98765\t2.0000\t2.0000"
+        );
+    }
+
+    #[test]
+    fn a_results_file_named_tsv_is_refused() {
+        let args = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
+        assert!(args(&["--results", "out.tsv"]).is_err());
+        assert_eq!(
+            args(&["--results", "out.md"]).unwrap().unwrap().results,
+            Some("out.md".to_owned())
+        );
     }
 
     #[test]

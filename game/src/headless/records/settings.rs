@@ -290,10 +290,11 @@ pub fn to_text(s: &Settings) -> String {
 }
 
 /// Every setting's key, as the file writes it.
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 9] = [
     "sound",
     "volume",
     "shake",
+    "reduce_flashing",
     "hit_stop",
     "fullscreen",
     "music",
@@ -314,6 +315,7 @@ fn copy(from: &Settings, to: &mut Settings, key: &str) {
         "sound" => to.sound = from.sound,
         "volume" => to.volume = from.volume,
         "shake" => to.shake = from.shake,
+        "reduce_flashing" => to.reduce_flashing = from.reduce_flashing,
         "hit_stop" => to.hit_stop = from.hit_stop,
         "fullscreen" => to.fullscreen = from.fullscreen,
         "music" => to.music = from.music,
@@ -430,6 +432,25 @@ mod tests {
             parse_line(line, &mut back).unwrap();
         }
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn every_setting_a_player_changes_is_kept_in_the_file() {
+        let dir =
+            std::env::temp_dir().join(format!("crate-room-settings-kept-{}", std::process::id()));
+        let store = Store::at(&dir);
+        let (mut file, _) = SettingsFile::load(&store, Overrides::default());
+        file.change(|s| {
+            s.reduce_flashing = true;
+            s.music = 30;
+            s.ghost = GhostRun::Gold;
+        })
+        .unwrap();
+        let (again, _) = SettingsFile::load(&store, Overrides::default());
+        let kept = again.saved().clone();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(kept.reduce_flashing, "reduce flashing is kept");
+        assert_eq!((kept.music, kept.ghost), (30, GhostRun::Gold));
     }
 
     #[test]

@@ -538,7 +538,7 @@ fn title_totals(hud: &mut Hud, entries: &[TitleEntry], y: f32, size: f32) {
 /// Queue the line that says what the medals are, with their icons, before any is won.
 fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
     let wide = screen_width() >= 900.0;
-    let mut spans: Vec<Span> = Medal::ALL
+    let mut spans: Vec<Span> = Medal::PAR
         .into_iter()
         .filter(|&m| m != Medal::Author)
         .map(|m| Span::Medal(medal_ink(m)))
@@ -551,7 +551,7 @@ fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
     spans.push(Span::Text(medals.to_owned(), ink::DIM));
     spans.push(Span::Medal(medal_ink(Medal::Author)));
     let author = if wide {
-        " beat the author's best run"
+        " match the author time, the best route known"
     } else {
         " beat the author"
     };
