@@ -7,6 +7,7 @@
 mod common;
 
 mod architecture;
+mod assets_shipped;
 mod cli;
 mod cli_outputs;
 mod data_files_damaged;

@@ -20,7 +20,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 pub const ROOT: &str = "/crate-room";
 
 /// The files built into the game: `assets/` and `levels/` as the repository has them, paths
-/// relative to [`ROOT`].
+/// relative to [`ROOT`] (but the music loop, synthesised at first use).
 const SHIPPED: &[(&str, &[u8])] = &[
     (
         "assets/atlas.png",
@@ -65,10 +65,6 @@ const SHIPPED: &[(&str, &[u8])] = &[
     (
         "assets/sfx/sting.wav",
         include_bytes!("../../../../assets/sfx/sting.wav"),
-    ),
-    (
-        "assets/music/loop.wav",
-        include_bytes!("../../../../assets/music/loop.wav"),
     ),
     (
         "levels/campaign.txt",
@@ -143,10 +139,17 @@ static FILES: Mutex<Option<Files>> = Mutex::new(None);
 fn files() -> MutexGuard<'static, Option<Files>> {
     let mut guard = FILES.lock().unwrap_or_else(PoisonError::into_inner);
     if guard.is_none() {
-        let bytes = SHIPPED
+        let mut bytes: BTreeMap<PathBuf, Vec<u8>> = SHIPPED
             .iter()
             .map(|(path, bytes)| (Path::new(ROOT).join(path), bytes.to_vec()))
             .collect();
+        // The music loop is synthesised here rather than built in: the same bytes as
+        // `assets/music/loop.wav` (which `gen-assets` writes with the same function), without
+        // its 0.6 MB in the download.
+        bytes.insert(
+            Path::new(ROOT).join("assets").join(crate::sfx::MUSIC_FILE),
+            crate::art::synth::generate_music(),
+        );
         *guard = Some(Files {
             bytes,
             written: Vec::new(),

@@ -60,7 +60,7 @@ pub struct Overlay {
     /// and at each switch: both panels show the same figures, they hold still long enough to
     /// be read, and the medians are not sorted again for every line that shows one.
     shown: StepFigures,
-    /// Frames since `shown` was refreshed.
+    /// Frames drawn with a level since `shown` was refreshed.
     since_refresh: u32,
     /// The profiler window's rectangle when egui last ran it, and whether its figures have
     /// been refreshed since.
@@ -321,6 +321,17 @@ impl Overlay {
         ProfilerWindow::beside(ProfilerWindow::rect(side, top, self.profiler.bottom), stats)
     }
 
+    /// Work out the panels' figures again when they are due (see `draw_world_views`).
+    fn refresh_if_due(&mut self) {
+        if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
+            self.shown = self.steps.figures();
+            self.since_refresh = 0;
+            if let Some((_, stale)) = &mut self.profiler_ran {
+                *stale = true;
+            }
+        }
+    }
+
     /// The overlay's own median cost per frame, each part apart.
     fn own_cost(&self) -> OwnCost {
         let [views, stats, profiler] = self.own_us.each_ref().map(median);
@@ -341,15 +352,6 @@ impl Overlay {
         if cost.playing {
             self.steps.record_frame(cost.frame_ms, cost.update_ms);
         }
-        self.since_refresh += 1;
-        // Refreshed at the start of a frame's drawing, never between two panels.
-        if self.since_refresh >= REFRESH_FRAMES || self.shown.phase.steps == 0 {
-            self.shown = self.steps.figures();
-            self.since_refresh = 0;
-            if let Some((_, stale)) = &mut self.profiler_ran {
-                *stale = true;
-            }
-        }
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
@@ -368,6 +370,10 @@ impl Overlay {
     pub fn draw_world_views(&mut self, sim: &Sim, view: &Aabb, scale: f32, hud: &mut Hud) {
         puffin::profile_function!();
         let started = Instant::now();
+        // The first drawing of a frame that reads the figures: the one place they are counted
+        // and refreshed, so every panel of the frame shows the same ones.
+        self.since_refresh += 1;
+        self.refresh_if_due();
         let thin = 1.0 / scale;
         let world = sim.world();
         if self.views.is_on(View::Profiler) {
