@@ -3,7 +3,7 @@
 //! The source tree is in three layers:
 //!
 //! - [`headless`]: everything that runs without a window: the simulation, levels, the level
-//!   editor's model, replays, input, the player's records, the campaign and the run-time asset
+//!   editor's model, replays, input, the player's data files, the campaign and the run-time asset
 //!   tables. It never touches macroquad or egui. Its modules are re-exported here, so a path is
 //!   `crate::sim`, not `crate::headless::sim`.
 //! - [`window`]: the only code that opens a window, draws, plays sound or reads the keyboard:
@@ -17,7 +17,7 @@ pub mod headless;
 pub mod window;
 
 pub use headless::{
-    atlas, background_loader, campaign, editor, feel, fsutil, input, level, output, records,
+    atlas, background_loader, campaign, editor, feel, fsutil, input, level, output, player_data,
     replay, sfx, sim, sim_run, text_lines, tool_io,
 };
 pub(crate) use headless::{game_data, paths, raster};

@@ -8,9 +8,9 @@ use crate::common;
 use std::path::Path;
 
 use common::TempDir;
-use game::records::progress::Progress;
-use game::records::settings::{KEYS, Overrides, SettingsFile, to_text};
-use game::records::{BestTimes, MAX_DAMAGED_FILES, MAX_STEPS, RecordsError, Store};
+use game::player_data::progress::Progress;
+use game::player_data::settings::{KEYS, Overrides, SettingsFile, to_text};
+use game::player_data::{BestTimes, MAX_DAMAGED_FILES, MAX_STEPS, RecordsError, Store};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 

@@ -9,9 +9,9 @@ use std::process::{Command, Stdio};
 
 use common::TempDir;
 use common::process::{Running, TOOL_LIMIT};
-use game::records::progress::Progress;
-use game::records::settings::{Overrides, SettingsFile};
-use game::records::{BestTimes, ENV_VAR, Store};
+use game::player_data::progress::Progress;
+use game::player_data::settings::{Overrides, SettingsFile};
+use game::player_data::{BestTimes, ENV_VAR, Store};
 
 /// How many games clear levels at once.
 const GAMES: usize = 4;

@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::TempDir;
-use game::records::Store;
-use game::records::progress::Progress;
+use game::player_data::Store;
+use game::player_data::progress::Progress;
 
 #[test]
 fn a_damaged_line_costs_only_itself_and_is_moved_aside_at_the_next_save() {

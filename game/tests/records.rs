@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use common::TempDir;
 
-use game::records::{
+use game::player_data::{
     BestTimes, DAMAGED_FILE_NAME, ENV_VAR, FILE_NAME, MAX_FILE_BYTES, MAX_LEVELS, MAX_NAME_BYTES,
     Outcome, RecordsError, Store,
 };
@@ -281,7 +281,7 @@ fn a_full_table_of_the_longest_names_saves_to_a_file_that_loads() {
     for i in 0..MAX_LEVELS {
         // Quotes and backslashes double when escaped: the longest possible lines.
         let name = format!("{i:04}{}", "\"\\".repeat((MAX_NAME_BYTES - 4) / 2));
-        best.record(&name, game::records::MAX_STEPS).unwrap();
+        best.record(&name, game::player_data::MAX_STEPS).unwrap();
     }
     best.save().unwrap();
     assert!(std::fs::metadata(store.path()).unwrap().len() <= MAX_FILE_BYTES);
@@ -363,13 +363,13 @@ fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
     let temp = TempDir::new("records-fifo");
     let dir = &temp.0;
     let made = std::process::Command::new("mkfifo")
-        .arg(dir.join(game::records::FILE_NAME))
+        .arg(dir.join(game::player_data::FILE_NAME))
         .status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("skipping: mkfifo is not available");
         return;
     }
-    let (best, problem) = game::records::BestTimes::load(&game::records::Store::at(dir));
+    let (best, problem) = game::player_data::BestTimes::load(&game::player_data::Store::at(dir));
     assert!(best.is_empty());
     let problem = problem.expect("reported").to_string();
     assert!(problem.contains("best_times.txt"), "{problem}");
@@ -378,7 +378,7 @@ fn a_fifo_in_place_of_the_file_is_an_error_not_a_hang() {
 #[test]
 fn every_damaged_file_is_kept_numbered_up_to_a_bound() {
     let store = store_with("damaged-twice", b"first damage\n");
-    for n in 1..=game::records::MAX_DAMAGED_FILES + 2 {
+    for n in 1..=game::player_data::MAX_DAMAGED_FILES + 2 {
         let damage = format!("damage number {n}\n");
         std::fs::write(store.path(), &damage).unwrap();
         let (mut best, problem) = BestTimes::load(&store);
@@ -402,7 +402,7 @@ fn every_damaged_file_is_kept_numbered_up_to_a_bound() {
         }
         // The best-times file and at most MAX_DAMAGED_FILES damaged ones.
         assert!(
-            kept.len() <= game::records::MAX_DAMAGED_FILES + 1,
+            kept.len() <= game::player_data::MAX_DAMAGED_FILES + 1,
             "{kept:?}"
         );
     }

@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::TempDir;
-use game::records::Store;
-use game::records::settings::{Overrides, SettingsFile};
+use game::player_data::Store;
+use game::player_data::settings::{Overrides, SettingsFile};
 
 #[test]
 fn a_damaged_line_keeps_its_default_and_the_rest_is_read() {

@@ -7,9 +7,9 @@ use crate::common;
 
 use common::{TempDir, record_bot_run};
 use game::input::InputScript;
-use game::records::progress::Progress;
-use game::records::settings::{Overrides, SettingsFile};
-use game::records::{BestTimes, Store};
+use game::player_data::progress::Progress;
+use game::player_data::settings::{Overrides, SettingsFile};
+use game::player_data::{BestTimes, Store};
 use game::replay::Replay;
 
 /// `text` as an editor might save it: with a BOM, with lone CRs, and both.

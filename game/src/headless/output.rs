@@ -40,7 +40,7 @@ pub enum Output {
 struct OwnFiles {
     assets: Option<PathBuf>,
     levels: Option<PathBuf>,
-    store: Option<crate::records::Store>,
+    store: Option<crate::player_data::Store>,
 }
 
 impl OwnFiles {
@@ -49,7 +49,7 @@ impl OwnFiles {
         OwnFiles {
             assets: dirs.as_ref().and_then(|d| real(&d.assets)),
             levels: dirs.as_ref().and_then(|d| real(&d.levels)),
-            store: crate::records::Store::locate().ok(),
+            store: crate::player_data::Store::locate().ok(),
         }
     }
 }
@@ -117,7 +117,7 @@ pub fn check(path: &Path, output: Output, inputs: &[&Path]) -> Result<(), WriteE
         }
     }
     if let Some(store) = &own.store
-        && crate::records::is_data_file(store, path)
+        && crate::player_data::is_data_file(store, path)
     {
         return refuse(format!(
             "it is one of the game's own files in its data folder {}; choose another file",

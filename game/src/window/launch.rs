@@ -14,10 +14,10 @@ use anyhow::anyhow;
 
 use crate::game_data::GameData;
 use crate::input::{InputSource, InputSpec};
-use crate::records::settings::Overrides;
+use crate::player_data::settings::Overrides;
 use crate::replay::{self, Replay};
 use crate::tool_io::{check_output_arg, print_out};
-use crate::window::app::{self, PlayOptions};
+use crate::window::app::{self, RunConfig};
 use crate::window::display;
 use crate::window::play_args::{OnOff, PlayArgs};
 
@@ -63,7 +63,7 @@ fn play_with(args: PlayArgs, replay: Option<Replay>) -> anyhow::Result<()> {
         None => args.input.load()?,
     };
     let conf = crate::window::window_conf(args.width, args.height, args.vsync == OnOff::On);
-    let opts = play_options(args, input);
+    let opts = run_config(args, input);
     // The window owns the thread until the game ends; the game's result comes back through
     // this slot. If the window is closed, the loop never returns and the slot stays empty.
     let outcome = Rc::new(RefCell::new(None));
@@ -113,8 +113,8 @@ fn check_before_window(args: &PlayArgs) -> anyhow::Result<()> {
 }
 
 /// What the game loop is told.
-fn play_options(args: PlayArgs, input: InputSource) -> PlayOptions {
-    PlayOptions {
+fn run_config(args: PlayArgs, input: InputSource) -> RunConfig {
+    RunConfig {
         level: args.level,
         edit: args.edit.map(|path| crate::window::editor::EditStart {
             path,

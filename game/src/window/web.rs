@@ -12,8 +12,8 @@ use macroquad::miniquad;
 
 use crate::fsutil::in_memory;
 use crate::input::InputSpec;
-use crate::records::settings::Overrides;
-use crate::window::app::{self, PlayOptions};
+use crate::player_data::settings::Overrides;
+use crate::window::app::{self, RunConfig};
 use crate::window::debug::views::Views;
 use crate::window::platform;
 
@@ -60,8 +60,8 @@ async fn run() {
 /// # Errors
 /// A parameter the game does not know, or a value it cannot use, in words that say what to
 /// write instead.
-pub fn options(query: &str) -> Result<PlayOptions, String> {
-    let mut opts = PlayOptions {
+pub fn options(query: &str) -> Result<RunConfig, String> {
+    let mut opts = RunConfig {
         level: None,
         edit: None,
         seed: 1,

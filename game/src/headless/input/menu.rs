@@ -2,7 +2,7 @@
 //! and the settings menu ([`SettingsMenu`]: its rows and what each move does to the settings).
 //! The window draws them (`app/screens.rs`) and feeds them input; nothing here touches it.
 
-use crate::records::settings::{MAX_VOLUME, Settings};
+use crate::player_data::settings::{MAX_VOLUME, Settings};
 
 /// One move in a menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

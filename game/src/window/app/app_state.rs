@@ -8,23 +8,23 @@ use ecs::EventReader;
 
 use super::audio::{Cues, Sounds};
 use super::draw_probe::DrawCallProbe;
-use super::frame_times::FrameTimes;
 use super::keys::Command;
 use super::mode::Mode;
 use super::notices::Notices;
-use super::play_options::Script;
-use super::recording::Recording;
 use super::render::Renderer;
+use super::run_capture::RunCapture;
+use super::run_config::Script;
 use super::screens::Cleared;
+use super::script_timing::ScriptTiming;
 use crate::atlas::AtlasData;
 use crate::campaign::Campaign;
 use crate::campaign::medals::Par;
 use crate::feel::Feel;
 use crate::input::InputSource;
 use crate::paths::DataDirs;
-use crate::records::BestTimes;
-use crate::records::progress::Progress;
-use crate::records::settings::SettingsFile;
+use crate::player_data::BestTimes;
+use crate::player_data::progress::Progress;
+use crate::player_data::settings::SettingsFile;
 use crate::sim::game_events::{CrateBroken, CrateHit, KegExploded};
 use crate::sim::{FixedStep, Sim};
 use crate::window::debug::overlay::Overlay;
@@ -92,7 +92,7 @@ pub(super) struct Run {
     /// best time.
     pub playtest_unsaved: bool,
     /// The running game's recording.
-    pub recording: Recording,
+    pub recording: RunCapture,
     /// The recorded run raced beside it, if the settings ask for one.
     pub ghost: Option<super::ghost::Ghost>,
 }
@@ -187,7 +187,7 @@ pub(super) struct Frames {
     pub fps: f32,
     pub probe: DrawCallProbe,
     /// CPU time per frame, for the scripted report.
-    pub times: FrameTimes,
+    pub times: ScriptTiming,
 }
 
 /// The game's feel and sound, driven by the simulation's events.

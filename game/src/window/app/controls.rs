@@ -10,7 +10,7 @@ use super::mode::{Mode, Over};
 use super::playback::{self, PlaybackCommand};
 use crate::input::menu::{MenuInput, SettingsMenu};
 use crate::input::pad::PadFrame;
-use crate::records::settings::GhostRun;
+use crate::player_data::settings::GhostRun;
 use crate::window::debug::views::View;
 use crate::window::editor::Outcome;
 use crate::window::ui::ink;

@@ -9,7 +9,7 @@ use super::mode::{Mode, TitleScreen};
 use super::screens::TitleEntry;
 use crate::input::InputSource;
 use crate::level::{Level, escape_for_display};
-use crate::records::settings::GhostRun;
+use crate::player_data::settings::GhostRun;
 use crate::replay;
 use crate::sim::{FixedStep, Sim};
 use crate::window::ui::ink;

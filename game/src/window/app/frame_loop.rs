@@ -13,19 +13,19 @@ use macroquad::prelude::{
 use super::app_error::AppError;
 use super::app_state::App;
 use super::audio::{AudioThread, Sounds};
-use super::frame_times::PlayFrame;
 use super::mode::Mode;
-use super::play_options::PlayOptions;
 use super::render::Renderer;
+use super::run_config::RunConfig;
 use super::screens::HUD_BAR;
 use super::script_report::ScriptReport;
+use super::script_timing::PlayFrame;
 use super::stepping::Stepped;
 use crate::game_data::GameData;
 use crate::window::debug::overlay::{FrameCost, Overlay};
 
 /// The loop behind `app::run`.
 pub(super) async fn game_loop(
-    opts: PlayOptions,
+    opts: RunConfig,
     audio_thread: AudioThread,
 ) -> Result<Option<ScriptReport>, AppError> {
     let mut app = open(&opts, audio_thread)?;
@@ -117,7 +117,7 @@ fn echo_frame_keys(frame: u64, step: Option<u64>) {
 }
 
 /// The game as `opts` start it, with its data, atlas, texture, profiler and sounds.
-fn open(opts: &PlayOptions, audio_thread: AudioThread) -> Result<App, AppError> {
+fn open(opts: &RunConfig, audio_thread: AudioThread) -> Result<App, AppError> {
     crate::window::platform::start_profiler_clock();
     let (GameData { dirs, atlas }, image) = GameData::load_with_image()?;
     // The editor saves levels there, and into the folder of the level it is started on; a

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::atlas::AtlasData;
-use crate::records::settings::GhostRun;
+use crate::player_data::settings::GhostRun;
 use crate::replay::{self, Replay};
 use crate::sim::Sim;
 use crate::sim::components::{DrawData, Player};
@@ -79,9 +79,9 @@ impl Ghost {
 /// `$CRATE_ROOM_DATA_DIR` (as its best times do), a player's game the player's folder.
 pub fn data_dir(scripted: bool) -> Option<PathBuf> {
     if scripted {
-        crate::records::env_data_dir()
+        crate::player_data::env_data_dir()
     } else {
-        crate::records::Store::locate()
+        crate::player_data::Store::locate()
             .ok()
             .map(|store| store.dir().to_owned())
     }

@@ -17,7 +17,6 @@ mod drawing;
 mod editing;
 mod flow;
 mod frame_loop;
-pub mod frame_times;
 pub mod ghost;
 mod hot_reload;
 mod hud;
@@ -25,21 +24,22 @@ pub mod keys;
 mod mode;
 mod new_level;
 mod notices;
-mod play_options;
 pub mod playback;
 mod preferences;
-pub mod recording;
 pub mod render;
 mod results;
+pub mod run_capture;
+mod run_config;
 pub mod screens;
 pub mod screenshot;
 mod script_report;
+pub mod script_timing;
 mod startup;
 mod stepping;
 pub mod strength;
 
 pub use app_error::AppError;
-pub use play_options::PlayOptions;
+pub use run_config::RunConfig;
 pub use script_report::ScriptReport;
 
 use audio::AudioThread;
@@ -53,7 +53,7 @@ use audio::AudioThread;
 /// # Errors
 /// If the data folders, the atlas or the profile server cannot be set up, a scripted run's
 /// level does not load, or its screenshot cannot be written.
-pub fn run(opts: PlayOptions) -> impl Future<Output = Result<Option<ScriptReport>, AppError>> {
+pub fn run(opts: RunConfig) -> impl Future<Output = Result<Option<ScriptReport>, AppError>> {
     let audio_thread = AudioThread::watch();
     frame_loop::game_loop(opts, audio_thread)
 }

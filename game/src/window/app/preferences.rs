@@ -7,7 +7,7 @@ use super::app_state::App;
 use super::mode::{Mode, Over};
 use crate::feel::FeelSettings;
 use crate::input::menu::{MenuInput, MenuOutcome, SettingsMenu, SettingsRow};
-use crate::records::settings::Settings;
+use crate::player_data::settings::Settings;
 
 impl App {
     /// Make the sound, the feel and the window follow the settings.

@@ -7,7 +7,7 @@ use super::flow::level_key;
 use super::ghost;
 use super::screens::{Cleared, Ending};
 use crate::campaign::medals::Medal;
-use crate::records::settings::GhostRun;
+use crate::player_data::settings::GhostRun;
 use crate::replay::{Recorder, ReplayError};
 use crate::window::ui::ink;
 

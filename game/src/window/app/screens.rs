@@ -9,8 +9,8 @@ use super::render::{Icons, Renderer};
 use crate::atlas::FrameRect;
 use crate::campaign::medals::{Medal, Par};
 use crate::input::menu::SettingsRow;
-use crate::records::clock;
-use crate::records::settings::{GhostRun, Settings};
+use crate::player_data::clock;
+use crate::player_data::settings::{GhostRun, Settings};
 use crate::sim::GameState;
 use crate::sim::tuning::BURN_STEPS;
 use crate::window::ui::{Hud, ink};
@@ -476,7 +476,7 @@ pub fn title_total(entries: &[TitleEntry]) -> String {
         count(Medal::Bronze),
         cleared.len(),
         campaign.len(),
-        // Each best time is at most a day (`records::MAX_STEPS`); saturating all the same, so
+        // Each best time is at most a day (`player_data::MAX_STEPS`); saturating all the same, so
         // no table can make the title panic.
         clock(
             cleared

@@ -8,12 +8,12 @@ use serde::Serialize;
 
 use super::app_error::AppError;
 use super::app_state::App;
-use super::frame_times::CpuTimes;
 use super::mode::Mode;
 use super::screens::BarItem;
 use super::screenshot;
+use super::script_timing::CpuTimes;
 use crate::campaign::medals::Medal;
-use crate::records::settings::Settings;
+use crate::player_data::settings::Settings;
 use crate::sim::components::{Player, Position};
 use crate::window::editor::{EditorReport, Session};
 
@@ -97,7 +97,7 @@ pub struct ScriptReport {
     pub brightness: Option<Vec<f32>>,
     /// Each stretch of play with the dirty optimization on or off (a new one at each F7),
     /// oldest first: its frame rate and the update's share of the frame.
-    pub phases: Vec<super::frame_times::PhaseReport>,
+    pub phases: Vec<super::script_timing::PhaseReport>,
     /// CPU time per frame, update and render: medians, 99th percentiles and maxima in
     /// microseconds (`frame_us_median`, `update_us_p99`, `render_us_max`, ...), at the top level
     /// of the JSON.

@@ -11,19 +11,19 @@ use super::app_state::{
 use super::audio::{Cues, Sounds};
 use super::mode::Mode;
 use super::notices::Notices;
-use super::play_options::{PlayOptions, Script};
 use super::playback::Playback;
-use super::recording::Recording;
 use super::render::Renderer;
+use super::run_capture::RunCapture;
+use super::run_config::{RunConfig, Script};
 use super::screens::HUD_BAR;
 use crate::atlas::AtlasData;
 use crate::campaign::Campaign;
 use crate::feel::{Feel, FeelSettings};
 use crate::input::InputSource;
 use crate::paths::DataDirs;
-use crate::records::progress::Progress;
-use crate::records::settings::SettingsFile;
-use crate::records::{self, BestTimes};
+use crate::player_data::progress::Progress;
+use crate::player_data::settings::SettingsFile;
+use crate::player_data::{self, BestTimes};
 use crate::sim::FixedStep;
 use crate::window::debug::overlay::Overlay;
 use crate::window::editor::EventFeed;
@@ -50,9 +50,9 @@ struct Problems {
 impl Opened {
     /// Open the records. A scripted run (tests, CI, benchmarks) keeps them only where it is
     /// told to, so it never writes into a player's data directory.
-    fn open(opts: &PlayOptions) -> Self {
-        let in_memory = opts.frames.is_some() && records::env_data_dir().is_none();
-        if !in_memory && let Ok(store) = records::Store::locate() {
+    fn open(opts: &RunConfig) -> Self {
+        let in_memory = opts.frames.is_some() && player_data::env_data_dir().is_none();
+        if !in_memory && let Ok(store) = player_data::Store::locate() {
             // A game killed mid-save leaves its temporary file; nothing else would remove it.
             crate::fsutil::remove_stale_temporaries(store.dir());
         }
@@ -93,7 +93,7 @@ impl App {
         mut renderer: Renderer,
         overlay: Overlay,
         sounds: Sounds,
-        opts: &PlayOptions,
+        opts: &RunConfig,
     ) -> Self {
         let (campaign, campaign_problem) = Campaign::load(&dirs.levels);
         let levels = campaign.listing(&dirs.levels, &dirs.level_files());
@@ -185,7 +185,7 @@ impl App {
 
     /// The screen a run starts on: the editor (`--edit`), a level, or the title on the level
     /// played last.
-    fn open_first_screen(&mut self, opts: &PlayOptions, loader_error: Option<std::io::Error>) {
+    fn open_first_screen(&mut self, opts: &RunConfig, loader_error: Option<std::io::Error>) {
         // The title opens on the level played last.
         if let Some(last) = &self.records.settings.current().last_level {
             let path = self.config.dirs.levels.join(last);
@@ -212,7 +212,7 @@ impl App {
             self.warn(format!("best times: {problem}"));
         }
         // Without a data directory the best times said so already.
-        let no_data_dir = records::Store::locate().is_err();
+        let no_data_dir = player_data::Store::locate().is_err();
         if let Some(problem) = problems.progress.filter(|_| !no_data_dir) {
             self.warn(format!("progress: {problem}"));
         }
@@ -267,7 +267,7 @@ impl Run {
             cleared: None,
             fixed: FixedStep::default(),
             playtest_unsaved: false,
-            recording: Recording::new(record),
+            recording: RunCapture::new(record),
             ghost: None,
         }
     }

@@ -23,7 +23,7 @@ use crate::sim::Input;
 use crate::sim::Sim;
 use crate::window::platform::Instant;
 
-use super::step_costs::{STEP_WINDOW, median, push, step_micros};
+use super::costs::{STEP_WINDOW, median, push, step_micros};
 
 /// Steps the back-to-back runs take at a time: a burst's first step finds the caches cold,
 /// the rest find them as `sim`'s steps do.

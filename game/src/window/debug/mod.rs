@@ -3,9 +3,8 @@
 //! imports the game module (`app`): the game uses the debug views, never the other way round.
 
 pub mod compare;
-mod frame_cost;
+pub mod costs;
 pub mod overlay;
 mod profiler_window;
 mod stats_panel;
-pub mod step_costs;
 pub mod views;

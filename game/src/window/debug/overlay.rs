@@ -14,11 +14,10 @@ use crate::window::platform::Instant;
 use macroquad::prelude::*;
 
 use super::compare::Compare;
-pub use super::frame_cost::FrameCost;
-use super::frame_cost::HISTORY;
+pub use super::costs::FrameCost;
+use super::costs::{HISTORY, OwnCost, StepCosts, StepFigures, group, median, step_micros};
 use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
 use super::stats_panel::{OverlayFigures, comparison_lines, draw_stats};
-use super::step_costs::{OwnCost, StepCosts, StepFigures, group, median, step_micros};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::resources::{CollisionGrid, DrawDirtyLog, DrawGrid};

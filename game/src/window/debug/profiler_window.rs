@@ -6,9 +6,8 @@
 
 use macroquad::prelude::*;
 
-use super::frame_cost::{FrameCost, micros};
+use super::costs::{FrameCost, OwnCost, StepFigures, SystemRow, debug_line, micros, step_micros};
 use super::stats_panel::MARGIN;
-use super::step_costs::{OwnCost, StepFigures, SystemRow, debug_line, step_micros};
 
 /// Which side of the screen the profiler window is docked to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,10 +7,9 @@ use std::collections::VecDeque;
 
 use macroquad::prelude::*;
 
-use super::frame_cost::{FrameCost, HISTORY, micros};
+use super::costs::{FrameCost, HISTORY, OwnCost, StepFigures, debug_line, micros, step_micros};
 use super::overlay::DIRTY_INK;
 use super::profiler_window::{COMPACT_BELOW, ProfilerWindow};
-use super::step_costs::{OwnCost, StepFigures, debug_line, step_micros};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
 use crate::window::ui::{Hud, ink};

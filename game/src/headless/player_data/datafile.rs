@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fsutil::BoundedReadError;
 pub use crate::level::escape_for_display;
-use crate::records::ENV_VAR;
+use crate::player_data::ENV_VAR;
 
 /// Largest data file read; a bigger one is refused unread.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024;

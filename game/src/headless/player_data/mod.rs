@@ -40,7 +40,7 @@
 //!   memory keeps working for the session.
 //!
 //! ```
-//! use game::records::{BestTimes, Store};
+//! use game::player_data::{BestTimes, Store};
 //!
 //! let dir = std::env::temp_dir().join(format!("crate-room-doc-{}", std::process::id()));
 //! let store = Store::at(&dir);

@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 
 use crate::input::InputSource;
-use crate::records::settings::Overrides;
+use crate::player_data::settings::Overrides;
 use crate::window::debug::views::Views;
 use crate::window::editor::EditStart;
 
 /// Options of a windowed run.
 #[derive(Clone, Debug)]
-pub struct PlayOptions {
+pub struct RunConfig {
     /// Level to start with; without one the game opens on the title screen.
     pub level: Option<PathBuf>,
     /// Start in the editor on this level (`--edit`) instead.
@@ -60,7 +60,7 @@ pub(super) struct Script {
 
 impl Script {
     /// The script `opts` asks for, if any.
-    pub fn of(opts: &PlayOptions) -> Option<Self> {
+    pub fn of(opts: &RunConfig) -> Option<Self> {
         opts.frames.map(|frames| Self {
             frames,
             screenshot: opts.screenshot.clone(),

@@ -1,5 +1,5 @@
 //! Campaign progress: which levels have been cleared, kept beside the best times (in the same
-//! data directory, [`records::Store`]) in `progress.txt`, one quoted level file name per line:
+//! data directory, [`player_data::Store`]) in `progress.txt`, one quoted level file name per line:
 //!
 //! ```text
 //! # Crate Room progress: the level files cleared at least once
@@ -12,8 +12,8 @@
 //! as `progress.damaged.txt` first. Which levels a clear opens is [`crate::campaign`]'s rule.
 //!
 //! ```
-//! use game::records::progress::Progress;
-//! use game::records::Store;
+//! use game::player_data::progress::Progress;
+//! use game::player_data::Store;
 //!
 //! let dir = std::env::temp_dir().join(format!("crate-room-progress-doc-{}", std::process::id()));
 //! let store = Store::at(&dir);
@@ -30,8 +30,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::records::datafile::{self, DataFile, DataFileError, Merged, escape_for_display};
-use crate::records::{self, Store};
+use crate::player_data::datafile::{self, DataFile, DataFileError, Merged, escape_for_display};
+use crate::player_data::{self, Store};
 
 /// The file's name without `.txt`, in the data directory.
 pub const FILE_STEM: &str = "progress";
@@ -117,7 +117,7 @@ impl Progress {
     /// control characters) or a new level when the table is full; the progress is unchanged,
     /// and the caller says so: the clear is not lost silently.
     pub fn mark_cleared(&mut self, level: &str) -> Result<bool, NotKept> {
-        records::check_name(level).map_err(|reason| NotKept::BadName {
+        player_data::check_name(level).map_err(|reason| NotKept::BadName {
             name: level.to_owned(),
             reason,
         })?;
@@ -185,7 +185,7 @@ fn line_parser() -> impl FnMut(&str) -> Result<Option<String>, String> {
         if !(rest.is_empty() || rest.starts_with('#')) {
             return Err(format!("unexpected `{rest}` after the level name"));
         }
-        if name.len() > records::MAX_NAME_BYTES {
+        if name.len() > player_data::MAX_NAME_BYTES {
             return Err("the level name is longer than 255 bytes".to_owned());
         }
         count += 1;

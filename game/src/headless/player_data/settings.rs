@@ -22,8 +22,8 @@
 //! touching the file: [`SettingsFile`] keeps what the file says apart from what the run uses.
 //!
 //! ```
-//! use game::records::settings::{Overrides, SettingsFile};
-//! use game::records::Store;
+//! use game::player_data::settings::{Overrides, SettingsFile};
+//! use game::player_data::Store;
 //!
 //! let dir = std::env::temp_dir().join(format!("crate-room-settings-doc-{}", std::process::id()));
 //! let (mut file, problem) = SettingsFile::load(&Store::at(&dir), Overrides::default());
@@ -38,10 +38,10 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use crate::records::Store;
+use crate::player_data::Store;
 use std::collections::BTreeSet;
 
-use crate::records::datafile::{self, DataFile, DataFileError, Merged};
+use crate::player_data::datafile::{self, DataFile, DataFileError, Merged};
 
 /// The file's name without `.txt`, in the data directory.
 pub const FILE_STEM: &str = "settings";

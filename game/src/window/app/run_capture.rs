@@ -1,15 +1,15 @@
-//! Recording the window's runs: every run is recorded as it is played, so the room-cleared
-//! screen can save it (V), and `--record FILE` writes the current run as it goes.
+//! Capturing the window's runs as replays: every run is captured as it is played, so the
+//! room-cleared screen can save it (V), and `--record FILE` writes the current run as it goes.
 
 use std::path::{Path, PathBuf};
 
-use crate::records;
+use crate::player_data;
 use crate::replay::{self, Recorder, Replay};
 use crate::sim::Sim;
 
 /// The current run's recording and where it goes.
 #[derive(Debug, Default)]
-pub struct Recording {
+pub struct RunCapture {
     /// The current run's inputs (none while watching a replay, or when its level is unreadable).
     recorder: Option<Recorder>,
     /// `--record FILE`.
@@ -20,7 +20,7 @@ pub struct Recording {
     failure: Option<String>,
 }
 
-impl Recording {
+impl RunCapture {
     /// Record runs, writing each to `record_to` as it goes when given.
     pub fn new(record_to: Option<PathBuf>) -> Self {
         Self {
@@ -111,10 +111,10 @@ impl Recording {
     /// No cleared run, no data directory, or the file cannot be written.
     pub fn save_cleared(&self, level_path: &Path, scripted: bool) -> Result<PathBuf, String> {
         let replay = self.cleared.as_ref().ok_or("no cleared run to save")?;
-        if scripted && records::env_data_dir().is_none() {
+        if scripted && player_data::env_data_dir().is_none() {
             return Err("a scripted run saves replays only under $CRATE_ROOM_DATA_DIR".into());
         }
-        let store = records::Store::locate().map_err(|e| e.to_string())?;
+        let store = player_data::Store::locate().map_err(|e| e.to_string())?;
         let text = replay.to_text();
         let path = replay::unused_saved_path(store.dir(), level_path, replay.steps(), &text);
         if let Some(dir) = path.parent() {

@@ -19,7 +19,7 @@ use crate::sim_run::TimeHistogram;
 /// Frame, update and render times of every frame after the first (fixed-size histograms, so a
 /// scripted run of any length keeps the same memory).
 #[derive(Debug, Default)]
-pub(super) struct FrameTimes {
+pub(super) struct ScriptTiming {
     seen: u64,
     frame: TimeHistogram,
     update: TimeHistogram,
@@ -31,7 +31,7 @@ pub(super) struct FrameTimes {
     phases: Vec<PhaseTimes>,
 }
 
-/// Stretches of play [`FrameTimes`] keeps: the latest, for a session of many F7 presses.
+/// Stretches of play [`ScriptTiming`] keeps: the latest, for a session of many F7 presses.
 const MAX_PHASES: usize = 8;
 
 /// The frames of one stretch of play with the dirty optimization on or off.
@@ -46,7 +46,7 @@ struct PhaseTimes {
     step: TimeHistogram,
 }
 
-/// What one frame of play cost, for [`FrameTimes::record_play`].
+/// What one frame of play cost, for [`ScriptTiming::record_play`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PlayFrame {
     /// Whether the dirty optimization was on.
@@ -60,7 +60,7 @@ pub(super) struct PlayFrame {
     pub step: Option<Duration>,
 }
 
-impl FrameTimes {
+impl ScriptTiming {
     /// Count one frame's times. The first frame is left out: its update is the level's first
     /// step, which sees every entity as new (as `crate-room sim` reports on its own).
     pub(super) fn record(&mut self, frame: Duration, update: Duration, render: Duration) {
@@ -75,7 +75,7 @@ impl FrameTimes {
 
     /// Count the steps of the frame just recorded: `step`, the time of one in `Sim::step`, and
     /// `window`, the rest of the frame's update (sounds, feel, the replay record, the camera).
-    /// Left out on the first frame, as in [`FrameTimes::record`].
+    /// Left out on the first frame, as in [`ScriptTiming::record`].
     pub(super) fn record_steps(&mut self, step: Duration, window: Duration) {
         if self.seen > 1 {
             self.step.record(step);
@@ -84,7 +84,7 @@ impl FrameTimes {
     }
 
     /// Count a frame of play (a level running, not paused) in the stretch of its setting of
-    /// the dirty optimization. Left out on the first frame, as in [`FrameTimes::record`].
+    /// the dirty optimization. Left out on the first frame, as in [`ScriptTiming::record`].
     pub(super) fn record_play(&mut self, frame: PlayFrame) {
         if self.seen <= 1 {
             return;
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn the_first_frame_is_left_out_and_quantiles_follow_the_rest() {
-        let mut times = FrameTimes::default();
+        let mut times = ScriptTiming::default();
         let ms = Duration::from_millis;
         times.record(ms(500), ms(400), ms(100));
         for i in 1..=100 {
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn each_switch_of_the_optimization_starts_a_stretch_of_its_own() {
-        let mut times = FrameTimes::default();
+        let mut times = ScriptTiming::default();
         let ms = Duration::from_millis;
         let play = |tracking, interval, update| PlayFrame {
             tracking,
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_single_frame_reports_zeros() {
-        let mut times = FrameTimes::default();
+        let mut times = ScriptTiming::default();
         times.record(
             Duration::from_millis(3),
             Duration::ZERO,
