@@ -209,3 +209,209 @@ fn every_source_file_opens_with_a_module_doc_comment() {
         bad.join("\n")
     );
 }
+
+/// The Rust files of one crate's module tree, by module path (`sim::systems::collision`):
+/// `lib.rs` is the root (the empty path) and `mod.rs` its folder's module. Binaries' roots
+/// (`main.rs`, `bin/`) are other crates and left out.
+fn module_files(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut modules = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(src).unwrap();
+        let mut path: Vec<String> = rel
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if path == ["main"] || path.first().is_some_and(|p| p == "bin") {
+            continue;
+        }
+        if matches!(path.last().map(String::as_str), Some("mod" | "lib")) {
+            path.pop();
+        }
+        modules.push((path, f));
+    }
+    modules
+}
+
+/// The `use` paths of a Rust file outside its `#[cfg(test)]` part, each as segments with the
+/// braces expanded: `use crate::sim::{grid::Aabb, Hit};` gives `crate sim grid Aabb` and
+/// `crate sim Hit`.
+fn use_paths(text: &str) -> Vec<Vec<String>> {
+    let code: String = text
+        .split("#[cfg(test)]")
+        .next()
+        .unwrap()
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut paths = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("use ") {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + 4..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some(end) = rest.find(';') else { break };
+        expand(&rest[..end], &mut Vec::new(), &mut paths);
+        rest = &rest[end..];
+    }
+    // Paths written out in the code: `super::despawn(world, e)`.
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            let before = code[..at].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let tail = &code[at..];
+            let len = tail
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(tail.len());
+            paths.push(
+                tail[..len]
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+            );
+        }
+    }
+    paths
+}
+
+/// Expand one use tree (`a::{b, c::{d, e}}`) under `prefix` into `out`.
+fn expand(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let tree = tree.trim();
+    match tree.find('{') {
+        None => {
+            let mut path = prefix.clone();
+            let head = tree.split(" as ").next().unwrap();
+            path.extend(
+                head.split("::")
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty()),
+            );
+            out.push(path);
+        }
+        Some(open) => {
+            let depth = prefix.len();
+            prefix.extend(
+                tree[..open]
+                    .split("::")
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty()),
+            );
+            let inner = &tree[open + 1..tree.rfind('}').unwrap()];
+            let (mut level, mut start) = (0, 0);
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '{' => level += 1,
+                    '}' => level -= 1,
+                    ',' if level == 0 => {
+                        expand(&inner[start..i], prefix, out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand(&inner[start..], prefix, out);
+            prefix.truncate(depth);
+        }
+    }
+}
+
+/// Pairs of files of one crate that each `use` the other. A module and its own submodules do not
+/// count (a `mod.rs` re-exports its children, and they name their parent's items).
+fn files_importing_each_other(src: &Path) -> Vec<String> {
+    let modules = module_files(src);
+    let find = |path: &[String]| modules.iter().position(|(m, _)| m.as_slice() == path);
+    // What the crate root re-exports, by the name it is reached by (`crate::World` is
+    // `crate::world::World`, `crate::sim` is `crate::headless::sim`).
+    let root = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    let aliases: Vec<(String, Vec<String>)> = use_paths(&root)
+        .into_iter()
+        .filter(|p| p.len() > 1 && find(&p[..1]).is_some())
+        .map(|p| (p.last().unwrap().clone(), p))
+        .collect();
+    let mut edges = std::collections::BTreeSet::new();
+    for (from, (module, file)) in modules.iter().enumerate() {
+        for path in use_paths(&std::fs::read_to_string(file).unwrap()) {
+            // The module `self` names: a `mod.rs` is its folder, another file is itself.
+            let mut base: Vec<String> = module.clone();
+            let mut segs = path.as_slice();
+            match segs.first().map(String::as_str) {
+                Some("crate") => {
+                    base.clear();
+                    segs = &segs[1..];
+                }
+                Some("super") => {
+                    while segs.first().is_some_and(|s| s == "super") {
+                        base.pop();
+                        segs = &segs[1..];
+                    }
+                }
+                Some("self") => segs = &segs[1..],
+                Some(first)
+                    if find(&[module.as_slice(), &[first.to_owned()]].concat()).is_some() => {}
+                _ => continue,
+            }
+            let mut full: Vec<String> = base.into_iter().chain(segs.iter().cloned()).collect();
+            if let Some((_, target)) = aliases.iter().find(|(a, _)| full.first() == Some(a)) {
+                full.splice(..1, target.iter().cloned());
+            }
+            // The longest prefix of the path that is a file's module.
+            let to = (0..=full.len()).rev().find_map(|k| find(&full[..k]));
+            if let Some(to) = to {
+                let (a, b) = (&modules[from].0, &modules[to].0);
+                let related = a.starts_with(b) || b.starts_with(a);
+                if !related {
+                    edges.insert((from, to));
+                }
+            }
+        }
+    }
+    edges
+        .iter()
+        .filter(|&&(a, b)| a < b && edges.contains(&(b, a)))
+        .map(|&(a, b)| format!("{} <-> {}", modules[a].1.display(), modules[b].1.display()))
+        .collect()
+}
+
+#[test]
+fn no_two_source_files_import_each_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut pairs = files_importing_each_other(&root.join("ecs/src"));
+    pairs.extend(files_importing_each_other(&root.join("game/src")));
+    assert!(
+        pairs.is_empty(),
+        "files that import each other:\n{}",
+        pairs.join("\n")
+    );
+}
+
+/// The most lines a source file of `ecs/src` or `game/src` may have: past it, a file holds more
+/// than one concept (split along them, not at a line count).
+const MAX_FILE_LINES: usize = 900;
+
+#[test]
+fn no_source_file_is_over_900_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut files = Vec::new();
+    rust_files(&root.join("ecs/src"), &mut files);
+    rust_files(&root.join("game/src"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .map(|f| (f, std::fs::read_to_string(f).unwrap().lines().count()))
+        .filter(|&(_, lines)| lines > MAX_FILE_LINES)
+        .map(|(f, lines)| format!("{}: {lines} lines", f.display()))
+        .collect();
+    assert!(files.len() > 100, "{} files", files.len());
+    assert!(
+        long.is_empty(),
+        "over {MAX_FILE_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}

@@ -17,7 +17,7 @@ use super::compare::Compare;
 pub use super::costs::FrameCost;
 use super::costs::{HISTORY, OwnCost, StepCosts, StepFigures, group, median, step_micros};
 use super::profiler_window::{COMPACT_BELOW, ProfilerWindow, Side, fit_style};
-use super::stats_panel::{OverlayFigures, comparison_lines, draw_stats};
+use super::stats_panel::{DIRTY_INK, OverlayFigures, comparison_lines, draw_stats};
 use super::views::{View, Views};
 use crate::sim::components::{Collider, DrawData, Player, Position};
 use crate::sim::resources::{CollisionGrid, DrawDirtyLog, DrawGrid};
@@ -35,7 +35,6 @@ const REFRESH_FRAMES: u32 = 10;
 const BANNER_SIZE: f32 = 20.0;
 /// The dirty view's tint (F5), and its legend's ink.
 const DIRTY_TINT: Color = Color::new(1.0, 0.2, 0.8, 0.45);
-pub(super) const DIRTY_INK: Color = Color::new(1.0, 0.45, 0.85, 1.0);
 
 /// The parts of the overlay whose own cost is kept apart.
 #[derive(Clone, Copy)]

@@ -7,7 +7,9 @@
 use macroquad::prelude::*;
 
 use super::costs::{FrameCost, OwnCost, StepFigures, SystemRow, debug_line, micros, step_micros};
-use super::stats_panel::MARGIN;
+
+/// Gap between a debug panel and the screen's edge.
+pub(super) const MARGIN: f32 = 12.0;
 
 /// Which side of the screen the profiler window is docked to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

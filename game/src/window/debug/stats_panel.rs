@@ -8,11 +8,13 @@ use std::collections::VecDeque;
 use macroquad::prelude::*;
 
 use super::costs::{FrameCost, HISTORY, OwnCost, StepFigures, debug_line, micros, step_micros};
-use super::overlay::DIRTY_INK;
-use super::profiler_window::{COMPACT_BELOW, ProfilerWindow};
+use super::profiler_window::{COMPACT_BELOW, MARGIN, ProfilerWindow};
 use crate::sim::Sim;
 use crate::sim::resources::DebugCounts;
 use crate::window::ui::{Hud, ink};
+
+/// The ink of the dirty view's legend (F5) and of the dirty figures beside it.
+pub(super) const DIRTY_INK: Color = Color::new(1.0, 0.45, 0.85, 1.0);
 
 /// Text size of the panel's lines.
 const SIZE: f32 = 18.0;
@@ -28,8 +30,6 @@ const STEP_H: f32 = 36.0;
 const GRAPH_GAP: f32 = 14.0;
 /// Pixels per frame in the stats graph: a 2 px bar and a 1 px gap.
 const BAR_STEP: f32 = 3.0;
-/// Gap between a debug panel and the screen's edge.
-pub(super) const MARGIN: f32 = 12.0;
 const UPDATE_INK: Color = Color::new(1.0, 0.55, 0.2, 1.0);
 const RENDER_INK: Color = Color::new(0.3, 0.7, 1.0, 1.0);
 /// The step graph's bars while the optimization is off.
