@@ -109,22 +109,8 @@ fn a_replay_this_build_repeats_both_ways_is_called_another_game() {
     let dir = TempDir::new("replay-deep-cli");
     let file = dir.path("doctored.replay");
     let text = std::fs::read_to_string(repo().join("levels/gold/first_swing.replay")).unwrap();
-    // The last checkpoint's hash with its lowest bit flipped: as if another build recorded it.
-    let (head, tail) = text.rsplit_once("\ncheckpoints\n").unwrap();
-    let (last, rest) = tail.rsplit_once("\nend").unwrap();
-    let (earlier, last) = last.rsplit_once('\n').map_or(("", last), |(e, l)| (e, l));
-    let (step, hash) = last.split_once(' ').unwrap();
-    let flipped = u64::from_str_radix(hash, 16).unwrap() ^ 1;
-    let earlier = if earlier.is_empty() {
-        String::new()
-    } else {
-        format!("{earlier}\n")
-    };
-    std::fs::write(
-        &file,
-        format!("{head}\ncheckpoints\n{earlier}{step} {flipped:016x}\nend{rest}"),
-    )
-    .unwrap();
+    let (doctored, step) = doctored(&text);
+    std::fs::write(&file, doctored).unwrap();
     let out = common::crate_room(&["replay", &file, "--verify", "--deep"]);
     assert_eq!(out.status.code(), Some(1));
     let err = common::stderr(&out);
@@ -144,8 +130,8 @@ fn a_replay_this_build_repeats_both_ways_is_called_another_game() {
 }
 
 /// A replay whose last checkpoint's hash has its lowest bit flipped: as if another build
-/// recorded it.
-fn doctored(text: &str) -> String {
+/// recorded it. Also the step of that checkpoint.
+fn doctored(text: &str) -> (String, String) {
     let (head, tail) = text.rsplit_once("\ncheckpoints\n").unwrap();
     let (last, rest) = tail.rsplit_once("\nend").unwrap();
     let (earlier, last) = last.rsplit_once('\n').map_or(("", last), |(e, l)| (e, l));
@@ -156,7 +142,10 @@ fn doctored(text: &str) -> String {
     } else {
         format!("{earlier}\n")
     };
-    format!("{head}\ncheckpoints\n{earlier}{step} {flipped:016x}\nend{rest}")
+    (
+        format!("{head}\ncheckpoints\n{earlier}{step} {flipped:016x}\nend{rest}"),
+        step.to_owned(),
+    )
 }
 
 #[test]
@@ -171,7 +160,7 @@ fn a_deep_check_over_its_budget_is_refused_at_once_saying_why() {
     ]);
     assert!(rec.status.success(), "{}", common::stderr(&rec));
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, doctored(&text)).unwrap();
+    std::fs::write(&file, doctored(&text).0).unwrap();
     let out = common::crate_room(&["replay", &file, "--verify", "--deep"]);
     assert_eq!(out.status.code(), Some(1));
     let err = common::stderr(&out);
