@@ -258,6 +258,17 @@ fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
     }
 }
 
+/// Every coin of a level: those lying on the floor and those inside crates.
+fn all_coins(level: &Level) -> Vec<(u32, u32)> {
+    let loose = level.coins.iter().map(|c| (c.x, c.y));
+    let in_crates = level
+        .crates
+        .iter()
+        .filter(|c| c.coin)
+        .map(|c| (c.at.x, c.at.y));
+    loose.chain(in_crates).collect()
+}
+
 /// The coins of `level` that some clear can collect while the room's clock runs, by cell.
 ///
 /// A coin counts only if it is picked up before the last crate breaks, so some crate `last`
@@ -272,14 +283,7 @@ fn collectable_coins(level: &Level) -> Vec<(u32, u32)> {
     let (w, h) = (level.width as i32, level.height as i32);
     let index = |x: i32, y: i32| (x >= 0 && y >= 0 && x < w && y < h).then(|| (y * w + x) as usize);
     let is_keg = |c: &game::level::CrateSpawn| c.skin.as_str() == "keg";
-    let mut coins: Vec<(u32, u32)> = level.coins.iter().map(|c| (c.x, c.y)).collect();
-    coins.extend(
-        level
-            .crates
-            .iter()
-            .filter(|c| c.coin)
-            .map(|c| (c.at.x, c.at.y)),
-    );
+    let coins = all_coins(level);
     let mut found = Vec::new();
     for last in &level.crates {
         if found.len() == coins.len() {
@@ -347,14 +351,7 @@ fn every_coin_of_every_shipped_level_can_be_collected_before_the_clock_stops() {
     for path in common::shipped_levels() {
         let level = level::load(&path, &DEFAULT_SKINS).unwrap_or_else(|e| panic!("{e}"));
         let found = collectable_coins(&level);
-        let mut coins: Vec<(u32, u32)> = level.coins.iter().map(|c| (c.x, c.y)).collect();
-        coins.extend(
-            level
-                .crates
-                .iter()
-                .filter(|c| c.coin)
-                .map(|c| (c.at.x, c.at.y)),
-        );
+        let coins = all_coins(&level);
         let lost: Vec<_> = coins.iter().filter(|c| !found.contains(c)).collect();
         assert!(
             lost.is_empty(),
