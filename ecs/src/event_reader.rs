@@ -1,5 +1,4 @@
-//! [`EventReader`], a system's cursor into one type's events: each event is seen once per
-//! reader.
+//! [`EventReader`], a system's cursor into one type's events.
 
 use std::marker::PhantomData;
 

@@ -4,10 +4,8 @@
 use std::any::Any;
 use std::collections::VecDeque;
 
-/// Queue of events of one type. Events sent during one update stay readable until the end of
-/// the next *full* update (one that gave every enabled system its turn: not debug-only, no
-/// panic), so a reader that runs every full update sees every event exactly once, whether the
-/// sender runs before it (same update) or after it (next update).
+/// Queue of events of one type, readable until the end of the next *full* update (one that
+/// gave every enabled system its turn: not debug-only, no panic).
 #[derive(Debug)]
 pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,

@@ -1,13 +1,11 @@
-//! What the world keeps per system: the system itself and the entity sets it reads
-//! ([`SystemSlot`], [`SystemSets`]).
+//! What the world keeps per system: [`SystemSlot`] and the [`SystemSets`] it lends the system.
 
 use std::time::Duration;
 
-use crate::Entity;
-use crate::System;
 use crate::component::{ComponentId, ComponentSet};
 use crate::delivery::DirtySet;
 use crate::entity_set::EntitySet;
+use crate::{Entity, System};
 
 /// A system plus the entity sets the world maintains for it.
 pub(crate) struct SystemSlot {

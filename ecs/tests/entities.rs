@@ -312,3 +312,16 @@ fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
     world.update();
     assert_eq!(seen.lock().unwrap().1, [late, spawned[5]]);
 }
+
+#[test]
+fn columns_mut_lends_two_columns_and_refuses_one_twice() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(7), Vel(2)));
+    let (positions, velocities) = world.columns_mut::<Pos, Vel>();
+    positions.get_mut(e).unwrap().0 += velocities.get(e).unwrap().0;
+    assert_eq!(world.get::<Pos>(e), Some(&Pos(9)));
+    let twice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.columns_mut::<Pos, Pos>();
+    }));
+    assert!(twice.is_err());
+}

@@ -356,3 +356,21 @@ fn an_optional_tuple_is_there_only_when_all_of_it_is() {
     assert_eq!(*seen.lock().unwrap(), [(full, Some((2, 7))), (half, None)]);
     assert_eq!(world.get::<Vel>(half), Some(&Vel(1)), "not written");
 }
+
+#[test]
+fn len_counts_the_entities_left_including_those_without_the_components() {
+    let mut world = World::new();
+    world.spawn(());
+    world.spawn((Hp(5),));
+    world.add_system(
+        SystemDesc::new("s"),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut query = entities.query::<&Hp>(world);
+            assert_eq!(query.len(), 2);
+            assert!(query.next().is_some());
+            assert!(query.is_empty(), "the entity without an Hp was passed over");
+        },
+    );
+    world.update();
+    assert_eq!(world.systems().next().unwrap().runs, 1);
+}
