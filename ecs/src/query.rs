@@ -1,8 +1,8 @@
 //! Typed queries: a system's tracked, changed or added entities, each with its components.
 
-use std::any::{Any, TypeId, type_name};
+use std::any::{TypeId, type_name};
 
-use crate::column::{AnyColumn, Column, Mut};
+use crate::column::{AnyColumn, Column, Mut, downcast_mut};
 use crate::component::Component;
 use crate::world::Resources;
 use crate::{Entity, World};
@@ -96,15 +96,10 @@ impl<'w> Borrowed<'w> {
         (Self { columns, next: 0 }, &mut world.resources)
     }
 
-    /// The next term's column, as a `Column<T>`.
+    /// The next term's column, as a `Column<T>` (`None`: never registered).
     fn take<T: Component>(&mut self) -> Option<&'w mut Column<T>> {
-        let column: &mut dyn Any = self.columns[self.next].take()?;
         self.next += 1;
-        Some(
-            column
-                .downcast_mut()
-                .expect("column stored under its own TypeId"),
-        )
+        self.columns[self.next - 1].take().map(downcast_mut)
     }
 }
 

@@ -316,6 +316,27 @@ fn a_type_never_registered_matches_nothing_and_is_none_in_an_option() {
 }
 
 #[test]
+fn a_type_never_registered_before_another_term_leaves_that_term_its_column() {
+    let mut world = World::new();
+    world.insert_resource(Log::default());
+    world.add_system(
+        SystemDesc::new("s").requires::<Hp>(),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut query = entities.query::<(Option<&Pos>, &Hp)>(world);
+            let mut seen = Vec::new();
+            while let Some((e, (pos, _))) = query.next() {
+                assert!(pos.is_none());
+                seen.push(e);
+            }
+            world.resource_mut::<Log>().0 = seen;
+        },
+    );
+    let e = world.spawn((Hp(1),));
+    world.update();
+    assert_eq!(world.resource::<Log>().0, [e]);
+}
+
+#[test]
 #[should_panic(expected = "query::Hp` twice")]
 fn a_query_naming_a_type_twice_panics() {
     let mut world = World::new();
