@@ -15,8 +15,7 @@ use crate::entity_set::EntitySet;
 pub struct Column<T> {
     entities: EntitySet,
     values: Vec<T>,
-    /// The slots changed since a watching system last ran, for the systems watching this type;
-    /// `None` while none does.
+    /// The slots changed since its watchers last took them; `None` while nothing watches it.
     changes: Option<RefCell<DirtySet>>,
 }
 
@@ -144,17 +143,17 @@ impl<T: 'static> Column<T> {
 
 /// Type-erased column operations the world needs without knowing `T`.
 pub(crate) trait AnyColumn: Any + Send + fmt::Debug {
-    /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
+    /// Drop `entity`'s component (despawn; not a change).
     fn despawn(&mut self, entity: Entity);
     /// Drop every component and every change bit.
     fn clear(&mut self);
     /// Start recording changes (idempotent).
     fn watch(&mut self);
-    /// The slots changed since a watching system last ran, if some system watches this type.
+    /// The change bits, if some system watches this type.
     fn changes(&self) -> Option<std::cell::Ref<'_, DirtySet>>;
     /// [`AnyColumn::changes`], mutably.
     fn changes_mut(&mut self) -> Option<&mut DirtySet>;
-    /// Bytes allocated on the heap (by capacity): the entity index and the values.
+    /// Bytes allocated on the heap (by capacity).
     fn heap_bytes(&self) -> usize;
     /// Make room for `additional` more components, of entities in slots below `slot_end`.
     fn reserve(&mut self, additional: usize, slot_end: u32);
@@ -200,15 +199,6 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
 
 /// Mutable access to a component that signals a change to the systems watching its type:
 /// reading through it signals nothing, the first mutable dereference marks the entity changed.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn((10u32,));
-/// let mut hp = world.get_mut::<u32>(e).unwrap();
-/// assert!(!hp.set_if_neq(10), "same value: no write, no change signal");
-/// assert!(hp.set_if_neq(8));
-/// assert_eq!(*hp, 8);
-/// ```
 pub struct Mut<'a, T> {
     value: &'a mut T,
     entity: Entity,

@@ -32,7 +32,7 @@ pub(crate) struct SystemSlot {
     pub(crate) pending_membership: Vec<Entity>,
     /// While it runs: its tracked count (its sets are lent out).
     pub(crate) running: Option<usize>,
-    /// The update ([`World`]'s count) that last ran it, and what that run received and took.
+    /// The update that last ran it, and that run's figures.
     pub(crate) ran_in: u64,
     pub(crate) last_dirty: usize,
     pub(crate) last_tracked: usize,

@@ -141,18 +141,17 @@ impl<'a> SystemEntities<'a> {
     /// use ecs::{SystemDesc, SystemEntities, World};
     ///
     /// let mut world = World::new();
-    /// world.insert_resource(0usize);
-    /// let desc = SystemDesc::new("greet").watches::<u32>();
+    /// let desc = SystemDesc::new("bonus").watches::<u32>();
     /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
-    ///     let newcomers = entities.added::<&u32>(world).len();
-    ///     *world.resource_mut::<usize>() += newcomers;
+    ///     entities.added::<&mut u32>(world).for_each(|_, mut hp| *hp += 100);
     /// });
     /// let a = world.spawn((3u32,));
     /// world.update();
-    /// *world.get_mut::<u32>(a).unwrap() = 2; // changed, not added
-    /// world.spawn((4u32,));
+    /// *world.get_mut::<u32>(a).unwrap() = 2;
+    /// let b = world.spawn((4u32,));
     /// world.update();
-    /// assert_eq!(*world.resource::<usize>(), 2);
+    /// assert_eq!(world.get::<u32>(a), Some(&2), "changed, not added");
+    /// assert_eq!(world.get::<u32>(b), Some(&104));
     /// ```
     pub fn added<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
         Query::new(world, self.added)
@@ -289,11 +288,11 @@ pub struct SystemInfo {
     pub enabled: bool,
     /// Entities tracked now.
     pub tracked: usize,
-    /// Dirty entities it received in the latest update (zero if that update did not run it).
+    /// Dirty entities its run in the latest update received (zero if that update skipped it).
     pub last_dirty: usize,
-    /// Entities it tracked as that run began (zero if the latest update did not run it).
+    /// Entities it tracked as that run began (zero if skipped).
     pub last_tracked: usize,
-    /// Wall time of its run in the latest update (zero if that update did not run it).
+    /// Wall time of that run (zero if skipped, or timing is off).
     pub last_duration: Duration,
     /// Number of times it has run (not counting updates it was skipped in, having nothing to
     /// react to).
