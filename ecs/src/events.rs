@@ -1,5 +1,5 @@
-//! Typed events' queues: messages from one system to the others, kept in the [`World`](crate::World)
-//! until every reader has had its turn ([`EventReader`](crate::EventReader) reads them).
+//! Typed events' queues: messages from one system to the others, kept until every
+//! [`EventReader`](crate::EventReader) has had its turn.
 
 use std::any::Any;
 use std::collections::VecDeque;

@@ -14,8 +14,7 @@ use crate::entity::Entities;
 use crate::events::{AnyEvents, Events};
 use crate::schedule::{SystemSets, SystemSlot};
 
-/// Error returned when an operation names an entity that is not alive (despawned, or a stale
-/// handle whose slot was reused).
+/// Error returned when an operation names an entity that is not alive (despawned, or stale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoSuchEntity(pub Entity);
 
@@ -131,8 +130,7 @@ pub struct World {
     pub(crate) bundles: Vec<BundleInfo>,
 }
 
-/// When an update runs a system ([`SystemDesc::on_changes`], [`SystemDesc::every_update`],
-/// [`SystemDesc::on_event`]).
+/// When an update runs a system (see [`SystemDesc::on_changes`] and the two after it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RunWhen {
     Changes,
@@ -309,8 +307,7 @@ impl World {
         each_column(&mut self.columns, sig.iter(), |c| c.despawn(entity));
     }
 
-    /// The end of an update: deferred despawns, the ageing of events (when every system had its
-    /// turn), then a deferred clear.
+    /// The end of an update: deferred despawns, events aged (if `age_events`), a deferred clear.
     #[inline] // an idle update's tail is four checks
     pub(crate) fn end_update(&mut self, age_events: bool) {
         // Listed until all are done: a panicking `Drop` leaves the rest to the next update.
@@ -434,8 +431,7 @@ impl World {
         }
     }
 
-    /// Register component type `T` (idempotent; spawning, inserting and adding systems do it)
-    /// and return its id.
+    /// Register component type `T` (idempotent) and return its id.
     ///
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
@@ -466,8 +462,7 @@ impl World {
         id
     }
 
-    /// Every registered component type (it stays so after [`World::clear`]), by
-    /// [`ComponentId`]: its `TypeId` and [`type_name`]. For checks that must cover every type.
+    /// Every registered component type by [`ComponentId`], as `TypeId` and [`type_name`].
     pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
         self.component_types.iter().copied()
     }
@@ -504,8 +499,7 @@ impl World {
         column.downcast_ref()
     }
 
-    /// Every component of type `T`, mutably (registering `T` if needed), to write through
-    /// [`Column::get_mut`]; adding and removing go through the world.
+    /// Every component of type `T`, mutably, registering `T` if needed.
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
         self.column_at::<T>(id)
@@ -533,8 +527,7 @@ impl World {
         (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
     }
 
-    /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any
-    /// old one.
+    /// Store a singleton of type `R` (input, time, ...), returning the one it replaces.
     pub fn insert_resource<R: 'static + Send>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
             value: Box::new(resource),
@@ -601,8 +594,7 @@ impl World {
     }
 }
 
-/// A world's resources (typed singletons) apart from a [`Query`](crate::Query) of its
-/// components, from [`Query::with_resources`](crate::Query::with_resources).
+/// A world's resources apart from its components, from [`crate::Query::with_resources`].
 #[derive(Default)]
 pub struct Resources(pub(crate) TypeMap<Resource>);
 

@@ -1,4 +1,4 @@
-//! Entity handles and component storage: items (a), (b) and (j) of the semantics.
+//! Entity handles and component storage: README's "Entities and components".
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Resources and events: item (i) of the semantics.
+//! Resources and events: README's "Resources and events".
 
 use std::sync::Arc;
 use std::sync::Mutex;

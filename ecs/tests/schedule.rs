@@ -1,4 +1,4 @@
-//! Update order and when changes reach whom: items (e), (f) and (g) of the semantics.
+//! Update order and when changes reach whom: README's "When a system runs".
 
 use crate::common;
 

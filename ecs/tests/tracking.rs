@@ -1,4 +1,4 @@
-//! Tracked and dirty sets: items (c) and (d) of the semantics, and `set_change_tracking`.
+//! Tracked and dirty sets: README's "What a system sees", and `set_change_tracking`.
 
 use crate::common;
 
