@@ -70,21 +70,21 @@ impl<'w> Borrowed<'w> {
     /// the resources beside them.
     fn new(world: &'w mut World, terms: &Terms) -> (Self, &'w mut Resources) {
         let terms = &terms.types[..terms.len];
-        let ids: Vec<Option<usize>> = terms
-            .iter()
-            .map(|&(t, _, mutable)| {
-                let id = *world.component_ids.get(&t)?;
+        let mut ids = [None; MAX_TERMS];
+        for (id, &(t, _, mutable)) in ids.iter_mut().zip(terms) {
+            *id = world.component_ids.get(&t).map(|&id| {
                 if mutable {
                     world.changed.insert(id);
                 }
-                Some(id.index())
-            })
-            .collect();
-        let mut order: Vec<usize> = (0..terms.len()).collect();
+                id.index()
+            });
+        }
+        let mut order: [usize; MAX_TERMS] = std::array::from_fn(|i| i);
+        let order = &mut order[..terms.len()];
         order.sort_unstable_by_key(|&i| ids[i]);
         let mut columns = [const { None }; MAX_TERMS];
         let (mut rest, mut first) = (&mut world.columns[..], 0);
-        for i in order {
+        for &i in &*order {
             let Some(id) = ids[i] else { continue };
             assert!(id >= first, "a query names `{}` twice", terms[i].1);
             let (column, tail) = std::mem::take(&mut rest)[id - first..]
