@@ -1164,3 +1164,38 @@ fn a_scripted_f1_on_the_title_shows_the_help_over_the_level_list() {
         "F1 is taken, R is not"
     );
 }
+
+#[test]
+fn f1_in_a_level_covers_the_hint_rather_than_printing_over_it() {
+    // `ui::ink::OPAQUE`, the help's boxes.
+    const OPAQUE: [u8; 3] = [15, 12, 20];
+    let level = [
+        "--level",
+        "levels/first_fuse.ron",
+        "--input",
+        "idle",
+        "--mute",
+    ];
+    for (size, more) in [((1280, 720), 200_000), ((640, 360), 40_000)] {
+        let Some(plain) = run_game_at(size, 10, &level, "hint_plain", None) else {
+            return;
+        };
+        assert!(
+            !plain.summary["hint"].is_null(),
+            "{size:?}: the level's hint shows in its first seconds"
+        );
+        let mut args = level.to_vec();
+        args.extend(["--press", "F1@2"]);
+        let help = run_game_at(size, 10, &args, "hint_help", None).expect("window works");
+        assert!(
+            help.summary["hint"].is_null(),
+            "{size:?}: no hint under the help: {}",
+            help.summary["hint"]
+        );
+        let (before, after) = (plain.count(OPAQUE), help.count(OPAQUE));
+        assert!(
+            after > before + more,
+            "{size:?}: the help's opaque boxes are on screen: {before} -> {after} px"
+        );
+    }
+}

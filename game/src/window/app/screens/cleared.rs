@@ -136,7 +136,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
             Span::Medal(medal_ink(Medal::Bronze)),
             Span::Text(format!("{} bronze", e.bronze), ink::GOLD),
         ],
-        h * 0.43,
+        h * 0.44,
         36.0 * k,
     );
     hud.centered(
@@ -146,7 +146,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
             e.cleared,
             e.levels
         ),
-        h * 0.48,
+        h * 0.495,
         30.0 * k,
         ink::TEXT,
     );
