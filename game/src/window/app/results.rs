@@ -188,7 +188,8 @@ impl App {
                 .ok()
                 .and_then(|l| l.par);
             match par.and_then(|p| p.medal(best)) {
-                Some(Medal::Author | Medal::Gold) => ending.gold += 1,
+                Some(Medal::Author) => ending.author += 1,
+                Some(Medal::Gold) => ending.gold += 1,
                 Some(Medal::Silver) => ending.silver += 1,
                 Some(Medal::Bronze) => ending.bronze += 1,
                 None => {}
