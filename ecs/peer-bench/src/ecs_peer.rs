@@ -80,6 +80,7 @@ impl EcsPeer {
             })
             .collect();
         world.update();
+        world.resource_mut::<Seen>().0 = 0;
         Self {
             world,
             entities,
@@ -130,9 +131,9 @@ impl Peer for EcsPeer {
     }
 
     fn read(&mut self) -> usize {
-        // The reader is called only when something changed: count zero unless it runs.
-        self.world.resource_mut::<Seen>().0 = 0;
+        // The reader runs only when something changed; taking its count leaves zero for an
+        // update it skips.
         self.world.update();
-        self.world.resource::<Seen>().0
+        std::mem::take(&mut self.world.resource_mut::<Seen>().0)
     }
 }
