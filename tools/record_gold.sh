@@ -5,8 +5,9 @@
 #   bash tools/record_gold.sh keg_row    # only the levels named
 #
 # A level's author run is the fastest route known through it: its input script
-# `levels/gold/LEVEL.input` (a route that beats the bot's, kept as the keys held step by step)
-# if there is one, else the built-in bot. The run's time (the room's clock: from the first move
+# `levels/gold/LEVEL.input` (a route that beats the bot's, kept as the keys held step by step;
+# `cargo run --release --bin crate-room-routes -- search --write LEVEL` searches for one) if
+# there is one, else the built-in bot. The run's time (the room's clock: from the first move
 # or swing to the last break, plus 2 s per burn, less a second per coin) is the author time; the
 # medals follow from it by one rule, for a frame-perfect author and a player at a keyboard:
 # gold 1.25 times it, rounded up to a tenth of a second; silver 1.6 times and bronze 2.5 times,

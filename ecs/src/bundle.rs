@@ -1,24 +1,15 @@
 //! Bundles: groups of components that [`World::spawn`] inserts together, and the spawning
 //! itself (`spawn`, `spawn_batch`, `reserve`).
 
-use crate::column::AnyColumn;
 use std::any::{TypeId, type_name};
 
-use crate::column::downcast_mut;
+use crate::column::{AnyColumn, downcast_mut};
 use crate::component::{Component, ComponentId, ComponentSet};
 use crate::world::BundleInfo;
 use crate::{Entity, World};
 
 /// A group of components inserted together by [`World::spawn`]: `()` and tuples of up to eight
 /// distinct component types. It is sealed: these are the only bundles.
-///
-/// Inserting as a bundle updates system membership once, after all components are in place.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn((1u8, "name"));
-/// assert_eq!(world.get::<&str>(e), Some(&"name"));
-/// ```
 pub trait Bundle: Sealed + 'static + Send {}
 
 /// What [`World::spawn`] does with a bundle; out of reach of other crates, so that no bundle
@@ -83,13 +74,18 @@ tuple_bundle!(A, B, C, D, E, F, G);
 tuple_bundle!(A, B, C, D, E, F, G, H);
 
 impl World {
-    /// Create an entity with the components in `bundle` (a tuple, or `()` for none).
-    ///
-    /// Systems see the entity (and its watched components as dirty) on their next run.
+    /// Create an entity with the components in `bundle` (a tuple, or `()` for none). Systems
+    /// see it, newly tracked, on their next run.
     ///
     /// # Panics
     /// If the bundle names a component type twice, or registers one past
-    /// [`MAX_COMPONENT_TYPES`]; nothing is spawned then.
+    /// [`MAX_COMPONENT_TYPES`](crate::MAX_COMPONENT_TYPES); nothing is spawned then.
+    ///
+    /// ```
+    /// let mut world = ecs::World::new();
+    /// let e = world.spawn((1u8, "name"));
+    /// assert_eq!(world.get::<&str>(e), Some(&"name"));
+    /// ```
     pub fn spawn<B: Bundle>(&mut self, bundle: B) -> Entity {
         let b = self.bundle_index::<B>();
         let entity = self.entities.alloc();
@@ -105,14 +101,8 @@ impl World {
         entity
     }
 
-    /// Spawn one entity per bundle, in order, as [`World::spawn`] would, and return them; room
-    /// is reserved from the iterator's size hint first ([`World::reserve`]).
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let spawned = world.spawn_batch((0..3u32).map(|i| (i,)));
-    /// assert_eq!(world.get::<u32>(spawned[2]), Some(&2));
-    /// ```
+    /// Spawn one entity per bundle, in order, and return them, having reserved room for the
+    /// iterator's size hint ([`World::reserve`]).
     pub fn spawn_batch<B: Bundle>(&mut self, bundles: impl IntoIterator<Item = B>) -> Vec<Entity> {
         let bundles = bundles.into_iter();
         self.reserve::<B>(bundles.size_hint().0);
@@ -121,18 +111,6 @@ impl World {
 
     /// Make room for `additional` more entities of bundle `B` (entity slots, `B`'s columns, the
     /// sets of the systems that will track them), with exact capacities: no slack from doubling.
-    ///
-    /// ```
-    /// use ecs::diagnostics::memory_use;
-    ///
-    /// let mut world = ecs::World::new();
-    /// world.reserve::<(u32, u8)>(1_000);
-    /// let before = memory_use(&world).total();
-    /// for i in 0..1_000u32 {
-    ///     world.spawn((i, 1u8));
-    /// }
-    /// assert_eq!(memory_use(&world).total(), before, "no reallocation");
-    /// ```
     pub fn reserve<B: Bundle>(&mut self, additional: usize) {
         let b = self.bundle_index::<B>();
         let slot_end = self.entities.reserve(additional);
@@ -154,8 +132,8 @@ impl World {
         }
     }
 
-    /// Index into `bundles` of `B`'s cached ids, registering them on first use and refreshing
-    /// the systems to notify when systems were added since.
+    /// Index into `bundles` of `B`'s info, computed on first use and refreshed when systems
+    /// were added since.
     fn bundle_index<B: Bundle>(&mut self) -> usize {
         let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
             Some(&b) => b,
@@ -170,14 +148,14 @@ impl World {
                     }
                     signature.insert(id);
                 }
+                self.bundle_ids
+                    .insert(TypeId::of::<B>(), self.bundles.len());
                 self.bundles.push(BundleInfo {
                     ids,
                     signature,
                     systems: Vec::new(),
                     systems_seen: usize::MAX,
                 });
-                self.bundle_ids
-                    .insert(TypeId::of::<B>(), self.bundles.len() - 1);
                 self.bundles.len() - 1
             }
         };

@@ -10,22 +10,12 @@ use crate::component::Component;
 use crate::delivery::DirtySet;
 use crate::entity_set::EntitySet;
 
-/// Every component of one type, packed densely, with a sparse index by entity.
-///
-/// Reading is free of bookkeeping. Writing through [`Column::get_mut`] returns a [`Mut`], which
-/// signals a change when it is mutably dereferenced; only columns that some system *watches*
-/// record those signals, so writes to unwatched types cost nothing extra.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn((7u32,));
-/// assert_eq!(world.column::<u32>().get(e), Some(&7));
-/// ```
+/// Every component of one type, packed densely, with an index by entity. Writes go through
+/// [`Mut`]; only a column some system watches records them, so other writes cost nothing more.
 pub struct Column<T> {
     entities: EntitySet,
     values: Vec<T>,
-    /// The slots changed since a watching system last ran, for the systems watching this type;
-    /// `None` while none does.
+    /// The slots changed since its watchers last took them; `None` while nothing watches it.
     changes: Option<RefCell<DirtySet>>,
 }
 
@@ -56,13 +46,6 @@ impl<T: 'static> Column<T> {
     }
 
     /// A change-signalling handle to the component of `entity`.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32,));
-    /// *world.column_mut::<u32>().get_mut(e).unwrap() += 1;
-    /// assert_eq!(world.get::<u32>(e), Some(&8));
-    /// ```
     pub fn get_mut(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let i = self.entities.index_of(entity)?;
         Some(self.mut_at(i, entity))
@@ -108,12 +91,6 @@ impl<T: 'static> Column<T> {
     }
 
     /// Iterate over `(entity, &component)` in storage order.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32,));
-    /// assert_eq!(world.column::<u32>().iter().collect::<Vec<_>>(), [(e, &7)]);
-    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Entity, &T)> + '_ {
         self.entities.as_slice().iter().copied().zip(&self.values)
     }
@@ -139,9 +116,7 @@ impl<T: 'static> Column<T> {
     }
 
     /// Insert the component of an entity being spawned, without a change mark: every system
-    /// that will track the entity receives it as newly tracked (dirty) anyway, and the others
-    /// never receive it, so a change bit would only cost a slot to skip. A bundle naming the
-    /// type twice: the later value wins, as with `insert`.
+    /// that will track the entity receives it as newly tracked anyway.
     pub(crate) fn insert_spawned(&mut self, entity: Entity, value: T) -> Option<T> {
         match self.entities.index_of(entity) {
             Some(i) => Some(std::mem::replace(&mut self.values[i], value)),
@@ -167,18 +142,18 @@ impl<T: 'static> Column<T> {
 }
 
 /// Type-erased column operations the world needs without knowing `T`.
-pub(crate) trait AnyColumn: Any + Send {
-    /// Drop `entity`'s component (despawn); not a change signal, the entity is gone.
+pub(crate) trait AnyColumn: Any + Send + fmt::Debug {
+    /// Drop `entity`'s component (despawn; not a change).
     fn despawn(&mut self, entity: Entity);
     /// Drop every component and every change bit.
     fn clear(&mut self);
     /// Start recording changes (idempotent).
     fn watch(&mut self);
-    /// The slots changed since a watching system last ran, if some system watches this type.
+    /// The change bits, if some system watches this type.
     fn changes(&self) -> Option<std::cell::Ref<'_, DirtySet>>;
     /// [`AnyColumn::changes`], mutably.
     fn changes_mut(&mut self) -> Option<&mut DirtySet>;
-    /// Bytes allocated on the heap (by capacity): the entity index and the values.
+    /// Bytes allocated on the heap (by capacity).
     fn heap_bytes(&self) -> usize;
     /// Make room for `additional` more components, of entities in slots below `slot_end`.
     fn reserve(&mut self, additional: usize, slot_end: u32);
@@ -222,19 +197,8 @@ impl<T: 'static + Send> AnyColumn for Column<T> {
     }
 }
 
-/// Mutable access to a component that signals a change to the systems watching its type.
-///
-/// Reading through `Mut` (via [`Deref`]) signals nothing. The first mutable dereference marks
-/// the entity changed; [`Mut::set_if_neq`] writes and signals only when the value differs.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn((10u32,));
-/// let mut hp = world.get_mut::<u32>(e).unwrap();
-/// assert!(!hp.set_if_neq(10), "same value: no write, no change signal");
-/// assert!(hp.set_if_neq(8));
-/// assert_eq!(*hp, 8);
-/// ```
+/// Mutable access to a component that signals a change to the systems watching its type:
+/// reading through it signals nothing, the first mutable dereference marks the entity changed.
 pub struct Mut<'a, T> {
     value: &'a mut T,
     entity: Entity,
@@ -250,19 +214,6 @@ impl<T> Mut<'_, T> {
     }
 
     /// Signal a change without writing (e.g. after interior mutation).
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let e = world.spawn((7u32,));
-    /// let desc = SystemDesc::new("s").watches::<u32>();
-    /// let id = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
-    /// world.update();
-    /// world.get_mut::<u32>(e).unwrap().set_changed();
-    /// world.update();
-    /// assert_eq!(world.system_info(id).last_dirty, 1);
-    /// ```
     #[inline(always)]
     pub fn set_changed(&mut self) {
         if let Some(changes) = self.changes.take() {
@@ -270,8 +221,7 @@ impl<T> Mut<'_, T> {
         }
     }
 
-    /// Write `value` and signal a change, only if it differs from the current value.
-    /// Returns whether it wrote.
+    /// Write `value` and signal a change only if it differs; returns whether it wrote.
     pub fn set_if_neq(&mut self, value: T) -> bool
     where
         T: PartialEq,

@@ -1,24 +1,10 @@
 //! Component identity: dense ids per type and signatures as bit sets.
 
 /// Marker for types that can be stored as components: any `'static + Send` type.
-///
-/// ```
-/// struct Name(String); // any 'static + Send type
-///
-/// let mut world = ecs::World::new();
-/// let e = world.spawn((Name("crate".into()),));
-/// assert_eq!(world.get::<Name>(e).unwrap().0, "crate");
-/// ```
 pub trait Component: 'static + Send {}
 impl<T: 'static + Send> Component for T {}
 
 /// Dense index of a component type within one [`World`](crate::World), assigned on first use.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let id = world.register::<u32>();
-/// assert_eq!(world.component_id::<u32>(), Some(id));
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ComponentId(pub(crate) u16);
 
@@ -30,13 +16,12 @@ impl ComponentId {
     }
 }
 
-/// Most component types one world can hold: an entity's signature is one 64-bit word.
-/// Registering one more panics with a message that names the type.
+/// Most component types one world can hold (an entity's signature is one 64-bit word);
+/// registering one more panics with a message that names the type.
 pub const MAX_COMPONENT_TYPES: usize = 64;
 
 /// Set of component types, e.g. an entity's signature or a system's requirements: a bit per
-/// type, one word, so an entity's slot in the allocator is 12 bytes and a bit (see
-/// `Entities`). Hence [`MAX_COMPONENT_TYPES`].
+/// type in one word, hence [`MAX_COMPONENT_TYPES`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct ComponentSet(u64);
 

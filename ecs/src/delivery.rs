@@ -1,7 +1,8 @@
 //! Delivery: how a watching system receives its dirty entities, one mechanism for every
 //! workload (`ecs/README.md`, "Delivery", draws it). A change sets its slot's bit in its
 //! column's [`DirtySet`]; before a watching system runs, the column's set words are moved into
-//! the [`DirtySet`] of every system watching it, and the system's set is drained, in slot order,
+//! the [`DirtySet`] of every system watching it (a column's only watcher, holding no bits,
+//! takes the whole set in exchange for its empty one), and the system's set is drained, in slot order,
 //! into the list it reads; a system that does not run keeps its bits. A bit stands for
 //! whichever entity the system tracks in that slot when drained: a change of an entity it does
 //! not track (or no longer) sets the bit of a slot that is then empty for it (skipped), or held
@@ -31,6 +32,8 @@ pub(crate) struct DirtySet {
     first: usize,
     /// Number of bits set in `leaves`.
     len: usize,
+    /// The summary words that may be non-zero (a drain reads only these).
+    touched: std::ops::Range<usize>,
 }
 
 /// Leaf words a drained set keeps; a larger one (a burst: a level's first update) is freed.
@@ -47,7 +50,7 @@ impl DirtySet {
         };
         let old = std::mem::replace(leaf, *leaf | bit);
         if old == 0 {
-            self.summary[i / 64] |= 1 << (i % 64); // a non-zero leaf has its summary bit
+            self.summarize(i); // a non-zero leaf has its summary bit
         }
         self.len += usize::from(old & bit == 0);
         old & bit == 0
@@ -65,7 +68,20 @@ impl DirtySet {
         let i = self.cover(w);
         self.len += (bits & !self.leaves[i]).count_ones() as usize;
         self.leaves[i] |= bits;
-        self.summary[i / 64] |= 1 << (i % 64);
+        self.summarize(i);
+    }
+
+    /// Set the summary bit of `leaves[i]`, widening the touched range to its summary word.
+    #[inline(always)]
+    fn summarize(&mut self, i: usize) {
+        let s = i / 64;
+        self.summary[s] |= 1 << (i % 64);
+        if self.touched.is_empty() {
+            self.touched = s..s + 1;
+        } else {
+            self.touched.start = self.touched.start.min(s);
+            self.touched.end = self.touched.end.max(s + 1);
+        }
     }
 
     /// The index in `leaves` of word number `w`, growing to cover it.
@@ -91,6 +107,10 @@ impl DirtySet {
             self.summary
                 .splice(0..0, std::iter::repeat_n(0, added / 64));
             self.first = first;
+            if !self.touched.is_empty() {
+                let shift = added / 64;
+                self.touched = self.touched.start + shift..self.touched.end + shift;
+            }
         }
         let words = (w + 1 - self.first).max(self.leaves.len());
         self.leaves.resize(words, 0);
@@ -161,7 +181,7 @@ impl DirtySet {
         if self.len == 0 {
             return; // stale summary bits (of removed slots) wait for a drain with bits
         }
-        for s in 0..self.summary.len() {
+        for s in std::mem::take(&mut self.touched) {
             let mut words = std::mem::take(&mut self.summary[s]);
             while words != 0 {
                 let i = s * 64 + words.trailing_zeros() as usize;

@@ -8,30 +8,12 @@ use crate::{Column, Component, ComponentId, Entity, World};
 pub type Clock = fn() -> Duration;
 
 /// Time system runs with `clock` instead of `std::time::Instant`, which panics where the
-/// platform has no clock of its own (a browser page, whose host has one).
-///
-/// ```
-/// use std::sync::atomic::{AtomicU64, Ordering};
-/// use std::time::Duration;
-/// use ecs::{SystemDesc, SystemEntities, World};
-///
-/// static MICROS: AtomicU64 = AtomicU64::new(0);
-/// fn clock() -> Duration {
-///     Duration::from_micros(MICROS.fetch_add(5, Ordering::Relaxed)) // 5 µs a reading
-/// }
-/// let mut world = World::new();
-/// ecs::diagnostics::set_clock(&mut world, clock);
-/// let id = world.add_system(SystemDesc::new("s"), |_: &mut World, _: &SystemEntities| {});
-/// world.set_timing(true);
-/// world.update();
-/// assert_eq!(world.system_info(id).last_duration, Duration::from_micros(5));
-/// ```
+/// platform has no clock of its own (a browser page).
 pub fn set_clock(world: &mut World, clock: Clock) {
     world.clock = Some(clock);
 }
 
-/// Number of registered component types; grows by one with each new type, so a cache of ids
-/// is current while this is unchanged.
+/// Number of registered component types: a cache of ids is current while it is unchanged.
 pub fn component_type_count(world: &World) -> usize {
     world.columns.len()
 }
@@ -41,9 +23,7 @@ pub fn component_index(id: ComponentId) -> usize {
     id.index()
 }
 
-/// Whether `entity` is alive and has the component of id `id`: one read of the entity's
-/// signature, for code that resolves each type's column once and then skips, per entity, the
-/// columns it has no component in.
+/// Whether `entity` is alive and has the component of id `id`: one read of its signature.
 #[inline]
 pub fn has_id(world: &World, entity: Entity, id: ComponentId) -> bool {
     let sig = world.entities.components(entity);
@@ -56,17 +36,7 @@ pub fn column_by_id<T: Component>(world: &World, id: ComponentId) -> Option<&Col
     world.column_by_id(id)
 }
 
-/// Where the world's heap bytes go (by capacity): entities, each column, each watched column's
-/// change bits, each system's entity sets. Resources and events are left out (their types are
-/// the caller's, who can count them).
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// world.spawn((7u32,));
-/// let memory = ecs::diagnostics::memory_use(&world);
-/// assert_eq!(memory.columns[0].0, "u32");
-/// assert!(memory.total() >= memory.columns[0].1);
-/// ```
+/// Where the world's heap bytes go (by capacity), resources and events left out.
 pub fn memory_use(world: &World) -> MemoryUse {
     let types = &world.component_types;
     let change_bits = world.watched.iter().map(|id| {
@@ -88,15 +58,14 @@ pub fn memory_use(world: &World) -> MemoryUse {
     }
 }
 
-/// Where a world's heap bytes go, by capacity (what is allocated, used or not): [`memory_use`].
+/// Where a world's heap bytes go, by capacity: [`memory_use`].
 #[derive(Clone, Debug, Default)]
 pub struct MemoryUse {
     /// The entity allocator: a slot (generation, liveness, component signature) per index.
     pub entities: usize,
     /// Per component type (its name): its column's entity index and values.
     pub columns: Vec<(&'static str, usize)>,
-    /// Per watched component type (its name): the bits of its changes not yet moved to its
-    /// watchers.
+    /// Per watched component type (its name): its change bits.
     pub change_bits: Vec<(&'static str, usize)>,
     /// Per system (its name): its tracked, dirty, removed and delivered sets.
     pub systems: Vec<(&'static str, usize)>,

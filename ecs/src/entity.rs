@@ -7,21 +7,9 @@ use crate::component::ComponentSet;
 
 /// Lightweight, copyable handle to an entity: a slot index plus the generation of that slot.
 ///
-/// When an entity is despawned its slot's generation is bumped, so every handle that still names
-/// the old generation is *stale*: [`World`](crate::World) operations on it return `None`,
-/// `false` or an error, and never reach the entity that later reuses the slot. A handle means
-/// something only to the world that spawned it: it carries no world id (it stays 8 bytes), so
-/// another world reads it as a slot and generation of its own.
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn(());
-/// world.despawn(e);
-/// assert!(!world.is_alive(e), "stale");
-/// let reused = world.spawn((1u8,));
-/// assert_eq!(reused.index(), e.index());
-/// assert_eq!(world.get::<u8>(e), None, "never reaches the entity that reuses the slot");
-/// ```
+/// Despawning bumps the slot's generation, so an older handle is *stale*: operations on it
+/// return `None`, `false` or an error and never reach the entity that reuses the slot. A handle
+/// carries no world id (it stays 8 bytes): another world reads it as one of its own slots.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Entity {
     index: u32,
@@ -42,11 +30,6 @@ impl Entity {
     }
 
     /// Pack the handle into a `u64` (generation in the high half), e.g. for hashing or saving.
-    ///
-    /// ```
-    /// let e = ecs::World::new().spawn(());
-    /// assert_eq!(ecs::Entity::from_bits(e.to_bits()), Some(e));
-    /// ```
     #[inline]
     pub const fn to_bits(self) -> u64 {
         ((self.generation.get() as u64) << 32) | self.index as u64
@@ -77,13 +60,10 @@ impl fmt::Display for Entity {
     }
 }
 
-/// Generational allocator plus the per-entity component signature, a slot per index ever used,
-/// in three parallel arrays (12 bytes and a bit per slot; one struct would pad to 16).
-/// `generations[i]` is the generation a live entity in slot `i` has, or the generation the next
-/// entity in it will get; `alive` has a bit per slot.
-///
-/// Freed slots are reused last-in first-out. A slot whose generation would overflow is retired
-/// instead of reused, so a handle can never alias even after four billion reuses.
+/// Generational allocator plus the per-entity component signature (see `ecs/DESIGN.md`).
+/// `generations[i]` is the generation a live entity in slot `i` has, or the one the next entity
+/// in it will get. Freed slots are reused last-in first-out; one whose generation would
+/// overflow is retired, so a handle never aliases.
 #[derive(Debug, Default)]
 pub(crate) struct Entities {
     generations: Vec<NonZeroU32>,

@@ -1,22 +1,11 @@
-//! [`EventReader`], a system's cursor into one type's events: each event is seen once per
-//! reader.
+//! [`EventReader`], a system's cursor into one type's events.
 
 use std::marker::PhantomData;
 
 use crate::World;
 
-/// A system's cursor into an event queue: [`EventReader::read`] returns each event once.
-///
-/// ```
-/// use ecs::{EventReader, World};
-///
-/// struct Hit(u32);
-/// let mut world = World::new();
-/// let mut reader = EventReader::<Hit>::default();
-/// world.send(Hit(1));
-/// assert_eq!(reader.read(&world).map(|h| h.0).collect::<Vec<_>>(), [1]);
-/// assert_eq!(reader.read(&world).count(), 0, "already seen");
-/// ```
+/// A system's cursor into an event queue: [`EventReader::read`] returns each event once (the
+/// crate's README has an example).
 #[derive(Debug)]
 pub struct EventReader<E> {
     pub(crate) next: u64,

@@ -1,13 +1,11 @@
-//! Typed events' queues: messages from one system to the others, kept in the [`World`](crate::World)
-//! until every reader has had its turn ([`EventReader`](crate::EventReader) reads them).
+//! Typed events' queues: messages from one system to the others, kept until every
+//! [`EventReader`](crate::EventReader) has had its turn.
 
 use std::any::Any;
 use std::collections::VecDeque;
 
-/// Queue of events of one type. Events sent during one update stay readable until the end of
-/// the next *full* update (one that gave every enabled system its turn: not debug-only, no
-/// panic), so a reader that runs every full update sees every event exactly once, whether the
-/// sender runs before it (same update) or after it (next update).
+/// Queue of events of one type, readable until the end of the next *full* update (one that
+/// gave every enabled system its turn: not debug-only, no panic).
 #[derive(Debug)]
 pub(crate) struct Events<E> {
     pub(crate) queue: VecDeque<E>,

@@ -2,31 +2,24 @@
 //!
 //! Entities are generational handles, components are any `Send + 'static` type stored in per-type
 //! columns, and systems run in priority order over the entities that have all the components
-//! they require. The headline feature is opt-in **change tracking**: a system may *watch*
-//! component types, and each update it receives, beside every tracked entity, the *dirty* ones
-//! whose watched components changed since it last ran. A room of ten thousand idle crates costs
-//! such a system nothing.
+//! they require. A system may *watch* component types; each update it reads, through a typed
+//! [`Query`], its tracked entities or only those whose watched components changed since it last
+//! ran. A room of ten thousand idle crates costs such a system nothing.
 //!
 //! # Goals, in order
 //! 1. **Correct change tracking.** A change is never lost and never seen twice by a system,
 //!    whichever system made it and whenever; disabled systems keep collecting.
 //! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
-//!    size and calls no system that only reacts to changes; a change sets one bit however
-//!    many systems watch it; each system gets its dirty entities in slot order, through one
-//!    mechanism (the `delivery` module, and `ecs/DESIGN.md`).
+//!    size; a change sets one bit however many systems watch it.
 //! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
 //!    `None`, `false` or an error, even after its slot is reused.
 //! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
 //!
-//! It is not a parallel scheduler and has no archetypes: a system reads and writes the
-//! components of its tracked, changed or added entities through a typed [`Query`]. `World` is `Send` (not `Sync`): components, resources, events
-//! and systems are `Send + 'static` types, so a world built on one thread can run on another.
-//!
-//! # How systems communicate
-//! Systems never call each other. They communicate in exactly three ways, all through the
-//! [`World`]: **components** (state on entities), **resources** (typed singletons such as input,
-//! time or the camera) and **events** (typed messages; each [`EventReader`] sees each event
-//! once). Anything that needs orchestration above that lives outside the world, in the game.
+//! It is not a parallel scheduler and has no archetypes. `World` is `Send`, not `Sync`.
+//! Systems never call each other: they communicate through the [`World`]'s **components**,
+//! **resources** (typed singletons such as input or time) and **events** (typed messages; each
+//! [`EventReader`] sees each event once). The contract (what a system sees, and when) is
+//! `ecs/README.md`; how it is built, `ecs/DESIGN.md`.
 //!
 //! # Walkthrough
 //! ```
@@ -61,8 +54,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The README's examples run as doctests.
-#[cfg(doctest)]
+#[cfg(doctest)] // the README's examples run as doctests
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 

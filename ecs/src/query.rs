@@ -1,8 +1,8 @@
 //! Typed queries: a system's tracked, changed or added entities, each with its components.
 
-use std::any::{Any, TypeId, type_name};
+use std::any::{TypeId, type_name};
 
-use crate::column::{AnyColumn, Column, Mut};
+use crate::column::{AnyColumn, Column, Mut, downcast_mut};
 use crate::component::Component;
 use crate::world::Resources;
 use crate::{Entity, World};
@@ -13,26 +13,6 @@ const MAX_TERMS: usize = 8;
 /// What a [`Query`] reads of each entity: `&T`, `&mut T` (a change-signalling [`Mut`]),
 /// `Option<D>` (for components an entity may lack), or a tuple of those naming each type once.
 /// An entity without a component named outside an `Option` is skipped.
-///
-/// ```
-/// use ecs::{SystemDesc, SystemEntities, World};
-///
-/// struct Hp(u32);
-/// struct Shield(u32);
-///
-/// let mut world = World::new();
-/// world.add_system(SystemDesc::new("regen"), |world: &mut World, entities: &SystemEntities| {
-///     let mut query = entities.query::<(&mut Hp, Option<&Shield>)>(world);
-///     while let Some((_, (mut hp, shield))) = query.next() {
-///         hp.0 += 1 + shield.map_or(0, |s| s.0);
-///     }
-/// });
-/// let bare = world.spawn((Hp(1),));
-/// let shielded = world.spawn((Hp(1), Shield(5)));
-/// world.update();
-/// assert_eq!(world.get::<Hp>(bare).unwrap().0, 2);
-/// assert_eq!(world.get::<Hp>(shielded).unwrap().0, 7);
-/// ```
 pub trait QueryData: sealed::Sealed {
     /// What the query yields for one entity, borrowed from the query for `'q`.
     type Item<'q>;
@@ -78,15 +58,10 @@ impl Terms {
 }
 
 /// The columns a query borrows, in the order of its terms (`None`: never registered).
+#[derive(Debug)]
 pub struct Borrowed<'w> {
     columns: [Option<&'w mut dyn AnyColumn>; MAX_TERMS],
     next: usize,
-}
-
-impl std::fmt::Debug for Borrowed<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Borrowed")
-    }
 }
 
 impl<'w> Borrowed<'w> {
@@ -95,21 +70,21 @@ impl<'w> Borrowed<'w> {
     /// the resources beside them.
     fn new(world: &'w mut World, terms: &Terms) -> (Self, &'w mut Resources) {
         let terms = &terms.types[..terms.len];
-        let ids: Vec<Option<usize>> = terms
-            .iter()
-            .map(|&(t, _, mutable)| {
-                let id = *world.component_ids.get(&t)?;
+        let mut ids = [None; MAX_TERMS];
+        for (id, &(t, _, mutable)) in ids.iter_mut().zip(terms) {
+            *id = world.component_ids.get(&t).map(|&id| {
                 if mutable {
                     world.changed.insert(id);
                 }
-                Some(id.index())
-            })
-            .collect();
-        let mut order: Vec<usize> = (0..terms.len()).collect();
+                id.index()
+            });
+        }
+        let mut order: [usize; MAX_TERMS] = std::array::from_fn(|i| i);
+        let order = &mut order[..terms.len()];
         order.sort_unstable_by_key(|&i| ids[i]);
         let mut columns = [const { None }; MAX_TERMS];
         let (mut rest, mut first) = (&mut world.columns[..], 0);
-        for i in order {
+        for &i in &*order {
             let Some(id) = ids[i] else { continue };
             assert!(id >= first, "a query names `{}` twice", terms[i].1);
             let (column, tail) = std::mem::take(&mut rest)[id - first..]
@@ -121,15 +96,10 @@ impl<'w> Borrowed<'w> {
         (Self { columns, next: 0 }, &mut world.resources)
     }
 
-    /// The next term's column, as a `Column<T>`.
+    /// The next term's column, as a `Column<T>` (`None`: never registered).
     fn take<T: Component>(&mut self) -> Option<&'w mut Column<T>> {
-        let column: &mut dyn Any = self.columns[self.next].take()?;
         self.next += 1;
-        Some(
-            column
-                .downcast_mut()
-                .expect("column stored under its own TypeId"),
-        )
+        self.columns[self.next - 1].take().map(downcast_mut)
     }
 }
 
@@ -243,32 +213,35 @@ tuple_query!(A a, B b, C c, D d, E e, F f);
 tuple_query!(A a, B b, C c, D d, E e, F f, G g);
 tuple_query!(A a, B b, C c, D d, E e, F f, G g, H h);
 
-/// A system's entities (tracked, changed or added), each with the components `D` names: made by
+/// A system's entities (tracked, changed or added) with the components `D` names, from
 /// [`SystemEntities::query`](crate::SystemEntities::query),
 /// [`changed`](crate::SystemEntities::changed) or [`added`](crate::SystemEntities::added).
 ///
 /// Entities come in the list's order (slot order for changed and added ones). An item borrows
-/// the query, so read with `while let Some((entity, item)) = query.next()` (or
-/// [`Query::for_each`]): a component borrowed mutably can only be lent one entity at a time
-/// without `unsafe` code.
+/// the query, so read with `while let Some((entity, item)) = query.next()` or
+/// [`Query::for_each`]: without `unsafe`, a mutable component is lent one entity at a time.
 ///
 /// ```
 /// use ecs::{SystemDesc, SystemEntities, World};
 ///
 /// struct Pos(f32);
 /// struct Vel(f32);
+/// struct Frozen;
 ///
 /// let mut world = World::new();
 /// world.add_system(SystemDesc::new("movement"), |world: &mut World, entities: &SystemEntities| {
-///     let mut movers = entities.query::<(&mut Pos, &Vel)>(world);
-///     while let Some((_, (mut pos, vel))) = movers.next() {
-///         pos.0 += vel.0;
+///     let mut movers = entities.query::<(&mut Pos, &Vel, Option<&Frozen>)>(world);
+///     while let Some((_, (mut pos, vel, frozen))) = movers.next() {
+///         if frozen.is_none() {
+///             pos.0 += vel.0;
+///         }
 ///     }
 /// });
 /// let e = world.spawn((Pos(0.0), Vel(2.0)));
+/// let frozen = world.spawn((Pos(0.0), Vel(2.0), Frozen));
 /// world.update();
-/// world.update();
-/// assert_eq!(world.get::<Pos>(e).unwrap().0, 4.0);
+/// assert_eq!(world.get::<Pos>(e).unwrap().0, 2.0);
+/// assert_eq!(world.get::<Pos>(frozen).unwrap().0, 0.0);
 /// ```
 pub struct Query<'w, 's, D: QueryData> {
     fetch: D::Fetch<'w>,
@@ -300,28 +273,7 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
         }
     }
 
-    /// The query and the world's resources apart, to use both in one loop (the query borrows
-    /// the whole world).
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// struct Total(u32);
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(Total(0));
-    /// world.add_system(SystemDesc::new("sum"), |world: &mut World, entities: &SystemEntities| {
-    ///     let (mut values, resources) = entities.query::<&u32>(world).with_resources();
-    ///     let total = resources.resource_mut::<Total>();
-    ///     while let Some((_, value)) = values.next() {
-    ///         total.0 += value;
-    ///     }
-    /// });
-    /// world.spawn((3u32,));
-    /// world.spawn((4u32,));
-    /// world.update();
-    /// assert_eq!(world.resource::<Total>().0, 7);
-    /// ```
+    /// The query and the world's resources apart, to use both in one loop.
     pub fn with_resources(mut self) -> (Self, &'w mut Resources) {
         let resources = self.resources.take();
         (
@@ -331,20 +283,6 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// The next entity of the list that has the components, with them.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let e = world.spawn((7u8,));
-    /// world.spawn((1u16,)); // no u8: skipped
-    /// world.add_system(SystemDesc::new("s"), move |world: &mut World, entities: &SystemEntities| {
-    ///     let mut query = entities.query::<&u8>(world);
-    ///     assert_eq!(query.next(), Some((e, &7)));
-    ///     assert_eq!(query.next(), None);
-    /// });
-    /// world.update();
-    /// ```
     // Not `Iterator::next`: an item borrows the query (see the type's docs). Inlined, as are
     // the terms' `index` and `at`: a call per entity costs a loop several times its lookups.
     #[allow(clippy::should_implement_trait)]
@@ -359,21 +297,6 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// The components of any `entity` (in the list or not), if it has them.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let other = world.spawn((5u32,));
-    /// world.insert_resource(other);
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let other = *world.resource::<ecs::Entity>();
-    ///     let mut query = entities.changed::<&mut u32>(world);
-    ///     *query.get(other).unwrap() += 1;
-    /// });
-    /// world.update();
-    /// assert_eq!(world.get::<u32>(other), Some(&6));
-    /// ```
     #[inline]
     pub fn get(&mut self, entity: Entity) -> Option<D::Item<'_>> {
         let index = D::index(&self.fetch, entity)?;
@@ -381,19 +304,6 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// Call `f` with each remaining entity that has the components, and them.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let query = entities.query::<&mut u32>(world);
-    ///     query.for_each(|_, mut value| *value *= 2);
-    /// });
-    /// let e = world.spawn((5u32,));
-    /// world.update();
-    /// assert_eq!(world.get::<u32>(e), Some(&10));
-    /// ```
     pub fn for_each(mut self, mut f: impl FnMut(Entity, D::Item<'_>)) {
         while let Some((entity, item)) = self.next() {
             f(entity, item);
@@ -401,37 +311,11 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     }
 
     /// Number of entities left in the list: at most the number of items left.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.spawn(()); // no u32: counted, never yielded
-    /// world.spawn((5u32,));
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let mut query = entities.query::<&u32>(world);
-    ///     assert_eq!(query.len(), 2);
-    ///     query.next();
-    ///     assert!(query.is_empty(), "the entity without a u32 was passed over");
-    /// });
-    /// world.update();
-    /// ```
     pub fn len(&self) -> usize {
         self.entities.len()
     }
 
     /// Whether the list has no entity left (see [`Query::len`]).
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     assert!(entities.changed::<&u32>(world).is_empty(), "it watches nothing");
-    /// });
-    /// world.spawn((5u32,));
-    /// world.update();
-    /// ```
     pub fn is_empty(&self) -> bool {
         self.entities.len() == 0
     }

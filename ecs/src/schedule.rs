@@ -1,13 +1,11 @@
-//! What the world keeps per system: the system itself and the entity sets it reads
-//! ([`SystemSlot`], [`SystemSets`]).
+//! What the world keeps per system: [`SystemSlot`] and the [`SystemSets`] it lends the system.
 
 use std::time::Duration;
 
-use crate::Entity;
-use crate::System;
 use crate::component::{ComponentId, ComponentSet};
 use crate::delivery::DirtySet;
 use crate::entity_set::EntitySet;
+use crate::{Entity, System};
 
 /// A system plus the entity sets the world maintains for it.
 pub(crate) struct SystemSlot {
@@ -34,7 +32,7 @@ pub(crate) struct SystemSlot {
     pub(crate) pending_membership: Vec<Entity>,
     /// While it runs: its tracked count (its sets are lent out).
     pub(crate) running: Option<usize>,
-    /// The update ([`World`]'s count) that last ran it, and what that run received and took.
+    /// The update that last ran it, and that run's figures.
     pub(crate) ran_in: u64,
     pub(crate) last_dirty: usize,
     pub(crate) last_tracked: usize,

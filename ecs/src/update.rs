@@ -347,13 +347,22 @@ impl World {
                 && !changes.is_empty()
             {
                 self.sets_pending = true;
-                changes.drain_words(|w, bits| {
-                    for &t in watchers {
-                        systems[t].dirty.insert_word(w, bits);
-                        systems[t].columns_changed.insert(id);
-                        self.pending[t] = true;
-                    }
-                });
+                if let [t] = watchers[..]
+                    && systems[t].dirty.is_empty()
+                {
+                    // The only watcher, with no bits of its own: the bits change hands whole.
+                    std::mem::swap(changes, &mut systems[t].dirty);
+                    systems[t].columns_changed.insert(id);
+                    self.pending[t] = true;
+                } else {
+                    changes.drain_words(|w, bits| {
+                        for &t in watchers {
+                            systems[t].dirty.insert_word(w, bits);
+                            systems[t].columns_changed.insert(id);
+                            self.pending[t] = true;
+                        }
+                    });
+                }
             }
             self.changed.remove(id);
         }

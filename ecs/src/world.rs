@@ -14,15 +14,7 @@ use crate::entity::Entities;
 use crate::events::{AnyEvents, Events};
 use crate::schedule::{SystemSets, SystemSlot};
 
-/// Error returned when an operation names an entity that is not alive (despawned, or a stale
-/// handle whose slot was reused).
-///
-/// ```
-/// let mut world = ecs::World::new();
-/// let e = world.spawn(());
-/// world.despawn(e);
-/// assert_eq!(world.insert(e, 1u8), Err(ecs::NoSuchEntity(e)));
-/// ```
+/// Error returned when an operation names an entity that is not alive (despawned, or stale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoSuchEntity(pub Entity);
 
@@ -56,8 +48,7 @@ impl Hasher for TypeIdHasher {
 
 pub(crate) type TypeMap<V> = HashMap<TypeId, V, BuildHasherDefault<TypeIdHasher>>;
 
-/// What the world is doing: between updates every call acts at once; while system `s` updates,
-/// despawns and clears wait for the end of the update; in its `on_clear`, a clear waits.
+/// What the world is doing: idle, running system `s`, or running its `on_clear`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Phase {
     #[default]
@@ -77,9 +68,21 @@ impl Default for WorldId {
     }
 }
 
-/// Everything in one ECS: entities, components, systems, resources and events.
+/// Everything in one ECS: entities, components, systems, resources and events (the
+/// [crate documentation](crate) has a walkthrough).
 ///
-/// See the [crate documentation](crate) for the model and a walkthrough.
+/// ```
+/// use ecs::{SystemDesc, SystemEntities, World};
+///
+/// let mut world = World::new();
+/// let desc = SystemDesc::new("fall").requires::<f32>();
+/// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
+///     entities.query::<&mut f32>(world).for_each(|_, mut y| *y -= 1.0);
+/// });
+/// let e = world.spawn((10.0f32,));
+/// world.update();
+/// assert_eq!(world.get::<f32>(e), Some(&9.0));
+/// ```
 #[derive(Default)]
 pub struct World {
     pub(crate) id: WorldId,
@@ -101,13 +104,11 @@ pub struct World {
     /// Systems that require nothing and so track every entity.
     pub(crate) requires_nothing: Vec<usize>,
     pub(crate) systems: Vec<SystemSlot>,
-    /// Indices into `systems`, by priority then insertion, each with when it runs and what it
-    /// watches: what an update reads to pass over an idle system.
+    /// Indices into `systems` in run order, each with when it runs and what it watches.
     pub(crate) order: Vec<(usize, RunWhen, ComponentSet)>,
     /// Per system: whether its dirty bits or removed set may hold something.
     pub(crate) pending: Vec<bool>,
-    /// Number of systems in `order` that run on something else than changes (visited on every
-    /// update).
+    /// Number of systems in `order` that run on something else than changes.
     pub(crate) every_update: usize,
     /// Number of updates begun.
     pub(crate) updates: u64,
@@ -116,11 +117,9 @@ pub struct World {
     /// The event types whose queue holds events: the ones an update's end has to visit.
     pub(crate) queued_events: Vec<TypeId>,
     pub(crate) phase: Phase,
-    /// Whether some system's dirty bits or removed set may hold something (set by whatever
-    /// fills one, recomputed after an update).
+    /// Whether some system's dirty bits or removed set may hold something.
     pub(crate) sets_pending: bool,
-    /// Columns that may hold change bits: each mutable access to a column adds it; an update
-    /// that finds its bits empty, or moves them, takes it out.
+    /// Columns that may hold change bits (each mutable access to a column adds it).
     pub(crate) changed: ComponentSet,
     pub(crate) pending_despawns: Vec<Entity>,
     pub(crate) pending_clear: bool,
@@ -131,8 +130,7 @@ pub struct World {
     pub(crate) bundles: Vec<BundleInfo>,
 }
 
-/// When an update runs a system ([`SystemDesc::on_changes`], [`SystemDesc::every_update`],
-/// [`SystemDesc::on_event`]).
+/// When an update runs a system (see [`SystemDesc::on_changes`] and the two after it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RunWhen {
     Changes,
@@ -148,10 +146,7 @@ pub(crate) struct Resource {
 
 impl Resource {
     fn into_inner<R: 'static>(self) -> R {
-        *self
-            .value
-            .downcast()
-            .expect("resource stored under its own TypeId")
+        *self.value.downcast().expect("stored under its own TypeId")
     }
 }
 
@@ -184,30 +179,23 @@ fn no_resource<R>() -> ! {
     panic!("no resource `{name}`: call World::insert_resource first")
 }
 
-/// Call `f` on the column of each of `ids`. A panic in one (a component's `Drop`) still lets
-/// the rest run, as `Vec`'s own drop does (a second panic aborts): no column keeps a component
-/// its entity has lost.
+/// Call `f` on the column of each of `ids`; a panic in one (a component's `Drop`) lets the rest
+/// run, as `Vec`'s own drop does (a second panic aborts).
 fn each_column(
     columns: &mut [Box<dyn AnyColumn>],
-    ids: impl Iterator<Item = ComponentId>,
-    f: impl FnMut(&mut dyn AnyColumn),
+    mut ids: impl Iterator<Item = ComponentId>,
+    f: impl Fn(&mut dyn AnyColumn),
 ) {
-    struct Rest<'a, I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> {
-        columns: &'a mut [Box<dyn AnyColumn>],
-        ids: I,
-        f: F,
-    }
-    impl<I: Iterator<Item = ComponentId>, F: FnMut(&mut dyn AnyColumn)> Drop for Rest<'_, I, F> {
+    // Its `Drop` goes on with the rest when `f` panics.
+    struct Rest<'a>(&'a mut dyn FnMut() -> bool);
+    impl Drop for Rest<'_> {
         fn drop(&mut self) {
-            for id in &mut self.ids {
-                (self.f)(&mut *self.columns[id.index()]);
-            }
+            while (self.0)() {}
         }
     }
-    let mut rest = Rest { columns, ids, f };
-    for id in rest.ids.by_ref() {
-        (rest.f)(&mut *rest.columns[id.index()]);
-    }
+    let mut next = || ids.next().map(|id| f(&mut *columns[id.index()])).is_some();
+    let rest = Rest(&mut next);
+    while (rest.0)() {}
 }
 
 impl World {
@@ -222,18 +210,10 @@ impl World {
         downcast_mut(&mut *self.columns[id.index()])
     }
 
-    /// Add `value` to `entity`, replacing (and returning) any `T` it had. Either way the
-    /// component counts as changed for systems watching `T`.
+    /// Add `value` to `entity`, replacing (and returning) any `T` it had: a change either way.
     ///
     /// # Errors
     /// [`NoSuchEntity`] if `entity` is not alive; nothing is stored.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn(());
-    /// assert_eq!(world.insert(e, 1u8), Ok(None));
-    /// assert_eq!(world.insert(e, 2u8), Ok(Some(1)), "replaced");
-    /// ```
     pub fn insert<T: Component>(
         &mut self,
         entity: Entity,
@@ -270,13 +250,6 @@ impl World {
     }
 
     /// A change-signalling handle to `entity`'s `T` (see [`Mut`]).
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32,));
-    /// *world.get_mut::<u32>(e).unwrap() = 9;
-    /// assert_eq!(world.get::<u32>(e), Some(&9));
-    /// ```
     pub fn get_mut<T: Component>(&mut self, entity: Entity) -> Option<Mut<'_, T>> {
         let id = self.component_id::<T>()?;
         self.column_at::<T>(id).get_mut(entity)
@@ -308,17 +281,9 @@ impl World {
         self.entities.iter().map(|(e, _)| e)
     }
 
-    /// Despawn `entity`: immediately outside an update; at the end of the update when called
-    /// from a system, so every system in this update still sees it. Returns whether it was alive.
-    /// A panic from a component's `Drop` propagates once every column, system and the slot
-    /// have let go of the entity.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32,));
-    /// assert!(world.despawn(e));
-    /// assert!(!world.despawn(e), "already gone");
-    /// ```
+    /// Despawn `entity`, returning whether it was alive: at once, or at the end of the update
+    /// when called from a system (every system of the update still sees it). A panic from a
+    /// component's `Drop` propagates once the world has let go of the entity everywhere.
     pub fn despawn(&mut self, entity: Entity) -> bool {
         if !self.entities.is_alive(entity) {
             return false;
@@ -335,25 +300,17 @@ impl World {
         let Some(sig) = self.entities.free(entity) else {
             return; // despawned twice in one update
         };
-        for (s, slot) in self.systems.iter_mut().enumerate() {
-            if slot.sets.tracked.remove(entity).is_some() {
-                slot.dirty.remove(entity.index());
-                slot.added.remove(entity.index());
-                slot.sets.removed.insert(entity);
-                self.sets_pending = true;
-                self.pending[s] = true;
-            }
+        for s in 0..self.systems.len() {
+            self.untrack(s, entity);
         }
         // Last, as it runs the components' `Drop`.
         each_column(&mut self.columns, sig.iter(), |c| c.despawn(entity));
     }
 
-    /// The end of an update: deferred despawns, the ageing of events (`age_events`: when every
-    /// system had its turn, see `Events`), then a deferred clear.
+    /// The end of an update: deferred despawns, events aged (if `age_events`), a deferred clear.
     #[inline] // an idle update's tail is four checks
     pub(crate) fn end_update(&mut self, age_events: bool) {
-        // Each stays listed until all are done: a panicking `Drop` leaves the rest to the end
-        // of the next update (a despawned one is skipped then).
+        // Listed until all are done: a panicking `Drop` leaves the rest to the next update.
         for i in 0..self.pending_despawns.len() {
             self.despawn_now(self.pending_despawns[i]);
         }
@@ -374,22 +331,12 @@ impl World {
         }
     }
 
-    /// Remove every entity and component at once. Systems' [`System::on_clear`](crate::System::on_clear) run afterwards
-    /// and may spawn again; old handles stay stale, so nothing new aliases anything old.
-    /// Called from a system, the clear happens at the end of the update; called from an
-    /// `on_clear`, once every `on_clear` of the current clear has run. Resources remain.
+    /// Remove every entity and component (resources remain), then run every system's
+    /// [`on_clear`](crate::System::on_clear); old handles stay stale. Called from a system, it
+    /// happens at the end of the update; from an `on_clear`, after the current clear's.
     ///
-    /// A panic in an `on_clear` propagates out of `clear` after the world has taken the system
-    /// back; the `on_clear`s after it do not run. A panic from a component's `Drop` propagates
-    /// once every column is empty, before any `on_clear`.
-    ///
-    /// ```
-    /// struct Hp(u32);
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((Hp(1),));
-    /// world.clear();
-    /// assert!(world.is_empty() && !world.is_alive(e));
-    /// ```
+    /// A panic from a component's `Drop` propagates once every column is empty, before any
+    /// `on_clear`; a panic in an `on_clear` propagates once the world has the system back.
     pub fn clear(&mut self) {
         if self.phase == Phase::Idle {
             self.clear_now();
@@ -467,7 +414,15 @@ impl World {
                 self.sets_pending = true;
                 self.pending[s] = true;
             }
-        } else if slot.sets.tracked.remove(entity).is_some() {
+        } else {
+            self.untrack(s, entity);
+        }
+    }
+
+    /// Make system `s` stop tracking `entity` (listing it as removed), if it does.
+    fn untrack(&mut self, s: usize, entity: Entity) {
+        let slot = &mut self.systems[s];
+        if slot.sets.tracked.remove(entity).is_some() {
             slot.dirty.remove(entity.index());
             slot.added.remove(entity.index());
             slot.sets.removed.insert(entity);
@@ -476,8 +431,7 @@ impl World {
         }
     }
 
-    /// Register component type `T` (idempotent) and return its id. Spawning, inserting and
-    /// adding systems register types implicitly.
+    /// Register component type `T` (idempotent) and return its id.
     ///
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
@@ -500,27 +454,15 @@ impl World {
         );
         let id = ComponentId(index as u16);
         self.columns.push(Box::new(Column::<T>::default()));
-        self.component_types
-            .push((TypeId::of::<T>(), type_name::<T>()));
-        self.component_ids.insert(TypeId::of::<T>(), id);
+        let type_id = TypeId::of::<T>();
+        self.component_types.push((type_id, type_name::<T>()));
+        self.component_ids.insert(type_id, id);
         self.requirers.push(Vec::new());
         self.watchers.push(Vec::new());
         id
     }
 
-    /// Every registered component type, in the order of their [`ComponentId`]s: its `TypeId`
-    /// and its [`type_name`] (for messages). A type stays registered, even after
-    /// [`World::clear`]; for checks that must cover every type (a state hash, a save format).
-    ///
-    /// ```
-    /// use std::any::TypeId;
-    ///
-    /// let mut world = ecs::World::new();
-    /// world.spawn((3u32,));
-    /// world.register::<u8>();
-    /// let types: Vec<TypeId> = world.component_types().map(|(id, _)| id).collect();
-    /// assert_eq!(types, [TypeId::of::<u32>(), TypeId::of::<u8>()]);
-    /// ```
+    /// Every registered component type by [`ComponentId`], as `TypeId` and [`type_name`].
     pub fn component_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
         self.component_types.iter().copied()
     }
@@ -530,8 +472,8 @@ impl World {
         self.id_of(TypeId::of::<T>())
     }
 
-    // One copy of the table probe for every component type, not one per type and call site:
-    // less code for a step to fetch when its caches are cold. The same for resources below.
+    // One copy of the table probe for every type, not one per type and call site (as for
+    // resources): less code to fetch when caches are cold.
     #[inline(never)]
     fn id_of(&self, type_id: TypeId) -> Option<ComponentId> {
         self.component_ids.get(&type_id).copied()
@@ -540,14 +482,7 @@ impl World {
     /// Every component of type `T`.
     ///
     /// # Panics
-    /// If `T` was never registered (no entity ever had one and no system names it); use
-    /// [`World::try_column`] when that is expected.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// world.spawn((7u32,));
-    /// assert_eq!(world.column::<u32>().values(), [7]);
-    /// ```
+    /// If `T` was never registered ([`World::try_column`] does not panic).
     pub fn column<T: Component>(&self) -> &Column<T> {
         self.try_column()
             .unwrap_or_else(|| panic!("component type `{}` was never registered", type_name::<T>()))
@@ -564,15 +499,7 @@ impl World {
         column.downcast_ref()
     }
 
-    /// Every component of type `T`, mutably (registering `T` if needed). Writes through
-    /// [`Column::get_mut`] signal changes; adding and removing go through the world.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32,));
-    /// *world.column_mut::<u32>().get_mut(e).unwrap() = 1;
-    /// assert_eq!(world.get::<u32>(e), Some(&1));
-    /// ```
+    /// Every component of type `T`, mutably, registering `T` if needed.
     pub fn column_mut<T: Component>(&mut self) -> &mut Column<T> {
         let id = self.register::<T>();
         self.column_at::<T>(id)
@@ -582,14 +509,6 @@ impl World {
     ///
     /// # Panics
     /// If `A` and `B` are the same type.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// let e = world.spawn((7u32, 2u8));
-    /// let (sums, addends) = world.columns_mut::<u32, u8>();
-    /// *sums.get_mut(e).unwrap() += u32::from(*addends.get(e).unwrap());
-    /// assert_eq!(world.get::<u32>(e), Some(&9));
-    /// ```
     pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
         let a = self.register::<A>().index();
         let b = self.register::<B>().index();
@@ -604,34 +523,24 @@ impl World {
         let [ca, cb] = self
             .columns
             .get_disjoint_mut([a, b])
-            .expect("distinct registered columns");
+            .expect("distinct columns");
         (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
     }
 
-    /// Store a singleton of type `R` (input, time, camera, ...), replacing and returning any old
-    /// one.
-    ///
-    /// ```
-    /// let mut world = ecs::World::new();
-    /// assert_eq!(world.insert_resource(1u8), None);
-    /// assert_eq!(world.insert_resource(2u8), Some(1));
-    /// assert_eq!(*world.resource::<u8>(), 2);
-    /// ```
+    /// Store a singleton of type `R` (input, time, ...), returning the one it replaces.
     pub fn insert_resource<R: 'static + Send>(&mut self, resource: R) -> Option<R> {
         let resource = Resource {
             value: Box::new(resource),
             name: type_name::<R>(),
         };
-        self.resources
-            .0
-            .insert(TypeId::of::<R>(), resource)
-            .map(Resource::into_inner)
+        let old = self.resources.0.insert(TypeId::of::<R>(), resource);
+        old.map(Resource::into_inner)
     }
 
     /// The `R` resource.
     ///
     /// # Panics
-    /// If no `R` was inserted; use [`World::get_resource`] when that is expected.
+    /// If no `R` was inserted ([`World::get_resource`] does not panic).
     pub fn resource<R: 'static>(&self) -> &R {
         self.resources.resource()
     }
@@ -639,34 +548,28 @@ impl World {
     /// The `R` resource, mutably.
     ///
     /// # Panics
-    /// If no `R` was inserted; use [`World::get_resource_mut`] when that is expected.
+    /// If no `R` was inserted ([`World::get_resource_mut`] does not panic).
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
         self.resources.resource_mut()
     }
 
     /// The `R` resource, if inserted.
     pub fn get_resource<R: 'static>(&self) -> Option<&R> {
-        self.resources
-            .resource_of(TypeId::of::<R>())?
-            .downcast_ref()
+        self.resources.get()
     }
 
     /// The `R` resource mutably, if inserted.
     pub fn get_resource_mut<R: 'static>(&mut self) -> Option<&mut R> {
-        let resource = self.resources.resource_of_mut(TypeId::of::<R>());
-        resource?.downcast_mut()
+        self.resources.get_mut()
     }
 
     /// Remove and return the `R` resource.
     pub fn remove_resource<R: 'static>(&mut self) -> Option<R> {
-        self.resources
-            .0
-            .remove(&TypeId::of::<R>())
-            .map(Resource::into_inner)
+        let old = self.resources.0.remove(&TypeId::of::<R>());
+        old.map(Resource::into_inner)
     }
 
-    /// Every resource type the world holds, in no particular order: its `TypeId` and its
-    /// [`type_name`] (for messages); for checks that must cover every resource.
+    /// Every resource type held, in no particular order: its `TypeId` and [`type_name`].
     pub fn resource_types(&self) -> impl ExactSizeIterator<Item = (TypeId, &'static str)> + '_ {
         self.resources.0.iter().map(|(&id, r)| (id, r.name))
     }
@@ -691,8 +594,7 @@ impl World {
     }
 }
 
-/// A world's resources, typed singletons (input, time, camera, ...), apart from a
-/// [`Query`](crate::Query) of its components: [`Query::with_resources`](crate::Query::with_resources).
+/// A world's resources apart from its components, from [`crate::Query::with_resources`].
 #[derive(Default)]
 pub struct Resources(pub(crate) TypeMap<Resource>);
 
@@ -709,68 +611,22 @@ impl Resources {
     ///
     /// # Panics
     /// If no `R` was inserted.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(2u32);
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let (_, resources) = entities.query::<()>(world).with_resources();
-    ///     assert_eq!(resources.resource::<u32>(), &2);
-    /// });
-    /// world.update();
-    /// ```
     pub fn resource<R: 'static>(&self) -> &R {
-        let resource = self.resource_of(TypeId::of::<R>());
-        resource
-            .and_then(|r| r.downcast_ref())
-            .unwrap_or_else(|| no_resource::<R>())
+        self.get().unwrap_or_else(|| no_resource::<R>())
     }
 
     /// The `R` resource mutably, as [`World::resource_mut`].
     ///
     /// # Panics
     /// If no `R` was inserted.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(1u32);
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let (_, resources) = entities.query::<()>(world).with_resources();
-    ///     *resources.resource_mut::<u32>() = 3;
-    /// });
-    /// world.update();
-    /// assert_eq!(world.resource::<u32>(), &3);
-    /// ```
     pub fn resource_mut<R: 'static>(&mut self) -> &mut R {
-        let resource = self.resource_of_mut(TypeId::of::<R>());
-        resource
-            .and_then(|r| r.downcast_mut())
-            .unwrap_or_else(|| no_resource::<R>())
+        self.get_mut().unwrap_or_else(|| no_resource::<R>())
     }
 
     /// The `A` resource mutably and the `B` resource shared, at once.
     ///
     /// # Panics
     /// If either is missing, or `A` and `B` are the same type.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(1u8);
-    /// world.insert_resource(2u16);
-    /// world.add_system(SystemDesc::new("s"), |world: &mut World, entities: &SystemEntities| {
-    ///     let (_, resources) = entities.query::<()>(world).with_resources();
-    ///     let (a, b) = resources.pair_mut::<u8, u16>();
-    ///     *a += *b as u8;
-    /// });
-    /// world.update();
-    /// assert_eq!(world.resource::<u8>(), &3);
-    /// ```
     pub fn pair_mut<A: 'static, B: 'static>(&mut self) -> (&mut A, &B) {
         let keys = [&TypeId::of::<A>(), &TypeId::of::<B>()];
         match self.0.get_disjoint_mut(keys) {
@@ -783,13 +639,21 @@ impl Resources {
         }
     }
 
+    pub(crate) fn get<R: 'static>(&self) -> Option<&R> {
+        self.resource_of(TypeId::of::<R>())?.downcast_ref()
+    }
+
+    pub(crate) fn get_mut<R: 'static>(&mut self) -> Option<&mut R> {
+        self.resource_of_mut(TypeId::of::<R>())?.downcast_mut()
+    }
+
     #[inline(never)]
-    pub(crate) fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
+    fn resource_of(&self, type_id: TypeId) -> Option<&(dyn Any + Send)> {
         Some(&*self.0.get(&type_id)?.value)
     }
 
     #[inline(never)]
-    pub(crate) fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
+    fn resource_of_mut(&mut self, type_id: TypeId) -> Option<&mut (dyn Any + Send)> {
         Some(&mut *self.0.get_mut(&type_id)?.value)
     }
 }

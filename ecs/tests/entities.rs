@@ -1,4 +1,4 @@
-//! Entity handles and component storage: items (a), (b) and (j) of the semantics.
+//! Entity handles and component storage: README's "Entities and components".
 
 use crate::common;
 
@@ -311,4 +311,17 @@ fn newly_tracked_entities_are_dirty_in_slot_order_at_a_bit_each() {
     world.get_mut::<Pos>(spawned[5]).unwrap().0 = 5;
     world.update();
     assert_eq!(seen.lock().unwrap().1, [late, spawned[5]]);
+}
+
+#[test]
+fn columns_mut_lends_two_columns_and_refuses_one_twice() {
+    let mut world = World::new();
+    let e = world.spawn((Pos(7), Vel(2)));
+    let (positions, velocities) = world.columns_mut::<Pos, Vel>();
+    positions.get_mut(e).unwrap().0 += velocities.get(e).unwrap().0;
+    assert_eq!(world.get::<Pos>(e), Some(&Pos(9)));
+    let twice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        world.columns_mut::<Pos, Pos>();
+    }));
+    assert!(twice.is_err());
 }

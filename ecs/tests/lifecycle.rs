@@ -1,5 +1,5 @@
-//! Despawn and clear: item (h) of the semantics, including the seed's "walls lacking collision
-//! boxes" bug.
+//! Despawn and clear (README's "What a system may do while it runs"), including the seed's
+//! "walls lacking collision boxes" bug.
 
 use crate::common;
 

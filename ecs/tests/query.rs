@@ -316,6 +316,27 @@ fn a_type_never_registered_matches_nothing_and_is_none_in_an_option() {
 }
 
 #[test]
+fn a_type_never_registered_before_another_term_leaves_that_term_its_column() {
+    let mut world = World::new();
+    world.insert_resource(Log::default());
+    world.add_system(
+        SystemDesc::new("s").requires::<Hp>(),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut query = entities.query::<(Option<&Pos>, &Hp)>(world);
+            let mut seen = Vec::new();
+            while let Some((e, (pos, _))) = query.next() {
+                assert!(pos.is_none());
+                seen.push(e);
+            }
+            world.resource_mut::<Log>().0 = seen;
+        },
+    );
+    let e = world.spawn((Hp(1),));
+    world.update();
+    assert_eq!(world.resource::<Log>().0, [e]);
+}
+
+#[test]
 #[should_panic(expected = "query::Hp` twice")]
 fn a_query_naming_a_type_twice_panics() {
     let mut world = World::new();
@@ -355,4 +376,22 @@ fn an_optional_tuple_is_there_only_when_all_of_it_is() {
     world.update();
     assert_eq!(*seen.lock().unwrap(), [(full, Some((2, 7))), (half, None)]);
     assert_eq!(world.get::<Vel>(half), Some(&Vel(1)), "not written");
+}
+
+#[test]
+fn len_counts_the_entities_left_including_those_without_the_components() {
+    let mut world = World::new();
+    world.spawn(());
+    world.spawn((Hp(5),));
+    world.add_system(
+        SystemDesc::new("s"),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let mut query = entities.query::<&Hp>(world);
+            assert_eq!(query.len(), 2);
+            assert!(query.next().is_some());
+            assert!(query.is_empty(), "the entity without an Hp was passed over");
+        },
+    );
+    world.update();
+    assert_eq!(world.systems().next().unwrap().runs, 1);
 }

@@ -1,4 +1,4 @@
-//! Resources and events: item (i) of the semantics.
+//! Resources and events: README's "Resources and events".
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -139,4 +139,21 @@ fn events_are_dropped_after_two_updates() {
     world.update();
     let mut late_reader = EventReader::<Hit>::default();
     assert_eq!(late_reader.read(&world).count(), 0);
+}
+
+#[test]
+fn pair_mut_lends_two_resources_beside_a_query() {
+    let mut world = World::new();
+    world.insert_resource(Score(1));
+    world.insert_resource(Hit(2));
+    world.add_system(
+        SystemDesc::new("s"),
+        |world: &mut World, entities: &SystemEntities<'_>| {
+            let (_, resources) = entities.query::<()>(world).with_resources();
+            let (score, hit) = resources.pair_mut::<Score, Hit>();
+            score.0 += hit.0;
+        },
+    );
+    world.update();
+    assert_eq!(world.resource::<Score>(), &Score(3));
 }

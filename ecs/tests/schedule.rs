@@ -1,4 +1,4 @@
-//! Update order and when changes reach whom: items (e), (f) and (g) of the semantics.
+//! Update order and when changes reach whom: README's "When a system runs".
 
 use crate::common;
 
@@ -429,4 +429,33 @@ fn a_timer_that_runs_every_update_needs_no_watch_to_count_down() {
     }
     assert!(!world.has::<Pos>(e), "removed on the third update");
     assert_eq!(world.system_info(id).runs, 4, "and called on every update");
+}
+
+/// A clock that advances 5 µs each time it is read.
+fn five_micros_a_reading() -> std::time::Duration {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static MICROS: AtomicU64 = AtomicU64::new(0);
+    std::time::Duration::from_micros(MICROS.fetch_add(5, Ordering::Relaxed))
+}
+
+#[test]
+fn timing_reads_the_clock_set_in_diagnostics() {
+    let mut world = World::new();
+    ecs::diagnostics::set_clock(&mut world, five_micros_a_reading);
+    let id = world.add_system(
+        SystemDesc::new("s"),
+        |_: &mut World, _: &SystemEntities<'_>| {},
+    );
+    world.update();
+    assert_eq!(
+        world.system_info(id).last_duration,
+        std::time::Duration::ZERO,
+        "off by default"
+    );
+    world.set_timing(true);
+    world.update();
+    assert_eq!(
+        world.system_info(id).last_duration,
+        std::time::Duration::from_micros(5)
+    );
 }

@@ -1,4 +1,4 @@
-//! Tracked and dirty sets: items (c) and (d) of the semantics, and `set_change_tracking`.
+//! Tracked and dirty sets: README's "What a system sees", and `set_change_tracking`.
 
 use crate::common;
 
@@ -353,4 +353,15 @@ fn an_entity_that_changed_then_lost_the_watched_component_is_not_delivered() {
     world.update();
     assert_eq!(last_tracked(&runs), set([b]));
     assert_eq!(last_dirty(&runs), set([b]));
+}
+
+#[test]
+fn set_changed_marks_an_entity_dirty_without_a_write() {
+    let (mut world, id, _) = probed(watcher::<Pos>("pos"));
+    let e = world.spawn((Pos(7),));
+    world.update();
+    world.get_mut::<Pos>(e).unwrap().set_changed();
+    world.update();
+    assert_eq!(world.system_info(id).last_dirty, 1);
+    assert_eq!(world.get::<Pos>(e), Some(&Pos(7)));
 }

@@ -1,4 +1,4 @@
-//! Listing the component and resource types a world holds: item (l) of the semantics, the basis
+//! Listing the component and resource types a world holds: README's "Diagnostics", the basis
 //! of checks that must cover every type (a state hash, a save format).
 
 use crate::common;

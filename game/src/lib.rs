@@ -18,6 +18,6 @@ pub mod window;
 
 pub use headless::{
     atlas, background_loader, campaign, editor, feel, fsutil, input, level, output, player_data,
-    replay, sfx, sim, sim_run, text_lines, tool_io,
+    replay, route, sfx, sim, sim_run, text_lines, tool_io,
 };
 pub(crate) use headless::{game_data, paths, raster};

@@ -30,11 +30,8 @@ fn add_shove(sim: &mut Sim) {
             if world.resource::<game::sim::GameState>().step < SHOVE_FROM {
                 return;
             }
-            for &e in entities.dirty() {
-                if let Some(mut p) = world.get_mut::<Position>(e) {
-                    p.x += 0.5;
-                }
-            }
+            let shoved = entities.changed::<&mut Position>(world);
+            shoved.for_each(|_, mut p| p.x += 0.5);
         });
 }
 

@@ -47,6 +47,7 @@ impl EcsDelivery {
             .map(|i| world.spawn((Position::initial(i), Velocity::initial(i))))
             .collect();
         world.update();
+        world.resource_mut::<Seen>().0 = 0;
         Self {
             world,
             entities,
@@ -74,8 +75,7 @@ impl Peer for EcsDelivery {
     }
 
     fn read(&mut self) -> usize {
-        self.world.resource_mut::<Seen>().0 = 0;
         self.world.update();
-        self.world.resource::<Seen>().0
+        std::mem::take(&mut self.world.resource_mut::<Seen>().0)
     }
 }

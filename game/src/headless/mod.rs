@@ -15,6 +15,7 @@ pub(crate) mod paths;
 pub mod player_data;
 pub(crate) mod raster;
 pub mod replay;
+pub mod route;
 pub mod sfx;
 pub mod sim;
 pub mod sim_run;

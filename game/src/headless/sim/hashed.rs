@@ -7,7 +7,9 @@ use super::components::{
     Friction, Fuse, HitFlash, Keg, Lifetime, Looks, Player, Position, Sprite, Stunned, Swing,
     Velocity,
 };
-use super::resources::{BotPlan, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap};
+use super::resources::{
+    BotPlan, BotStyle, CollisionGrid, DrawGrid, GameState, Input, SimRng, TileMap,
+};
 use super::spatial_hash::SpatialHash;
 
 /// An FNV-1a 64 hasher fed values by their bytes (floats by their bits).
@@ -387,11 +389,30 @@ impl Hashed for Swing {
 impl Hashed for BotPlan {
     fn hash(&self, h: &mut Fnv) {
         let Self {
+            style,
             target,
             path,
             face,
             since_plan,
+            plans,
         } = self;
+        let BotStyle {
+            walk_weight,
+            coin_scale,
+            flee_blasts,
+            jitter,
+            seed,
+            second_best_at,
+        } = style;
+        for &at in second_best_at {
+            h.u32(at);
+        }
+        h.u32(*plans);
+        h.u32(walk_weight.to_bits());
+        h.u32(coin_scale.to_bits());
+        h.u64(u64::from(*flee_blasts));
+        h.u32(jitter.to_bits());
+        h.u64(*seed);
         h.u64(target.map_or(u64::MAX, |e| e.to_bits()));
         h.u64(path.len() as u64);
         for &(x, y) in path {

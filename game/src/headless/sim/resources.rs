@@ -370,8 +370,10 @@ impl SimRng {
 /// The bot's plan, as the `bot` system keeps it between steps: the crate or coin it is after,
 /// the points it still has to walk through, which way to face at the end, and the steps since it
 /// planned (it plans again after [`BotPlan::REPLAN_AFTER`], in case something blocks the way).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BotPlan {
+    /// How it weighs its choices (the default plays the built-in bot).
+    pub style: BotStyle,
     /// The crate to smash or keg to light or coin to pick up (`None`: nothing reachable at
     /// the last plan).
     pub target: Option<Entity>,
@@ -382,11 +384,56 @@ pub struct BotPlan {
     pub face: Facing,
     /// Steps since the last plan.
     pub since_plan: u32,
+    /// Plans made so far (the first is plan 1): what [`BotStyle::second_best_at`] counts.
+    pub plans: u32,
 }
 
 impl BotPlan {
     /// Steps after which the bot plans again even though its target stands.
     pub const REPLAN_AFTER: u32 = 600;
+}
+
+/// How the bot weighs its choices. The default is the built-in bot, whose runs set the par times
+/// where no route beats them; the route search (`crate-room-routes search`) plays many others
+/// and keeps the fastest route any of them finds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BotStyle {
+    /// How much a step of walking to a stance counts against a step of swinging (3 by
+    /// default: a long walk for a little more work leaves crates behind).
+    pub walk_weight: f32,
+    /// What a coin is worth, as a share of its default worth (1).
+    pub coin_scale: f32,
+    /// Whether a bot in a burning chain's reach walks out of it before anything else (the
+    /// default) or goes on with the best stance, which may cost a burn.
+    pub flee_blasts: bool,
+    /// How much each stance's worth is scaled, up or down, by a number drawn from
+    /// `seed`, the stance and the map (0 by default: none). Small values reorder near ties,
+    /// which gives a search other target orders to try.
+    pub jitter: f32,
+    /// Seed of the jitter.
+    pub seed: u64,
+    /// Plans (counted from 1; 0: none) at which the bot takes its second-best choice, a stance
+    /// or coin after another target, instead of its best: the route search's detours from the
+    /// greedy order.
+    pub second_best_at: [u32; BotStyle::DETOURS],
+}
+
+impl BotStyle {
+    /// How many detours a style holds.
+    pub const DETOURS: usize = 8;
+}
+
+impl Default for BotStyle {
+    fn default() -> Self {
+        Self {
+            walk_weight: 3.0,
+            coin_scale: 1.0,
+            flee_blasts: true,
+            jitter: 0.0,
+            seed: 0,
+            second_best_at: [0; Self::DETOURS],
+        }
+    }
 }
 
 /// The collision broad phase: every enabled collider, kept current by the `collision_grid` system.

@@ -1,5 +1,5 @@
-//! `bot`: a deterministic scripted player for headless runs, demos and tests, and the player
-//! whose runs set the campaign's par times (`tools/record_gold.sh`). It writes the [`Input`]
+//! `bot`: a deterministic scripted player for headless runs, demos and tests, and, in many
+//! styles, the player of the search for the campaign's author routes. It writes the [`Input`]
 //! resource, like a keyboard.
 //!
 //! Whenever its target goes (broken, lit, picked up), it plans a **stance**: a spot on a 4 px
@@ -16,6 +16,9 @@
 //!   the way, and one within half a second's walk is picked up before the last crate's swing
 //!   (the clock stops there).
 //!
+//! How it weighs walking, coins and blasts, and whether it jitters each stance's worth to try
+//! other target orders, is the plan's [`BotStyle`]; the default is the built-in bot.
+//!
 //! The search stops [`SEARCH_MARGIN`] cells beyond the first cell within reach of a crate or on
 //! a coin, so a plan costs about the same on a 1024 x 1024 map as in a small room.
 //!
@@ -31,25 +34,23 @@ use ecs::{Entity, SystemEntities, World};
 
 use crate::level::Tile;
 use crate::sim::components::{Coin, Crate, Facing, Fuse, Keg, Player, Position, Stunned};
-use crate::sim::resources::{BotPlan, COIN_BONUS_STEPS, GameState, Input, TileMap};
+use crate::sim::resources::{BotPlan, BotStyle, COIN_BONUS_STEPS, GameState, Input, TileMap};
 use crate::sim::tuning::{
     BURN_STEPS, KEG_DAMAGE, KEG_RADIUS, PLAYER_HALF, PLAYER_SPEED, STUN_STEPS, SWING_COOLDOWN,
     SWING_RADIUS, SWING_REACH, TILE,
 };
 
-// The weights below were tuned on the campaign (each level's time with each of a few values;
-// `levels/README.md` has the times): they set the campaign's par times.
+// The weights below and `BotStyle`'s defaults were tuned on the campaign (each level's time
+// with each of a few values). Other styles are the route search's (`crate-room-routes`).
 
 /// Cells the search goes on beyond the first one with work in reach: far enough to see the
 /// next pair or keg past a lone crate, near enough to stay cheap.
 const SEARCH_MARGIN: u32 = 20;
 /// Steps to walk one tile (16 / 1.5).
 const STEPS_PER_TILE: f32 = TILE / PLAYER_SPEED;
-/// How much a step of walking to a stance counts against a step of swinging: walking far
-/// for a little more work leaves crates behind that cost a long walk back at the end.
-const WALK_WEIGHT: f32 = 3.0;
 /// What a coin is worth, in hits: a second off the clock is about three swings' time, counted
-/// at half, since the walk to a coin is not weighed ([`WALK_WEIGHT`]) like a walk to a crate.
+/// at half, since the walk to a coin is not weighed (`BotStyle::walk_weight`) like a walk to a
+/// crate.
 const COIN_WORTH: f32 = COIN_BONUS_STEPS as f32 / SWING_COOLDOWN as f32 / 2.0;
 /// How deep inside the arc a planned hit must be, in pixels: the step of walking that turns
 /// the player (1.5 px) cannot make it miss.
@@ -222,7 +223,11 @@ struct Best {
 impl Bot {
     /// Choose the stance (or coin) with the most work per step and the path to it.
     fn plan(&mut self, plan: &mut BotPlan, world: &World, from: Position) {
+        let style = plan.style;
+        let coin_worth = COIN_WORTH * style.coin_scale;
         plan.since_plan = 0;
+        plan.plans += 1;
+        let detour = style.second_best_at.contains(&plan.plans);
         plan.target = None;
         plan.path.clear();
         let map = world.resource::<TileMap>();
@@ -313,7 +318,7 @@ impl Bot {
             })
         };
         // In a burning chain's reach: out of it first, to the nearest cell it does not reach.
-        if in_blast(from.x, from.y) {
+        if style.flee_blasts && in_blast(from.x, from.y) {
             let safe = self.order.iter().map(|&c| c as usize).find(|&c| {
                 let (x, y) = cell_centre(c, w);
                 !in_blast(x as f32, y as f32)
@@ -336,6 +341,8 @@ impl Bot {
 
         let mut keg_worth: HashMap<usize, f32> = HashMap::new();
         let mut best: Option<Best> = None;
+        // The best stance after another target than `best`'s (for a detour).
+        let mut second: Option<Best> = None;
         let mut best_coin: Option<Best> = None;
         let mut hits: Vec<Hit> = Vec::new();
         for &c in &self.order {
@@ -345,7 +352,7 @@ impl Bot {
                 let walk = (d * STEPS_PER_TILE).max(1.0);
                 let centre = cell_centre(c, w);
                 let candidate = Best {
-                    rate: COIN_WORTH / walk,
+                    rate: coin_worth / walk,
                     cell: c,
                     stand: centre,
                     face: Facing::Down,
@@ -365,7 +372,7 @@ impl Bot {
                     if !box_clear(map, px, py) {
                         continue;
                     }
-                    let walk = WALK_WEIGHT * d * STEPS_PER_TILE
+                    let walk = style.walk_weight * d * STEPS_PER_TILE
                         + (ox.abs() + oy.abs()) as f32 / PLAYER_SPEED
                         + if in_blast(px as f32, py as f32) {
                             BLAST_RISK_STEPS
@@ -406,7 +413,7 @@ impl Bot {
                             ((hits.len() as u32 * n) as f32, n, weakest.entity)
                         };
                         let steps = walk + (swings * SWING_COOLDOWN) as f32;
-                        let mut rate = work / steps;
+                        let mut rate = work / steps * jitter(&style, map.changes(), c, face);
                         // The swing that would stop the clock waits for coins within half a
                         // second's walk (there and back inside the second they are worth).
                         let last = to_break.is_some_and(|left| {
@@ -424,21 +431,26 @@ impl Bot {
                             face,
                             target,
                         };
-                        if best.as_ref().is_none_or(|b| candidate.rate > b.rate) {
-                            best = Some(candidate);
-                        }
+                        offer(&mut best, &mut second, candidate);
                     }
                 }
             }
         }
         // A last swing waits only for a coin close enough.
-        let near_coin = best_coin.filter(|coin| {
+        let near_coin = best_coin.as_ref().is_some_and(|coin| {
             let walk = self.dist[coin.cell] as f32 * STEPS_PER_TILE;
             best.as_ref().is_none_or(|b| {
                 coin.rate > b.rate || (b.rate == 0.0 && 2.0 * walk < COIN_BONUS_STEPS as f32)
             })
         });
-        let Some(choice) = near_coin.or(best) else {
+        let choice = match (detour, near_coin) {
+            (false, true) => best_coin,
+            (false, false) => best,
+            // A detour: the best stance instead of the coin, or the runner-up, or a coin.
+            (true, true) => best.or(best_coin),
+            (true, false) => second.or(best_coin).or(best),
+        };
+        let Some(choice) = choice else {
             return;
         };
         plan.target = Some(choice.target);
@@ -483,6 +495,45 @@ impl Bot {
             i = j + 1;
         }
     }
+}
+
+/// Take `candidate` as the best stance if it beats it, keeping in `second` the best one after
+/// another target.
+fn offer(best: &mut Option<Best>, second: &mut Option<Best>, candidate: Best) {
+    match best {
+        Some(b) if candidate.rate <= b.rate => {
+            if candidate.target != b.target
+                && second.as_ref().is_none_or(|s| candidate.rate > s.rate)
+            {
+                *second = Some(candidate);
+            }
+        }
+        _ => {
+            let target = candidate.target;
+            if let Some(old) = best.replace(candidate)
+                && old.target != target
+            {
+                *second = Some(old);
+            }
+        }
+    }
+}
+
+/// The factor `style` scales a stance's worth by: 1 without jitter, else within `1 ± jitter`,
+/// drawn (a SplitMix64 mix) from the seed, the map's change count, the stance's cell and its
+/// facing, so the same style plays the same route.
+fn jitter(style: &BotStyle, changes: u64, cell: usize, face: Facing) -> f32 {
+    if style.jitter == 0.0 {
+        return 1.0;
+    }
+    let mut z = style.seed
+        ^ changes.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((cell as u64) << 3 | face as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let unit = (z >> 40) as f32 / (1u64 << 24) as f32; // in [0, 1)
+    1.0 + style.jitter * (2.0 * unit - 1.0)
 }
 
 /// Whether the rectangle the player's box sweeps walking from `a` to `b` (any way that stays

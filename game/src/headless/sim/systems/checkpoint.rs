@@ -19,6 +19,10 @@
 //! or change tracking off) the fold goes column by column instead, with no lookups, a column
 //! of many components split between two threads by slot (each component changes only its own
 //! entity's term, so the result is the same bits whatever the split).
+//!
+//! It walks the entity list `dirty()` rather than a typed query: what it reads of an entity is
+//! every type the state hash covers, found by id through `ecs::diagnostics`, which no query of
+//! up to eight named types can list; and marking an entity pending reads nothing.
 
 use ecs::{SystemEntities, World};
 
