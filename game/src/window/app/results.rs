@@ -101,9 +101,11 @@ impl App {
         let new_award = award.is_some() && rank(award) < rank(award_before);
         let new_best = previous_best.is_none_or(|best| time < best);
         let counted = !self.run.playtest_unsaved;
+        // The campaign's end is always celebrated, a best or not.
+        let ending = self.records.campaign.levels().last() == Some(&file);
         self.juice
             .sounds
-            .play(if counted && (new_award || new_best) {
+            .play(if counted && (new_award || new_best || ending) {
                 Sfx::Sting
             } else {
                 Sfx::Clear
