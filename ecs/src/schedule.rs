@@ -8,6 +8,7 @@ use crate::entity_set::EntitySet;
 use crate::{Entity, System};
 
 /// A system plus the entity sets the world maintains for it.
+#[derive(Default)]
 pub(crate) struct SystemSlot {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
