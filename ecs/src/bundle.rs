@@ -36,7 +36,7 @@ pub trait Sealed {
 }
 
 macro_rules! tuple_bundle {
-    ($($name:ident),*) => {
+    ($($name:ident $_value:ident),*) => {
         impl<$($name: Component),*> Bundle for ($($name,)*) {}
 
         impl<$($name: Component),*> Sealed for ($($name,)*) {
@@ -63,15 +63,7 @@ macro_rules! tuple_bundle {
     };
 }
 
-tuple_bundle!();
-tuple_bundle!(A);
-tuple_bundle!(A, B);
-tuple_bundle!(A, B, C);
-tuple_bundle!(A, B, C, D);
-tuple_bundle!(A, B, C, D, E);
-tuple_bundle!(A, B, C, D, E, F);
-tuple_bundle!(A, B, C, D, E, F, G);
-tuple_bundle!(A, B, C, D, E, F, G, H);
+all_tuples!(tuple_bundle; A a, B b, C c, D d, E e, F f, G g, H h);
 
 impl World {
     /// Create an entity with the components in `bundle` (a tuple, or `()` for none). Systems

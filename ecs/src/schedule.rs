@@ -19,7 +19,6 @@ pub(crate) struct SystemSlot {
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
-    /// Watched components.
     pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,
