@@ -29,8 +29,7 @@ pub trait Sealed {
     /// Register every component type, pushing their ids in tuple order.
     fn register(world: &mut World, ids: &mut Vec<ComponentId>);
 
-    /// Insert every component into its column for `entity`; `ids` is what
-    /// [`Sealed::register`] returned.
+    /// Insert every component into its column for `entity`, by the `ids` of [`Sealed::register`].
     #[allow(private_interfaces)] // no other crate can name this trait
     fn insert_into(self, columns: &mut [Box<dyn AnyColumn>], entity: Entity, ids: &[ComponentId]);
 }
@@ -124,8 +123,7 @@ impl World {
         }
     }
 
-    /// Index into `bundles` of `B`'s info, computed on first use and refreshed when systems
-    /// were added since.
+    /// Index of `B`'s info in `bundles`, computed on first use, refreshed once systems are added.
     fn bundle_index<B: Bundle>(&mut self) -> usize {
         let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
             Some(&b) => b,
