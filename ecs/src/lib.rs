@@ -54,6 +54,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Call `$m` with every tuple of the type parameters listed (each beside a lower-case name):
+/// `()`, the last one, the last two, ..., all of them.
+macro_rules! all_tuples {
+    ($m:ident;) => { $m!(); };
+    ($m:ident; $t:ident $v:ident $(, $ts:ident $vs:ident)*) => {
+        all_tuples!($m; $($ts $vs),*);
+        $m!($t $v $(, $ts $vs)*);
+    };
+}
+
 #[cfg(doctest)] // the README's examples run as doctests
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;

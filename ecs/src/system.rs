@@ -235,8 +235,7 @@ impl SystemDesc {
         self
     }
 
-    /// Run on every update, whatever changed (timers, input): the default for a system that
-    /// watches nothing.
+    /// Run on every update, whatever changed (timers, input): the default if it watches nothing.
     pub fn every_update(mut self) -> Self {
         self.when = Some(RunWhen::EveryUpdate);
         self
@@ -287,7 +286,6 @@ pub struct SystemInfo {
     pub last_tracked: usize,
     /// Wall time of that run (zero if skipped, or timing is off).
     pub last_duration: Duration,
-    /// Number of times it has run (not counting updates it was skipped in, having nothing to
-    /// react to).
+    /// Number of times it has run (not counting updates that skipped it: nothing to react to).
     pub runs: u64,
 }
