@@ -251,7 +251,7 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     // Shorten the best few.
     let mut polished: Vec<Found> = Vec::new();
     for f in found.iter().take(polish) {
-        let run = shorten(&mut play, f.run.clone())?;
+        let run = shorten(&mut play, f.run.clone(), 3)?;
         polished.push(Found {
             source: format!("{}, shortened", f.source),
             style: None,
@@ -260,10 +260,22 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     }
     found.extend(polished);
     found.sort_by_key(|f| (f.time(), f.source.clone()));
+    // The best, on until the cuts run out.
+    let run = shorten(&mut play, found[0].run.clone(), 20)?;
+    if run.room_time < found[0].run.room_time {
+        found.insert(
+            0,
+            Found {
+                source: format!("{}, shortened further", found[0].source),
+                style: None,
+                run,
+            },
+        );
+    }
     let best = &found[0];
     let runner = found
         .iter()
-        .find(|f| f.run.inputs != best.run.inputs)
+        .find(|f| origin(&f.source) != origin(&best.source) && f.run.inputs != best.run.inputs)
         .map_or("none".to_owned(), |f| {
             format!("{} ({})", time(&f.run), f.source)
         });
@@ -277,14 +289,25 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     );
     if write {
         let path = script_path(name);
-        if best.time() < bot.room_time.unwrap_or(u64::MAX) {
+        let kept = found
+            .iter()
+            .any(|f| f.source == "script" && f.run.inputs == best.run.inputs);
+        if kept {
+            // The script is the best route known: its file (and the history in its header)
+            // stays.
+        } else if best.time() < bot.room_time.unwrap_or(u64::MAX) {
+            // A route grown from the kept script is named by where that one came from.
+            let source = match best.source.strip_prefix("script") {
+                Some(rest) => format!("{}{rest}", kept_source(&path)),
+                None => best.source.clone(),
+            };
             let header = format!(
                 "The author route through levels/{name}.ron, found by `crate-room-routes search`:\n\
                  {} (the built-in bot: {}), from {}.\n\
                  The keys held step by step (STEPS [KEY ...] a line, as `--input script:FILE` reads them).",
                 time(&best.run).trim(),
                 time(&bot).trim(),
-                best.source
+                source
             );
             std::fs::write(&path, route::script_text(&header, &best.run.inputs))
                 .with_context(|| path.display().to_string())?;
@@ -295,9 +318,9 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     Ok(())
 }
 
-/// Add detours to `style`'s route one at a time: at each free slot, the plan at which taking
-/// the second-best choice clears the room soonest, while one does. Gives the style, its run
-/// and the detours added.
+/// Add detours to `style`'s route one at a time: of every plan and both kinds of detour (the
+/// second-best target instead of the best, or the best coin), the one that clears the room
+/// soonest, while one does and a slot is free. Gives the style, its run and the detours added.
 fn detour(
     play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
     mut style: BotStyle,
@@ -306,47 +329,54 @@ fn detour(
     let Some(mut best) = run.room_time else {
         return Ok((style, run, 0));
     };
-    let free = style.second_best_at.iter().filter(|&&at| at == 0).count();
-    for added in 0..free {
-        let slot = style
-            .second_best_at
-            .iter()
-            .position(|&at| at == 0)
-            .unwrap_or(0);
+    let mut added = 0;
+    loop {
         let mut found: Option<(BotStyle, Run)> = None;
         for at in 1..=run.plans {
-            if style.second_best_at.contains(&at) {
-                continue;
-            }
-            let mut tried = style;
-            tried.second_best_at[slot] = at;
-            let limit = run.cleared_at.unwrap_or(LIMIT) + 1;
-            let tried_run = play(&Driver::Bot(tried), limit)?;
-            if let Some(t) = tried_run.room_time.filter(|&t| t < best) {
-                best = t;
-                found = Some((tried, tried_run));
+            for coin in [false, true] {
+                let mut tried = style;
+                let slots = match coin {
+                    false => &mut tried.second_best_at,
+                    true => &mut tried.coin_at,
+                };
+                let Some(slot) = slots.iter().position(|&a| a == 0) else {
+                    continue;
+                };
+                if slots.contains(&at) {
+                    continue;
+                }
+                slots[slot] = at;
+                let limit = run.cleared_at.unwrap_or(LIMIT) + 1;
+                let tried_run = play(&Driver::Bot(tried), limit)?;
+                if let Some(t) = tried_run.room_time.filter(|&t| t < best) {
+                    best = t;
+                    found = Some((tried, tried_run));
+                }
             }
         }
         match found {
             Some((s, r)) => {
                 style = s;
                 run = r;
+                added += 1;
             }
             None => return Ok((style, run, added)),
         }
     }
-    Ok((style, run, free))
 }
 
 /// Shorten `run` step by step: cut each stretch of held keys (last first) by 8, 4, 2 or 1
 /// steps, or drop a short one, keeping any cut that clears the room sooner; repeat while a pass
-/// finds one, at most `PASSES` times.
-fn shorten(play: &mut impl FnMut(&Driver, u64) -> Result<Run>, mut run: Run) -> Result<Run> {
-    const PASSES: usize = 3;
+/// finds one, at most `passes` times.
+fn shorten(
+    play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
+    mut run: Run,
+    passes: usize,
+) -> Result<Run> {
     let Some(mut best) = run.room_time else {
         return Ok(run);
     };
-    for _ in 0..PASSES {
+    for _ in 0..passes {
         let mut better = false;
         // From the last stretch back: a cut moves only the stretches after it.
         for (start, len) in stretches(&run.inputs).into_iter().rev() {
@@ -371,6 +401,22 @@ fn shorten(play: &mut impl FnMut(&Driver, u64) -> Result<Run>, mut run: Run) -> 
         }
     }
     Ok(run)
+}
+
+/// Where the script at `path` came from, as its header says (`..., from SOURCE.`).
+fn kept_source(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .find_map(|l| {
+            l.split_once("), from ")
+                .map(|(_, s)| s.trim_end_matches('.').to_owned())
+        })
+        .unwrap_or_else(|| "the kept script".to_owned())
+}
+
+/// The bot or script a route started from (its source without the detours and cuts).
+fn origin(source: &str) -> &str {
+    source.split(',').next().unwrap_or(source)
 }
 
 /// `(first step, steps)` of each stretch of equal inputs.

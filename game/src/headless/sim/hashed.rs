@@ -403,8 +403,9 @@ impl Hashed for BotPlan {
             jitter,
             seed,
             second_best_at,
+            coin_at,
         } = style;
-        for &at in second_best_at {
+        for &at in second_best_at.iter().chain(coin_at) {
             h.u32(at);
         }
         h.u32(*plans);

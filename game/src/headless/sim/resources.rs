@@ -416,6 +416,8 @@ pub struct BotStyle {
     /// or coin after another target, instead of its best: the route search's detours from the
     /// greedy order.
     pub second_best_at: [u32; BotStyle::DETOURS],
+    /// Plans (as above) at which the bot goes for the best coin, however far, instead.
+    pub coin_at: [u32; BotStyle::DETOURS],
 }
 
 impl BotStyle {
@@ -432,6 +434,7 @@ impl Default for BotStyle {
             jitter: 0.0,
             seed: 0,
             second_best_at: [0; Self::DETOURS],
+            coin_at: [0; Self::DETOURS],
         }
     }
 }

@@ -228,6 +228,7 @@ impl Bot {
         plan.since_plan = 0;
         plan.plans += 1;
         let detour = style.second_best_at.contains(&plan.plans);
+        let to_coin = style.coin_at.contains(&plan.plans);
         plan.target = None;
         plan.path.clear();
         let map = world.resource::<TileMap>();
@@ -444,6 +445,7 @@ impl Bot {
             })
         });
         let choice = match (detour, near_coin) {
+            _ if to_coin => best_coin.or(best),
             (false, true) => best_coin,
             (false, false) => best,
             // A detour: the best stance instead of the coin, or the runner-up, or a coin.
