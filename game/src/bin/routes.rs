@@ -1,7 +1,7 @@
 //! `crate-room-routes`: the campaign's author routes, searched for and measured.
 //!
 //! - `search [LEVEL ...]` plays each level with many bots (the built-in one and others with
-//!   other walk weights, coin worths, blast rules and jittered target orders), plus the route
+//!   other walk weights, coin and keg worths, blast rules and jittered target orders), plus the route
 //!   kept in `levels/gold/LEVEL.input` if there is one; then, from the best few bots, takes
 //!   detours from their greedy order (at one plan after another, the second-best target
 //!   instead of the best, kept while the clear gets faster); then shortens the best few routes
@@ -198,7 +198,14 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     }
     for walk_weight in [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0] {
         for coin_scale in [0.0, 0.5, 1.0, 2.0, 4.0] {
-            for flee_blasts in [true, false] {
+            for (flee_blasts, keg_scale) in [
+                (true, 1.0),
+                (false, 1.0),
+                (true, 0.2),
+                (false, 0.2),
+                (true, 0.03),
+                (false, 0.03),
+            ] {
                 // Seed 0 unjittered; then small jitters (near ties reordered) and large ones.
                 for seed in 0..=2 * jitters {
                     let jitter = match seed {
@@ -209,6 +216,7 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
                     let style = BotStyle {
                         walk_weight,
                         coin_scale,
+                        keg_scale,
                         flee_blasts,
                         jitter,
                         seed,
@@ -218,7 +226,7 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
                     if run.room_time.is_some() {
                         found.push(Found {
                             source: format!(
-                                "bot walk {walk_weight} coin {coin_scale} flee {flee_blasts} jitter {jitter} seed {seed}"
+                                "bot walk {walk_weight} coin {coin_scale} keg {keg_scale} flee {flee_blasts} jitter {jitter} seed {seed}"
                             ),
                             style: Some(style),
                             run,

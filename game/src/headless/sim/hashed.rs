@@ -399,6 +399,7 @@ impl Hashed for BotPlan {
         let BotStyle {
             walk_weight,
             coin_scale,
+            keg_scale,
             flee_blasts,
             jitter,
             seed,
@@ -411,6 +412,7 @@ impl Hashed for BotPlan {
         h.u32(*plans);
         h.u32(walk_weight.to_bits());
         h.u32(coin_scale.to_bits());
+        h.u32(keg_scale.to_bits());
         h.u64(u64::from(*flee_blasts));
         h.u32(jitter.to_bits());
         h.u64(*seed);

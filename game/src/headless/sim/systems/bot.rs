@@ -404,7 +404,7 @@ impl Bot {
                                 lighting_worth(map, world, &lit, &pending, keg.cell)
                             });
                             let others = hits.iter().filter(|h| !h.keg).count() as f32;
-                            (worth + others, 1, keg.entity)
+                            (worth * style.keg_scale + others, 1, keg.entity)
                         } else {
                             let weakest = hits
                                 .iter()
