@@ -4,7 +4,8 @@
 //!   other walk weights, coin and keg worths, blast rules and jittered target orders), plus the route
 //!   kept in `levels/gold/LEVEL.input` if there is one; then, from the best few bots, takes
 //!   detours from their greedy order (at one plan after another, the second-best target
-//!   instead of the best, kept while the clear gets faster); then shortens the best few routes
+//!   instead of the best, kept while the clear gets faster); splices the best route's head
+//!   (every half second) to the tails of the best few dozen bots; then shortens the best few routes
 //!   step by step (each stretch of held keys cut while the clear gets faster), and prints the
 //!   best, the runner-up and the built-in bot's time. `--write` keeps the best as
 //!   `levels/gold/LEVEL.input` when it beats the built-in bot (else removes the file, so
@@ -256,6 +257,25 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     found.extend(detoured);
     found.sort_by_key(|f| (f.time(), f.source.clone()));
     let detour_tries = tries.get() - searched;
+    // The best route's head, spliced to the tails of the best few dozen other bots.
+    let mut tails: Vec<BotStyle> = Vec::new();
+    for style in found.iter().filter_map(|f| f.style) {
+        if tails.len() < SPLICE_TAILS && !tails.contains(&style) {
+            tails.push(style);
+        }
+    }
+    let (spliced, cuts) = splice(&mut play, &found[0].run, &tails)?;
+    if cuts > 0 {
+        found.insert(
+            0,
+            Found {
+                source: format!("{}, {cuts} splices", found[0].source),
+                style: None,
+                run: spliced,
+            },
+        );
+    }
+    let splice_tries = tries.get() - searched - detour_tries;
     // Shorten the best few.
     let mut polished: Vec<Found> = Vec::new();
     for f in found.iter().take(polish) {
@@ -288,9 +308,9 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
             format!("{} ({})", time(&f.run), f.source)
         });
     println!(
-        "{name:<14} routes {:5} ({searched} bots and scripts, {detour_tries} with detours, {} shortened)\n  best      {}; {})\n  runner-up {runner}\n  built-in bot {})",
+        "{name:<14} routes {:5} ({searched} bots and scripts, {detour_tries} with detours, {splice_tries} spliced, {} shortened)\n  best      {}; {})\n  runner-up {runner}\n  built-in bot {})",
         tries.get(),
-        tries.get() - searched - detour_tries,
+        tries.get() - searched - detour_tries - splice_tries,
         time_in_full(&best.run),
         best.source,
         time_in_full(&bot),
@@ -372,6 +392,45 @@ fn detour(
         }
     }
 }
+
+/// Splice `run`: play its first steps (a multiple of [`SPLICE_EVERY`]), then one of `tails`'
+/// bots from there, and keep the splice that clears the room soonest; again from it while one
+/// helps, at most [`SPLICE_ROUNDS`] times. Gives the route and the splices kept.
+fn splice(
+    play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
+    run: &Run,
+    tails: &[BotStyle],
+) -> Result<(Run, usize)> {
+    let mut run = run.clone();
+    let Some(mut best) = run.room_time else {
+        return Ok((run, 0));
+    };
+    for round in 0..SPLICE_ROUNDS {
+        let mut found: Option<Run> = None;
+        for head in (SPLICE_EVERY..run.inputs.len()).step_by(SPLICE_EVERY) {
+            for &style in tails {
+                let driver = Driver::Then(run.inputs[..head].to_vec(), style);
+                let tried = play(&driver, run.cleared_at.unwrap_or(LIMIT) + 1)?;
+                if let Some(t) = tried.room_time.filter(|&t| t < best) {
+                    best = t;
+                    found = Some(tried);
+                }
+            }
+        }
+        match found {
+            Some(better) => run = better,
+            None => return Ok((run, round)),
+        }
+    }
+    Ok((run, SPLICE_ROUNDS))
+}
+
+/// Bots whose tails [`splice`] tries: the best distinct styles found.
+const SPLICE_TAILS: usize = 24;
+/// Steps between the points [`splice`] cuts a route at: half a second.
+const SPLICE_EVERY: usize = 30;
+/// Rounds of [`splice`] at most.
+const SPLICE_ROUNDS: usize = 4;
 
 /// Shorten `run` step by step: cut each stretch of held keys (last first) by 8, 4, 2 or 1
 /// steps, or drop a short one, keeping any cut that clears the room sooner; repeat while a pass
