@@ -29,14 +29,13 @@ pub trait Sealed {
     /// Register every component type, pushing their ids in tuple order.
     fn register(world: &mut World, ids: &mut Vec<ComponentId>);
 
-    /// Insert every component into its column for `entity`; `ids` is what
-    /// [`Sealed::register`] returned.
+    /// Insert every component into its column for `entity`, by the `ids` of [`Sealed::register`].
     #[allow(private_interfaces)] // no other crate can name this trait
     fn insert_into(self, columns: &mut [Box<dyn AnyColumn>], entity: Entity, ids: &[ComponentId]);
 }
 
 macro_rules! tuple_bundle {
-    ($($name:ident),*) => {
+    ($($name:ident $_value:ident),*) => {
         impl<$($name: Component),*> Bundle for ($($name,)*) {}
 
         impl<$($name: Component),*> Sealed for ($($name,)*) {
@@ -63,15 +62,7 @@ macro_rules! tuple_bundle {
     };
 }
 
-tuple_bundle!();
-tuple_bundle!(A);
-tuple_bundle!(A, B);
-tuple_bundle!(A, B, C);
-tuple_bundle!(A, B, C, D);
-tuple_bundle!(A, B, C, D, E);
-tuple_bundle!(A, B, C, D, E, F);
-tuple_bundle!(A, B, C, D, E, F, G);
-tuple_bundle!(A, B, C, D, E, F, G, H);
+all_tuples!(tuple_bundle; A a, B b, C c, D d, E e, F f, G g, H h);
 
 impl World {
     /// Create an entity with the components in `bundle` (a tuple, or `()` for none). Systems
@@ -132,8 +123,7 @@ impl World {
         }
     }
 
-    /// Index into `bundles` of `B`'s info, computed on first use and refreshed when systems
-    /// were added since.
+    /// Index of `B`'s info in `bundles`, computed on first use, refreshed once systems are added.
     fn bundle_index<B: Bundle>(&mut self) -> usize {
         let b = match self.bundle_ids.get(&TypeId::of::<B>()) {
             Some(&b) => b,

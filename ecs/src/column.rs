@@ -208,11 +208,6 @@ pub struct Mut<'a, T> {
 }
 
 impl<T> Mut<'_, T> {
-    /// The entity this component belongs to.
-    pub fn entity(&self) -> Entity {
-        self.entity
-    }
-
     /// Signal a change without writing (e.g. after interior mutation).
     #[inline(always)]
     pub fn set_changed(&mut self) {

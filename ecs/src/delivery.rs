@@ -1,12 +1,5 @@
-//! Delivery: how a watching system receives its dirty entities, one mechanism for every
-//! workload (`ecs/README.md`, "Delivery", draws it). A change sets its slot's bit in its
-//! column's [`DirtySet`]; before a watching system runs, the column's set words are moved into
-//! the [`DirtySet`] of every system watching it (a column's only watcher, holding no bits,
-//! takes the whole set in exchange for its empty one), and the system's set is drained, in slot order,
-//! into the list it reads; a system that does not run keeps its bits. A bit stands for
-//! whichever entity the system tracks in that slot when drained: a change of an entity it does
-//! not track (or no longer) sets the bit of a slot that is then empty for it (skipped), or held
-//! by an entity new to it (dirty anyway). So a mark needs no lookup and nothing is sorted.
+//! Delivery: how a watching system receives its dirty entities, in slot order, each once
+//! (ecs/DESIGN.md, "Delivery", draws it).
 
 use crate::Entity;
 use crate::entity_set::EntitySet;

@@ -30,8 +30,7 @@ pub fn has_id(world: &World, entity: Entity, id: ComponentId) -> bool {
     sig.is_some_and(|sig| sig.contains(id))
 }
 
-/// Every component of type `T`, found by its id (from [`World::component_id`]) instead of by
-/// type; `None` if `id` is not `T`'s.
+/// Every component of type `T`, found by its id ([`World::component_id`]); `None` if not `T`'s.
 pub fn column_by_id<T: Component>(world: &World, id: ComponentId) -> Option<&Column<T>> {
     world.column_by_id(id)
 }

@@ -3,22 +3,9 @@
 use crate::Entity;
 
 /// Set of entities: a dense list (insertion order, until a removal swaps the last one in) and a
-/// way from a slot index to its member's position in that list. While each member sits at
-/// `slot - base` (entities spawned together, in slot order), the dense list is its own index: a
-/// membership test is one load and a compare. The first member anywhere else (an insert that
-/// skips a slot or goes below one, a removal that moves the last member into the hole) builds,
-/// in one pass over the members, a table from each slot to its member's generation and position
-/// (`sparse`), kept until the set is cleared (8 bytes per member before, 16 after):
-///
-/// ```text
-/// sparse: [ v3@1 | - | v1@0 | - ]      slot - base -> generation @ position in dense
-/// dense:  [ 2v1, 0v3 ]
-/// ```
-///
-/// While positions follow slots and every member has one generation (a level's crates, spawned
-/// once), a lookup reads no handle: the generation is compared with the set's.
-///
-/// It holds at most one generation per slot: a newer handle for a slot replaces the stale one.
+/// way from a slot to its member's position: the dense list itself while each member sits at
+/// `slot - base`, else a table built in one pass (`sparse`; ecs/DESIGN.md, "Columns and tracked sets").
+/// At most one generation per slot: a newer handle for a slot replaces the stale one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntitySet {
     dense: Vec<Entity>,

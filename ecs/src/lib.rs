@@ -6,20 +6,10 @@
 //! [`Query`], its tracked entities or only those whose watched components changed since it last
 //! ran. A room of ten thousand idle crates costs such a system nothing.
 //!
-//! # Goals, in order
-//! 1. **Correct change tracking.** A change is never lost and never seen twice by a system,
-//!    whichever system made it and whenever; disabled systems keep collecting.
-//! 2. **Cost proportional to change.** An update where nothing changed costs the same at any
-//!    size; a change sets one bit however many systems watch it.
-//! 3. **No way to misuse a stale handle.** Operations on a despawned entity's handle return
-//!    `None`, `false` or an error, even after its slot is reused.
-//! 4. **Small and plain.** No `unsafe`, no dependencies, no macros to learn.
-//!
-//! It is not a parallel scheduler and has no archetypes. `World` is `Send`, not `Sync`.
-//! Systems never call each other: they communicate through the [`World`]'s **components**,
-//! **resources** (typed singletons such as input or time) and **events** (typed messages; each
-//! [`EventReader`] sees each event once). The contract (what a system sees, and when) is
-//! `ecs/README.md`; how it is built, `ecs/DESIGN.md`.
+//! Systems never call each other: they share the [`World`]'s components, resources (typed
+//! singletons) and events (each [`EventReader`] sees each event once). No `unsafe`, no
+//! archetypes, no parallel scheduler; `World` is `Send`. The contract (what a system sees, and
+//! when) is `ecs/README.md`; how it is built, `ecs/DESIGN.md`.
 //!
 //! # Walkthrough
 //! ```
@@ -53,6 +43,16 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+/// Call `$m` with every tuple of the type parameters listed (each beside a lower-case name):
+/// `()`, the last one, the last two, ..., all of them.
+macro_rules! all_tuples {
+    ($m:ident;) => { $m!(); };
+    ($m:ident; $t:ident $v:ident $(, $ts:ident $vs:ident)*) => {
+        all_tuples!($m; $($ts $vs),*);
+        $m!($t $v $(, $ts $vs)*);
+    };
+}
 
 #[cfg(doctest)] // the README's examples run as doctests
 #[doc = include_str!("../README.md")]

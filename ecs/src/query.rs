@@ -203,15 +203,7 @@ macro_rules! tuple_query {
     };
 }
 
-tuple_query!();
-tuple_query!(A a);
-tuple_query!(A a, B b);
-tuple_query!(A a, B b, C c);
-tuple_query!(A a, B b, C c, D d);
-tuple_query!(A a, B b, C c, D d, E e);
-tuple_query!(A a, B b, C c, D d, E e, F f);
-tuple_query!(A a, B b, C c, D d, E e, F f, G g);
-tuple_query!(A a, B b, C c, D d, E e, F f, G g, H h);
+all_tuples!(tuple_query; A a, B b, C c, D d, E e, F f, G g, H h);
 
 /// A system's entities (tracked, changed or added) with the components `D` names, from
 /// [`SystemEntities::query`](crate::SystemEntities::query),
@@ -226,22 +218,19 @@ tuple_query!(A a, B b, C c, D d, E e, F f, G g, H h);
 ///
 /// struct Pos(f32);
 /// struct Vel(f32);
-/// struct Frozen;
 ///
 /// let mut world = World::new();
 /// world.add_system(SystemDesc::new("movement"), |world: &mut World, entities: &SystemEntities| {
-///     let mut movers = entities.query::<(&mut Pos, &Vel, Option<&Frozen>)>(world);
-///     while let Some((_, (mut pos, vel, frozen))) = movers.next() {
-///         if frozen.is_none() {
-///             pos.0 += vel.0;
-///         }
+///     let mut movers = entities.query::<(&mut Pos, Option<&Vel>)>(world);
+///     while let Some((_, (mut pos, vel))) = movers.next() {
+///         pos.0 += vel.map_or(1.0, |v| v.0);
 ///     }
 /// });
 /// let e = world.spawn((Pos(0.0), Vel(2.0)));
-/// let frozen = world.spawn((Pos(0.0), Vel(2.0), Frozen));
+/// let drifter = world.spawn((Pos(0.0),));
 /// world.update();
 /// assert_eq!(world.get::<Pos>(e).unwrap().0, 2.0);
-/// assert_eq!(world.get::<Pos>(frozen).unwrap().0, 0.0);
+/// assert_eq!(world.get::<Pos>(drifter).unwrap().0, 1.0);
 /// ```
 pub struct Query<'w, 's, D: QueryData> {
     fetch: D::Fetch<'w>,
@@ -276,10 +265,8 @@ impl<'w, 's, D: QueryData> Query<'w, 's, D> {
     /// The query and the world's resources apart, to use both in one loop.
     pub fn with_resources(mut self) -> (Self, &'w mut Resources) {
         let resources = self.resources.take();
-        (
-            self,
-            resources.expect("a query holds the resources until this call"),
-        )
+        let resources = resources.expect("a query holds the resources until this call");
+        (self, resources)
     }
 
     /// The next entity of the list that has the components, with them.

@@ -8,6 +8,7 @@ use crate::entity_set::EntitySet;
 use crate::{Entity, System};
 
 /// A system plus the entity sets the world maintains for it.
+#[derive(Default)]
 pub(crate) struct SystemSlot {
     pub(crate) name: &'static str,
     pub(crate) priority: i32,
@@ -18,7 +19,6 @@ pub(crate) struct SystemSlot {
     pub(crate) enabled: bool,
     /// What the system reads while it runs, boxed so that lending it moves one pointer.
     pub(crate) sets: Box<SystemSets>,
-    /// Watched components.
     pub(crate) watches: Vec<ComponentId>,
     /// Its dirty entities not handed out yet (see the `delivery` module).
     pub(crate) dirty: DirtySet,

@@ -86,21 +86,7 @@ impl<'a> SystemEntities<'a> {
         self.removed
     }
 
-    /// Every tracked entity, with the components `D` names.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let desc = SystemDesc::new("age").requires::<u32>();
-    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
-    ///     entities.query::<&mut u32>(world).for_each(|_, mut age| *age += 1);
-    /// });
-    /// let e = world.spawn((1u32,));
-    /// world.update();
-    /// world.update();
-    /// assert_eq!(world.get::<u32>(e), Some(&3));
-    /// ```
+    /// Every tracked entity, with the components `D` names (the `World` type's example).
     pub fn query<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
         Query::new(world, self.tracked)
     }
@@ -109,26 +95,7 @@ impl<'a> SystemEntities<'a> {
     /// since this system last ran, and those newly tracked (as `Changed<T>` in `bevy_ecs`):
     /// each once, in slot order ([`Entity::index`] ascending), with the components `D` names.
     /// Empty for a system that watches nothing; all tracked while change tracking is off.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// world.insert_resource(Vec::<u32>::new());
-    /// let desc = SystemDesc::new("hp_log").watches::<u32>();
-    /// world.add_system(desc, |world: &mut World, entities: &SystemEntities| {
-    ///     let (mut changed, resources) = entities.changed::<&u32>(world).with_resources();
-    ///     while let Some((_, &hp)) = changed.next() {
-    ///         resources.resource_mut::<Vec<u32>>().push(hp);
-    ///     }
-    /// });
-    /// let a = world.spawn((3u32,));
-    /// world.spawn((4u32,));
-    /// world.update();
-    /// *world.get_mut::<u32>(a).unwrap() = 10;
-    /// world.update();
-    /// assert_eq!(*world.resource::<Vec<u32>>(), [3, 4, 10], "both new, then the one written");
-    /// ```
+    /// (The crate's walkthrough and `ecs/README.md` show it in use.)
     pub fn changed<'w, D: QueryData>(&self, world: &'w mut World) -> Query<'w, 'a, D> {
         Query::new(world, self.dirty)
     }
@@ -169,15 +136,7 @@ impl<'a> SystemEntities<'a> {
 /// components, when it runs, and whether it is a debug system.
 ///
 /// ```
-/// use ecs::{SystemDesc, SystemEntities, World};
-///
-/// let mut world = World::new();
-/// let desc = SystemDesc::new("regen").priority(-1).requires::<u8>().every_update();
-/// let regen = world.add_system(desc, |_: &mut World, _: &SystemEntities| {});
-/// world.spawn((3u8,));
-/// world.update();
-/// world.update(); // nothing changed: it runs anyway
-/// assert_eq!(world.system_info(regen).runs, 2);
+/// let desc = ecs::SystemDesc::new("regen").priority(-1).requires::<u8>().every_update();
 /// ```
 #[derive(Clone, Debug)]
 pub struct SystemDesc {
@@ -235,8 +194,7 @@ impl SystemDesc {
         self
     }
 
-    /// Run on every update, whatever changed (timers, input): the default for a system that
-    /// watches nothing.
+    /// Run on every update, whatever changed (timers, input): the default if it watches nothing.
     pub fn every_update(mut self) -> Self {
         self.when = Some(RunWhen::EveryUpdate);
         self
@@ -287,7 +245,6 @@ pub struct SystemInfo {
     pub last_tracked: usize,
     /// Wall time of that run (zero if skipped, or timing is off).
     pub last_duration: Duration,
-    /// Number of times it has run (not counting updates it was skipped in, having nothing to
-    /// react to).
+    /// Number of times it has run (not counting updates that skipped it: nothing to react to).
     pub runs: u64,
 }

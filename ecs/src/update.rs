@@ -63,19 +63,8 @@ impl World {
             system: Some(Box::new(system)),
             required,
             enabled: true,
-            sets: Box::default(),
             watches,
-            dirty: DirtySet::default(),
-            added: DirtySet::default(),
-            columns_changed: ComponentSet::EMPTY,
-            events_seen: 0,
-            pending_membership: Vec::new(),
-            running: None,
-            ran_in: 0,
-            last_dirty: 0,
-            last_tracked: 0,
-            last_duration: Duration::ZERO,
-            runs: 0,
+            ..SystemSlot::default()
         };
         for (entity, sig) in self.entities.iter() {
             if sig.is_superset(&slot.required) {
@@ -105,16 +94,6 @@ impl World {
 
     /// Enable or disable a system. A disabled system does not run but keeps collecting dirty
     /// entities (each at most once), and receives them all on its first run after re-enabling.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let id = world.add_system(SystemDesc::new("tick"), |_: &mut World, _: &SystemEntities| {});
-    /// world.set_enabled(id, false);
-    /// world.update();
-    /// assert_eq!(world.system_info(id).runs, 0);
-    /// ```
     pub fn set_enabled(&mut self, id: SystemId, enabled: bool) {
         self.slot(id);
         self.systems[id.index].enabled = enabled;
@@ -126,17 +105,6 @@ impl World {
     }
 
     /// Figures for every system, in run order.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let nop = |_: &mut World, _: &SystemEntities| {};
-    /// world.add_system(SystemDesc::new("late").priority(5), nop);
-    /// world.add_system(SystemDesc::new("early"), nop);
-    /// let names: Vec<&str> = world.systems().map(|s| s.name).collect();
-    /// assert_eq!(names, ["early", "late"]);
-    /// ```
     pub fn systems(&self) -> impl ExactSizeIterator<Item = SystemInfo> + '_ {
         self.order.iter().map(|&(s, ..)| {
             self.system_info(SystemId {
@@ -210,36 +178,12 @@ impl World {
     /// Like [`World::update`], calling `after` with the world and the system's name after each
     /// system in order, run or skipped (to see which system changed what). The deferred
     /// despawns and clears come after the last call.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let nop = |_: &mut World, _: &SystemEntities| {};
-    /// world.add_system(SystemDesc::new("late").priority(2), nop);
-    /// world.add_system(SystemDesc::new("early").priority(1), nop);
-    /// let mut seen = Vec::new();
-    /// world.update_observed(&mut |_, name| seen.push(name));
-    /// assert_eq!(seen, ["early", "late"]);
-    /// ```
     pub fn update_observed(&mut self, after: &mut dyn FnMut(&World, &'static str)) {
         self.run(false, Some(after));
     }
 
     /// Like [`World::update`], but run only enabled debug systems (e.g. while the game is
     /// paused); the other systems keep accumulating dirty entities.
-    ///
-    /// ```
-    /// use ecs::{SystemDesc, SystemEntities, World};
-    ///
-    /// let mut world = World::new();
-    /// let nop = |_: &mut World, _: &SystemEntities| {};
-    /// let game = world.add_system(SystemDesc::new("game"), nop);
-    /// let overlay = world.add_system(SystemDesc::new("overlay").debug(), nop);
-    /// world.update_debug_only();
-    /// assert_eq!(world.system_info(game).runs, 0);
-    /// assert_eq!(world.system_info(overlay).runs, 1);
-    /// ```
     pub fn update_debug_only(&mut self) {
         self.run(true, None);
     }

@@ -436,10 +436,8 @@ impl World {
     /// # Panics
     /// If the world already has [`MAX_COMPONENT_TYPES`] other component types.
     pub fn register<T: Component>(&mut self) -> ComponentId {
-        match self.component_id::<T>() {
-            Some(id) => id,
-            None => self.register_new::<T>(),
-        }
+        self.component_id::<T>()
+            .unwrap_or_else(|| self.register_new::<T>())
     }
 
     // Out of line: the lookup above is all that the systems' code carries.
@@ -510,19 +508,17 @@ impl World {
     /// # Panics
     /// If `A` and `B` are the same type.
     pub fn columns_mut<A: Component, B: Component>(&mut self) -> (&mut Column<A>, &mut Column<B>) {
-        let a = self.register::<A>().index();
-        let b = self.register::<B>().index();
+        let (a, b) = (self.register::<A>(), self.register::<B>());
+        let name = type_name::<A>();
         assert_ne!(
-            a,
-            b,
-            "columns_mut::<{0}, {0}>: asked for the same column twice",
-            type_name::<A>()
+            a, b,
+            "columns_mut::<{name}, {name}>: asked for the same column twice"
         );
-        self.changed.insert(ComponentId(a as u16));
-        self.changed.insert(ComponentId(b as u16));
+        self.changed.insert(a);
+        self.changed.insert(b);
         let [ca, cb] = self
             .columns
-            .get_disjoint_mut([a, b])
+            .get_disjoint_mut([a.index(), b.index()])
             .expect("distinct columns");
         (downcast_mut::<A>(&mut **ca), downcast_mut::<B>(&mut **cb))
     }

@@ -1064,9 +1064,11 @@ fn play_idle(level: &str, frames: u32, name: &str) -> Option<Run> {
 }
 
 #[test]
-fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
+fn the_author_runs_ghost_races_on_screen_where_its_own_game_has_it() {
     // The same idle run of First Swing twice, with the ghost on (kept in the settings) and
-    // off: the screens differ where the ghost is drawn, and nowhere else.
+    // off: the screens differ where the ghost is drawn, and nowhere else. The settings file
+    // names the author run `gold`, as files of earlier versions do: it still means the author
+    // run.
     let racing = TempDir::new("ghost-on");
     std::fs::write(racing.path("settings.txt"), "ghost = gold\n").expect("settings");
     let alone = TempDir::new("ghost-off");
@@ -1088,7 +1090,7 @@ fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
     );
     assert!(off.summary["ghost"].is_null(), "no ghost unless asked for");
     let ghost = &on.summary["ghost"];
-    assert_eq!(ghost[1], "gold", "{ghost}");
+    assert_eq!(ghost[1], "author", "{ghost}");
     let n = |i: usize| ghost[0][i].as_f64().expect("the ghost's box") as f32;
     let scale = on.summary["scale"].as_f64().expect("scale") as f32;
     let view = &on.summary["view"];
@@ -1109,7 +1111,7 @@ fn the_gold_runs_ghost_races_on_screen_where_its_own_game_has_it() {
     );
     assert!(
         px < x0 || px > x1 || py < y0 || py > y1,
-        "the gold run has walked away from the idle player: ghost {:?}, player {:?}",
+        "the author run has walked away from the idle player: ghost {:?}, player {:?}",
         (x0, y0, x1, y1),
         (px, py)
     );
@@ -1161,4 +1163,39 @@ fn a_scripted_f1_on_the_title_shows_the_help_over_the_level_list() {
         serde_json::json!(["R@2: the title screen takes only F1, G and O"]),
         "F1 is taken, R is not"
     );
+}
+
+#[test]
+fn f1_in_a_level_covers_the_hint_rather_than_printing_over_it() {
+    // `ui::ink::OPAQUE`, the help's boxes.
+    const OPAQUE: [u8; 3] = [15, 12, 20];
+    let level = [
+        "--level",
+        "levels/first_fuse.ron",
+        "--input",
+        "idle",
+        "--mute",
+    ];
+    for (size, more) in [((1280, 720), 200_000), ((640, 360), 40_000)] {
+        let Some(plain) = run_game_at(size, 10, &level, "hint_plain", None) else {
+            return;
+        };
+        assert!(
+            !plain.summary["hint"].is_null(),
+            "{size:?}: the level's hint shows in its first seconds"
+        );
+        let mut args = level.to_vec();
+        args.extend(["--press", "F1@2"]);
+        let help = run_game_at(size, 10, &args, "hint_help", None).expect("window works");
+        assert!(
+            help.summary["hint"].is_null(),
+            "{size:?}: no hint under the help: {}",
+            help.summary["hint"]
+        );
+        let (before, after) = (plain.count(OPAQUE), help.count(OPAQUE));
+        assert!(
+            after > before + more,
+            "{size:?}: the help's opaque boxes are on screen: {before} -> {after} px"
+        );
+    }
 }

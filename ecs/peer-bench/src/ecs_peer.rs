@@ -11,14 +11,14 @@ struct Seen(usize);
 
 /// `ecs` with one reader system; [`Peer::read`] is one `World::update`. The reader reads the
 /// changed positions through the typed query, `SystemEntities::changed::<&Position>`, or with
-/// `walkthrough` through the entity list and the column: `for &e in entities.dirty()`, then
+/// `via_entity_list` through the entity list and the column: `for &e in entities.dirty()`, then
 /// `Column::get` (the lookups the query makes, without it). The writer bumps through
 /// `Column::get_mut` (the column fetched once).
 pub struct EcsPeer {
     world: World,
     entities: Vec<Entity>,
     targets: Vec<Entity>,
-    walkthrough: bool,
+    via_entity_list: bool,
 }
 
 impl std::fmt::Debug for EcsPeer {
@@ -37,11 +37,11 @@ impl EcsPeer {
     }
 
     /// [`EcsPeer::new`] with the reader looping over `dirty()`.
-    pub fn walkthrough(n: usize, groups: usize) -> Self {
+    pub fn via_entity_list(n: usize, groups: usize) -> Self {
         Self::with(n, groups, true)
     }
 
-    fn with(n: usize, groups: usize, walkthrough: bool) -> Self {
+    fn with(n: usize, groups: usize, via_entity_list: bool) -> Self {
         let mut world = World::new();
         world.insert_resource(Seen(0));
         world.add_system(
@@ -51,7 +51,7 @@ impl EcsPeer {
             move |world: &mut World, entities: &SystemEntities<'_>| {
                 let mut count = 0;
                 let mut sum = 0.0;
-                if walkthrough {
+                if via_entity_list {
                     let positions = world.column::<Position>();
                     for &e in entities.dirty() {
                         if let Some(p) = positions.get(e) {
@@ -85,7 +85,7 @@ impl EcsPeer {
             world,
             entities,
             targets: Vec::new(),
-            walkthrough,
+            via_entity_list,
         }
     }
 }
@@ -110,7 +110,7 @@ fn mark(world: &mut World, e: Entity, group: usize) {
 
 impl Peer for EcsPeer {
     fn name(&self) -> &'static str {
-        if self.walkthrough {
+        if self.via_entity_list {
             "ecs dirty()"
         } else {
             "ecs"

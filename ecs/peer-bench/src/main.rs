@@ -311,7 +311,7 @@ fn peers(n: usize, groups: usize) -> Vec<Box<dyn Peer>> {
         Box::new(bevy_peer::BevyPeer::new(n, groups)),
         Box::new(flecs_peer::FlecsPeer::new(n, groups)),
         Box::new(hecs_peer::HecsList::new(n, groups)),
-        Box::new(ecs_peer::EcsPeer::walkthrough(n, groups)),
+        Box::new(ecs_peer::EcsPeer::via_entity_list(n, groups)),
         Box::new(shipyard_peer::ShipyardPeer::new(n)),
         Box::new(specs_peer::SpecsPeer::new(n)),
         Box::new(hecs_peer::HecsScan::new(n, groups)),

@@ -73,27 +73,36 @@ pub struct Settings {
     pub last_level: Option<String>,
 }
 
-/// Which recorded run the ghost replays beside the player's: none, the level's gold replay
-/// (`levels/gold/`), or the player's own best.
+/// Which recorded run the ghost replays beside the player's: none, the level's author run (the
+/// fastest route known, whose replay is kept in `levels/gold/`), or the player's own best.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GhostRun {
     #[default]
     Off,
-    Gold,
+    Author,
     Best,
 }
 
 impl GhostRun {
     /// Every choice, in the order a key cycles them.
-    pub const ALL: [GhostRun; 3] = [GhostRun::Off, GhostRun::Gold, GhostRun::Best];
+    pub const ALL: [GhostRun; 3] = [GhostRun::Off, GhostRun::Author, GhostRun::Best];
 
     /// The word the file and the settings screen use.
     pub fn word(self) -> &'static str {
         match self {
             GhostRun::Off => "off",
-            GhostRun::Gold => "gold",
+            GhostRun::Author => "author",
             GhostRun::Best => "best",
+        }
+    }
+
+    /// The choice a settings file's word names: [`GhostRun::word`], or `gold`, which settings
+    /// files of earlier versions use for the author run.
+    pub fn from_word(word: &str) -> Option<Self> {
+        match word {
+            "gold" => Some(GhostRun::Author),
+            _ => Self::ALL.into_iter().find(|g| g.word() == word),
         }
     }
 
@@ -365,15 +374,12 @@ fn parse_line(line: &str, s: &mut Settings) -> Result<(), String> {
         "hit_stop" => s.hit_stop = switch(value)?,
         "fullscreen" => s.fullscreen = switch(value)?,
         "ghost" => {
-            s.ghost = GhostRun::ALL
-                .into_iter()
-                .find(|g| g.word() == value)
-                .ok_or_else(|| {
-                    format!(
-                        "`ghost` is `off`, `gold` or `best`, not `{}`",
-                        value.escape_debug()
-                    )
-                })?;
+            s.ghost = GhostRun::from_word(value).ok_or_else(|| {
+                format!(
+                    "`ghost` is `off`, `author` or `best`, not `{}`",
+                    value.escape_debug()
+                )
+            })?;
         }
         "music" => {
             s.music = value
@@ -444,14 +450,22 @@ mod tests {
         file.change(|s| {
             s.reduce_flashing = true;
             s.music = 30;
-            s.ghost = GhostRun::Gold;
+            s.ghost = GhostRun::Author;
         })
         .unwrap();
         let (again, _) = SettingsFile::load(&store, Overrides::default());
         let kept = again.saved().clone();
         let _ = std::fs::remove_dir_all(&dir);
         assert!(kept.reduce_flashing, "reduce flashing is kept");
-        assert_eq!((kept.music, kept.ghost), (30, GhostRun::Gold));
+        assert_eq!((kept.music, kept.ghost), (30, GhostRun::Author));
+    }
+
+    #[test]
+    fn a_ghost_of_gold_in_an_old_file_is_the_author_run_and_saved_as_author() {
+        let mut s = Settings::default();
+        parse_line("ghost = gold", &mut s).unwrap();
+        assert_eq!(s.ghost, GhostRun::Author);
+        assert!(to_text(&s).contains("ghost = author\n"), "{}", to_text(&s));
     }
 
     #[test]
@@ -462,7 +476,7 @@ mod tests {
             ("volume = 101", "0 to 100"),
             ("volume = -1", "0 to 100"),
             ("music = 200", "0 to 100"),
-            ("ghost = silver", "`off`, `gold` or `best`"),
+            ("ghost = silver", "`off`, `author` or `best`"),
             ("colour = red", "unknown setting"),
             ("last_level = a.ron", "double quotes"),
         ] {

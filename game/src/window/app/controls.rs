@@ -195,14 +195,14 @@ impl App {
         true
     }
 
-    /// G: the next ghost to race (none, the gold run, the player's best), kept in the
+    /// G: the next ghost to race (none, the author run, the player's best), kept in the
     /// settings, and on the level being played at once, caught up with the player.
     fn cycle_ghost(&mut self) {
         self.change_settings(|s| s.ghost = s.ghost.next());
         let run = self.records.settings.current().ghost;
         let said = match run {
             GhostRun::Off => "ghost off".to_owned(),
-            GhostRun::Gold => "racing the gold run's ghost (G changes)".to_owned(),
+            GhostRun::Author => "racing the author run's ghost (G changes)".to_owned(),
             GhostRun::Best => "racing your best run's ghost (G changes)".to_owned(),
         };
         self.notify(said, ink::GOOD);

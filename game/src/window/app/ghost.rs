@@ -1,6 +1,6 @@
-//! The ghost to race: a recorded run (the level's gold replay, or the player's own best)
-//! played beside the player's, step for step, in a simulation of its own, and drawn as a
-//! translucent player in the same room.
+//! The ghost to race: a recorded run (the level's author run, the fastest route known, whose
+//! replay is kept in `levels/gold/`, or the player's own best) played beside the player's, step
+//! for step, in a simulation of its own, and drawn as a translucent player in the same room.
 //!
 //! Architecture Invariant: the ghost's `Sim` is a second world built from the replay's level
 //! and seed; nothing of it is shared with the player's game, so it cannot change a step, a
@@ -87,8 +87,8 @@ pub fn data_dir(scripted: bool) -> Option<PathBuf> {
     }
 }
 
-/// Where the recording `run` of the level file `level` is kept: the gold replay beside the
-/// levels (`levels/gold/<stem>.replay`), or the best run in the data directory.
+/// Where the recording `run` of the level file `level` is kept: the author run's replay beside
+/// the levels (`levels/gold/<stem>.replay`), or the best run in the data directory.
 pub fn recording_path(
     run: GhostRun,
     level: &Path,
@@ -98,7 +98,7 @@ pub fn recording_path(
     let file = format!("{}.replay", level.file_stem()?.to_string_lossy());
     match run {
         GhostRun::Off => None,
-        GhostRun::Gold => Some(levels_dir.join("gold").join(file)),
+        GhostRun::Author => Some(levels_dir.join("gold").join(file)),
         GhostRun::Best => Some(data_dir?.join(BEST_DIR).join(file)),
     }
 }
@@ -108,11 +108,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_ghosts_recording_is_the_gold_replay_or_the_best_run_of_the_level() {
+    fn a_ghosts_recording_is_the_author_replay_or_the_best_run_of_the_level() {
         let (levels, data) = (Path::new("levels"), Path::new("/data"));
         let level = Path::new("levels/vault.ron");
         assert_eq!(
-            recording_path(GhostRun::Gold, level, levels, Some(data)),
+            recording_path(GhostRun::Author, level, levels, Some(data)),
             Some(PathBuf::from("levels/gold/vault.replay"))
         );
         assert_eq!(

@@ -7,7 +7,7 @@ use super::app_state::App;
 use super::mode::Mode;
 use super::screens::{self, HUD_BAR};
 use super::{keys, playback};
-use crate::sim::Sim;
+use crate::sim::{Sim, TILE};
 use crate::window::debug::views::View;
 use crate::window::editor::{self, Session};
 use crate::window::ui::{Hud, ink};
@@ -93,13 +93,25 @@ impl App {
                 let overlay = &self.drawing.overlay;
                 let panels =
                     overlay.views.is_on(View::Stats) || overlay.views.is_on(View::Profiler);
-                let low = panels.then(|| {
-                    // The bottom is the F7 banner's, while it shows; the hint goes above it.
-                    overlay
-                        .banner_starts_at()
-                        .map_or(screen_height(), |top| top + 6.0)
-                });
-                let shown = screens::level_hint(&mut self.drawing.hud, level_hint, low);
+                // The bottom is the F7 banner's, while it shows; the hint goes above it.
+                let bottom = overlay
+                    .banner_starts_at()
+                    .map_or(screen_height(), |top| top + 6.0);
+                // Where it covers none of the room's floor: under the room where it leaves
+                // space (a small room in a small window), else over its top wall while that
+                // is in view.
+                let height = screens::hint_height(level_hint);
+                let renderer = &self.drawing.renderer;
+                let (top, bottom_edge) = renderer.room_edges(sim);
+                let wall = TILE * renderer.scale;
+                let y = if panels || bottom - bottom_edge >= height + 24.0 {
+                    bottom - height - 12.0
+                } else if top >= HUD_BAR - 1.0 && height <= wall {
+                    top + (wall - height) / 2.0
+                } else {
+                    HUD_BAR + 56.0
+                };
+                let shown = screens::level_hint(&mut self.drawing.hud, level_hint, y);
                 self.drawing.hint = Some(shown);
             }
         }

@@ -90,7 +90,7 @@ pub enum Command {
     ToggleEdit,
     /// O: the settings screen.
     Settings,
-    /// G: the ghost to race: none, the gold run, your best (kept in the settings).
+    /// G: the ghost to race: none, the author run, your best (kept in the settings).
     CycleGhost,
 }
 
@@ -107,7 +107,7 @@ pub const KEYS: [(Command, KeyCode, &str); 12] = [
     (
         Command::CycleGhost,
         KeyCode::G,
-        "G        ghost to race: off / gold run / your best",
+        "G        ghost to race: off / author run / your best",
     ),
     (
         Command::NextLevel,

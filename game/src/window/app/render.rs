@@ -159,6 +159,14 @@ impl Renderer {
         }
     }
 
+    /// Where the room's top and bottom edges are on the screen, in screen pixels from the top
+    /// (off the screen where the camera scrolls).
+    pub fn room_edges(&self, sim: &Sim) -> (f32, f32) {
+        let rows = sim.world().resource::<TileMap>().height as f32;
+        let top = self.view(sim).min_y;
+        (-top * self.scale, (rows * TILE - top) * self.scale)
+    }
+
     /// The HUD's icons.
     pub fn icons(&self) -> Icons {
         self.icons

@@ -101,9 +101,11 @@ impl App {
         let new_award = award.is_some() && rank(award) < rank(award_before);
         let new_best = previous_best.is_none_or(|best| time < best);
         let counted = !self.run.playtest_unsaved;
+        // The campaign's end is always celebrated, a best or not.
+        let ending = self.records.campaign.levels().last() == Some(&file);
         self.juice
             .sounds
-            .play(if counted && (new_award || new_best) {
+            .play(if counted && (new_award || new_best || ending) {
                 Sfx::Sting
             } else {
                 Sfx::Clear
@@ -188,7 +190,8 @@ impl App {
                 .ok()
                 .and_then(|l| l.par);
             match par.and_then(|p| p.medal(best)) {
-                Some(Medal::Author | Medal::Gold) => ending.gold += 1,
+                Some(Medal::Author) => ending.author += 1,
+                Some(Medal::Gold) => ending.gold += 1,
                 Some(Medal::Silver) => ending.silver += 1,
                 Some(Medal::Bronze) => ending.bronze += 1,
                 None => {}

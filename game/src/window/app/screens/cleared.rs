@@ -40,7 +40,8 @@ pub struct Ending {
     /// Campaign levels, and how many have a best time.
     pub levels: usize,
     pub cleared: usize,
-    /// Medals of the best times.
+    /// Medals of the best times (an author medal is not counted as gold too).
+    pub author: usize,
     pub gold: usize,
     pub silver: usize,
     pub bronze: usize,
@@ -68,11 +69,13 @@ pub(super) fn confetti(hud: &mut Hud, age: u64) {
         medal_ink(Medal::Author),
         ink::GOOD,
     ];
+    // Falling from under the HUD bar, which stays readable.
+    let drop = h - HUD_BAR + 20.0;
     for i in 0u64..90 {
         let seed = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
         let x0 = (seed % 1000) as f32 / 1000.0 * w;
         let speed = 1.0 + (seed / 1000 % 7) as f32 * 0.4;
-        let fall = (age as f32 * speed + (seed % 997) as f32) % (h + 40.0) - 20.0;
+        let fall = HUD_BAR + (age as f32 * speed + (seed % 997) as f32) % drop;
         let sway = ((age as f32 * 0.05 + i as f32).sin()) * 18.0;
         let size = (8.0 + (seed % 7) as f32) * if h >= 600.0 { 1.0 } else { 0.7 };
         let c = colours[(i % colours.len() as u64) as usize];
@@ -124,6 +127,8 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
     centered_spans(
         hud,
         &[
+            Span::Medal(medal_ink(Medal::Author)),
+            Span::Text(format!("{} author     ", e.author), ink::GOLD),
             Span::Medal(medal_ink(Medal::Gold)),
             Span::Text(format!("{} gold     ", e.gold), ink::GOLD),
             Span::Medal(medal_ink(Medal::Silver)),
@@ -131,7 +136,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
             Span::Medal(medal_ink(Medal::Bronze)),
             Span::Text(format!("{} bronze", e.bronze), ink::GOLD),
         ],
-        h * 0.43,
+        h * 0.44,
         36.0 * k,
     );
     hud.centered(
@@ -141,7 +146,7 @@ pub fn ending(hud: &mut Hud, c: &Cleared, e: &Ending, age: u64) {
             e.cleared,
             e.levels
         ),
-        h * 0.48,
+        h * 0.495,
         30.0 * k,
         ink::TEXT,
     );
@@ -272,17 +277,18 @@ pub fn cleared(hud: &mut Hud, c: &Cleared, age: u64) {
     if let Some(par) = c.par {
         let (line, color) = medal_line(par, c.time);
         hud.centered(line, h * 0.51, 32.0 * k, color);
-        hud.centered(
-            format!(
-                "gold {}   silver {}   bronze {}",
-                clock(par.gold),
-                clock(par.silver),
-                clock(par.bronze)
-            ),
-            h * 0.555,
-            22.0 * k,
-            ink::DIM,
-        );
+        // Every medal's time after its icon, the author's first.
+        let mut spans = Vec::new();
+        for (i, (medal, steps)) in par.medals().enumerate() {
+            let gap = if i == 0 { "" } else { "     " };
+            spans.push(Span::Text(gap.to_owned(), ink::DIM));
+            spans.push(Span::Medal(medal_ink(medal)));
+            spans.push(Span::Text(
+                format!("{} {}", medal.name(), clock(steps)),
+                ink::DIM,
+            ));
+        }
+        centered_spans(hud, &spans, h * 0.555, 22.0 * k);
     }
     hud.centered(
         format!("Crates smashed {}      Coins {}", c.crates, c.coins),

@@ -101,19 +101,23 @@ pub fn paused(hud: &mut Hud, level_hint: Option<&str>) {
 /// Seconds a level's hint stays on screen as the level starts.
 pub const HINT_SECONDS: u64 = 6;
 
-/// Queue the level's hint in a box under the HUD bar, or, with `low` (the bottom of the free
-/// space at the bottom of the screen), low on the screen, its box ending 12 px above `low`.
-/// Returns the box.
-pub fn level_hint(hud: &mut Hud, level_hint: &str, low: Option<f32>) -> Rect {
-    let size = if screen_width() < 900.0 { 16.0 } else { 22.0 };
+/// Queue the level's hint in a box [`hint_height`] tall, its top at `y`, centred. Returns the
+/// box.
+pub fn level_hint(hud: &mut Hud, level_hint: &str, y: f32) -> Rect {
+    let size = hint_size();
     let lines = [(level_hint.to_owned(), ink::GOLD)];
-    let (w, h) = Hud::box_size(&lines, size);
-    // Low: clear of the debug panels under the HUD bar (F2, F6), and above the F7 banner.
-    let y = match low {
-        Some(bottom) => bottom - h - 12.0,
-        None => HUD_BAR + 56.0,
-    };
+    let (w, _) = Hud::box_size(&lines, size);
     hud.text_box(&lines, ((screen_width() - w) / 2.0).max(4.0), y, size)
+}
+
+/// The height of the box [`level_hint`] draws.
+pub fn hint_height(level_hint: &str) -> f32 {
+    Hud::box_size(&[(level_hint.to_owned(), ink::GOLD)], hint_size()).1
+}
+
+/// The size of the level hint's text on this screen.
+fn hint_size() -> f32 {
+    if screen_width() < 900.0 { 16.0 } else { 22.0 }
 }
 
 /// Where notices go on the screen.

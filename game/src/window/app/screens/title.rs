@@ -142,23 +142,26 @@ pub(super) fn title_totals(hud: &mut Hud, entries: &[TitleEntry], y: f32, size: 
 /// Queue the line that says what the medals are, with their icons, before any is won.
 pub(super) fn medal_legend(hud: &mut Hud, y: f32, size: f32) {
     let wide = screen_width() >= 900.0;
-    let mut spans: Vec<Span> = Medal::PAR
-        .into_iter()
-        .filter(|&m| m != Medal::Author)
-        .map(|m| Span::Medal(medal_ink(m)))
-        .collect();
-    let medals = if wide {
-        " clear a room within its par times (the HUD shows the next to beat)      "
+    let mut spans = Vec::new();
+    // Each medal's icon with its name on a wide screen; the three par medals' icons together
+    // on a narrow one.
+    for medal in [Medal::Gold, Medal::Silver, Medal::Bronze] {
+        spans.push(Span::Medal(medal_ink(medal)));
+        if wide {
+            let after = if medal == Medal::Bronze { ":" } else { "  " };
+            spans.push(Span::Text(format!("{}{after}", medal.name()), ink::DIM));
+        }
+    }
+    let (medals, author) = if wide {
+        (
+            " clear a room within its par times      ",
+            "author: match the fastest route known",
+        )
     } else {
-        " beat the par times      "
+        (" beat the par times      ", " beat the author run")
     };
     spans.push(Span::Text(medals.to_owned(), ink::DIM));
     spans.push(Span::Medal(medal_ink(Medal::Author)));
-    let author = if wide {
-        " match the author time, the best route known"
-    } else {
-        " beat the author"
-    };
     spans.push(Span::Text(author.to_owned(), ink::DIM));
     centered_spans(hud, &spans, y, size);
 }
