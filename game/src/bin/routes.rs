@@ -430,7 +430,7 @@ const SPLICE_TAILS: usize = 24;
 /// Steps between the points [`splice`] cuts a route at: half a second.
 const SPLICE_EVERY: usize = 30;
 /// Rounds of [`splice`] at most.
-const SPLICE_ROUNDS: usize = 4;
+const SPLICE_ROUNDS: usize = 8;
 
 /// Shorten `run` step by step: cut each stretch of held keys (last first) by 8, 4, 2 or 1
 /// steps, or drop a short one, keeping any cut that clears the room sooner; repeat while a pass
