@@ -197,8 +197,66 @@ fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
     let level = load("first_swing.ron");
     let pairs = pairs(&level);
     assert!(pairs.len() >= 3, "First Swing teaches pairs: {pairs:?}");
+    one_swing_at_each_seam_hits_both("first_swing.ron", &level, pairs, |_| {});
+}
+
+#[test]
+fn every_iron_crate_of_iron_bands_shares_a_swing_with_a_plain_one_beside_it() {
+    let level = load("iron_bands.ron");
+    let health = |cell: (i32, i32)| {
+        level
+            .crates
+            .iter()
+            .find(|c| (c.at.x as i32, c.at.y as i32) == cell)
+            .map(|c| c.health)
+    };
+    let mixed: Vec<_> = pairs(&level)
+        .into_iter()
+        .filter(|&(a, b)| {
+            let mut kinds = [health(a), health(b)];
+            kinds.sort_unstable();
+            kinds == [Some(3), Some(6)]
+        })
+        .collect();
+    let iron = level.crates.iter().filter(|c| c.health == 6);
+    for c in iron {
+        let cell = (c.at.x as i32, c.at.y as i32);
+        assert!(
+            mixed.iter().any(|&(a, b)| a == cell || b == cell),
+            "the iron crate at {cell:?} has no plain crate beside it"
+        );
+    }
+    one_swing_at_each_seam_hits_both("iron_bands.ron", &level, mixed, break_out);
+}
+
+/// Smash whatever stands right beside the start (Iron Bands' warm-up crates box the player
+/// in), and wait for the bursts to clear.
+fn break_out(sim: &mut Sim) {
+    for (x, y) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+        sim.step(Input {
+            move_x: x,
+            move_y: y,
+            attack: false,
+        });
+        for _ in 0..6 {
+            swing(sim);
+            idle(sim, 25);
+        }
+    }
+    idle(sim, 120);
+}
+
+/// One swing at the seam of each pair (from the side, as a player would stand, after `before`)
+/// takes a hit off both crates.
+fn one_swing_at_each_seam_hits_both(
+    name: &str,
+    level: &Level,
+    pairs: Vec<((i32, i32), (i32, i32))>,
+    before: fn(&mut Sim),
+) {
     for (a, b) in pairs {
-        let mut sim = sim_from_file("first_swing.ron", 1);
+        let mut sim = sim_from_file(name, 1);
+        before(&mut sim);
         let find = |sim: &Sim, cell| {
             crates_by_cell(sim)
                 .into_iter()
@@ -216,7 +274,7 @@ fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
         } else {
             ((a.0 - 1, a.1), (1, 0), (0, 1))
         };
-        walk_to(&mut sim, &level, stand, facing);
+        walk_to(&mut sim, level, stand, facing);
         let p = player(&sim);
         let target = {
             let c = *sim.world().get::<Position>(p).unwrap();
@@ -251,8 +309,8 @@ fn one_swing_at_the_seam_of_each_pair_of_first_swing_hits_both_crates() {
                 .map(|c| (c.health, c.max_health));
             assert!(
                 matches!(health, Some((h, max)) if h + 1 == max),
-                "pair {a:?}-{b:?}: one swing from {stand:?} left the crate at {cell:?} at \
-                 (health, max) {health:?}, not one hit down"
+                "{name}: pair {a:?}-{b:?}: one swing from {stand:?} left the crate at {cell:?} \
+                 at (health, max) {health:?}, not one hit down"
             );
         }
     }

@@ -1,10 +1,11 @@
 //! `crate-room-routes`: the campaign's author routes, searched for and measured.
 //!
 //! - `search [LEVEL ...]` plays each level with many bots (the built-in one and others with
-//!   other walk weights, coin worths, blast rules and jittered target orders), plus the route
+//!   other walk weights, coin and keg worths, blast rules and jittered target orders), plus the route
 //!   kept in `levels/gold/LEVEL.input` if there is one; then, from the best few bots, takes
 //!   detours from their greedy order (at one plan after another, the second-best target
-//!   instead of the best, kept while the clear gets faster); then shortens the best few routes
+//!   instead of the best, kept while the clear gets faster); splices the best route's head
+//!   (every half second) to the tails of the best few dozen bots; then shortens the best few routes
 //!   step by step (each stretch of held keys cut while the clear gets faster), and prints the
 //!   best, the runner-up and the built-in bot's time. `--write` keeps the best as
 //!   `levels/gold/LEVEL.input` when it beats the built-in bot (else removes the file, so
@@ -198,7 +199,14 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     }
     for walk_weight in [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0] {
         for coin_scale in [0.0, 0.5, 1.0, 2.0, 4.0] {
-            for flee_blasts in [true, false] {
+            for (flee_blasts, keg_scale) in [
+                (true, 1.0),
+                (false, 1.0),
+                (true, 0.2),
+                (false, 0.2),
+                (true, 0.03),
+                (false, 0.03),
+            ] {
                 // Seed 0 unjittered; then small jitters (near ties reordered) and large ones.
                 for seed in 0..=2 * jitters {
                     let jitter = match seed {
@@ -209,6 +217,7 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
                     let style = BotStyle {
                         walk_weight,
                         coin_scale,
+                        keg_scale,
                         flee_blasts,
                         jitter,
                         seed,
@@ -218,7 +227,7 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
                     if run.room_time.is_some() {
                         found.push(Found {
                             source: format!(
-                                "bot walk {walk_weight} coin {coin_scale} flee {flee_blasts} jitter {jitter} seed {seed}"
+                                "bot walk {walk_weight} coin {coin_scale} keg {keg_scale} flee {flee_blasts} jitter {jitter} seed {seed}"
                             ),
                             style: Some(style),
                             run,
@@ -248,10 +257,29 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     found.extend(detoured);
     found.sort_by_key(|f| (f.time(), f.source.clone()));
     let detour_tries = tries.get() - searched;
+    // The best route's head, spliced to the tails of the best few dozen other bots.
+    let mut tails: Vec<BotStyle> = Vec::new();
+    for style in found.iter().filter_map(|f| f.style) {
+        if tails.len() < SPLICE_TAILS && !tails.contains(&style) {
+            tails.push(style);
+        }
+    }
+    let (spliced, cuts) = splice(&mut play, &found[0].run, &tails)?;
+    if cuts > 0 {
+        found.insert(
+            0,
+            Found {
+                source: format!("{}, {cuts} splices", found[0].source),
+                style: None,
+                run: spliced,
+            },
+        );
+    }
+    let splice_tries = tries.get() - searched - detour_tries;
     // Shorten the best few.
     let mut polished: Vec<Found> = Vec::new();
     for f in found.iter().take(polish) {
-        let run = shorten(&mut play, f.run.clone())?;
+        let run = shorten(&mut play, f.run.clone(), 3)?;
         polished.push(Found {
             source: format!("{}, shortened", f.source),
             style: None,
@@ -260,31 +288,54 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     }
     found.extend(polished);
     found.sort_by_key(|f| (f.time(), f.source.clone()));
+    // The best, on until the cuts run out.
+    let run = shorten(&mut play, found[0].run.clone(), 20)?;
+    if run.room_time < found[0].run.room_time {
+        found.insert(
+            0,
+            Found {
+                source: format!("{}, shortened further", found[0].source),
+                style: None,
+                run,
+            },
+        );
+    }
     let best = &found[0];
     let runner = found
         .iter()
-        .find(|f| f.run.inputs != best.run.inputs)
+        .find(|f| origin(&f.source) != origin(&best.source) && f.run.inputs != best.run.inputs)
         .map_or("none".to_owned(), |f| {
             format!("{} ({})", time(&f.run), f.source)
         });
     println!(
-        "{name:<14} routes {:5} ({searched} bots and scripts, {detour_tries} with detours, {} shortened)\n  best      {}; {})\n  runner-up {runner}\n  built-in bot {})",
+        "{name:<14} routes {:5} ({searched} bots and scripts, {detour_tries} with detours, {splice_tries} spliced, {} shortened)\n  best      {}; {})\n  runner-up {runner}\n  built-in bot {})",
         tries.get(),
-        tries.get() - searched - detour_tries,
+        tries.get() - searched - detour_tries - splice_tries,
         time_in_full(&best.run),
         best.source,
         time_in_full(&bot),
     );
     if write {
         let path = script_path(name);
-        if best.time() < bot.room_time.unwrap_or(u64::MAX) {
+        let kept = found
+            .iter()
+            .any(|f| f.source == "script" && f.run.inputs == best.run.inputs);
+        if kept {
+            // The script is the best route known: its file (and the history in its header)
+            // stays.
+        } else if best.time() < bot.room_time.unwrap_or(u64::MAX) {
+            // A route grown from the kept script is named by where that one came from.
+            let source = match best.source.strip_prefix("script") {
+                Some(rest) => format!("{}{rest}", kept_source(&path)),
+                None => best.source.clone(),
+            };
             let header = format!(
                 "The author route through levels/{name}.ron, found by `crate-room-routes search`:\n\
                  {} (the built-in bot: {}), from {}.\n\
                  The keys held step by step (STEPS [KEY ...] a line, as `--input script:FILE` reads them).",
                 time(&best.run).trim(),
                 time(&bot).trim(),
-                best.source
+                source
             );
             std::fs::write(&path, route::script_text(&header, &best.run.inputs))
                 .with_context(|| path.display().to_string())?;
@@ -295,9 +346,9 @@ fn search(atlas: &AtlasData, name: &str, jitters: u64, polish: usize, write: boo
     Ok(())
 }
 
-/// Add detours to `style`'s route one at a time: at each free slot, the plan at which taking
-/// the second-best choice clears the room soonest, while one does. Gives the style, its run
-/// and the detours added.
+/// Add detours to `style`'s route one at a time: of every plan and both kinds of detour (the
+/// second-best target instead of the best, or the best coin), the one that clears the room
+/// soonest, while one does and a slot is free. Gives the style, its run and the detours added.
 fn detour(
     play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
     mut style: BotStyle,
@@ -306,47 +357,93 @@ fn detour(
     let Some(mut best) = run.room_time else {
         return Ok((style, run, 0));
     };
-    let free = style.second_best_at.iter().filter(|&&at| at == 0).count();
-    for added in 0..free {
-        let slot = style
-            .second_best_at
-            .iter()
-            .position(|&at| at == 0)
-            .unwrap_or(0);
+    let mut added = 0;
+    loop {
         let mut found: Option<(BotStyle, Run)> = None;
         for at in 1..=run.plans {
-            if style.second_best_at.contains(&at) {
-                continue;
-            }
-            let mut tried = style;
-            tried.second_best_at[slot] = at;
-            let limit = run.cleared_at.unwrap_or(LIMIT) + 1;
-            let tried_run = play(&Driver::Bot(tried), limit)?;
-            if let Some(t) = tried_run.room_time.filter(|&t| t < best) {
-                best = t;
-                found = Some((tried, tried_run));
+            for coin in [false, true] {
+                let mut tried = style;
+                let slots = match coin {
+                    false => &mut tried.second_best_at,
+                    true => &mut tried.coin_at,
+                };
+                let Some(slot) = slots.iter().position(|&a| a == 0) else {
+                    continue;
+                };
+                if slots.contains(&at) {
+                    continue;
+                }
+                slots[slot] = at;
+                let limit = run.cleared_at.unwrap_or(LIMIT) + 1;
+                let tried_run = play(&Driver::Bot(tried), limit)?;
+                if let Some(t) = tried_run.room_time.filter(|&t| t < best) {
+                    best = t;
+                    found = Some((tried, tried_run));
+                }
             }
         }
         match found {
             Some((s, r)) => {
                 style = s;
                 run = r;
+                added += 1;
             }
             None => return Ok((style, run, added)),
         }
     }
-    Ok((style, run, free))
 }
+
+/// Splice `run`: play its first steps (a multiple of [`SPLICE_EVERY`]), then one of `tails`'
+/// bots from there, and keep the splice that clears the room soonest; again from it while one
+/// helps, at most [`SPLICE_ROUNDS`] times. Gives the route and the splices kept.
+fn splice(
+    play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
+    run: &Run,
+    tails: &[BotStyle],
+) -> Result<(Run, usize)> {
+    let mut run = run.clone();
+    let Some(mut best) = run.room_time else {
+        return Ok((run, 0));
+    };
+    for round in 0..SPLICE_ROUNDS {
+        let mut found: Option<Run> = None;
+        for head in (SPLICE_EVERY..run.inputs.len()).step_by(SPLICE_EVERY) {
+            for &style in tails {
+                let driver = Driver::Then(run.inputs[..head].to_vec(), style);
+                let tried = play(&driver, run.cleared_at.unwrap_or(LIMIT) + 1)?;
+                if let Some(t) = tried.room_time.filter(|&t| t < best) {
+                    best = t;
+                    found = Some(tried);
+                }
+            }
+        }
+        match found {
+            Some(better) => run = better,
+            None => return Ok((run, round)),
+        }
+    }
+    Ok((run, SPLICE_ROUNDS))
+}
+
+/// Bots whose tails [`splice`] tries: the best distinct styles found.
+const SPLICE_TAILS: usize = 24;
+/// Steps between the points [`splice`] cuts a route at: half a second.
+const SPLICE_EVERY: usize = 30;
+/// Rounds of [`splice`] at most.
+const SPLICE_ROUNDS: usize = 8;
 
 /// Shorten `run` step by step: cut each stretch of held keys (last first) by 8, 4, 2 or 1
 /// steps, or drop a short one, keeping any cut that clears the room sooner; repeat while a pass
-/// finds one, at most `PASSES` times.
-fn shorten(play: &mut impl FnMut(&Driver, u64) -> Result<Run>, mut run: Run) -> Result<Run> {
-    const PASSES: usize = 3;
+/// finds one, at most `passes` times.
+fn shorten(
+    play: &mut impl FnMut(&Driver, u64) -> Result<Run>,
+    mut run: Run,
+    passes: usize,
+) -> Result<Run> {
     let Some(mut best) = run.room_time else {
         return Ok(run);
     };
-    for _ in 0..PASSES {
+    for _ in 0..passes {
         let mut better = false;
         // From the last stretch back: a cut moves only the stretches after it.
         for (start, len) in stretches(&run.inputs).into_iter().rev() {
@@ -371,6 +468,22 @@ fn shorten(play: &mut impl FnMut(&Driver, u64) -> Result<Run>, mut run: Run) -> 
         }
     }
     Ok(run)
+}
+
+/// Where the script at `path` came from, as its header says (`..., from SOURCE.`).
+fn kept_source(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .find_map(|l| {
+            l.split_once("), from ")
+                .map(|(_, s)| s.trim_end_matches('.').to_owned())
+        })
+        .unwrap_or_else(|| "the kept script".to_owned())
+}
+
+/// The bot or script a route started from (its source without the detours and cuts).
+fn origin(source: &str) -> &str {
+    source.split(',').next().unwrap_or(source)
 }
 
 /// `(first step, steps)` of each stretch of equal inputs.

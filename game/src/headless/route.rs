@@ -28,6 +28,9 @@ pub enum Driver {
     Bot(BotStyle),
     /// These inputs, one a step from the first; nothing after the last.
     Inputs(Vec<Input>),
+    /// These inputs, then the bot in this style from where they leave the player (a route's
+    /// head spliced to another bot's tail).
+    Then(Vec<Input>, BotStyle),
 }
 
 impl Driver {
@@ -83,6 +86,16 @@ pub fn play(
         let input = match driver {
             Driver::Bot(_) => Input::default(),
             Driver::Inputs(list) => list.get(step as usize).copied().unwrap_or_default(),
+            Driver::Then(list, style) => match list.get(step as usize) {
+                Some(&input) => input,
+                None => {
+                    if !sim.bot_enabled() {
+                        sim.set_bot(true);
+                        sim.world_mut().resource_mut::<BotPlan>().style = *style;
+                    }
+                    Input::default()
+                }
+            },
         };
         sim.step(input);
         // What the step ran on: the bot writes it during the step.

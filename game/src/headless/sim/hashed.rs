@@ -399,17 +399,20 @@ impl Hashed for BotPlan {
         let BotStyle {
             walk_weight,
             coin_scale,
+            keg_scale,
             flee_blasts,
             jitter,
             seed,
             second_best_at,
+            coin_at,
         } = style;
-        for &at in second_best_at {
+        for &at in second_best_at.iter().chain(coin_at) {
             h.u32(at);
         }
         h.u32(*plans);
         h.u32(walk_weight.to_bits());
         h.u32(coin_scale.to_bits());
+        h.u32(keg_scale.to_bits());
         h.u64(u64::from(*flee_blasts));
         h.u32(jitter.to_bits());
         h.u64(*seed);

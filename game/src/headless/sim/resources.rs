@@ -403,6 +403,9 @@ pub struct BotStyle {
     pub walk_weight: f32,
     /// What a coin is worth, as a share of its default worth (1).
     pub coin_scale: f32,
+    /// What lighting a keg is worth, as a share of the hits its chain deals (1): below 1,
+    /// crates within reach by hand go first.
+    pub keg_scale: f32,
     /// Whether a bot in a burning chain's reach walks out of it before anything else (the
     /// default) or goes on with the best stance, which may cost a burn.
     pub flee_blasts: bool,
@@ -416,6 +419,8 @@ pub struct BotStyle {
     /// or coin after another target, instead of its best: the route search's detours from the
     /// greedy order.
     pub second_best_at: [u32; BotStyle::DETOURS],
+    /// Plans (as above) at which the bot goes for the best coin, however far, instead.
+    pub coin_at: [u32; BotStyle::DETOURS],
 }
 
 impl BotStyle {
@@ -428,10 +433,12 @@ impl Default for BotStyle {
         Self {
             walk_weight: 3.0,
             coin_scale: 1.0,
+            keg_scale: 1.0,
             flee_blasts: true,
             jitter: 0.0,
             seed: 0,
             second_best_at: [0; Self::DETOURS],
+            coin_at: [0; Self::DETOURS],
         }
     }
 }

@@ -228,6 +228,7 @@ impl Bot {
         plan.since_plan = 0;
         plan.plans += 1;
         let detour = style.second_best_at.contains(&plan.plans);
+        let to_coin = style.coin_at.contains(&plan.plans);
         plan.target = None;
         plan.path.clear();
         let map = world.resource::<TileMap>();
@@ -403,7 +404,7 @@ impl Bot {
                                 lighting_worth(map, world, &lit, &pending, keg.cell)
                             });
                             let others = hits.iter().filter(|h| !h.keg).count() as f32;
-                            (worth + others, 1, keg.entity)
+                            (worth * style.keg_scale + others, 1, keg.entity)
                         } else {
                             let weakest = hits
                                 .iter()
@@ -444,6 +445,7 @@ impl Bot {
             })
         });
         let choice = match (detour, near_coin) {
+            _ if to_coin => best_coin.or(best),
             (false, true) => best_coin,
             (false, false) => best,
             // A detour: the best stance instead of the coin, or the runner-up, or a coin.
