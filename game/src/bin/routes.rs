@@ -15,6 +15,10 @@
 //!
 //! Run from the repository's root; with no level named, every level of `levels/campaign.txt`.
 
+// A page has no command line: built for the browser, this tool is empty and needs no clap.
+#![cfg_attr(all(target_arch = "wasm32", target_os = "unknown"), no_main)]
+#![cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
